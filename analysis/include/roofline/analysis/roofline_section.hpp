@@ -1,0 +1,35 @@
+// Deriving the `roofline` section of a results file from its benchmarks and context: memory ceilings per
+// level, compute ceilings per precision, ridge points, and placements of GEMV/GEMM points. Only reads the
+// results document, so a section can be re-derived from any results file long after the run.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace roofline {
+
+// The whole section (schema in results/README.md).
+nlohmann::json derive_roofline(const nlohmann::json& results);
+
+// Ridge point per (precision, threads) x memory level: peak / that level's roof bandwidth.
+nlohmann::json derive_ridge_points(const nlohmann::json& roofline_section);
+
+// The counting conventions, stated in every results file and report.
+nlohmann::json counting_conventions();
+
+// The kernel whose ceiling serves as a level's memory roof for ridge points and placements.
+inline constexpr const char* kRoofKernel = "read";
+
+// The memory ceiling that is the roof of `level` at `threads` threads (the kRoofKernel's ceiling, or
+// the best ceiling of that level when the roof kernel was not measured), or nullptr.
+const nlohmann::json* memory_roof(const nlohmann::json& roofline_section, const std::string& level, int threads);
+
+// The best compute ceiling of `precision` at `threads` threads, or nullptr.
+const nlohmann::json* compute_roof(const nlohmann::json& roofline_section, const std::string& precision,
+                                   int threads);
+
+// Appends a note (a sentence for people) to the section's notes, once.
+void add_note(nlohmann::json& roofline_section, const std::string& note);
+
+}  // namespace roofline

@@ -1,0 +1,108 @@
+// Assembles the roofline section from the parts each concern derives: see roofline_section.hpp.
+#include "roofline/analysis/roofline_section.hpp"
+
+#include "roofline/analysis/compute_ceilings.hpp"
+#include "roofline/analysis/memory_ceilings.hpp"
+#include "roofline/analysis/model.hpp"
+#include "roofline/analysis/placement.hpp"
+#include "roofline/analysis/results.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+// Merges the keys of `part` into `section`; "notes" arrays are concatenated.
+void merge(json& section, const json& part) {
+  for (auto it = part.begin(); it != part.end(); ++it) {
+    if (it.key() == "notes" && it.value().is_array()) {
+      for (const json& n : it.value()) add_note(section, n.get<std::string>());
+    } else {
+      section[it.key()] = it.value();
+    }
+  }
+}
+}  // namespace
+
+json counting_conventions() {
+  return {
+      {"flop", "An FMA counts 2 FLOP. GEMM C(MxN) = A(MxK) B(KxN) counts 2*M*N*K FLOP."},
+      {"int_ops", "Integer dot products count 2 OP per multiply-add: vpdpbusd = 4 multiply-adds per 32-bit lane = 8 OP/lane."},
+      {"bf16", "vdpbf16ps = 2 multiply-adds per 32-bit lane = 4 FLOP/lane."},
+      {"bytes", "STREAM convention: the bytes the kernel names (copy 2 words/element, triad 3); write-allocate traffic is not counted, the _nt variants show what avoiding it buys."},
+      {"gemm_bytes", "GEMV/GEMM arithmetic intensity uses compulsory traffic: every input read once, the output written once."},
+      {"ceilings", "A ceiling is the best (max) of the repetitions; comparisons use medians and their spread."},
+      {"memory_roof", std::string("A level's memory roof (ridge points, placements) is its '") + kRoofKernel +
+                          "' kernel ceiling."},
+      {"units", "Values in base units: FLOP/s, OP/s, B/s, bytes, FLOP/byte."},
+  };
+}
+
+void add_note(json& section, const std::string& note) {
+  if (!section.contains("notes") || !section["notes"].is_array()) section["notes"] = json::array();
+  for (const json& n : section["notes"]) {
+    if (n == note) return;
+  }
+  section["notes"].push_back(note);
+}
+
+const json* memory_roof(const json& section, const std::string& level, int threads) {
+  if (!section.contains("memory_ceilings")) return nullptr;
+  const json* best = nullptr;
+  for (const json& c : section["memory_ceilings"]) {
+    if (c.value("level", "") != level || c.value("threads", 0) != threads) continue;
+    if (c.value("kernel", "") == kRoofKernel) return &c;
+    if (best == nullptr || c.value("value", 0.0) > best->value("value", 0.0)) best = &c;
+  }
+  return best;
+}
+
+const json* compute_roof(const json& section, const std::string& precision, int threads) {
+  if (!section.contains("compute_ceilings")) return nullptr;
+  const json* best = nullptr;
+  for (const json& c : section["compute_ceilings"]) {
+    if (c.value("precision", "") != precision || c.value("threads", 0) != threads) continue;
+    if (best == nullptr || c.value("value", 0.0) > best->value("value", 0.0)) best = &c;
+  }
+  return best;
+}
+
+json derive_ridge_points(const json& section) {
+  json out = json::array();
+  if (!section.contains("compute_ceilings") || !section.contains("memory_ceilings")) return out;
+  for (const json& c : section["compute_ceilings"]) {
+    const std::string precision = c.value("precision", "");
+    const int threads = c.value("threads", 0);
+    const json* best = compute_roof(section, precision, threads);
+    if (best != &c) continue;  // one ridge per precision and thread count: the best ISA's
+    for (const char* level : {"L1", "L2", "L3", "DRAM"}) {
+      const json* roof = memory_roof(section, level, threads);
+      if (roof == nullptr) continue;
+      const double peak = c.value("value", 0.0);
+      const double bw = roof->value("value", 0.0);
+      if (peak <= 0.0 || bw <= 0.0) continue;
+      out.push_back({{"precision", precision},
+                     {"level", level},
+                     {"threads", threads},
+                     {"kernel", roof->value("kernel", "")},
+                     {"ai", ridge_point(peak, bw)}});
+    }
+  }
+  return out;
+}
+
+json derive_roofline(const json& results) {
+  json section = {{"schema_version", kSchemaVersion},
+                  {"conventions", counting_conventions()},
+                  {"compute_ceilings", json::array()},
+                  {"memory_ceilings", json::array()},
+                  {"ridge_points", json::array()},
+                  {"placements", json::array()},
+                  {"notes", json::array()}};
+  merge(section, derive_memory_ceilings(results));
+  merge(section, derive_compute_ceilings(results));
+  section["ridge_points"] = derive_ridge_points(section);
+  merge(section, derive_placements(results, section));
+  return section;
+}
+
+}  // namespace roofline

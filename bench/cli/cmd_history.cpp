@@ -1,0 +1,6 @@
+// Placeholder until `roofline history` lands.
+#include "commands.hpp"
+
+namespace roofline::cli {
+void add_history_command(CLI::App&, CliState&) {}
+}  // namespace roofline::cli

@@ -1,0 +1,211 @@
+// `roofline run`: measures this machine (the suites in bench/suites.cpp), derives the roofline, writes the
+// results file atomically and the HTML report beside it, and prints the summary.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "roofline/analysis/atomic_file.hpp"
+#include "roofline/analysis/errors.hpp"
+#include "roofline/analysis/report.hpp"
+#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/bench/machine.hpp"
+#include "roofline/bench/memory.hpp"
+#include "roofline/bench/pinning.hpp"
+#include "roofline/bench/progress.hpp"
+#include "roofline/bench/run_config.hpp"
+#include "roofline/bench/runner.hpp"
+#include "roofline/bench/suite.hpp"
+
+namespace roofline::cli {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct RunArgs {
+  std::string profile = "quick";
+  std::string threads;
+  std::string bind = "compact";
+  std::string max_isa;
+  std::string suites;
+  std::string sizes;
+  std::string gemm_shape;
+  std::string batches;
+  std::string backends;
+  std::string out;
+  bool force = false;
+  bool quiet = false;
+  bool no_report = false;
+};
+
+std::string default_results_name(const MachineFacts& m) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y%m%d-%H%M%S", &tm);
+  std::string host = m.hostname;
+  for (char& c : host) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.') c = '_';
+  }
+  return fmt::format("{}_{}_{}.json", host, date, m.git_revision);
+}
+
+RunConfig make_config(const RunArgs& a, const MachineFacts& m) {
+  RunConfig c;
+  c.profile = parse_profile(a.profile);
+  c.bind = parse_bind_policy(a.bind);
+  const int all = m.cores > 0 ? m.cores : 1;
+  c.thread_counts = a.threads.empty() ? parse_thread_list(all > 1 ? "1,all" : "1", all)
+                                      : parse_thread_list(a.threads, m.pus);
+  if (!a.max_isa.empty()) {
+    const auto isa = parse_isa(a.max_isa);
+    if (!isa) throw InputError(fmt::format("--max-isa '{}': expected scalar, sse, avx2, avx_vnni or avx512", a.max_isa));
+    c.max_isa = *isa;
+  }
+  c.features = m.isa.capped(c.max_isa);
+  c.memory_budget_bytes = memory_budget(MemoryInfo{m.memory_total_bytes, m.memory_available_bytes, m.memory_source});
+  if (!a.suites.empty()) {
+    c.suites = parse_name_list(a.suites, "--suites");
+    for (const std::string& s : c.suites) {
+      bool known = false;
+      for (const Suite& suite : all_suites()) known = known || suite.name == s;
+      if (!known) throw InputError(fmt::format("--suites: unknown suite '{}' (expected bandwidth, compute, gemm)", s));
+    }
+  }
+  if (!a.sizes.empty()) c.sizes = parse_size_list(a.sizes, c.memory_budget_bytes);
+  if (!a.gemm_shape.empty()) std::tie(c.gemm_m, c.gemm_k) = parse_gemm_shape(a.gemm_shape);
+  if (!a.batches.empty()) c.batches = parse_batches(a.batches);
+  if (!a.backends.empty()) c.backends = parse_name_list(a.backends, "--backends");
+  c.quiet = a.quiet;
+  return c;
+}
+
+json our_context(const RunConfig& c, const MachineFacts& m, const std::vector<std::string>& notes) {
+  json pus = json::object();
+  bool pinned = c.bind != BindPolicy::none;
+  for (int t : c.thread_counts) pus[std::to_string(t)] = binding_plan(m, t, c.bind);
+  json ctx = {{"schema_version", kSchemaVersion},
+              {"roofline_version", ROOFLINE_VERSION_STRING},
+              {"git_revision", m.git_revision},
+              {"compiler", m.compiler},
+              {"compiler_flags", m.compiler_flags},
+              {"build_type", m.build_type},
+              {"profile", to_string(c.profile)},
+              {"threads", c.thread_counts},
+              {"binding", {{"policy", to_string(c.bind)}, {"pus", pus}, {"pinned", pinned}}},
+              {"max_isa", to_string(c.max_isa)},
+              {"memory_budget_bytes", c.memory_budget_bytes},
+              {"machine", to_json(m)},
+              {"notes", notes}};
+  return ctx;
+}
+
+// Google Benchmark's context when no benchmark ran (e.g. every suite skipped): the same keys, from us.
+json minimal_gb_context(const MachineFacts& m) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char date[64];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", &tm);
+  return {{"date", date}, {"host_name", m.hostname}, {"executable", "roofline"}, {"num_cpus", m.pus}};
+}
+
+void run_command(const RunArgs& a, CliState& state) {
+  const auto started = std::chrono::steady_clock::now();
+  const MachineFacts machine = detect_machine();
+  const RunConfig config = make_config(a, machine);
+  const Overwrite overwrite = a.force ? Overwrite::yes : Overwrite::no;
+
+  fs::path out = a.out;
+  if (out.empty()) {
+    std::error_code ec;
+    fs::create_directories("results", ec);
+    out = fs::path("results") / default_results_name(machine);
+  }
+  fs::path html = out;
+  html.replace_extension(".html");
+  // Every destination is checked before minutes of measuring, so a bad --out costs nothing.
+  check_destination(out, overwrite, "--out");
+  if (!a.no_report) check_destination(html, overwrite, "report");
+
+  std::vector<std::string> notes = machine.notes;
+  if (config.max_isa != Isa::avx512) notes.push_back(fmt::format("ISA capped at {} (--max-isa)", to_string(config.max_isa)));
+  if (!pin_openmp_threads(config.max_threads(), binding_plan(machine, config.max_threads(), config.bind)) &&
+      config.bind != BindPolicy::none) {
+    notes.push_back("hwloc could not bind threads here: threads run unpinned");
+  }
+
+  Progress progress(!config.quiet);
+  Runner runner(&progress);
+  json suites_context = json::object();
+  for (const Suite& suite : all_suites()) {
+    if (!config.wants_suite(suite.name)) continue;
+    progress.phase(suite.name);
+    progress.update("starting");
+    SuiteOutput suite_out;
+    suite.run(config, machine, runner, suite_out);
+    if (!suite_out.context.empty()) suites_context[suite.name] = suite_out.context;
+    notes.insert(notes.end(), suite_out.notes.begin(), suite_out.notes.end());
+  }
+  progress.finish();
+
+  json context = runner.context().is_object() ? runner.context() : minimal_gb_context(machine);
+  for (auto& [k, v] : our_context(config, machine, notes).items()) context[k] = v;
+  context["suites"] = suites_context;
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  context["wall_seconds"] = seconds;
+
+  json doc = {{"context", context}, {"benchmarks", runner.entries()}};
+  doc["roofline"] = derive_roofline(doc);
+  write_file_atomically(out, doc.dump(2) + "\n", overwrite);
+  if (!a.no_report) write_file_atomically(html, render_html_report(doc, json()), overwrite);
+
+  if (!config.quiet) {
+    std::fputs(render_text_summary(doc).c_str(), stdout);
+    std::printf("\nresults  %s\n", out.string().c_str());
+    if (!a.no_report) std::printf("report   %s\n", html.string().c_str());
+    std::printf("took     %.1f s (%s profile)\n", seconds, std::string(to_string(config.profile)).c_str());
+  }
+  if (!runner.failures().empty()) {
+    for (const std::string& f : runner.failures()) std::fprintf(stderr, "roofline: FAILED %s\n", f.c_str());
+    std::fprintf(stderr, "roofline: %zu benchmark(s) failed validation; their entries are marked in %s\n",
+                 runner.failures().size(), out.string().c_str());
+    state.exit_code = 1;
+  }
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, CliState& state) {
+  auto* cmd = app.add_subcommand("run", "Measure this machine: ceilings, GEMV/GEMM placements, results file and report");
+  auto a = std::make_shared<RunArgs>();
+  cmd->add_option("--profile", a->profile, "quick (under a minute) or full (careful, minutes)")
+      ->envname("ROOFLINE_PROFILE")->capture_default_str();
+  cmd->add_option("--threads", a->threads, "Thread counts to measure, e.g. 1,2 or all (default: 1 and all cores)")
+      ->envname("ROOFLINE_THREADS");
+  cmd->add_option("--bind", a->bind, "Thread binding: compact, spread or none")->envname("ROOFLINE_BIND")->capture_default_str();
+  cmd->add_option("--max-isa", a->max_isa, "Highest ISA kernels may use: scalar, sse, avx2, avx_vnni, avx512")
+      ->envname("ROOFLINE_MAX_ISA");
+  cmd->add_option("--suites", a->suites, "Suites to run: bandwidth,compute,gemm (default: all)");
+  cmd->add_option("--sizes", a->sizes, "Bandwidth working-set sizes, e.g. 32KiB,1MiB,256MiB (default: the profile's sweep)");
+  cmd->add_option("--gemm-shape", a->gemm_shape, "GEMM weights shape M,K (default: the profile's)");
+  cmd->add_option("--batches", a->batches, "GEMM batch sizes N, e.g. 1,16,256 (default: 1,2,4,...,1024)");
+  cmd->add_option("--backends", a->backends, "GEMM backends: eigen,onednn,openblas (default: all built)");
+  cmd->add_option("--out", a->out, "Results file (default: results/<host>_<date>_<revision>.json)");
+  cmd->add_flag("--force", a->force, "Overwrite existing output files");
+  cmd->add_flag("--quiet", a->quiet, "No progress line and no summary");
+  cmd->add_flag("--no-report", a->no_report, "Do not write the HTML report beside the results");
+  cmd->callback([a, &state] { run_command(*a, state); });
+}
+
+}  // namespace roofline::cli

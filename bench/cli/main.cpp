@@ -1,0 +1,37 @@
+// The `roofline` executable: subcommands machine, run, model, report, compare, history (one file each).
+// Bad input of any kind ends here as one line on stderr and exit code 2.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "roofline/analysis/errors.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"roofline: measures this machine's performance ceilings and places real work under them"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(ROOFLINE_VERSION_STRING));
+  roofline::cli::CliState state;
+  roofline::cli::add_machine_command(app, state);
+  roofline::cli::add_run_command(app, state);
+  roofline::cli::add_model_command(app, state);
+  roofline::cli::add_report_command(app, state);
+  roofline::cli::add_compare_command(app, state);
+  roofline::cli::add_history_command(app, state);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help, --version (CallForHelp derives from Success)
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "roofline: %s (see roofline --help)\n", e.what());
+    return 2;
+  } catch (const roofline::InputError& e) {
+    std::fprintf(stderr, "roofline: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "roofline: internal error: %s\n", e.what());
+    return 1;
+  }
+  return state.exit_code;
+}

@@ -1,0 +1,55 @@
+// Running benchmarks through Google Benchmark and collecting their JSON entries. A suite describes each
+// benchmark as a BenchmarkSpec (name, labels, body, options) and hands a batch to Runner::run, which
+// registers them, runs them with a progress line, and returns their entries: per repetition plus the
+// median/mean/stddev/cv/max aggregates. Suites may call run() several times (e.g. a sweep that stops
+// once the curve is flat); all entries end up in one results file.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <nlohmann/json.hpp>
+
+namespace roofline {
+
+class Progress;
+
+struct BenchmarkSpec {
+  // Unique, '/'-separated, e.g. "bandwidth/triad/threads:2/bytes:32768".
+  std::string name;
+  // Stored as the entry's "labels" object: suite, kernel, precision, isa, threads, batch, backend, ...
+  nlohmann::json labels;
+  // The benchmark body. Setup outside the timed loop; validate after it and call
+  // state.SkipWithError(...) on a wrong result (the run then fails loudly at the end).
+  std::function<void(benchmark::State&)> body;
+  double min_time_s = 0.05;
+  int repetitions = 3;
+  // Further Google Benchmark options (e.g. Iterations); UseRealTime() is always applied.
+  std::function<void(benchmark::internal::Benchmark*)> configure;
+};
+
+class Runner {
+ public:
+  explicit Runner(Progress* progress = nullptr) : progress_(progress) {}
+
+  // Registers, runs and returns the JSON entries of these benchmarks (Google Benchmark's JSON format,
+  // with "labels" added). Entries with error_occurred are kept and remembered in failures().
+  std::vector<nlohmann::json> run(const std::vector<BenchmarkSpec>& specs);
+
+  // Every entry collected by all run() calls, in order.
+  [[nodiscard]] const std::vector<nlohmann::json>& entries() const { return entries_; }
+  // Google Benchmark's context object from the first run() call.
+  [[nodiscard]] const nlohmann::json& context() const { return context_; }
+  // "name: message" for each benchmark that failed (validation or setup).
+  [[nodiscard]] const std::vector<std::string>& failures() const { return failures_; }
+
+ private:
+  Progress* progress_;
+  std::vector<nlohmann::json> entries_;
+  nlohmann::json context_;
+  std::vector<std::string> failures_;
+};
+
+}  // namespace roofline

@@ -1,0 +1,39 @@
+// The suites `roofline run` executes, in order: bandwidth (memory ceilings), compute (peak per precision
+// and measured clock), gemm (GEMV/GEMM placements). Adding a suite is one function and one row in
+// suites.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/bench/machine.hpp"
+#include "roofline/bench/run_config.hpp"
+#include "roofline/bench/runner.hpp"
+
+namespace roofline {
+
+// What a suite may write into the results file's context besides its benchmark entries: e.g.
+// context["suites"]["bandwidth"] = {"stopped_early_at_bytes": ...}. Notes are sentences for people.
+struct SuiteOutput {
+  nlohmann::json context = nlohmann::json::object();
+  std::vector<std::string> notes;
+};
+
+struct Suite {
+  std::string name;
+  std::string description;
+  // Runs the suite's benchmarks through `runner` for this machine and configuration.
+  void (*run)(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
+};
+
+// All suites, in the order `run` executes them.
+const std::vector<Suite>& all_suites();
+
+// Per-suite entry points (one file each).
+void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
+void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
+void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
+
+}  // namespace roofline

@@ -1,0 +1,301 @@
+// Machine facts: hwloc first, cpuid and sysconf next, each fact with the source it came from. The
+// measured bandwidth curve (analysis/memory_ceilings) is the last word on cache sizes.
+#include "roofline/bench/machine.hpp"
+
+#include <hwloc.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/errors.hpp"
+#include "roofline/analysis/units.hpp"
+#include "roofline/bench/cpuid.hpp"
+#include "roofline/bench/memory.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+std::uint64_t MachineFacts::cache_bytes(int level) const {
+  for (const CacheInfo& c : caches) {
+    if (c.level == level && c.type != "instruction") return c.size_bytes;
+  }
+  return 0;
+}
+
+namespace {
+
+void detect_topology_hwloc(MachineFacts& m) {
+  hwloc_topology_t topo = nullptr;
+  if (hwloc_topology_init(&topo) != 0) return;
+  if (hwloc_topology_load(topo) != 0) {
+    hwloc_topology_destroy(topo);
+    return;
+  }
+  m.packages = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
+  m.cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+  m.pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+  m.numa_nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+  m.topology_source = "hwloc";
+  for (int i = 0; i < m.cores; ++i) {
+    hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, static_cast<unsigned>(i));
+    if (core != nullptr && core->cpuset != nullptr) m.core_first_pu.push_back(hwloc_bitmap_first(core->cpuset));
+  }
+  hwloc_obj_t root = hwloc_get_root_obj(topo);
+  m.hwloc_numa_memory_bytes = root != nullptr ? root->total_memory : 0;
+
+  for (int level = 1; level <= 3; ++level) {
+    const hwloc_obj_type_t type = level == 1 ? HWLOC_OBJ_L1CACHE : level == 2 ? HWLOC_OBJ_L2CACHE : HWLOC_OBJ_L3CACHE;
+    const int n = hwloc_get_nbobjs_by_type(topo, type);
+    for (int i = 0; i < n; ++i) {
+      hwloc_obj_t obj = hwloc_get_obj_by_type(topo, type, static_cast<unsigned>(i));
+      if (obj == nullptr || obj->attr == nullptr) continue;
+      if (obj->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION) continue;
+      CacheInfo c;
+      c.level = level;
+      c.type = obj->attr->cache.type == HWLOC_OBJ_CACHE_DATA ? "data" : "unified";
+      c.size_bytes = obj->attr->cache.size;
+      c.instances = n;
+      c.cores_per_instance = hwloc_get_nbobjs_inside_cpuset_by_type(topo, obj->cpuset, HWLOC_OBJ_CORE);
+      c.source = "hwloc";
+      if (c.size_bytes > 0) m.caches.push_back(c);
+      break;  // one record per level: the instances are identical on the machines we know
+    }
+  }
+  hwloc_topology_destroy(topo);
+}
+
+void detect_caches_sysconf(MachineFacts& m) {
+  const std::pair<int, long> levels[] = {
+      {1, sysconf(_SC_LEVEL1_DCACHE_SIZE)},
+      {2, sysconf(_SC_LEVEL2_CACHE_SIZE)},
+      {3, sysconf(_SC_LEVEL3_CACHE_SIZE)},
+  };
+  for (const auto& [level, size] : levels) {
+    if (size <= 0) continue;
+    CacheInfo c;
+    c.level = level;
+    c.type = level == 1 ? "data" : "unified";
+    c.size_bytes = static_cast<std::uint64_t>(size);
+    c.source = "sysconf";
+    m.caches.push_back(c);
+  }
+}
+
+std::string hostname() {
+  char buf[256] = {};
+  if (gethostname(buf, sizeof buf - 1) != 0) return "unknown";
+  return buf;
+}
+
+}  // namespace
+
+MachineFacts detect_machine() {
+  MachineFacts m;
+  m.hostname = hostname();
+  const CpuIdentity id = cpuid_identity();
+  m.cpu_vendor = id.vendor;
+  m.cpu_model = id.brand;
+  m.cpu_family = id.family;
+  m.cpu_model_number = id.model;
+  m.cpu_stepping = id.stepping;
+  m.hypervisor = id.hypervisor;
+  m.microarchitecture = microarchitecture_name(id.vendor, id.family, id.model);
+  m.isa = cpuid_features();
+
+  detect_topology_hwloc(m);
+  if (m.cores <= 0 || m.pus <= 0) {
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    m.pus = m.cores = online > 0 ? static_cast<int>(online) : 1;
+    m.packages = m.numa_nodes = 1;
+    m.core_first_pu.clear();
+    for (int i = 0; i < m.cores; ++i) m.core_first_pu.push_back(i);
+    m.topology_source = "sysconf";
+    m.notes.push_back("hwloc could not load the topology: cores and PUs from sysconf, one PU per core assumed");
+  }
+  if (m.caches.empty()) {
+    for (const CacheInfo& c : cpuid_caches()) m.caches.push_back(c);
+    if (!m.caches.empty()) {
+      m.notes.push_back("hwloc reports no caches: cache sizes from cpuid");
+    } else {
+      detect_caches_sysconf(m);
+      m.notes.push_back(m.caches.empty() ? "no cache sizes from hwloc, cpuid or sysconf: levels inferred from the bandwidth curve only"
+                                         : "hwloc and cpuid report no caches: cache sizes from sysconf");
+    }
+  }
+  if (m.hypervisor) {
+    m.notes.push_back("running under a hypervisor: reported cache sizes may be the host's; the bandwidth curve decides the levels");
+  }
+
+  const MemoryInfo mem = detect_memory();
+  m.memory_total_bytes = mem.total_bytes;
+  m.memory_available_bytes = mem.available_bytes;
+  m.memory_source = mem.source;
+  if (m.hwloc_numa_memory_bytes > 0 && m.memory_total_bytes > 0 &&
+      (m.hwloc_numa_memory_bytes * 10 < m.memory_total_bytes * 9 || m.hwloc_numa_memory_bytes * 9 > m.memory_total_bytes * 10)) {
+    m.notes.push_back(fmt::format("hwloc reports {} of NUMA memory but {} says {}: memory caps use the latter",
+                                  format_bytes(static_cast<double>(m.hwloc_numa_memory_bytes)), mem.source,
+                                  format_bytes(static_cast<double>(m.memory_total_bytes))));
+  }
+
+  m.compiler = ROOFLINE_COMPILER;
+  m.compiler_flags = ROOFLINE_CXX_FLAGS;
+  m.build_type = ROOFLINE_BUILD_TYPE;
+  m.git_revision = ROOFLINE_GIT_REVISION;
+  struct utsname u {};
+  if (uname(&u) == 0) m.os = fmt::format("{} {} {}", u.sysname, u.release, u.machine);
+  return m;
+}
+
+namespace {
+json isa_to_json(const IsaFeatures& f) {
+  return {{"sse2", f.sse2},           {"sse4_2", f.sse4_2},           {"avx", f.avx},
+          {"avx2", f.avx2},           {"fma", f.fma},                 {"f16c", f.f16c},
+          {"avx512f", f.avx512f},     {"avx512dq", f.avx512dq},       {"avx512bw", f.avx512bw},
+          {"avx512vl", f.avx512vl},   {"avx512_vnni", f.avx512_vnni}, {"avx512_bf16", f.avx512_bf16},
+          {"avx512_fp16", f.avx512_fp16}, {"avx_vnni", f.avx_vnni},   {"amx_tile", f.amx_tile},
+          {"amx_bf16", f.amx_bf16},   {"amx_int8", f.amx_int8}};
+}
+
+IsaFeatures isa_from_json(const json& j) {
+  IsaFeatures f;
+  auto get = [&](const char* k) { return j.value(k, false); };
+  f.sse2 = get("sse2");
+  f.sse4_2 = get("sse4_2");
+  f.avx = get("avx");
+  f.avx2 = get("avx2");
+  f.fma = get("fma");
+  f.f16c = get("f16c");
+  f.avx512f = get("avx512f");
+  f.avx512dq = get("avx512dq");
+  f.avx512bw = get("avx512bw");
+  f.avx512vl = get("avx512vl");
+  f.avx512_vnni = get("avx512_vnni");
+  f.avx512_bf16 = get("avx512_bf16");
+  f.avx512_fp16 = get("avx512_fp16");
+  f.avx_vnni = get("avx_vnni");
+  f.amx_tile = get("amx_tile");
+  f.amx_bf16 = get("amx_bf16");
+  f.amx_int8 = get("amx_int8");
+  return f;
+}
+}  // namespace
+
+json to_json(const MachineFacts& m) {
+  json caches = json::array();
+  for (const CacheInfo& c : m.caches) {
+    caches.push_back({{"level", c.level}, {"type", c.type}, {"size_bytes", c.size_bytes}, {"instances", c.instances},
+                      {"cores_per_instance", c.cores_per_instance}, {"source", c.source}});
+  }
+  return {{"hostname", m.hostname},
+          {"cpu_vendor", m.cpu_vendor},
+          {"cpu_model", m.cpu_model},
+          {"cpu_family", m.cpu_family},
+          {"cpu_model_number", m.cpu_model_number},
+          {"cpu_stepping", m.cpu_stepping},
+          {"microarchitecture", m.microarchitecture},
+          {"hypervisor", m.hypervisor},
+          {"packages", m.packages},
+          {"cores", m.cores},
+          {"pus", m.pus},
+          {"numa_nodes", m.numa_nodes},
+          {"topology_source", m.topology_source},
+          {"core_first_pu", m.core_first_pu},
+          {"memory_total_bytes", m.memory_total_bytes},
+          {"memory_available_bytes", m.memory_available_bytes},
+          {"memory_source", m.memory_source},
+          {"hwloc_numa_memory_bytes", m.hwloc_numa_memory_bytes},
+          {"caches", caches},
+          {"isa", isa_to_json(m.isa)},
+          {"compiler", m.compiler},
+          {"compiler_flags", m.compiler_flags},
+          {"build_type", m.build_type},
+          {"git_revision", m.git_revision},
+          {"os", m.os},
+          {"notes", m.notes}};
+}
+
+MachineFacts machine_from_json(const json& j) {
+  if (!j.is_object()) throw InputError("machine facts: not an object");
+  for (const char* key : {"cpu_model", "cores", "pus", "caches", "isa"}) {
+    if (!j.contains(key)) throw InputError(fmt::format("machine facts: '{}' is missing", key));
+  }
+  MachineFacts m;
+  try {
+    m.hostname = j.value("hostname", "");
+    m.cpu_vendor = j.value("cpu_vendor", "");
+    m.cpu_model = j.at("cpu_model").get<std::string>();
+    m.cpu_family = j.value("cpu_family", 0);
+    m.cpu_model_number = j.value("cpu_model_number", 0);
+    m.cpu_stepping = j.value("cpu_stepping", 0);
+    m.microarchitecture = j.value("microarchitecture", "");
+    m.hypervisor = j.value("hypervisor", false);
+    m.packages = j.value("packages", 0);
+    m.cores = j.at("cores").get<int>();
+    m.pus = j.at("pus").get<int>();
+    m.numa_nodes = j.value("numa_nodes", 0);
+    m.topology_source = j.value("topology_source", "");
+    m.core_first_pu = j.value("core_first_pu", std::vector<int>{});
+    m.memory_total_bytes = j.value("memory_total_bytes", std::uint64_t{0});
+    m.memory_available_bytes = j.value("memory_available_bytes", std::uint64_t{0});
+    m.memory_source = j.value("memory_source", "");
+    m.hwloc_numa_memory_bytes = j.value("hwloc_numa_memory_bytes", std::uint64_t{0});
+    for (const json& c : j.at("caches")) {
+      m.caches.push_back({c.at("level").get<int>(), c.value("type", "unified"), c.at("size_bytes").get<std::uint64_t>(),
+                          c.value("instances", 0), c.value("cores_per_instance", 0), c.value("source", "")});
+    }
+    m.isa = isa_from_json(j.at("isa"));
+    m.compiler = j.value("compiler", "");
+    m.compiler_flags = j.value("compiler_flags", "");
+    m.build_type = j.value("build_type", "");
+    m.git_revision = j.value("git_revision", "");
+    m.os = j.value("os", "");
+    m.notes = j.value("notes", std::vector<std::string>{});
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("machine facts: {}", e.what()));
+  }
+  if (m.cores <= 0 || m.pus <= 0) throw InputError("machine facts: cores and pus must be positive");
+  return m;
+}
+
+std::string format_machine(const MachineFacts& m) {
+  std::string s;
+  auto line = [&](std::string_view k, const std::string& v) { s += fmt::format("{:<18} {}\n", k, v); };
+  line("host", m.hostname);
+  line("cpu", fmt::format("{} ({}, family {} model {} stepping {}{})", m.cpu_model, m.cpu_vendor, m.cpu_family,
+                          m.cpu_model_number, m.cpu_stepping,
+                          m.microarchitecture.empty() ? "" : ", " + m.microarchitecture));
+  line("virtualized", m.hypervisor ? "yes (hypervisor bit set)" : "no");
+  line("topology", fmt::format("{} package(s), {} core(s), {} PU(s), {} NUMA node(s)  [source: {}]", m.packages,
+                               m.cores, m.pus, m.numa_nodes, m.topology_source));
+  line("memory", fmt::format("{} total, {} available  [source: {}]", format_bytes(static_cast<double>(m.memory_total_bytes)),
+                             format_bytes(static_cast<double>(m.memory_available_bytes)), m.memory_source));
+  if (m.hwloc_numa_memory_bytes > 0) {
+    line("hwloc NUMA memory", format_bytes(static_cast<double>(m.hwloc_numa_memory_bytes)));
+  }
+  if (m.caches.empty()) line("caches", "unknown (levels will be inferred from the bandwidth curve)");
+  for (const CacheInfo& c : m.caches) {
+    line(fmt::format("L{} cache", c.level),
+         fmt::format("{} {}{}  [source: {}]", format_bytes(static_cast<double>(c.size_bytes)), c.type,
+                     c.cores_per_instance > 0 ? fmt::format(", shared by {} core(s)", c.cores_per_instance) : "",
+                     c.source));
+  }
+  std::string isa;
+  const IsaFeatures& f = m.isa;
+  const std::pair<bool, const char*> flags[] = {
+      {f.sse2, "sse2"}, {f.sse4_2, "sse4.2"}, {f.avx, "avx"}, {f.avx2, "avx2"}, {f.fma, "fma"}, {f.f16c, "f16c"},
+      {f.avx512f, "avx512f"}, {f.avx512dq, "avx512dq"}, {f.avx512bw, "avx512bw"}, {f.avx512vl, "avx512vl"},
+      {f.avx512_vnni, "avx512_vnni"}, {f.avx512_bf16, "avx512_bf16"}, {f.avx512_fp16, "avx512_fp16"},
+      {f.avx_vnni, "avx_vnni"}, {f.amx_tile, "amx_tile"}, {f.amx_bf16, "amx_bf16"}, {f.amx_int8, "amx_int8"}};
+  for (const auto& [on, name] : flags) {
+    if (on) isa += std::string(isa.empty() ? "" : " ") + name;
+  }
+  line("isa", isa + "  [source: cpuid + xgetbv]");
+  line("compiler", fmt::format("{} ({}; {})", m.compiler, m.build_type, m.compiler_flags));
+  line("revision", m.git_revision);
+  line("os", m.os);
+  for (const std::string& n : m.notes) line("note", n);
+  return s;
+}
+
+}  // namespace roofline

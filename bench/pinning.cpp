@@ -1,0 +1,60 @@
+// Thread binding through hwloc: see pinning.hpp.
+#include "roofline/bench/pinning.hpp"
+
+#include <hwloc.h>
+#include <omp.h>
+
+#include <atomic>
+
+#include <fmt/format.h>
+
+namespace roofline {
+
+std::vector<int> binding_plan(const MachineFacts& machine, int threads, BindPolicy policy) {
+  std::vector<int> pus;
+  if (policy == BindPolicy::none || threads <= 0) return pus;
+  std::vector<int> cores = machine.core_first_pu;
+  if (cores.empty()) {
+    for (int i = 0; i < machine.pus; ++i) cores.push_back(i);
+  }
+  const int n = static_cast<int>(cores.size());
+  for (int t = 0; t < threads; ++t) {
+    int index = 0;
+    if (policy == BindPolicy::compact || threads >= n) {
+      index = t % n;
+    } else {
+      // spread: evenly spaced cores, so a half-populated two-socket machine uses both sockets.
+      index = static_cast<int>((static_cast<long long>(t) * n) / threads);
+    }
+    pus.push_back(cores[static_cast<std::size_t>(index)]);
+  }
+  return pus;
+}
+
+bool pin_openmp_threads(int threads, const std::vector<int>& pus) {
+  if (pus.empty()) return false;
+  // One topology for the whole process: loading it is slow, binding with it is thread-safe.
+  static hwloc_topology_t topo = [] {
+    hwloc_topology_t t = nullptr;
+    if (hwloc_topology_init(&t) != 0 || hwloc_topology_load(t) != 0) return static_cast<hwloc_topology_t>(nullptr);
+    return t;
+  }();
+  if (topo == nullptr) return false;
+  std::atomic<bool> ok{true};
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    hwloc_bitmap_only(set, static_cast<unsigned>(pus[static_cast<std::size_t>(t) % pus.size()]));
+    if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD) != 0) ok = false;
+    hwloc_bitmap_free(set);
+  }
+  return ok;
+}
+
+std::string describe_binding(const std::vector<int>& pus) {
+  if (pus.empty()) return "unbound";
+  return fmt::format("PUs {}", fmt::join(pus, ","));
+}
+
+}  // namespace roofline

@@ -1,0 +1,139 @@
+// Runs BenchmarkSpecs through Google Benchmark: see runner.hpp. Google Benchmark's own JSONReporter
+// formats every entry (so results stay readable by its tools); we only parse its output back and attach
+// each entry's labels.
+#include "roofline/bench/runner.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "roofline/bench/progress.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+double max_of(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); }
+double min_of(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end()); }
+
+// Forwards to Google Benchmark's JSONReporter (writing into a string) and shows progress.
+class CollectingReporter : public benchmark::BenchmarkReporter {
+ public:
+  CollectingReporter(Progress* progress, std::size_t total) : progress_(progress), total_(total) {
+    json_.SetOutputStream(&out_);
+    json_.SetErrorStream(&err_);
+  }
+  bool ReportContext(const Context& context) override { return json_.ReportContext(context); }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    json_.ReportRuns(runs);
+    if (progress_ != nullptr && !runs.empty() && runs.front().run_type == Run::RT_Iteration) {
+      ++done_;
+      progress_->update(fmt::format("{}/{} {}", std::min(done_, total_), total_, runs.front().run_name.function_name));
+    }
+  }
+  void Finalize() override { json_.Finalize(); }
+  std::string text() const { return out_.str(); }
+
+ private:
+  benchmark::JSONReporter json_;
+  std::stringstream out_;
+  std::stringstream err_;
+  Progress* progress_;
+  std::size_t total_;
+  std::size_t done_ = 0;
+};
+
+std::string label_text(const json& labels) {
+  std::string s;
+  for (auto it = labels.begin(); it != labels.end(); ++it) {
+    if (!s.empty()) s += ' ';
+    s += it.key() + '=' + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump());
+  }
+  return s;
+}
+
+void initialize_google_benchmark() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // Google Benchmark's own flags are not exposed: every parameter comes from BenchmarkSpec.
+    static char arg0[] = "roofline";
+    static char* argv[] = {arg0, nullptr};
+    int argc = 1;
+    benchmark::Initialize(&argc, argv);
+  });
+}
+
+// Google Benchmark emits no aggregates for a single repetition; the analysis reads medians and maxima
+// uniformly, so add them here (the median and max of one value are that value), marked as such.
+void add_single_repetition_aggregates(std::vector<json>& entries) {
+  std::vector<json> extra;
+  for (const json& e : entries) {
+    if (e.value("run_type", "") != "iteration" || e.value("repetitions", 1) != 1) continue;
+    for (const char* name : {"mean", "median", "max", "min"}) {
+      json a = e;
+      a["name"] = e.value("run_name", e.value("name", "")) + "_" + name;
+      a["run_type"] = "aggregate";
+      a["aggregate_name"] = name;
+      a["aggregate_of_single_repetition"] = true;
+      a.erase("repetition_index");
+      extra.push_back(std::move(a));
+    }
+  }
+  entries.insert(entries.end(), extra.begin(), extra.end());
+}
+
+}  // namespace
+
+std::vector<json> Runner::run(const std::vector<BenchmarkSpec>& specs) {
+  if (specs.empty()) return {};
+  initialize_google_benchmark();
+  benchmark::ClearRegisteredBenchmarks();
+
+  std::map<std::string, const BenchmarkSpec*> by_run_name;
+  for (const BenchmarkSpec& spec : specs) {
+    const std::string text = label_text(spec.labels);
+    auto* b = benchmark::RegisterBenchmark(spec.name.c_str(), [&spec, text](benchmark::State& state) {
+      spec.body(state);
+      state.SetLabel(text);
+    });
+    b->UseRealTime()->MinTime(spec.min_time_s)->Repetitions(std::max(1, spec.repetitions));
+    b->ComputeStatistics("max", &max_of)->ComputeStatistics("min", &min_of);
+    if (spec.configure) spec.configure(b);
+    by_run_name[spec.name + "/real_time"] = &spec;
+    by_run_name[spec.name] = &spec;
+  }
+
+  CollectingReporter reporter(progress_, specs.size());
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+
+  json doc;
+  try {
+    doc = json::parse(reporter.text());
+  } catch (const json::exception& e) {
+    failures_.push_back(fmt::format("internal: Google Benchmark's JSON could not be parsed: {}", e.what()));
+    return {};
+  }
+  if (context_.is_null()) context_ = doc.value("context", json::object());
+
+  std::vector<json> out;
+  for (json& e : doc["benchmarks"]) {
+    const std::string run_name = e.value("run_name", e.value("name", ""));
+    const auto it = by_run_name.find(run_name);
+    if (it != by_run_name.end()) e["labels"] = it->second->labels;
+    if (e.value("error_occurred", false) && e.value("run_type", "") == "iteration") {
+      const std::string failure = fmt::format("{}: {}", run_name, e.value("error_message", "failed"));
+      if (std::find(failures_.begin(), failures_.end(), failure) == failures_.end()) failures_.push_back(failure);
+    }
+    out.push_back(std::move(e));
+  }
+  add_single_repetition_aggregates(out);
+  entries_.insert(entries_.end(), out.begin(), out.end());
+  return out;
+}
+
+}  // namespace roofline

@@ -1,0 +1,66 @@
+# Finds every dependency as an imported target, from Debian packages. A missing required dependency stops
+# configuration with the name of the Debian package that provides it (scripts/install-deps installs them all).
+
+macro(roofline_require found_var what debian_package)
+  if(NOT ${found_var})
+    message(FATAL_ERROR "roofline: ${what} not found. Install the Debian package '${debian_package}' "
+                        "(or run scripts/install-deps).")
+  endif()
+endmacro()
+
+find_package(PkgConfig QUIET)
+roofline_require(PKG_CONFIG_FOUND "pkg-config" "pkg-config")
+
+find_package(benchmark CONFIG QUIET)
+roofline_require(benchmark_FOUND "Google Benchmark" "libbenchmark-dev")
+
+find_package(OpenMP QUIET COMPONENTS CXX)
+roofline_require(OpenMP_CXX_FOUND "OpenMP for C++" "g++ (libgomp)")
+
+pkg_check_modules(HWLOC QUIET IMPORTED_TARGET hwloc)
+roofline_require(HWLOC_FOUND "hwloc" "libhwloc-dev")
+
+find_package(Eigen3 3.3 CONFIG QUIET)
+roofline_require(Eigen3_FOUND "Eigen" "libeigen3-dev")
+
+find_package(nlohmann_json 3.9 CONFIG QUIET)
+roofline_require(nlohmann_json_FOUND "nlohmann-json" "nlohmann-json3-dev")
+
+find_package(CLI11 CONFIG QUIET)
+roofline_require(CLI11_FOUND "CLI11" "libcli11-dev")
+
+find_package(fmt CONFIG QUIET)
+roofline_require(fmt_FOUND "fmt" "libfmt-dev")
+
+find_package(SQLite3 QUIET)
+roofline_require(SQLite3_FOUND "SQLite3" "libsqlite3-dev")
+
+if(ROOFLINE_BUILD_TESTS)
+  find_package(GTest CONFIG QUIET)
+  if(NOT GTest_FOUND)
+    find_package(GTest QUIET)
+  endif()
+  roofline_require(GTest_FOUND "GoogleTest" "libgtest-dev")
+endif()
+
+# Optional GEMM backends: left out with a message, never a build failure.
+set(ROOFLINE_HAVE_ONEDNN OFF)
+if(ROOFLINE_WITH_ONEDNN)
+  find_package(dnnl CONFIG QUIET)
+  if(dnnl_FOUND)
+    set(ROOFLINE_HAVE_ONEDNN ON)
+  else()
+    message(STATUS "roofline: oneDNN not found (Debian 'libdnnl-dev'): the onednn GEMM backend is left out")
+  endif()
+endif()
+
+set(ROOFLINE_HAVE_OPENBLAS OFF)
+if(ROOFLINE_WITH_OPENBLAS)
+  pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
+  if(OPENBLAS_FOUND)
+    set(ROOFLINE_HAVE_OPENBLAS ON)
+  else()
+    message(STATUS "roofline: OpenBLAS not found (Debian 'libopenblas-dev'): the openblas GEMM backend is left out")
+  endif()
+endif()
+message(STATUS "roofline: backends eigen=ON onednn=${ROOFLINE_HAVE_ONEDNN} openblas=${ROOFLINE_HAVE_OPENBLAS}")

@@ -1,0 +1,32 @@
+# Small helpers shared by the folders: one way to add a library, a test binary, an ISA-specific source.
+
+# roofline_add_library(NAME <target> ALIAS <ns::alias> SOURCES ... PUBLIC_DEPS ... PRIVATE_DEPS ...)
+function(roofline_add_library)
+  cmake_parse_arguments(ARG "" "NAME;ALIAS" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(${ARG_NAME} STATIC ${ARG_SOURCES})
+  add_library(${ARG_ALIAS} ALIAS ${ARG_NAME})
+  target_include_directories(${ARG_NAME} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_link_libraries(${ARG_NAME} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+  target_compile_options(${ARG_NAME} PRIVATE -Wall -Wextra)
+endfunction()
+
+# roofline_isa_sources(<target> <flags> <sources...>): compiles these sources with an ISA's target flags
+# only, so one binary runs on any x86-64 and picks the kernels the CPU has at run time.
+function(roofline_isa_sources target flags)
+  target_sources(${target} PRIVATE ${ARGN})
+  separate_arguments(flag_list UNIX_COMMAND "${flags}")
+  set_source_files_properties(${ARGN} PROPERTIES COMPILE_OPTIONS "${flag_list}")
+endfunction()
+
+# roofline_add_test(NAME <binary> SOURCES ... DEPS ... [LABELS ...]): one GoogleTest binary, its tests
+# discovered into ctest.
+function(roofline_add_test)
+  cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SOURCES})
+  target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  target_compile_definitions(${ARG_NAME} PRIVATE
+    ROOFLINE_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
+    ROOFLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  include(GoogleTest)
+  gtest_discover_tests(${ARG_NAME} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "${ARG_LABELS}")
+endfunction()

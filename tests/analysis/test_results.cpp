@@ -1,0 +1,126 @@
+// Loading and validating results files, and deriving the roofline section's shared parts.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "roofline/analysis/errors.hpp"
+#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+
+namespace roofline {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+fs::path write_tmp(const std::string& name, const std::string& content) {
+  const fs::path p = fs::temp_directory_path() / ("roofline-results-test-" + name);
+  std::ofstream(p) << content;
+  return p;
+}
+
+json minimal_results() {
+  return json::parse(R"({
+    "context": {"schema_version": 1, "host_name": "h"},
+    "benchmarks": [
+      {"name": "a", "run_name": "a", "run_type": "iteration", "real_time": 1.0, "labels": {"suite": "bandwidth"}},
+      {"name": "a_max", "run_name": "a", "run_type": "aggregate", "aggregate_name": "max", "labels": {"suite": "bandwidth"}},
+      {"name": "b", "run_name": "b", "run_type": "iteration", "error_occurred": true, "labels": {"suite": "compute"}}
+    ],
+    "roofline": {"schema_version": 1, "compute_ceilings": [], "memory_ceilings": [], "ridge_points": [], "placements": []}
+  })");
+}
+
+std::string message_of(const fs::path& p) {
+  try {
+    load_results(p);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Results, LoadsAValidFile) {
+  const fs::path p = write_tmp("ok.json", minimal_results().dump());
+  EXPECT_NO_THROW(load_results(p));
+  fs::remove(p);
+}
+
+TEST(Results, RejectsBrokenFilesWithOneLine) {
+  const std::string text = minimal_results().dump();
+  const fs::path truncated = write_tmp("trunc.json", text.substr(0, text.size() / 2));
+  EXPECT_NE(message_of(truncated).find("truncated JSON"), std::string::npos) << message_of(truncated);
+  const fs::path garbage = write_tmp("garbage.json", "this is not json");
+  EXPECT_NE(message_of(garbage).find("not valid JSON"), std::string::npos);
+  const fs::path empty = write_tmp("empty.json", "");
+  EXPECT_NE(message_of(empty).find("empty"), std::string::npos);
+  EXPECT_NE(message_of("/nonexistent/x.json").find("no such file"), std::string::npos);
+  for (const auto& p : {truncated, garbage, empty}) fs::remove(p);
+}
+
+TEST(Results, RejectsOtherSchemaVersionsAndMissingSections) {
+  json v2 = minimal_results();
+  v2["context"]["schema_version"] = 2;
+  const fs::path p2 = write_tmp("v2.json", v2.dump());
+  EXPECT_NE(message_of(p2).find("schema version 2"), std::string::npos) << message_of(p2);
+
+  json no_roofline = minimal_results();
+  no_roofline.erase("roofline");
+  const fs::path p3 = write_tmp("noroof.json", no_roofline.dump());
+  EXPECT_NE(message_of(p3).find("'roofline' section is missing"), std::string::npos) << message_of(p3);
+
+  json no_placements = minimal_results();
+  no_placements["roofline"].erase("placements");
+  const fs::path p4 = write_tmp("noplace.json", no_placements.dump());
+  EXPECT_NE(message_of(p4).find("roofline.placements"), std::string::npos);
+  for (const auto& p : {p2, p3, p4}) fs::remove(p);
+}
+
+TEST(Results, ClassifiesPlainGoogleBenchmarkJson) {
+  const json plain = json::parse(R"({"context": {"date": "x"}, "benchmarks": []})");
+  EXPECT_EQ(classify_results(plain, "p.json"), ResultsKind::google_benchmark);
+  EXPECT_THROW(classify_results(json::parse(R"({"foo": 1})"), "f.json"), InputError);
+  EXPECT_THROW(classify_results(json::parse("[1,2]"), "f.json"), InputError);
+}
+
+TEST(Results, BenchmarkEntriesFiltersBySuiteAndAggregate) {
+  const json doc = minimal_results();
+  EXPECT_EQ(benchmark_entries(doc, "bandwidth").size(), 1u);
+  EXPECT_EQ(benchmark_entries(doc, "bandwidth", "max").size(), 1u);
+  EXPECT_EQ(benchmark_entries(doc, "compute").size(), 0u);  // failed entries are left out
+  EXPECT_EQ(benchmark_entries(doc, "").size(), 1u);
+}
+
+TEST(RooflineSection, RidgePointsFromCeilings) {
+  json section = {{"compute_ceilings", json::array({{{"precision", "fp32"}, {"isa", "avx512"}, {"threads", 2}, {"value", 400e9}},
+                                                    {{"precision", "fp32"}, {"isa", "avx2"}, {"threads", 2}, {"value", 200e9}}})},
+                  {"memory_ceilings", json::array({{{"level", "DRAM"}, {"kernel", "triad"}, {"threads", 2}, {"value", 80e9}},
+                                                   {{"level", "DRAM"}, {"kernel", "read"}, {"threads", 2}, {"value", 50e9}},
+                                                   {{"level", "L1"}, {"kernel", "triad"}, {"threads", 2}, {"value", 800e9}}})}};
+  const json ridges = derive_ridge_points(section);
+  ASSERT_EQ(ridges.size(), 2u);  // one precision (best ISA only) x two levels
+  for (const json& r : ridges) {
+    if (r["level"] == "DRAM") {
+      EXPECT_EQ(r["kernel"], "read");  // the roof kernel wins over a faster kernel
+      EXPECT_DOUBLE_EQ(r["ai"].get<double>(), 8.0);
+    } else {
+      EXPECT_EQ(r["kernel"], "triad");  // no read ceiling at L1: the best one stands in
+      EXPECT_DOUBLE_EQ(r["ai"].get<double>(), 0.5);
+    }
+  }
+  ASSERT_NE(compute_roof(section, "fp32", 2), nullptr);
+  EXPECT_EQ((*compute_roof(section, "fp32", 2))["isa"], "avx512");
+  EXPECT_EQ(compute_roof(section, "fp64", 2), nullptr);
+}
+
+TEST(RooflineSection, DeriveOnEmptyRunHasTheFixedShape) {
+  const json section = derive_roofline(json::parse(R"({"context": {}, "benchmarks": []})"));
+  EXPECT_EQ(section["schema_version"], 1);
+  for (const char* key : {"compute_ceilings", "memory_ceilings", "ridge_points", "placements"}) {
+    EXPECT_TRUE(section[key].is_array()) << key;
+  }
+  EXPECT_TRUE(section["conventions"].contains("flop"));
+}
+
+}  // namespace roofline

@@ -1,0 +1,106 @@
+// Machine facts: detection on the live machine (sanity only), JSON round trip, memory parsing, binding plans.
+#include <gtest/gtest.h>
+
+#include "roofline/analysis/errors.hpp"
+#include "roofline/bench/cpuid.hpp"
+#include "roofline/bench/machine.hpp"
+#include "roofline/bench/memory.hpp"
+#include "roofline/bench/pinning.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+TEST(Machine, DetectsTheLiveMachineWithSources) {
+  const MachineFacts m = detect_machine();
+  EXPECT_GT(m.cores, 0);
+  EXPECT_GE(m.pus, m.cores);
+  EXPECT_FALSE(m.topology_source.empty());
+  EXPECT_FALSE(m.cpu_vendor.empty());
+  EXPECT_TRUE(m.isa.sse2);  // every x86-64 has it
+  EXPECT_GT(m.memory_total_bytes, 0u);
+  EXPECT_GT(m.memory_available_bytes, 0u);
+  EXPECT_LE(m.memory_available_bytes, m.memory_total_bytes);
+  for (const CacheInfo& c : m.caches) {
+    EXPECT_GE(c.level, 1);
+    EXPECT_LE(c.level, 3);
+    EXPECT_GT(c.size_bytes, 0u);
+    EXPECT_TRUE(c.source == "hwloc" || c.source == "cpuid" || c.source == "sysconf") << c.source;
+  }
+  EXPECT_EQ(m.core_first_pu.size(), static_cast<std::size_t>(m.cores));
+}
+
+TEST(Machine, JsonRoundTrip) {
+  const MachineFacts m = detect_machine();
+  const json j = to_json(m);
+  const MachineFacts back = machine_from_json(j);
+  EXPECT_EQ(back.cpu_model, m.cpu_model);
+  EXPECT_EQ(back.cores, m.cores);
+  EXPECT_EQ(back.caches.size(), m.caches.size());
+  EXPECT_EQ(back.isa.avx2, m.isa.avx2);
+  EXPECT_EQ(back.isa.avx512_vnni, m.isa.avx512_vnni);
+  EXPECT_EQ(to_json(back), j);
+}
+
+TEST(Machine, RecordedMachineWithoutCaches) {
+  // A recorded VM whose hwloc reported nothing: cache_bytes says unknown, formatting says so.
+  json j = to_json(detect_machine());
+  j["caches"] = json::array();
+  const MachineFacts m = machine_from_json(j);
+  EXPECT_EQ(m.cache_bytes(1), 0u);
+  EXPECT_NE(format_machine(m).find("inferred from the bandwidth curve"), std::string::npos);
+}
+
+TEST(Machine, MalformedFactsAreInputErrors) {
+  EXPECT_THROW(machine_from_json(json::parse(R"({"cores": 2})")), InputError);
+  json j = to_json(detect_machine());
+  j["cores"] = "two";
+  EXPECT_THROW(machine_from_json(j), InputError);
+  j["cores"] = 0;
+  EXPECT_THROW(machine_from_json(j), InputError);
+}
+
+TEST(Machine, MicroarchitectureTable) {
+  EXPECT_EQ(microarchitecture_name("GenuineIntel", 6, 0xCF), "emerald_rapids");
+  EXPECT_EQ(microarchitecture_name("GenuineIntel", 6, 0x8F), "sapphire_rapids");
+  EXPECT_EQ(microarchitecture_name("AuthenticAMD", 0x1A, 0x02), "zen5");
+  EXPECT_EQ(microarchitecture_name("AuthenticAMD", 0x19, 0x11), "zen4");
+  EXPECT_EQ(microarchitecture_name("GenuineIntel", 99, 1), "");
+}
+
+TEST(Memory, ParsesMeminfo) {
+  const std::string meminfo = "MemTotal:       24576000 kB\nMemFree:  100 kB\nMemAvailable:   20000000 kB\n";
+  EXPECT_EQ(parse_meminfo_field(meminfo, "MemTotal"), 24576000ull * 1024);
+  EXPECT_EQ(parse_meminfo_field(meminfo, "MemAvailable"), 20000000ull * 1024);
+  EXPECT_FALSE(parse_meminfo_field(meminfo, "Mem").has_value());
+  EXPECT_FALSE(parse_meminfo_field(meminfo, "SwapTotal").has_value());
+}
+
+TEST(Memory, ParsesCgroupLimits) {
+  EXPECT_EQ(parse_cgroup_limit("8589934592\n"), 8589934592ull);
+  EXPECT_FALSE(parse_cgroup_limit("max\n").has_value());
+  EXPECT_FALSE(parse_cgroup_limit("9223372036854771712\n").has_value());  // v1 "unlimited"
+  EXPECT_FALSE(parse_cgroup_limit("garbage").has_value());
+  EXPECT_EQ(memory_budget(MemoryInfo{100, 100, ""}), 70u);
+}
+
+TEST(Pinning, CompactAndSpreadPlans) {
+  MachineFacts m;
+  m.cores = 4;
+  m.pus = 8;
+  m.core_first_pu = {0, 2, 4, 6};
+  EXPECT_EQ(binding_plan(m, 2, BindPolicy::compact), (std::vector<int>{0, 2}));
+  EXPECT_EQ(binding_plan(m, 2, BindPolicy::spread), (std::vector<int>{0, 4}));
+  EXPECT_EQ(binding_plan(m, 4, BindPolicy::spread), (std::vector<int>{0, 2, 4, 6}));
+  EXPECT_TRUE(binding_plan(m, 2, BindPolicy::none).empty());
+}
+
+TEST(Pinning, PinsTheLiveTeam) {
+  const MachineFacts m = detect_machine();
+  const auto plan = binding_plan(m, m.cores, BindPolicy::compact);
+  ASSERT_EQ(plan.size(), static_cast<std::size_t>(m.cores));
+  // Binding may be refused in some containers; it must then say so rather than crash.
+  const bool pinned = pin_openmp_threads(m.cores, plan);
+  SUCCEED() << "pinned=" << pinned;
+}
+
+}  // namespace roofline
