@@ -132,7 +132,7 @@ std::string format_bytes(double bytes) {
     bytes /= 1024.0;
     ++i;
   }
-  if (std::fabs(bytes - std::round(bytes)) < 1e-9) return fmt::format("{:.0f} {}", bytes, kNames[i]);
+  if (std::fabs(bytes - std::round(bytes)) < 1e-9 || bytes >= 100.0) return fmt::format("{:.0f} {}", bytes, kNames[i]);
   return fmt::format("{:.3g} {}", bytes, kNames[i]);
 }
 

@@ -124,7 +124,14 @@ std::vector<json> Runner::run(const std::vector<BenchmarkSpec>& specs) {
   for (json& e : doc["benchmarks"]) {
     const std::string run_name = e.value("run_name", e.value("name", ""));
     const auto it = by_run_name.find(run_name);
-    if (it != by_run_name.end()) e["labels"] = it->second->labels;
+    if (it != by_run_name.end()) {
+      e["labels"] = it->second->labels;
+    } else if (e.contains("family_index") && e["family_index"].is_number_unsigned() &&
+               e["family_index"].get<std::size_t>() < specs.size()) {
+      // Google Benchmark appends "/min_time:.../repeats:N" to run names; family_index is the position of
+      // the registration in this batch, which is the spec's position.
+      e["labels"] = specs[e["family_index"].get<std::size_t>()].labels;
+    }
     if (e.value("error_occurred", false) && e.value("run_type", "") == "iteration") {
       const std::string failure = fmt::format("{}: {}", run_name, e.value("error_message", "failed"));
       if (std::find(failures_.begin(), failures_.end(), failure) == failures_.end()) failures_.push_back(failure);

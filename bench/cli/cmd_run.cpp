@@ -34,6 +34,7 @@ namespace {
 struct RunArgs {
   std::string profile = "quick";
   std::string threads;
+  bool threads_given = false;  // --threads "" is an error, not the default
   std::string bind = "compact";
   std::string max_isa;
   std::string suites;
@@ -65,7 +66,7 @@ RunConfig make_config(const RunArgs& a, const MachineFacts& m) {
   c.profile = parse_profile(a.profile);
   c.bind = parse_bind_policy(a.bind);
   const int all = m.cores > 0 ? m.cores : 1;
-  c.thread_counts = a.threads.empty() ? parse_thread_list(all > 1 ? "1,all" : "1", all)
+  c.thread_counts = !a.threads_given ? parse_thread_list(all > 1 ? "1,all" : "1", all)
                                       : parse_thread_list(a.threads, m.pus);
   if (!a.max_isa.empty()) {
     const auto isa = parse_isa(a.max_isa);
@@ -138,7 +139,7 @@ void run_command(const RunArgs& a, CliState& state) {
   check_destination(out, overwrite, "--out");
   if (!a.no_report) check_destination(html, overwrite, "report");
 
-  std::vector<std::string> notes = machine.notes;
+  std::vector<std::string> notes;  // machine.notes stay in context.machine.notes
   if (config.max_isa != Isa::avx512) notes.push_back(fmt::format("ISA capped at {} (--max-isa)", to_string(config.max_isa)));
   if (!pin_openmp_threads(config.max_threads(), binding_plan(machine, config.max_threads(), config.bind)) &&
       config.bind != BindPolicy::none) {
@@ -160,7 +161,8 @@ void run_command(const RunArgs& a, CliState& state) {
   progress.finish();
 
   json context = runner.context().is_object() ? runner.context() : minimal_gb_context(machine);
-  for (auto& [k, v] : our_context(config, machine, notes).items()) context[k] = v;
+  const json ours = our_context(config, machine, notes);
+  for (auto it = ours.begin(); it != ours.end(); ++it) context[it.key()] = it.value();
   context["suites"] = suites_context;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   context["wall_seconds"] = seconds;
@@ -205,7 +207,18 @@ void add_run_command(CLI::App& app, CliState& state) {
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
   cmd->add_flag("--quiet", a->quiet, "No progress line and no summary");
   cmd->add_flag("--no-report", a->no_report, "Do not write the HTML report beside the results");
-  cmd->callback([a, &state] { run_command(*a, state); });
+  cmd->callback([a, cmd, &state] {
+    // A flag given with an empty value is an error, never "use the default".
+    for (const char* flag : {"--profile", "--threads", "--bind", "--max-isa", "--suites", "--sizes", "--gemm-shape",
+                             "--batches", "--backends", "--out"}) {
+      const CLI::Option* opt = cmd->get_option(flag);
+      if (opt->count() > 0 && opt->as<std::string>().find_first_not_of(' ') == std::string::npos) {
+        throw InputError(fmt::format("{}: empty value", flag));
+      }
+    }
+    a->threads_given = cmd->get_option("--threads")->count() > 0 || std::getenv("ROOFLINE_THREADS") != nullptr;
+    run_command(*a, state);
+  });
 }
 
 }  // namespace roofline::cli

@@ -53,6 +53,8 @@ TEST(Units, Formatting) {
   EXPECT_EQ(format_bytes(32768), "32 KiB");
   EXPECT_EQ(format_bytes(3.5 * 1048576), "3.5 MiB");
   EXPECT_EQ(format_bytes(100), "100 B");
+  EXPECT_EQ(format_bytes(1023.7 * 1024), "1024 KiB");  // never "1.02e+03 KiB"
+  EXPECT_EQ(format_bytes(1000.2 * 1024), "1000 KiB");
 }
 
 }  // namespace roofline

@@ -1,12 +1,41 @@
 // Memory ceilings per level (L1/L2/L3/DRAM) from the bandwidth sweep: plateau detection on the
 // bandwidth-vs-working-set curve, labelled with reported cache sizes when they agree with the curve.
+//
+// Method (per thread count):
+//  - The reference curve is the `read` kernel's (else the kernel with most sizes): working_set_bytes vs
+//    the median of bytes_per_second over the repetitions (medians resist noise when finding plateaus).
+//  - Its plateaus (plateaus.hpp) are named L1/L2/L3/DRAM from the knees, checked against
+//    context.machine.caches scaled to the threads used (a per-core cache counts once per thread). When the
+//    curve and the reported sizes disagree, both are recorded and the curve is used.
+//  - Each kernel's ceiling at a level is the best repetition (max) of its sizes inside that level's
+//    plateau range; min_bytes/max_bytes are the sizes it came from. Transition sizes count for no level.
+//  - With too few sizes for plateaus (a short --sizes list), levels come from the reported sizes alone
+//    ("source": "reported").
+//
+// Output keys (merged into the results file's `roofline` section):
+//  memory_ceilings: [{level, kernel, threads, value (B/s), unit "B/s", min_bytes, max_bytes,
+//                     median (B/s, median of the repetitions at the best size), points, benchmark, source}]
+//  memory_levels:   [{threads, level, reference_kernel, min_bytes, max_bytes, bandwidth (B/s, plateau median
+//                     of the reference kernel), inferred_bytes (where the curve leaves the level, or null),
+//                     reported_bytes (capacity the machine facts give for these threads, or null),
+//                     agreement ("agrees"|"disagrees"|"unchecked"), source ("curve"|"reported")}]
+//  notes:           sentences: disagreements, caps, the write-allocate caveat.
 #pragma once
+
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/plateaus.hpp"
+
 namespace roofline {
 
-// Returns {"memory_ceilings": [...], "memory_levels": [...], "notes": [...]} (see results/README.md).
+// Returns {"memory_ceilings": [...], "memory_levels": [...], "notes": [...]} (see above and
+// results/README.md).
 nlohmann::json derive_memory_ceilings(const nlohmann::json& results);
+
+// The cache levels context.machine reports, as capacity seen by `threads` threads bound with `policy`
+// ("compact" or "spread"): per-instance size x instances those threads use.
+std::vector<ReportedLevel> reported_levels(const nlohmann::json& machine, int threads, const std::string& policy);
 
 }  // namespace roofline

@@ -1,0 +1,112 @@
+// Sizing the bandwidth sweep: see bandwidth_plan.hpp.
+#include "roofline/bench/bandwidth_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/errors.hpp"
+#include "roofline/analysis/units.hpp"
+
+namespace roofline {
+
+std::vector<std::uint64_t> geometric_sizes(std::uint64_t start, std::uint64_t end, int per_octave) {
+  std::vector<std::uint64_t> out;
+  if (start == 0 || per_octave <= 0) return out;
+  for (int i = 0;; ++i) {
+    const double exact = static_cast<double>(start) * std::pow(2.0, static_cast<double>(i) / per_octave);
+    if (exact > static_cast<double>(end) * (1.0 + 1e-9)) break;
+    const auto bytes = static_cast<std::uint64_t>(std::llround(exact / 64.0)) * 64;
+    if (out.empty() || bytes > out.back()) out.push_back(bytes);
+  }
+  return out;
+}
+
+SweepPlan plan_sweep(Profile profile, const std::vector<std::uint64_t>& user_sizes, std::uint64_t cache_reach_bytes,
+                     std::uint64_t memory_budget_bytes) {
+  SweepPlan plan;
+  plan.cap_bytes = memory_budget_bytes;
+  if (!user_sizes.empty()) {
+    for (std::uint64_t s : user_sizes) {
+      if (s == 0) throw InputError("--sizes: sizes must be positive");
+      if (memory_budget_bytes > 0 && s > memory_budget_bytes) {
+        throw InputError(fmt::format("--sizes: {} is larger than the {} this run may use", format_bytes(double(s)),
+                                     format_bytes(double(memory_budget_bytes))));
+      }
+    }
+    plan.sizes = user_sizes;
+    std::sort(plan.sizes.begin(), plan.sizes.end());
+    plan.sizes.erase(std::unique(plan.sizes.begin(), plan.sizes.end()), plan.sizes.end());
+    plan.from_user = true;
+    plan.start_bytes = plan.sizes.front();
+    plan.planned_end_bytes = plan.sizes.back();
+    return plan;
+  }
+  plan.per_octave = profile == Profile::full ? 4 : 2;
+  plan.start_bytes = kSweepStartBytes;
+  plan.planned_end_bytes =
+      cache_reach_bytes > 0 ? std::max<std::uint64_t>(4 * cache_reach_bytes, kSweepMinEndBytes) : kSweepDefaultEndBytes;
+  std::uint64_t end = plan.planned_end_bytes;
+  if (memory_budget_bytes > 0 && end > memory_budget_bytes) {
+    end = memory_budget_bytes;
+    plan.capped = true;
+  }
+  // The grid point at or just past the planned end (4x the caches is a minimum), unless capped.
+  plan.sizes = geometric_sizes(plan.start_bytes, plan.capped ? end : 2 * end, plan.per_octave);
+  if (!plan.capped) {
+    while (plan.sizes.size() > 1 && plan.sizes[plan.sizes.size() - 2] >= end) plan.sizes.pop_back();
+  }
+  return plan;
+}
+
+std::vector<std::vector<std::uint64_t>> octave_batches(const std::vector<std::uint64_t>& sizes, int per_octave) {
+  std::vector<std::vector<std::uint64_t>> out;
+  const std::size_t step = per_octave > 0 ? static_cast<std::size_t>(per_octave) : sizes.size();
+  for (std::size_t i = 0; i < sizes.size(); i += std::max<std::size_t>(step, 1)) {
+    out.emplace_back(sizes.begin() + static_cast<std::ptrdiff_t>(i),
+                     sizes.begin() + static_cast<std::ptrdiff_t>(std::min(sizes.size(), i + step)));
+  }
+  return out;
+}
+
+std::size_t elements_for(StreamKernel kernel, std::uint64_t working_set_bytes) {
+  const std::uint64_t per_array = working_set_bytes / (sizeof(double) * stream_array_count(kernel));
+  return std::max<std::size_t>(8, per_array / 8 * 8);
+}
+
+int passes_per_call(StreamKernel kernel, std::size_t n, std::uint64_t target_bytes) {
+  const std::uint64_t per_pass = std::max<std::uint64_t>(1, stream_bytes_per_pass(kernel, n));
+  return static_cast<int>(std::clamp<std::uint64_t>((target_bytes + per_pass - 1) / per_pass, 1, 1u << 20));
+}
+
+std::vector<StreamKernel> swept_kernels(Profile profile, bool user_sizes) {
+  if (profile == Profile::full || user_sizes) {
+    std::vector<StreamKernel> all;
+    for (const StreamKernelInfo& k : stream_kernels()) all.push_back(k.kernel);
+    return all;
+  }
+  // read is the memory roof and the reference curve; triad is STREAM's headline number.
+  return {StreamKernel::read, StreamKernel::triad};
+}
+
+std::vector<StreamKernel> spot_kernels(Profile profile, bool user_sizes) {
+  if (profile == Profile::full || user_sizes) return {};
+  std::vector<StreamKernel> out;
+  for (const StreamKernelInfo& k : stream_kernels()) {
+    if (k.kernel != StreamKernel::read && k.kernel != StreamKernel::triad) out.push_back(k.kernel);
+  }
+  return out;
+}
+
+std::uint64_t middle_size(const std::vector<std::uint64_t>& sizes, double lo, double hi) {
+  if (sizes.empty()) return 0;
+  const double target = std::log2(std::sqrt(lo * hi));
+  std::uint64_t best = sizes.front();
+  for (std::uint64_t s : sizes) {
+    if (std::fabs(std::log2(double(s)) - target) < std::fabs(std::log2(double(best)) - target)) best = s;
+  }
+  return best;
+}
+
+}  // namespace roofline

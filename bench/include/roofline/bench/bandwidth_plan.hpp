@@ -1,0 +1,58 @@
+// Sizing the bandwidth sweep: which working-set sizes, how many per octave, where it ends (4x the
+// largest cache the threads can use, or the memory budget), which kernels each profile sweeps, and how
+// many passes one timed call makes. Pure functions, so the sizing logic is tested without measuring.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "roofline/bench/run_config.hpp"
+#include "roofline/kernels/stream.hpp"
+
+namespace roofline {
+
+struct SweepPlan {
+  std::vector<std::uint64_t> sizes;   // working-set bytes (all arrays together), ascending
+  int per_octave = 0;                 // 0 for a --sizes list
+  std::uint64_t start_bytes = 0;
+  std::uint64_t planned_end_bytes = 0;  // 4x the reach of the caches (before the memory cap)
+  std::uint64_t cap_bytes = 0;          // the memory budget
+  bool capped = false;                  // the end was lowered to fit the budget
+  bool from_user = false;               // sizes came from --sizes
+};
+
+inline constexpr std::uint64_t kSweepStartBytes = 4096;
+// With no cache sizes (or implausibly small ones) the sweep still goes this far, so a DRAM plateau is seen.
+inline constexpr std::uint64_t kSweepMinEndBytes = 256ull << 20;
+// When nothing is reported at all.
+inline constexpr std::uint64_t kSweepDefaultEndBytes = 1ull << 30;
+
+// Geometric sizes start * 2^(i/per_octave) up to `end` (inclusive when on the grid), rounded to 64 bytes.
+std::vector<std::uint64_t> geometric_sizes(std::uint64_t start, std::uint64_t end, int per_octave);
+
+// The sweep for one thread count. `cache_reach_bytes`: capacity of the largest cache level these threads
+// use (0 when unknown). User sizes are checked against the budget (InputError when larger) and sorted.
+SweepPlan plan_sweep(Profile profile, const std::vector<std::uint64_t>& user_sizes,
+                     std::uint64_t cache_reach_bytes, std::uint64_t memory_budget_bytes);
+
+// Sizes grouped into batches of one octave each (the quick profile checks for flatness after each).
+std::vector<std::vector<std::uint64_t>> octave_batches(const std::vector<std::uint64_t>& sizes, int per_octave);
+
+// Elements per array for a kernel at a working set: whole cache lines (multiples of 8), at least 8.
+std::size_t elements_for(StreamKernel kernel, std::uint64_t working_set_bytes);
+
+// Passes of the kernel per timed call, so that one call moves at least `target_bytes` and the OpenMP
+// fork/join (about a microsecond) stays below 1% of a call even in L1.
+int passes_per_call(StreamKernel kernel, std::size_t n, std::uint64_t target_bytes);
+
+// The kernels each profile sweeps at every size, and those the quick profile measures only at one size
+// per memory level found on the swept curve (to keep the quick profile's bandwidth part under 25 s on a
+// 2-core machine). With --sizes every kernel runs at every size.
+std::vector<StreamKernel> swept_kernels(Profile profile, bool user_sizes);
+std::vector<StreamKernel> spot_kernels(Profile profile, bool user_sizes);
+
+// The size of the swept list nearest (in log scale) to the geometric middle of [lo, hi].
+std::uint64_t middle_size(const std::vector<std::uint64_t>& sizes, double lo, double hi);
+
+}  // namespace roofline

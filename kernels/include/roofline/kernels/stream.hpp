@@ -1,0 +1,105 @@
+// STREAM-style bandwidth kernels over fp64 arrays: copy, scale, add, triad (STREAM's definitions), a
+// read-only sum, a write-only fill, and non-temporal (streaming-store) variants of copy, triad and fill.
+// One metadata table (stream_kernels()) says what each kernel moves; bytes are computed from it only.
+// Kernels run their own OpenMP region with a static partition (stream_chunk) that the first-touch
+// initialization uses too, so every thread touches the same pages in init and in the timed kernel.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "roofline/kernels/types.hpp"
+
+namespace roofline {
+
+enum class StreamKernel { copy, scale, add, triad, read, write, copy_nt, triad_nt, write_nt };
+
+// One row per kernel. Arrays a, b, c are used in that order: a kernel with `arrays` == 2 uses a and c
+// (copy c=a, scale b=s*c uses b and c; see stream_kernel_uses()).
+struct StreamKernelInfo {
+  StreamKernel kernel;
+  std::string_view name;       // as in results files: "copy", "triad_nt", ...
+  int words_read;              // fp64 words read per element (STREAM's count)
+  int words_written;           // fp64 words written per element (write-allocate not counted)
+  int flops_per_element;       // scale 1, add 1, triad 2 (mul + add; an FMA is 2 FLOP)
+  Isa needs_isa;               // lowest ISA level that has the kernel (movntpd is SSE2)
+  bool non_temporal;           // streaming stores that bypass the caches
+  std::string_view formula;    // for people: "c = a", "a = b + s*c", ...
+};
+
+// The table, in the order above.
+const std::vector<StreamKernelInfo>& stream_kernels();
+const StreamKernelInfo& stream_kernel_info(StreamKernel kernel);
+std::optional<StreamKernel> parse_stream_kernel(std::string_view name);
+
+// Arrays a kernel touches, by STREAM's definitions (read or written).
+struct StreamArrayUse {
+  bool a = false;
+  bool b = false;
+  bool c = false;
+};
+StreamArrayUse stream_kernel_uses(StreamKernel kernel);
+// Number of distinct arrays the kernel touches (1, 2 or 3).
+int stream_array_count(StreamKernel kernel);
+
+// Bytes one pass over n elements moves, STREAM's convention: (words read + words written) x 8 x n.
+std::uint64_t stream_bytes_per_pass(StreamKernel kernel, std::size_t n);
+// Bytes of all arrays the kernel touches: array count x 8 x n.
+std::uint64_t stream_working_set_bytes(StreamKernel kernel, std::size_t n);
+
+// The arrays, each at least n elements, 64-byte aligned; arrays the kernel does not use may be null.
+struct StreamArrays {
+  double* a = nullptr;
+  double* b = nullptr;
+  double* c = nullptr;
+  std::size_t n = 0;
+};
+
+// STREAM's scalar and this suite's initial values (exact in binary floating point, distinct per array,
+// so a kernel that did nothing or wrote the wrong array is caught by the validator).
+inline constexpr double kStreamScalar = 3.0;
+inline constexpr double kStreamInitA = 1.0;
+inline constexpr double kStreamInitB = 2.0;
+inline constexpr double kStreamInitC = 0.5;
+inline constexpr double kStreamFillValue = 4.0;
+
+// Thread t's part [begin, end) of n elements among `threads`: contiguous blocks whose boundaries are
+// multiples of 8 elements (64 bytes), so each block starts on a cache line.
+struct StreamRange {
+  std::size_t begin;
+  std::size_t end;
+};
+StreamRange stream_chunk(std::size_t n, int threads, int t);
+
+// The ISA level whose code run_stream_kernel uses for this kernel under `features` (avx512, avx2 or sse).
+Isa stream_kernel_isa(StreamKernel kernel, const IsaFeatures& features);
+
+// Writes the initial values into the arrays `kernel` uses, from an OpenMP team of `threads` threads,
+// each writing its stream_chunk: call it from the pinned team right after allocation (first touch).
+void stream_init(StreamKernel kernel, const StreamArrays& arrays, int threads);
+
+// Runs `kernel` `repeats` times over the arrays on `threads` threads (one OpenMP region, static
+// partition; each thread repeats its own block, which is correct because every kernel is idempotent on
+// the initial values). Returns the sum of the last pass for `read`, 0 otherwise. Bytes moved:
+// repeats x stream_bytes_per_pass(kernel, n).
+double run_stream_kernel(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats,
+                         const IsaFeatures& features);
+
+// Relative tolerance of the validator: STREAM's epsilon for fp64. Every element is computed exactly from
+// the initial values (1, 2, 0.5, 3), so any real mismatch is far above it; the sum of `read` is exact too.
+inline constexpr double kStreamTolerance = 1e-13;
+
+struct StreamCheck {
+  bool ok = true;
+  std::string message;  // on failure: kernel, array, index, expected and found value
+};
+
+// Checks every element of every array the kernel touches against its closed-form value after any number
+// of passes, and the returned sum of `read` (pass 0 for other kernels) against n x a.
+StreamCheck validate_stream(StreamKernel kernel, const StreamArrays& arrays, double read_sum, int threads);
+
+}  // namespace roofline

@@ -1,0 +1,185 @@
+// The STREAM kernels' metadata table, first-touch initialization, run-time ISA dispatch and validators.
+// The loops themselves live in stream_loops.hpp, built once per ISA (stream_sse2/avx2/avx512.cpp).
+#include "roofline/kernels/stream.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include <omp.h>
+
+#include "stream_isa.hpp"
+
+namespace roofline {
+
+const std::vector<StreamKernelInfo>& stream_kernels() {
+  // name, words read, words written, FLOP per element, lowest ISA, non-temporal, formula
+  static const std::vector<StreamKernelInfo> table = {
+      {StreamKernel::copy, "copy", 1, 1, 0, Isa::scalar, false, "c = a"},
+      {StreamKernel::scale, "scale", 1, 1, 1, Isa::scalar, false, "b = s*c"},
+      {StreamKernel::add, "add", 2, 1, 1, Isa::scalar, false, "c = a + b"},
+      {StreamKernel::triad, "triad", 2, 1, 2, Isa::scalar, false, "a = b + s*c"},
+      {StreamKernel::read, "read", 1, 0, 1, Isa::scalar, false, "sum += a"},
+      {StreamKernel::write, "write", 0, 1, 0, Isa::scalar, false, "a = v"},
+      {StreamKernel::copy_nt, "copy_nt", 1, 1, 0, Isa::sse, true, "c = a (streaming stores)"},
+      {StreamKernel::triad_nt, "triad_nt", 2, 1, 2, Isa::sse, true, "a = b + s*c (streaming stores)"},
+      {StreamKernel::write_nt, "write_nt", 0, 1, 0, Isa::sse, true, "a = v (streaming stores)"},
+  };
+  return table;
+}
+
+const StreamKernelInfo& stream_kernel_info(StreamKernel kernel) {
+  return stream_kernels()[static_cast<std::size_t>(kernel)];
+}
+
+std::optional<StreamKernel> parse_stream_kernel(std::string_view name) {
+  for (const StreamKernelInfo& k : stream_kernels()) {
+    if (k.name == name) return k.kernel;
+  }
+  return std::nullopt;
+}
+
+StreamArrayUse stream_kernel_uses(StreamKernel kernel) {
+  switch (kernel) {
+    case StreamKernel::copy:
+    case StreamKernel::copy_nt: return {true, false, true};
+    case StreamKernel::scale: return {false, true, true};
+    case StreamKernel::add:
+    case StreamKernel::triad:
+    case StreamKernel::triad_nt: return {true, true, true};
+    case StreamKernel::read:
+    case StreamKernel::write:
+    case StreamKernel::write_nt: return {true, false, false};
+  }
+  return {};
+}
+
+int stream_array_count(StreamKernel kernel) {
+  const StreamArrayUse u = stream_kernel_uses(kernel);
+  return int(u.a) + int(u.b) + int(u.c);
+}
+
+std::uint64_t stream_bytes_per_pass(StreamKernel kernel, std::size_t n) {
+  const StreamKernelInfo& k = stream_kernel_info(kernel);
+  return static_cast<std::uint64_t>(k.words_read + k.words_written) * sizeof(double) * n;
+}
+
+std::uint64_t stream_working_set_bytes(StreamKernel kernel, std::size_t n) {
+  return static_cast<std::uint64_t>(stream_array_count(kernel)) * sizeof(double) * n;
+}
+
+StreamRange stream_chunk(std::size_t n, int threads, int t) {
+  if (threads <= 1) return {0, n};
+  const auto bound = [&](int i) -> std::size_t {
+    if (i >= threads) return n;
+    const std::size_t raw = n / threads * i + n % threads * i / threads;
+    return raw / 8 * 8;
+  };
+  return {bound(t), bound(t + 1)};
+}
+
+Isa stream_kernel_isa(StreamKernel, const IsaFeatures& features) {
+  if (features.supports(Isa::avx512)) return Isa::avx512;
+  if (features.supports(Isa::avx2)) return Isa::avx2;
+  return Isa::sse;  // SSE2 is part of x86-64
+}
+
+void stream_init(StreamKernel kernel, const StreamArrays& x, int threads) {
+  const StreamArrayUse use = stream_kernel_uses(kernel);
+#pragma omp parallel num_threads(threads)
+  {
+    const StreamRange r = stream_chunk(x.n, omp_get_num_threads(), omp_get_thread_num());
+    for (std::size_t i = r.begin; i < r.end; ++i) {
+      if (use.a) x.a[i] = kStreamInitA;
+      if (use.b) x.b[i] = kStreamInitB;
+      if (use.c) x.c[i] = kStreamInitC;
+    }
+  }
+}
+
+double run_stream_kernel(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats,
+                         const IsaFeatures& features) {
+  if (repeats < 1 || threads < 1) {
+    std::fprintf(stderr, "run_stream_kernel: repeats and threads must be >= 1\n");
+    std::abort();
+  }
+  switch (stream_kernel_isa(kernel, features)) {
+    case Isa::avx512: return detail::stream_run_avx512(kernel, arrays, threads, repeats);
+    case Isa::avx2: return detail::stream_run_avx2(kernel, arrays, threads, repeats);
+    default: return detail::stream_run_sse2(kernel, arrays, threads, repeats);
+  }
+}
+
+namespace {
+
+// The value each array holds after any number of passes of `kernel` over the initial values.
+struct Expected {
+  double a = kStreamInitA;
+  double b = kStreamInitB;
+  double c = kStreamInitC;
+};
+
+Expected expected_values(StreamKernel kernel) {
+  Expected e;
+  switch (kernel) {
+    case StreamKernel::copy:
+    case StreamKernel::copy_nt: e.c = e.a; break;
+    case StreamKernel::scale: e.b = kStreamScalar * e.c; break;
+    case StreamKernel::add: e.c = e.a + e.b; break;
+    case StreamKernel::triad:
+    case StreamKernel::triad_nt: e.a = e.b + kStreamScalar * e.c; break;
+    case StreamKernel::write:
+    case StreamKernel::write_nt: e.a = kStreamFillValue; break;
+    case StreamKernel::read: break;
+  }
+  return e;
+}
+
+bool close(double found, double expected) {
+  return std::fabs(found - expected) <= kStreamTolerance * std::fabs(expected);
+}
+
+// First index (or n) where array x differs from `expected`, scanned by `threads` threads.
+std::size_t first_mismatch(const double* x, std::size_t n, double expected, int threads) {
+  std::size_t first = n;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : first)
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!close(x[i], expected) && i < first) first = i;
+  }
+  return first;
+}
+
+}  // namespace
+
+StreamCheck validate_stream(StreamKernel kernel, const StreamArrays& x, double read_sum, int threads) {
+  const StreamKernelInfo& info = stream_kernel_info(kernel);
+  const StreamArrayUse use = stream_kernel_uses(kernel);
+  const Expected e = expected_values(kernel);
+  char buffer[256];
+  const struct {
+    bool used;
+    const char* name;
+    const double* data;
+    double expected;
+  } arrays[] = {{use.a, "a", x.a, e.a}, {use.b, "b", x.b, e.b}, {use.c, "c", x.c, e.c}};
+  for (const auto& arr : arrays) {
+    if (!arr.used) continue;
+    const std::size_t i = first_mismatch(arr.data, x.n, arr.expected, threads);
+    if (i < x.n) {
+      std::snprintf(buffer, sizeof buffer, "%s: %s[%zu] = %.17g, expected %.17g (n = %zu, tolerance %g relative)",
+                    std::string(info.name).c_str(), arr.name, i, arr.data[i], arr.expected, x.n, kStreamTolerance);
+      return {false, buffer};
+    }
+  }
+  if (kernel == StreamKernel::read) {
+    const double expected = kStreamInitA * static_cast<double>(x.n);
+    if (!close(read_sum, expected)) {
+      std::snprintf(buffer, sizeof buffer, "read: sum = %.17g, expected %.17g (n = %zu, tolerance %g relative)",
+                    read_sum, expected, x.n, kStreamTolerance);
+      return {false, buffer};
+    }
+  }
+  return {};
+}
+
+}  // namespace roofline

@@ -1,0 +1,305 @@
+// Plateau detection and level labelling on synthetic bandwidth curves (with and without reported cache
+// sizes, and the VM case where the reported L3 is the host's), and derive_memory_ceilings on a small
+// hand-made results document.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/analysis/memory_ceilings.hpp"
+#include "roofline/analysis/plateaus.hpp"
+
+namespace roofline {
+namespace {
+using nlohmann::json;
+
+constexpr double KiB = 1024.0;
+constexpr double MiB = 1024.0 * 1024.0;
+constexpr double GB = 1e9;
+
+struct Level {
+  double capacity;   // bytes; the last level's is ignored
+  double bandwidth;  // B/s
+};
+
+// A curve with plateaus at each level's bandwidth and a one-octave log-linear transition after each
+// capacity; `per_octave` points per octave from `from` to `to`; optional multiplicative noise pattern.
+std::vector<CurvePoint> synthetic_curve(const std::vector<Level>& levels, double from, double to, int per_octave,
+                                        const std::vector<double>& noise = {}) {
+  std::vector<CurvePoint> out;
+  for (int i = 0;; ++i) {
+    const double bytes = from * std::pow(2.0, double(i) / per_octave);
+    if (bytes > to * 1.0001) break;
+    double bw = levels.back().bandwidth;
+    for (std::size_t k = 0; k + 1 < levels.size(); ++k) {
+      const double c = levels[k].capacity;
+      if (bytes <= c) {
+        bw = levels[k].bandwidth;
+        break;
+      }
+      if (bytes < 2 * c) {
+        const double f = std::log2(bytes / c);
+        bw = levels[k].bandwidth * std::pow(levels[k + 1].bandwidth / levels[k].bandwidth, f);
+        break;
+      }
+    }
+    if (!noise.empty()) bw *= noise[out.size() % noise.size()];
+    out.push_back({bytes, bw});
+  }
+  return out;
+}
+
+const std::vector<Level> kFourLevels = {{48 * KiB, 400 * GB}, {2 * MiB, 150 * GB}, {32 * MiB, 60 * GB}, {0, 20 * GB}};
+
+std::vector<std::string> names(const LevelLabels& l) {
+  std::vector<std::string> out;
+  for (const LevelLabel& x : l.levels) out.push_back(x.level);
+  return out;
+}
+
+TEST(Plateaus, FindsFourPlateausOnACleanCurve) {
+  auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 4);
+  const auto p = find_plateaus(curve);
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_DOUBLE_EQ(p[0].level, 400 * GB);
+  EXPECT_DOUBLE_EQ(p[1].level, 150 * GB);
+  EXPECT_DOUBLE_EQ(p[2].level, 60 * GB);
+  EXPECT_DOUBLE_EQ(p[3].level, 20 * GB);
+  EXPECT_EQ(p[0].min_bytes, 4 * KiB);
+  EXPECT_LE(p[0].max_bytes, 48 * KiB * 1.2);
+  EXPECT_GE(p[1].min_bytes, 48 * KiB);
+  EXPECT_LE(p[1].max_bytes, 2 * MiB * 1.2);
+  EXPECT_EQ(p[3].max_bytes, 1024 * MiB);
+  EXPECT_TRUE(flat_after_last_knee(curve, p, 2.0));
+}
+
+TEST(Plateaus, NoiseAndAnOutlierDoNotSplitAPlateau) {
+  // +-5% noise and one point 40% low in the middle of the L2 plateau.
+  std::vector<double> noise = {1.0, 1.04, 0.96, 1.02, 0.97, 1.05, 0.98, 1.01};
+  auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 4, noise);
+  for (CurvePoint& c : curve) {
+    if (std::fabs(c.bytes - 512 * KiB) < 1) c.value *= 0.6;
+  }
+  const auto p = find_plateaus(curve);
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_LE(p[1].min_bytes, 128 * KiB);
+  EXPECT_GE(p[1].max_bytes, 1 * MiB);
+}
+
+TEST(Plateaus, OverheadBoundSmallSizesAreNotALevel) {
+  auto curve = synthetic_curve(kFourLevels, 4 * KiB, 256 * MiB, 2);
+  curve[0].value = 100 * GB;
+  curve[1].value = 110 * GB;  // two low points at 4 and 5.7 KiB
+  const auto p = find_plateaus(curve);
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_EQ(p[0].min_bytes, 8 * KiB);
+  EXPECT_DOUBLE_EQ(p[0].level, 400 * GB);
+}
+
+TEST(Plateaus, StillFallingCurveIsNotFlat) {
+  auto curve = synthetic_curve(kFourLevels, 4 * KiB, 3 * MiB, 2);  // ends on the L2->L3 slope
+  const auto p = find_plateaus(curve);
+  EXPECT_FALSE(flat_after_last_knee(curve, p, 2.0));
+  std::vector<CurvePoint> empty;
+  EXPECT_TRUE(find_plateaus(empty).empty());
+}
+
+TEST(Levels, ReportedSizesThatAgreeLabelEveryLevel) {
+  auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 4);
+  const auto p = find_plateaus(curve);
+  const LevelLabels l = label_levels(curve, p, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 32 * MiB}});
+  EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  EXPECT_EQ(l.levels[0].agreement, "agrees");
+  EXPECT_EQ(l.levels[1].agreement, "agrees");
+  EXPECT_EQ(l.levels[2].agreement, "agrees");
+  EXPECT_EQ(l.levels[2].reported_bytes, 32 * MiB);
+  EXPECT_GT(l.levels[2].inferred_bytes, 32 * MiB);
+  EXPECT_LT(l.levels[2].inferred_bytes, 64 * MiB);
+  EXPECT_EQ(l.levels[3].inferred_bytes, 0.0);
+  EXPECT_TRUE(l.notes.empty()) << l.notes.front();
+}
+
+TEST(Levels, WithoutReportedSizesTheKneesNameTheLevels) {
+  auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 4);
+  const auto p = find_plateaus(curve);
+  const LevelLabels l = label_levels(curve, p, {});
+  EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(l.levels[i].agreement, "unchecked");
+  EXPECT_NEAR(std::log2(l.levels[0].inferred_bytes / (48 * KiB)), 0.5, 0.51);
+  EXPECT_NEAR(std::log2(l.levels[1].inferred_bytes / (2 * MiB)), 0.5, 0.51);
+
+  // A machine with two cache levels and nothing reported: the flat end after the last knee is DRAM.
+  const std::vector<Level> two = {{32 * KiB, 300 * GB}, {1 * MiB, 100 * GB}, {0, 15 * GB}};
+  auto curve2 = synthetic_curve(two, 4 * KiB, 256 * MiB, 2);
+  const auto p2 = find_plateaus(curve2);
+  EXPECT_EQ(names(label_levels(curve2, p2, {})), (std::vector<std::string>{"L1", "L2", "DRAM"}));
+}
+
+TEST(Levels, VmReportsTheHostsL3AndTheCurveWins) {
+  // Reported L3 260 MiB (the host's), but the curve reaches DRAM level after 32 MiB.
+  auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 2);
+  const auto p = find_plateaus(curve);
+  const LevelLabels l = label_levels(curve, p, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 260 * MiB}});
+  ASSERT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  EXPECT_EQ(l.levels[2].agreement, "disagrees");
+  EXPECT_EQ(l.levels[2].reported_bytes, 260 * MiB);
+  EXPECT_LT(l.levels[2].inferred_bytes, 64 * MiB);
+  EXPECT_GE(l.levels[3].min_bytes, 32 * MiB);
+  ASSERT_EQ(l.notes.size(), 1u);
+  EXPECT_NE(l.notes[0].find("260 MiB"), std::string::npos) << l.notes[0];
+}
+
+TEST(Levels, SpuriousKneeDoesNotShiftLargerLevels) {
+  // An extra step inside L2 (at 256 KiB): the reported 2 MiB still names the plateau before its knee.
+  const std::vector<Level> five = {{48 * KiB, 400 * GB}, {256 * KiB, 200 * GB}, {2 * MiB, 140 * GB},
+                                   {32 * MiB, 60 * GB},  {0, 20 * GB}};
+  auto curve = synthetic_curve(five, 4 * KiB, 1024 * MiB, 4);
+  const auto p = find_plateaus(curve);
+  ASSERT_EQ(p.size(), 5u);
+  const LevelLabels l = label_levels(curve, p, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 32 * MiB}});
+  EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L2", "L3", "DRAM"}));
+}
+
+TEST(Levels, SweepThatStopsInACacheHasNoDram) {
+  auto curve = synthetic_curve(kFourLevels, 4 * KiB, 16 * MiB, 4);
+  const auto p = find_plateaus(curve);
+  const LevelLabels l = label_levels(curve, p, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 32 * MiB}});
+  EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L3"}));
+  EXPECT_FALSE(l.notes.empty());
+  EXPECT_EQ(level_from_reported(40 * KiB, {{"L1", 48 * KiB}, {"L2", 2 * MiB}}), "L1");
+  EXPECT_EQ(level_from_reported(1 * MiB, {{"L1", 48 * KiB}, {"L2", 2 * MiB}}), "L2");
+  EXPECT_EQ(level_from_reported(3 * MiB, {{"L1", 48 * KiB}, {"L2", 2 * MiB}}), "");
+  EXPECT_EQ(level_from_reported(5 * MiB, {{"L1", 48 * KiB}, {"L2", 2 * MiB}}), "DRAM");
+}
+
+// A results document with the bandwidth entries a sweep would write: per point 3 repetitions (the
+// curve's value x 0.98, 1.0, 1.01) and median/max aggregates.
+json results_doc(const std::vector<std::tuple<std::string, int, std::vector<CurvePoint>>>& curves,
+                 const json& caches) {
+  json doc = {{"context", {{"schema_version", 1}, {"machine", {{"caches", caches}}},
+                           {"binding", {{"policy", "compact"}}}}},
+              {"benchmarks", json::array()}};
+  for (const auto& [kernel, threads, curve] : curves) {
+    for (const CurvePoint& c : curve) {
+      const std::string name = "bandwidth/" + kernel + "/threads:" + std::to_string(threads) + "/bytes:" +
+                               std::to_string(static_cast<long long>(c.bytes));
+      json labels = {{"suite", "bandwidth"}, {"kernel", kernel}, {"precision", "fp64"}, {"threads", threads}};
+      for (double f : {0.98, 1.0, 1.01}) {
+        doc["benchmarks"].push_back({{"name", name}, {"run_name", name}, {"run_type", "iteration"},
+                                     {"labels", labels}, {"bytes_per_second", c.value * f},
+                                     {"working_set_bytes", c.bytes}});
+      }
+      for (auto [agg, f] : {std::pair{"median", 1.0}, std::pair{"max", 1.01}}) {
+        doc["benchmarks"].push_back({{"name", name + "_" + agg}, {"run_name", name}, {"run_type", "aggregate"},
+                                     {"aggregate_name", agg}, {"labels", labels},
+                                     {"bytes_per_second", c.value * f}, {"working_set_bytes", c.bytes}});
+      }
+    }
+  }
+  return doc;
+}
+
+const json kVmCaches = json::array({
+    {{"level", 1}, {"type", "data"}, {"size_bytes", 49152}, {"instances", 2}, {"cores_per_instance", 1}},
+    {{"level", 1}, {"type", "instruction"}, {"size_bytes", 32768}, {"instances", 2}, {"cores_per_instance", 1}},
+    {{"level", 2}, {"type", "unified"}, {"size_bytes", 2097152}, {"instances", 2}, {"cores_per_instance", 1}},
+    {{"level", 3}, {"type", "unified"}, {"size_bytes", 272629760}, {"instances", 1}, {"cores_per_instance", 2}},
+});
+
+const json* find_ceiling(const json& out, const std::string& level, const std::string& kernel, int threads) {
+  for (const json& c : out["memory_ceilings"]) {
+    if (c["level"] == level && c["kernel"] == kernel && c["threads"] == threads) return &c;
+  }
+  return nullptr;
+}
+
+TEST(MemoryCeilings, DerivedFromAResultsDocument) {
+  const auto read1 = synthetic_curve(kFourLevels, 4 * KiB, 512 * MiB, 2);
+  // Two threads: per-core caches double, bandwidth almost doubles.
+  const std::vector<Level> two = {{96 * KiB, 790 * GB}, {4 * MiB, 290 * GB}, {48 * MiB, 100 * GB}, {0, 24 * GB}};
+  const auto read2 = synthetic_curve(two, 4 * KiB, 512 * MiB, 2);
+  // A sparsely measured kernel: one size in the middle of each level.
+  std::vector<CurvePoint> copy1 = {{16 * KiB, 300 * GB}, {512 * KiB, 120 * GB}, {8 * MiB, 50 * GB},
+                                   {256 * MiB, 12 * GB}};
+  const json doc = results_doc({{"read", 1, read1}, {"copy", 1, copy1}, {"read", 2, read2}}, kVmCaches);
+  const json out = derive_memory_ceilings(doc);
+
+  for (const char* level : {"L1", "L2", "L3", "DRAM"}) {
+    ASSERT_NE(find_ceiling(out, level, "read", 1), nullptr) << level;
+    ASSERT_NE(find_ceiling(out, level, "read", 2), nullptr) << level;
+    ASSERT_NE(find_ceiling(out, level, "copy", 1), nullptr) << level;
+  }
+  const json& l1 = *find_ceiling(out, "L1", "read", 1);
+  EXPECT_DOUBLE_EQ(l1["value"].get<double>(), 400 * GB * 1.01);  // the max aggregate
+  EXPECT_DOUBLE_EQ(l1["median"].get<double>(), 400 * GB);
+  EXPECT_EQ(l1["unit"], "B/s");
+  EXPECT_EQ(l1["min_bytes"], 4096);
+  EXPECT_LE(l1["max_bytes"].get<double>(), 48 * KiB * 1.2);
+  EXPECT_EQ(l1["source"], "curve");
+  EXPECT_DOUBLE_EQ((*find_ceiling(out, "DRAM", "read", 1))["value"].get<double>(), 20 * GB * 1.01);
+  EXPECT_DOUBLE_EQ((*find_ceiling(out, "L3", "copy", 1))["value"].get<double>(), 50 * GB * 1.01);
+  EXPECT_EQ((*find_ceiling(out, "L3", "copy", 1))["min_bytes"], 8 * MiB);
+  EXPECT_DOUBLE_EQ((*find_ceiling(out, "DRAM", "read", 2))["value"].get<double>(), 24 * GB * 1.01);
+
+  // Ordered by threads, then level, then kernel.
+  EXPECT_EQ(out["memory_ceilings"][0]["kernel"], "copy");
+  EXPECT_EQ(out["memory_ceilings"][0]["level"], "L1");
+  EXPECT_EQ(out["memory_ceilings"].back()["threads"], 2);
+  EXPECT_EQ(out["memory_ceilings"].back()["level"], "DRAM");
+
+  // memory_levels: reported vs inferred; at 2 threads the per-core L2 counts twice.
+  int l3_disagreements = 0;
+  for (const json& l : out["memory_levels"]) {
+    EXPECT_EQ(l["reference_kernel"], "read");
+    if (l["level"] == "L2" && l["threads"] == 2) EXPECT_EQ(l["reported_bytes"], 4 * 1048576);
+    if (l["level"] == "L2") EXPECT_EQ(l["agreement"], "agrees");
+    if (l["level"] == "L3") {
+      EXPECT_EQ(l["reported_bytes"], 272629760);
+      EXPECT_EQ(l["agreement"], "disagrees");
+      EXPECT_LT(l["inferred_bytes"].get<double>(), 128 * MiB);
+      ++l3_disagreements;
+    }
+  }
+  EXPECT_EQ(l3_disagreements, 2);
+  bool caveat = false;
+  for (const json& n : out["notes"]) caveat = caveat || n.get<std::string>().find("write-allocate") != std::string::npos;
+  EXPECT_TRUE(caveat);
+}
+
+TEST(MemoryCeilings, FewSizesFallBackToReportedLevels) {
+  // `--sizes 16KiB,1MiB` at very different bandwidths: no plateau of two points.
+  const json doc = results_doc({{"read", 1, {{16 * KiB, 400 * GB}, {1 * MiB, 150 * GB}}}}, kVmCaches);
+  const json out = derive_memory_ceilings(doc);
+  ASSERT_NE(find_ceiling(out, "L1", "read", 1), nullptr);
+  ASSERT_NE(find_ceiling(out, "L2", "read", 1), nullptr);
+  EXPECT_EQ((*find_ceiling(out, "L2", "read", 1))["source"], "reported");
+  EXPECT_EQ((*find_ceiling(out, "L2", "read", 1))["min_bytes"], 1048576);
+
+  // Nothing reported either: no ceilings, and a note that says why.
+  const json bare = derive_memory_ceilings(results_doc({{"read", 1, {{16 * KiB, 4e11}, {1 * MiB, 1.5e11}}}},
+                                                       json::array()));
+  EXPECT_TRUE(bare["memory_ceilings"].empty());
+  EXPECT_FALSE(bare["notes"].empty());
+  // No bandwidth entries at all: empty arrays.
+  const json none = derive_memory_ceilings(json{{"context", json::object()}, {"benchmarks", json::array()}});
+  EXPECT_TRUE(none["memory_ceilings"].empty());
+}
+
+TEST(MemoryCeilings, ReportedLevelsScaleWithThreads) {
+  const json machine = {{"caches", kVmCaches}};
+  const auto one = reported_levels(machine, 1, "compact");
+  ASSERT_EQ(one.size(), 3u);
+  EXPECT_EQ(one[0].bytes, 49152);
+  EXPECT_EQ(one[2].bytes, 272629760);
+  const auto two = reported_levels(machine, 2, "compact");
+  EXPECT_EQ(two[0].bytes, 2 * 49152);
+  EXPECT_EQ(two[1].bytes, 2 * 2097152);
+  EXPECT_EQ(two[2].bytes, 272629760);
+  EXPECT_TRUE(reported_levels(json::object(), 2, "compact").empty());
+}
+
+}  // namespace
+}  // namespace roofline

@@ -1,0 +1,88 @@
+// Sizing the bandwidth sweep (bench/bandwidth_plan.hpp): grid, end past the caches, the memory cap,
+// --sizes checks, batches, elements and passes per call, and which kernels each profile sweeps.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "roofline/analysis/errors.hpp"
+#include "roofline/bench/bandwidth_plan.hpp"
+
+namespace roofline {
+namespace {
+
+constexpr std::uint64_t KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
+
+TEST(BandwidthPlan, GeometricGridHasTheRequestedDensity) {
+  const auto quick = geometric_sizes(4 * KiB, 64 * KiB, 2);
+  EXPECT_EQ(quick.size(), 9u);  // 4 octaves x 2 + 1
+  EXPECT_EQ(quick.front(), 4 * KiB);
+  EXPECT_EQ(quick.back(), 64 * KiB);
+  for (std::size_t i = 1; i < quick.size(); ++i) {
+    EXPECT_NEAR(double(quick[i]) / double(quick[i - 1]), std::sqrt(2.0), 0.02);
+    EXPECT_EQ(quick[i] % 64, 0u);
+  }
+  EXPECT_EQ(geometric_sizes(4 * KiB, 64 * KiB, 4).size(), 17u);
+}
+
+TEST(BandwidthPlan, SweepGoesFromAFewKiBToFourTimesTheCaches) {
+  const SweepPlan full = plan_sweep(Profile::full, {}, 260 * MiB, 16 * GiB);
+  EXPECT_EQ(full.per_octave, 4);
+  EXPECT_EQ(full.sizes.front(), 4 * KiB);
+  EXPECT_GE(full.sizes.back(), 4 * 260 * MiB);
+  EXPECT_LT(full.sizes[full.sizes.size() - 2], 4 * 260 * MiB);
+  EXPECT_FALSE(full.capped);
+  const SweepPlan quick = plan_sweep(Profile::quick, {}, 260 * MiB, 16 * GiB);
+  EXPECT_EQ(quick.per_octave, 2);
+  EXPECT_GE(quick.sizes.back(), 4 * 260 * MiB);
+  // Unknown or tiny caches: still far enough to see DRAM.
+  EXPECT_GE(plan_sweep(Profile::quick, {}, 0, 16 * GiB).sizes.back(), kSweepDefaultEndBytes);
+  EXPECT_GE(plan_sweep(Profile::quick, {}, 1 * MiB, 16 * GiB).sizes.back(), kSweepMinEndBytes);
+}
+
+TEST(BandwidthPlan, MemoryBudgetCapsTheSweepAndSaysSo) {
+  const SweepPlan p = plan_sweep(Profile::full, {}, 260 * MiB, 300 * MiB);
+  EXPECT_TRUE(p.capped);
+  EXPECT_LE(p.sizes.back(), 300 * MiB);
+  EXPECT_EQ(p.planned_end_bytes, 4 * 260 * MiB);
+}
+
+TEST(BandwidthPlan, UserSizesAreSortedAndCheckedAgainstTheBudget) {
+  const SweepPlan p = plan_sweep(Profile::quick, {1 * MiB, 64 * KiB, 1 * MiB}, 260 * MiB, 1 * GiB);
+  EXPECT_TRUE(p.from_user);
+  EXPECT_EQ(p.sizes, (std::vector<std::uint64_t>{64 * KiB, 1 * MiB}));
+  EXPECT_THROW(plan_sweep(Profile::quick, {2 * GiB}, 0, 1 * GiB), InputError);
+  EXPECT_THROW(plan_sweep(Profile::quick, {0}, 0, 1 * GiB), InputError);
+}
+
+TEST(BandwidthPlan, BatchesAreOctaves) {
+  const auto sizes = geometric_sizes(4 * KiB, 64 * KiB, 2);
+  const auto batches = octave_batches(sizes, 2);
+  ASSERT_EQ(batches.size(), 5u);
+  EXPECT_EQ(batches[0], (std::vector<std::uint64_t>{sizes[0], sizes[1]}));
+  EXPECT_EQ(batches.back().size(), 1u);
+  EXPECT_EQ(octave_batches(sizes, 0).size(), 1u);  // a --sizes list is one batch
+}
+
+TEST(BandwidthPlan, ElementsAndPassesPerCall) {
+  EXPECT_EQ(elements_for(StreamKernel::read, 64 * KiB), 8192u);
+  EXPECT_EQ(elements_for(StreamKernel::copy, 64 * KiB), 4096u);
+  EXPECT_EQ(elements_for(StreamKernel::triad, 4096), 168u);  // 4096/24 = 170, whole lines: 168
+  EXPECT_EQ(elements_for(StreamKernel::triad, 1), 8u);
+  // 16 KiB read = 16 KiB per pass: 1024 passes move 16 MiB; a DRAM-sized array needs one pass.
+  EXPECT_EQ(passes_per_call(StreamKernel::read, 2048, 16 * MiB), 1024);
+  EXPECT_EQ(passes_per_call(StreamKernel::triad, 64 * MiB, 16 * MiB), 1);
+}
+
+TEST(BandwidthPlan, QuickSweepsReadAndTriadAndSpotsTheRest) {
+  EXPECT_EQ(swept_kernels(Profile::quick, false), (std::vector<StreamKernel>{StreamKernel::read, StreamKernel::triad}));
+  EXPECT_EQ(spot_kernels(Profile::quick, false).size(), 7u);
+  EXPECT_EQ(swept_kernels(Profile::full, false).size(), 9u);
+  EXPECT_TRUE(spot_kernels(Profile::full, false).empty());
+  EXPECT_EQ(swept_kernels(Profile::quick, true).size(), 9u);
+  EXPECT_TRUE(spot_kernels(Profile::quick, true).empty());
+  const auto sizes = geometric_sizes(4 * KiB, 64 * MiB, 2);
+  EXPECT_EQ(middle_size(sizes, 64 * KiB, 1 * MiB), 256 * KiB);
+}
+
+}  // namespace
+}  // namespace roofline

@@ -1,0 +1,79 @@
+// End-to-end: `roofline run --suites bandwidth` with bad size/thread lists (exit 2, one line, nothing
+// written) and a short run whose results file has validated bandwidth entries and memory ceilings.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.hpp"
+
+namespace roofline::testing {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
+}  // namespace
+
+TEST(CliBandwidth, BadSizeAndThreadListsExit2AndWriteNothing) {
+  TempDir dir;
+  const std::string out = (dir / "r.json").string();
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--sizes", ""},
+        {"--sizes", "0"},
+        {"--sizes", "-64KiB"},
+        {"--sizes", "64KiB,,"},
+        {"--sizes", "64KiB,0"},
+        {"--sizes", "100000TiB"},
+        {"--threads", ""},
+        {"--threads", "0"},
+        {"--threads", "-1"},
+        {"--threads", "100000"}}) {
+    std::vector<std::string> args = {"run", "--suites", "bandwidth", "--out", out, "--no-report"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << extra[0] << " '" << extra[1] << "': " << r.err;
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_FALSE(fs::exists(out)) << extra[1];
+  }
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+TEST(CliBandwidth, ShortRunWritesEntriesAndMemoryCeilings) {
+  TempDir dir;
+  const fs::path out = dir / "r.json";
+  const CliResult r = run_cli({"run", "--suites", "bandwidth", "--sizes", "64KiB,1MiB", "--threads", "1", "--out",
+                               out.string(), "--no-report", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(read_file(out));
+  int entries = 0;
+  std::set<std::string> kernels;
+  for (const json& e : doc["benchmarks"]) {
+    if (e.value("run_type", "") != "iteration") continue;
+    ASSERT_TRUE(e.contains("labels"));
+    EXPECT_EQ(e["labels"]["suite"], "bandwidth");
+    EXPECT_EQ(e["labels"]["precision"], "fp64");
+    EXPECT_EQ(e["labels"]["threads"], 1);
+    EXPECT_FALSE(e.value("error_occurred", false)) << e.value("error_message", "");
+    EXPECT_GT(e["bytes_per_second"].get<double>(), 0.0);
+    const double ws = e["working_set_bytes"].get<double>();
+    EXPECT_TRUE(ws > 60e3 && ws <= 65536 || ws > 1.0e6 && ws <= 1048576) << ws;
+    kernels.insert(e["labels"]["kernel"].get<std::string>());
+    ++entries;
+  }
+  EXPECT_EQ(kernels.size(), 9u);  // every kernel, at both sizes, with --sizes
+  EXPECT_GE(entries, 18);
+  EXPECT_EQ(doc["context"]["suites"]["bandwidth"]["sizes_from"], "--sizes");
+  const json& ceilings = doc["roofline"]["memory_ceilings"];
+  ASSERT_FALSE(ceilings.empty());
+  for (const json& c : ceilings) {
+    EXPECT_EQ(c["unit"], "B/s");
+    EXPECT_EQ(c["threads"], 1);
+    EXPECT_GT(c["value"].get<double>(), 0.0);
+    EXPECT_LE(c["min_bytes"].get<double>(), c["max_bytes"].get<double>());
+    EXPECT_TRUE(c.contains("level") && c.contains("kernel"));
+  }
+  EXPECT_TRUE(doc["roofline"].contains("memory_levels"));
+}
+}  // namespace roofline::testing
