@@ -1,8 +1,356 @@
-// Placeholder until the compute-peak kernels land (issue 4).
+// Compute ceilings, the full precision x isa x width x threads table and theoretical peaks from the
+// compute and clock suites' entries: see compute_ceilings.hpp for the method.
 #include "roofline/analysis/compute_ceilings.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/units.hpp"
+
 namespace roofline {
-nlohmann::json derive_compute_ceilings(const nlohmann::json&) {
-  return {{"compute_ceilings", nlohmann::json::array()}};
+using nlohmann::json;
+
+double plausible_pipes(double ipc) {
+  if (!(ipc > 0.0)) return 0.0;
+  // Whole pipes, or one instruction every 2 or 4 cycles for slow (multi-uop) instructions such as
+  // vdpbf16ps on Sapphire/Emerald Rapids, whose measured throughput is far from whole pipes.
+  constexpr std::array<double, 6> kPipes{1.0 / 4, 1.0 / 2, 1.0, 2.0, 3.0, 4.0};
+  double best = kPipes[0];
+  for (const double p : kPipes) {
+    if (std::abs(std::log(ipc / p)) < std::abs(std::log(ipc / best))) best = p;
+  }
+  return best;
 }
+
+std::vector<double> known_pipes(const std::string& uarch, const std::string& kernel, const std::string& precision,
+                                const std::string& isa, int bits) {
+  // Only FMA (fp64/fp32/fp16) and int8 VNNI rows, where vendors' and instruction tables' figures agree.
+  // Sources: Intel optimization manual (port 0/1 FMA on client cores, ports 0 and 5 for 512-bit on
+  // server cores), AMD Zen 4/5 software optimization guides (Zen 4 runs 512-bit ops as 2 x 256).
+  const bool fp = kernel == "fma" && (precision == "fp64" || precision == "fp32");
+  const bool int8 = kernel == "dot" && precision == "int8";
+  const bool fp16 = kernel == "fma" && precision == "fp16";
+  const bool wide = bits == 512;
+  if (uarch == "sapphire_rapids" || uarch == "emerald_rapids" || uarch == "granite_rapids") {
+    if (fp || int8 || fp16) return {2.0};  // 2 FMA units of 512 bits (p0+p1 fused, p5)
+  } else if (uarch == "icelake_x") {
+    if (fp) return {2.0};
+  } else if (uarch == "skylake_x") {
+    if (fp) return wide ? std::vector<double>{1.0, 2.0} : std::vector<double>{2.0};  // 1 or 2 per SKU
+  } else if (uarch == "icelake") {
+    if (fp) return {wide ? 1.0 : 2.0};
+  } else if (uarch == "haswell" || uarch == "skylake" || uarch == "zen2" || uarch == "zen3") {
+    if (fp && !wide) return {2.0};
+  } else if (uarch == "alder_lake" || uarch == "raptor_lake") {
+    if ((fp || (int8 && isa == "avx_vnni")) && !wide) return {2.0};
+  } else if (uarch == "zen4") {
+    if (fp || int8) return {wide ? 1.0 : 2.0};
+  } else if (uarch == "zen5") {
+    if (fp || int8) return wide ? std::vector<double>{1.0, 2.0} : std::vector<double>{2.0};  // mobile: 2 x 256
+  }
+  return {};
+}
+
+double theoretical_peak(int threads, double clock_hz, double ops_per_cycle_per_core) {
+  return static_cast<double>(threads) * clock_hz * ops_per_cycle_per_core;
+}
+
+bool exceeds_theoretical(double measured, double theoretical, double tolerance) {
+  return theoretical > 0.0 && measured > theoretical * (1.0 + tolerance);
+}
+
+namespace {
+
+int precision_rank(const std::string& p) {
+  static const std::array<std::string, 5> kOrder{"fp64", "fp32", "bf16", "fp16", "int8"};
+  const auto it = std::find(kOrder.begin(), kOrder.end(), p);
+  return static_cast<int>(it - kOrder.begin());
+}
+
+int isa_order(const std::string& isa) {
+  static const std::array<std::string, 5> kOrder{"scalar", "sse", "avx2", "avx_vnni", "avx512"};
+  const auto it = std::find(kOrder.begin(), kOrder.end(), isa);
+  return static_cast<int>(it - kOrder.begin());
+}
+
+// Row key: precision rank, vector bits, isa rank, threads (the table's display order).
+using Key = std::tuple<int, int, int, int>;
+
+struct Row {
+  json labels;
+  std::string precision, isa;
+  int bits = 0;
+  int threads = 0;
+  std::vector<double> values;
+  std::vector<double> ipcs;
+  std::vector<double> clocks;  // measured beside the kernel's calls, when the entries have them
+  std::string benchmark;
+  std::string error;
+  std::string status = "measured";
+  std::string reason;
+};
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 == 1 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+double max_of(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); }
+
+// The benchmark's own name, without the "/min_time:..", "/repeats:.." and "/real_time" Google Benchmark adds.
+std::string base_name(const json& e) {
+  std::string n = e.value("run_name", e.value("name", std::string()));
+  for (const char* suffix : {"/min_time:", "/repeats:", "/real_time", "/iterations:"}) {
+    const auto pos = n.find(suffix);
+    if (pos != std::string::npos) n.erase(pos);
+  }
+  return n;
+}
+
+bool is_suite(const json& e, const char* suite) {
+  return e.contains("labels") && e["labels"].is_object() && e["labels"].value("suite", std::string()) == suite;
+}
+
+int label_int(const json& labels, const char* key) {
+  if (!labels.contains(key)) return 0;
+  const json& v = labels[key];
+  if (v.is_number()) return v.get<int>();
+  if (v.is_string()) {
+    try {
+      return std::stoi(v.get<std::string>());
+    } catch (...) {
+      return 0;
+    }
+  }
+  return 0;
+}
+
+Key key_of(const std::string& precision, int bits, const std::string& isa, int threads) {
+  return {precision_rank(precision), bits, isa_order(isa), threads};
+}
+
+// A row's clock: the best clock measured beside its own calls when recorded, else the clock benchmark's
+// at its thread count (turbo frequency drifts with the host's load between benchmarks).
+double row_clock(const Row& r, const std::map<int, double>& clock) {
+  if (!r.clocks.empty()) return max_of(r.clocks);
+  const auto it = clock.find(r.threads);
+  return it != clock.end() ? it->second : 0.0;
+}
+
+json number_or_null(double v) { return v > 0.0 ? json(v) : json(nullptr); }
+
+}  // namespace
+
+json derive_compute_ceilings(const json& results) {
+  json notes = json::array();
+  const json empty = json::object();
+  const json& context = results.contains("context") && results["context"].is_object() ? results["context"] : empty;
+  const json& machine = context.contains("machine") && context["machine"].is_object() ? context["machine"] : empty;
+  const std::string uarch = machine.value("microarchitecture", std::string());
+
+  // Clock per thread count: the best repetition.
+  std::map<int, double> clock;
+  std::map<Key, Row> rows;
+  std::set<int> thread_counts;
+  const json benchmarks = results.contains("benchmarks") && results["benchmarks"].is_array() ? results["benchmarks"]
+                                                                                            : json::array();
+  for (const json& e : benchmarks) {
+    if (!e.is_object() || e.value("run_type", std::string("iteration")) != "iteration") continue;
+    const bool failed = e.value("error_occurred", false);
+    if (is_suite(e, "clock")) {
+      const int t = label_int(e["labels"], "threads");
+      if (!failed && t > 0) clock[t] = std::max(clock[t], counter(e, "clock_hz"));
+      continue;
+    }
+    if (!is_suite(e, "compute")) continue;
+    const json& l = e["labels"];
+    Row r;
+    r.precision = l.value("precision", std::string());
+    r.isa = l.value("isa", std::string());
+    r.bits = label_int(l, "vector_bits");
+    r.threads = label_int(l, "threads");
+    if (r.precision.empty() || r.threads <= 0) continue;
+    thread_counts.insert(r.threads);
+    Row& row = rows.try_emplace(key_of(r.precision, r.bits, r.isa, r.threads), r).first->second;
+    row.labels = l;
+    row.benchmark = base_name(e);
+    if (failed) {
+      row.error = e.value("error_message", std::string("failed"));
+      continue;
+    }
+    const double v = counter(e, r.precision == "int8" ? "op_per_second" : "flop_per_second");
+    if (v > 0.0) row.values.push_back(v);
+    if (counter(e, "clock_hz") > 0.0) row.clocks.push_back(counter(e, "clock_hz"));
+    if (e.contains("instructions_per_cycle")) row.ipcs.push_back(counter(e, "instructions_per_cycle"));
+  }
+  if (context.contains("threads") && context["threads"].is_array()) {
+    for (const json& t : context["threads"]) {
+      if (t.is_number_integer() && t.get<int>() > 0) thread_counts.insert(t.get<int>());
+    }
+  }
+  for (const auto& [t, hz] : clock) thread_counts.insert(t);
+
+  // Rows the CPU (or the --max-isa cap) does not support, at every thread count.
+  const json* unsupported = nullptr;
+  if (context.contains("suites") && context["suites"].is_object() && context["suites"].contains("compute")) {
+    const json& c = context["suites"]["compute"];
+    if (c.is_object() && c.contains("not_supported") && c["not_supported"].is_array()) unsupported = &c["not_supported"];
+  }
+  if (unsupported != nullptr) {
+    for (const json& u : *unsupported) {
+      if (!u.is_object()) continue;
+      for (const int t : thread_counts) {
+        Row r;
+        r.labels = u;
+        r.precision = u.value("precision", std::string());
+        r.isa = u.value("isa", std::string());
+        r.bits = label_int(u, "vector_bits");
+        r.threads = t;
+        r.status = "not supported";
+        r.reason = u.value("reason", std::string("not supported on this CPU"));
+        rows.try_emplace(key_of(r.precision, r.bits, r.isa, t), r);
+      }
+    }
+  }
+  for (auto& [key, r] : rows) {
+    if (r.status == "measured" && r.values.empty()) {
+      r.status = "failed";
+      r.reason = r.error.empty() ? "no valid repetition" : r.error;
+    }
+  }
+
+  // Pipes per (precision, bits, isa) from its lowest measured thread count.
+  std::map<std::tuple<int, int, int>, double> pipes;
+  for (const auto& [key, r] : rows) {
+    const auto row_key = std::make_tuple(std::get<0>(key), std::get<1>(key), std::get<2>(key));
+    if (r.status != "measured" || pipes.count(row_key)) continue;  // rows iterate by ascending threads
+    const double hz = row_clock(r, clock);
+    const int opi = label_int(r.labels, "ops_per_instruction");
+    if (hz <= 0.0 || opi <= 0) continue;
+    pipes[row_key] = plausible_pipes(max_of(r.values) / (r.threads * hz * opi));
+  }
+
+  json table = json::array();
+  std::map<std::pair<int, int>, json> best;         // precision rank, threads -> ceiling
+  std::map<std::pair<int, int>, json> theoretical;  // precision rank, threads -> theoretical peak
+  for (const auto& [key, r] : rows) {
+    const auto row_key = std::make_tuple(std::get<0>(key), std::get<1>(key), std::get<2>(key));
+    const std::string unit = r.precision == "int8" ? "OP/s" : "FLOP/s";
+    const int opi = label_int(r.labels, "ops_per_instruction");
+    const std::string kernel = r.labels.value("kernel", std::string());
+    const std::vector<double> known = known_pipes(uarch, kernel, r.precision, r.isa, r.bits);
+    json row = {{"precision", r.precision},
+                {"isa", r.isa},
+                {"vector_bits", r.bits},
+                {"threads", r.threads},
+                {"status", r.status},
+                {"value", nullptr},
+                {"median", nullptr},
+                {"unit", unit},
+                {"theoretical", nullptr},
+                {"percent", nullptr},
+                {"clock_hz", nullptr},
+                {"kernel", kernel},
+                {"variant", r.labels.value("variant", std::string())},
+                {"instruction", r.labels.value("instruction", std::string())},
+                {"ops_per_instruction", opi},
+                {"instructions_per_cycle", nullptr},
+                {"pipes", nullptr},
+                {"ops_per_cycle_per_core", nullptr},
+                {"known_pipes", known},
+                {"exceeds_theoretical", false},
+                {"reason", r.reason},
+                {"benchmark", r.benchmark}};
+    if (r.status == "measured") {
+      const double value = max_of(r.values);
+      const double hz = row_clock(r, clock);
+      row["value"] = value;
+      row["median"] = median_of(r.values);
+      row["clock_hz"] = number_or_null(hz);
+      if (hz > 0.0 && opi > 0) row["instructions_per_cycle"] = value / (r.threads * hz * opi);
+      const double p = pipes.count(row_key) ? pipes.at(row_key) : 0.0;
+      if (p > 0.0 && hz > 0.0) {
+        const double opc = p * opi;
+        const double peak = theoretical_peak(r.threads, hz, opc);
+        row["pipes"] = p;
+        row["ops_per_cycle_per_core"] = opc;
+        row["theoretical"] = peak;
+        row["percent"] = 100.0 * value / peak;
+        bool flagged = exceeds_theoretical(value, peak);
+        if (!known.empty()) {
+          const double table_peak = theoretical_peak(r.threads, hz, *std::max_element(known.begin(), known.end()) * opi);
+          flagged = flagged || exceeds_theoretical(value, table_peak);
+          if (std::find(known.begin(), known.end(), p) == known.end()) {
+            notes.push_back(fmt::format(
+                "compute: {} {} {}-bit at {} threads runs {:.2f} instructions/cycle/core ({} pipes); the {} table "
+                "says {}", r.precision, r.isa, r.bits, r.threads, value / (r.threads * hz * opi), p, uarch,
+                fmt::join(known, " or ")));
+          }
+        }
+        if (flagged) {
+          row["exceeds_theoretical"] = true;
+          notes.push_back(fmt::format("compute: {} {} {}-bit at {} threads measures {} of the theoretical peak: "
+                                      "more than 10% above it is a counting bug or a wrong clock",
+                                      r.precision, r.isa, r.bits, r.threads,
+                                      fmt::format("{:.0f}%", 100.0 * value / peak)));
+        }
+        const std::pair<int, int> pk{std::get<0>(key), r.threads};
+        if (!theoretical.count(pk) || peak > theoretical[pk].value("value", 0.0)) {
+          theoretical[pk] = {{"precision", r.precision}, {"threads", r.threads}, {"isa", r.isa},
+                             {"vector_bits", r.bits},    {"value", peak},        {"unit", unit},
+                             {"clock_hz", hz},           {"ops_per_cycle_per_core", opc},
+                             {"pipes", p},               {"source", "measured instruction throughput"}};
+        }
+      }
+      const std::pair<int, int> bk{std::get<0>(key), r.threads};
+      if (!best.count(bk) || value > best[bk].value("value", 0.0)) {
+        best[bk] = {{"precision", r.precision},    {"isa", r.isa},
+                    {"vector_bits", r.bits},       {"threads", r.threads},
+                    {"value", value},              {"unit", unit},
+                    {"theoretical", row["theoretical"]}, {"percent", row["percent"]},
+                    {"clock_hz", row["clock_hz"]}, {"ops_per_cycle_per_core", row["ops_per_cycle_per_core"]},
+                    {"benchmark", r.benchmark}};
+      }
+    }
+    table.push_back(std::move(row));
+  }
+
+  json ceilings = json::array();
+  for (const auto& [k, c] : best) ceilings.push_back(c);
+  json peaks = json::array();
+  for (const auto& [k, p] : theoretical) peaks.push_back(p);
+
+  // Scaling: a thread count far below linear over the lowest one (SMT siblings or a busy host).
+  for (const auto& [k, c] : best) {
+    const auto first = best.lower_bound({k.first, 0});
+    if (first->first == k || first->first.first != k.first) continue;
+    const double ratio = c.value("value", 0.0) / first->second.value("value", 1.0);
+    const double ideal = static_cast<double>(k.second) / first->first.second;
+    if (ratio < 0.6 * ideal) {
+      notes.push_back(fmt::format("compute: {} peaks at {} threads are only {:.2f}x those at {} (ideal {:.0f}x): the "
+                                  "cores may be SMT siblings or busy with other work",
+                                  c.value("precision", ""), k.second, ratio, first->first.second, ideal));
+    }
+  }
+  if (!rows.empty()) {
+    notes.push_back("compute: FMA = 2 FLOP per lane; vdpbf16ps = 4 FLOP per 32-bit lane; vpdpbusd = 8 OP per "
+                    "32-bit lane; theoretical = threads x measured clock x measured pipes x ops per instruction");
+    if (clock.empty()) notes.push_back("compute: no clock measurement, so no theoretical peaks");
+  }
+  if (!rows.empty() && uarch.empty()) {
+    notes.push_back("compute: microarchitecture unknown; pipe counts come from the measured throughput alone");
+  }
+  return {{"compute_ceilings", ceilings}, {"compute_table", table}, {"theoretical_peaks", peaks}, {"notes", notes}};
+}
+
 }  // namespace roofline

@@ -1,6 +1,191 @@
-// Placeholder until the compute suite lands.
+// The compute suite: the measured core clock and the FMA / dot-product peak of every precision and vector
+// width this CPU (under the --max-isa cap) supports, on each thread count. Variants the CPU lacks are
+// listed in context.suites.compute.not_supported so reports say "not supported" rather than zero.
+// Each call of a kernel runs a fixed instruction count (~8M per thread, about a millisecond), so the
+// OpenMP fork/join per call is well under 1% of it; Google Benchmark repeats calls for min_time.
+// Rates are those of the fastest call of each repetition (each call timed on its own with a steady
+// clock): a ceiling is what the core can do, and on a shared or virtual machine most repetitions include
+// a call that was preempted. The clock is measured the same way, so rates and clock stay comparable;
+// the *_average counters keep the plain mean over all calls of the repetition.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "roofline/bench/pinning.hpp"
 #include "roofline/bench/suite.hpp"
+#include "roofline/kernels/peak.hpp"
 
 namespace roofline {
-void run_compute_suite(const RunConfig&, const MachineFacts&, Runner&, SuiteOutput&) {}
+using nlohmann::json;
+
+namespace {
+constexpr double kInstructionsPerCall = 8.0e6;     // per thread
+constexpr std::int64_t kClockTripsPerCall = 50000;  // x 64 adds = 3.2M cycles
+constexpr std::int64_t kClockTripsBeside = 5000;    // the clock measured beside each kernel call: 320k cycles
+
+// Times each call of a repetition: the fastest and the mean.
+class CallTimer {
+ public:
+  void start() { t0_ = std::chrono::steady_clock::now(); }
+  void stop() {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    best_ = std::min(best_, s);
+    total_ += s;
+    ++calls_;
+  }
+  [[nodiscard]] double best() const { return best_; }
+  [[nodiscard]] double average() const { return calls_ > 0 ? total_ / calls_ : 0.0; }
+
+ private:
+  std::chrono::steady_clock::time_point t0_;
+  double best_ = std::numeric_limits<double>::infinity();
+  double total_ = 0.0;
+  long calls_ = 0;
+};
+
+struct Plan {
+  double min_time_s;
+  int repetitions;
+};
+
+Plan plan_for(const RunConfig& config) {
+  // quick: ~20 ms per repetition, 5 repetitions (compare/regression use the spread); full: ~10x longer.
+  return config.profile == Profile::quick ? Plan{0.02, 5} : Plan{0.2, 5};
+}
+
+std::int64_t iterations_per_call(const PeakVariant& v) {
+  const auto n = static_cast<std::int64_t>(kInstructionsPerCall / v.instructions_per_iteration);
+  return std::clamp<std::int64_t>(n, 1, max_peak_iterations(v));
+}
+
+json variant_json(const PeakVariant& v) {
+  return {{"variant", std::string(v.name)},
+          {"kernel", std::string(v.kernel())},
+          {"precision", std::string(to_string(v.precision))},
+          {"isa", std::string(to_string(v.isa))},
+          {"vector_bits", v.vector_bits},
+          {"instruction", std::string(v.instruction)},
+          {"chains", v.chains},
+          {"instructions_per_iteration", v.instructions_per_iteration},
+          {"ops_per_instruction", v.ops_per_instruction},
+          {"unit", std::string(v.unit())}};
+}
+
+BenchmarkSpec clock_spec(int threads, const std::vector<int>& pus, const Plan& plan) {
+  BenchmarkSpec spec;
+  spec.name = fmt::format("clock/add_chain/threads:{}", threads);
+  spec.labels = {{"suite", "clock"}, {"kernel", "clock"}, {"threads", threads}};
+  spec.repetitions = plan.repetitions;
+  spec.min_time_s = plan.min_time_s;
+  spec.body = [threads, pus](benchmark::State& state) {
+    pin_openmp_threads(threads, pus);
+    std::vector<std::int64_t> out(static_cast<std::size_t>(threads));
+    run_clock(threads, kClockTripsPerCall, 1, out.data());  // warm-up: wakes the team, settles the clock
+    CallTimer timer;
+    for (auto _ : state) {
+      timer.start();
+      run_clock(threads, kClockTripsPerCall, 1, out.data());
+      timer.stop();
+      benchmark::DoNotOptimize(out.data());
+    }
+    // Cycles of one thread per second: each thread's chain takes 64 cycles per trip.
+    const double cycles = static_cast<double>(kClockTripsPerCall) * kClockAddsPerIteration;
+    state.counters["clock_hz"] = cycles / timer.best();
+    state.counters["clock_hz_average"] = cycles / timer.average();
+    if (auto err = validate_clock(threads, kClockTripsPerCall, 1, out.data())) state.SkipWithError(err->c_str());
+  };
+  return spec;
+}
+
+BenchmarkSpec peak_spec(const PeakVariant& v, int threads, const std::vector<int>& pus, const Plan& plan) {
+  BenchmarkSpec spec;
+  spec.name = fmt::format("compute/{}/{}/{}/bits:{}/threads:{}", v.kernel(), to_string(v.precision),
+                          to_string(v.isa), v.vector_bits, threads);
+  spec.labels = variant_json(v);
+  spec.labels["suite"] = "compute";
+  spec.labels["threads"] = threads;
+  spec.repetitions = plan.repetitions;
+  spec.min_time_s = plan.min_time_s;
+  spec.body = [&v, threads, pus](benchmark::State& state) {
+    pin_openmp_threads(threads, pus);
+    const PeakInputs in = default_peak_inputs(v);
+    const std::int64_t n = iterations_per_call(v);
+    std::vector<double> out(static_cast<std::size_t>(threads) * v.accumulators());
+    run_peak(v, threads, n, in, out.data());  // warm-up: wakes the team and the wide vector units
+    CallTimer timer;
+    CallTimer clock_timer;
+    std::vector<std::int64_t> clock_out(static_cast<std::size_t>(threads));
+    for (auto _ : state) {
+      timer.start();
+      run_peak(v, threads, n, in, out.data());
+      timer.stop();
+      benchmark::DoNotOptimize(out.data());
+      // The clock beside every call (untimed by Google Benchmark): turbo frequency drifts with the host's
+      // load, so the clock benchmark alone, minutes apart, can be several percent off for this kernel.
+      state.PauseTiming();
+      clock_timer.start();
+      run_clock(threads, kClockTripsBeside, 1, clock_out.data());
+      clock_timer.stop();
+      state.ResumeTiming();
+    }
+    const double beside_hz = static_cast<double>(kClockTripsBeside) * kClockAddsPerIteration / clock_timer.best();
+    state.counters["clock_hz"] = beside_hz;
+    const double ops_per_call = v.ops_per_iteration() * static_cast<double>(n) * threads;
+    const std::string counter = is_integer(v.precision) ? "op_per_second" : "flop_per_second";
+    state.counters[counter] = ops_per_call / timer.best();
+    state.counters[counter + "_average"] = ops_per_call / timer.average();
+    // Instructions one core retires per cycle of the clock measured beside the calls.
+    state.counters["instructions_per_cycle"] =
+        v.instructions_per_iteration * static_cast<double>(n) / timer.best() / beside_hz;
+    if (auto err = validate_peak(v, n, in, threads, out.data())) state.SkipWithError(err->c_str());
+    if (auto err = validate_clock(threads, kClockTripsBeside, 1, clock_out.data())) state.SkipWithError(err->c_str());
+  };
+  return spec;
+}
+
+}  // namespace
+
+void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out) {
+  const PeakSelection selection = select_peak_variants(config.features);
+  const Plan plan = plan_for(config);
+
+  json variants = json::array();
+  for (const PeakVariant* v : selection.runnable) variants.push_back(variant_json(*v));
+  json not_supported = json::array();
+  for (const PeakVariant* v : selection.not_supported) {
+    json row = variant_json(*v);
+    // machine.isa is the detected set before the cap: runnable there means only the cap stops it.
+    row["reason"] = peak_runnable(*v, machine.isa) ? fmt::format("above --max-isa {}", to_string(config.max_isa)) : "CPU lacks the feature";
+    not_supported.push_back(row);
+  }
+  out.context["variants"] = variants;
+  out.context["not_supported"] = not_supported;
+  out.context["clock_method"] =
+      "dependent chain of 64 register-register integer adds per loop trip, assumed 1 cycle each";
+  out.context["counting"] =
+      "FMA = 2 FLOP per lane; mul or add = 1 FLOP per lane; vdpbf16ps = 2 multiply-adds per 32-bit lane = "
+      "4 FLOP/lane; vpdpbusd = 4 multiply-adds per 32-bit lane = 8 OP/lane";
+  out.context["instructions_per_call"] = kInstructionsPerCall;
+  if (!not_supported.empty()) {
+    out.notes.push_back(fmt::format("compute: {} precision x ISA x width rows not supported on this CPU or above "
+                                    "--max-isa {}",
+                                    not_supported.size(), to_string(config.max_isa)));
+  }
+
+  for (const int threads : config.thread_counts) {
+    const std::vector<int> pus = binding_plan(machine, threads, config.bind);
+    runner.run({clock_spec(threads, pus, plan)});
+    std::vector<BenchmarkSpec> specs;
+    for (const PeakVariant* v : selection.runnable) specs.push_back(peak_spec(*v, threads, pus, plan));
+    runner.run(specs);
+  }
+}
+
 }  // namespace roofline

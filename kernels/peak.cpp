@@ -1,0 +1,178 @@
+// The compute-peak metadata table, dispatch, the OpenMP wrapper and the closed-form validators. The
+// kernels themselves live in one translation unit per ISA (peak_*.cpp); this file has baseline flags.
+#include "roofline/kernels/peak.hpp"
+
+#include <omp.h>
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "peak_isa.hpp"
+
+namespace roofline {
+namespace {
+using namespace peak_isa;
+constexpr int L = kChainsLegacy;
+constexpr int E = kChainsEvex;
+constexpr std::uint32_t kFma = kNeedsFma;
+constexpr std::uint32_t kAvx2Fma = kNeedsAvx2 | kNeedsFma;
+constexpr std::uint32_t k512 = kNeedsAvx512;
+
+// name, op, precision, isa, bits, chains, instructions/iteration, ops/instruction, required, instruction, fn.
+// Within a row (precision, isa, bits) the best variant comes first. ops/instruction by the counting
+// conventions: FMA 2 FLOP/lane, mul or add 1 FLOP/lane, vdpbf16ps 4 FLOP per 32-bit lane, vpdpbusd 8 OP
+// per 32-bit lane.
+const std::array<PeakVariant, 23> kVariants{{
+    {"fma_fp64_scalar", PeakOp::fma, Precision::fp64, Isa::scalar, 64, L, L, 2, kFma, "vfmadd213sd", fma_fp64_scalar},
+    {"muladd_fp64_scalar", PeakOp::muladd, Precision::fp64, Isa::scalar, 64, L, 2 * L, 1, 0, "mulsd+addsd", muladd_fp64_scalar},
+    {"fma_fp64_sse", PeakOp::fma, Precision::fp64, Isa::sse, 128, L, L, 4, kFma, "vfmadd213pd xmm", fma_fp64_sse},
+    {"muladd_fp64_sse", PeakOp::muladd, Precision::fp64, Isa::sse, 128, L, 2 * L, 2, 0, "mulpd+addpd", muladd_fp64_sse},
+    {"fma_fp64_avx2", PeakOp::fma, Precision::fp64, Isa::avx2, 256, L, L, 8, kAvx2Fma, "vfmadd213pd ymm", fma_fp64_avx2},
+    {"fma_fp64_avx512", PeakOp::fma, Precision::fp64, Isa::avx512, 512, E, E, 16, k512, "vfmadd213pd zmm", fma_fp64_avx512},
+
+    {"fma_fp32_scalar", PeakOp::fma, Precision::fp32, Isa::scalar, 32, L, L, 2, kFma, "vfmadd213ss", fma_fp32_scalar},
+    {"muladd_fp32_scalar", PeakOp::muladd, Precision::fp32, Isa::scalar, 32, L, 2 * L, 1, 0, "mulss+addss", muladd_fp32_scalar},
+    {"fma_fp32_sse", PeakOp::fma, Precision::fp32, Isa::sse, 128, L, L, 8, kFma, "vfmadd213ps xmm", fma_fp32_sse},
+    {"muladd_fp32_sse", PeakOp::muladd, Precision::fp32, Isa::sse, 128, L, 2 * L, 4, 0, "mulps+addps", muladd_fp32_sse},
+    {"fma_fp32_avx2", PeakOp::fma, Precision::fp32, Isa::avx2, 256, L, L, 16, kAvx2Fma, "vfmadd213ps ymm", fma_fp32_avx2},
+    {"fma_fp32_avx512", PeakOp::fma, Precision::fp32, Isa::avx512, 512, E, E, 32, k512, "vfmadd213ps zmm", fma_fp32_avx512},
+
+    {"dot_bf16_avx512_128", PeakOp::dot, Precision::bf16, Isa::avx512, 128, E, E, 16, k512 | kNeedsAvx512Bf16, "vdpbf16ps xmm", dot_bf16_avx512_128},
+    {"dot_bf16_avx512_256", PeakOp::dot, Precision::bf16, Isa::avx512, 256, E, E, 32, k512 | kNeedsAvx512Bf16, "vdpbf16ps ymm", dot_bf16_avx512_256},
+    {"dot_bf16_avx512_512", PeakOp::dot, Precision::bf16, Isa::avx512, 512, E, E, 64, k512 | kNeedsAvx512Bf16, "vdpbf16ps zmm", dot_bf16_avx512_512},
+
+    {"fma_fp16_avx512_128", PeakOp::fma, Precision::fp16, Isa::avx512, 128, E, E, 16, k512 | kNeedsAvx512Fp16, "vfmadd213ph xmm", fma_fp16_avx512_128},
+    {"fma_fp16_avx512_256", PeakOp::fma, Precision::fp16, Isa::avx512, 256, E, E, 32, k512 | kNeedsAvx512Fp16, "vfmadd213ph ymm", fma_fp16_avx512_256},
+    {"fma_fp16_avx512_512", PeakOp::fma, Precision::fp16, Isa::avx512, 512, E, E, 64, k512 | kNeedsAvx512Fp16, "vfmadd213ph zmm", fma_fp16_avx512_512},
+
+    {"dot_int8_avx_vnni_128", PeakOp::dot, Precision::int8, Isa::avx_vnni, 128, L, L, 32, kNeedsAvxVnni, "{vex} vpdpbusd xmm", dot_int8_avx_vnni_128},
+    {"dot_int8_avx_vnni_256", PeakOp::dot, Precision::int8, Isa::avx_vnni, 256, L, L, 64, kNeedsAvxVnni, "{vex} vpdpbusd ymm", dot_int8_avx_vnni_256},
+    {"dot_int8_avx512_128", PeakOp::dot, Precision::int8, Isa::avx512, 128, E, E, 32, k512 | kNeedsAvx512Vnni, "vpdpbusd xmm", dot_int8_avx512_128},
+    {"dot_int8_avx512_256", PeakOp::dot, Precision::int8, Isa::avx512, 256, E, E, 64, k512 | kNeedsAvx512Vnni, "vpdpbusd ymm", dot_int8_avx512_256},
+    {"dot_int8_avx512_512", PeakOp::dot, Precision::int8, Isa::avx512, 512, E, E, 128, k512 | kNeedsAvx512Vnni, "vpdpbusd zmm", dot_int8_avx512_512},
+}};
+
+bool same_row(const PeakVariant& a, const PeakVariant& b) {
+  return a.precision == b.precision && a.isa == b.isa && a.vector_bits == b.vector_bits;
+}
+}  // namespace
+
+std::string_view to_string(PeakOp op) {
+  switch (op) {
+    case PeakOp::fma: return "fma";
+    case PeakOp::muladd: return "muladd";
+    case PeakOp::dot: return "dot";
+  }
+  return "unknown";
+}
+
+int PeakVariant::lanes() const {
+  const int lane_bits = precision == Precision::fp64 ? 64 : precision == Precision::fp16 ? 16 : 32;
+  return vector_bits / lane_bits;
+}
+
+std::string_view PeakVariant::unit() const { return is_integer(precision) ? "OP/s" : "FLOP/s"; }
+
+std::span<const PeakVariant> peak_variants() { return kVariants; }
+
+bool peak_runnable(const PeakVariant& v, const IsaFeatures& f) {
+  if (!f.supports(v.isa)) return false;
+  if ((v.required & kNeedsFma) && !(f.fma && f.avx)) return false;
+  if ((v.required & kNeedsAvx2) && !(f.avx2 && f.supports(Isa::avx2))) return false;
+  if ((v.required & kNeedsAvx512) && !f.supports(Isa::avx512)) return false;
+  if ((v.required & kNeedsAvx512Bf16) && !f.avx512_bf16) return false;
+  if ((v.required & kNeedsAvx512Fp16) && !f.avx512_fp16) return false;
+  if ((v.required & kNeedsAvx512Vnni) && !f.avx512_vnni) return false;
+  if ((v.required & kNeedsAvxVnni) && !f.supports(Isa::avx_vnni)) return false;
+  return true;
+}
+
+PeakSelection select_peak_variants(const IsaFeatures& features) {
+  PeakSelection s;
+  for (std::size_t i = 0; i < kVariants.size(); ++i) {
+    const PeakVariant& v = kVariants[i];
+    if (i > 0 && same_row(v, kVariants[i - 1])) continue;  // rows are contiguous; handle each once
+    const PeakVariant* chosen = nullptr;
+    for (std::size_t j = i; j < kVariants.size() && same_row(kVariants[j], v); ++j) {
+      if (peak_runnable(kVariants[j], features)) {
+        chosen = &kVariants[j];
+        break;
+      }
+    }
+    if (chosen != nullptr) {
+      s.runnable.push_back(chosen);
+    } else {
+      s.not_supported.push_back(&v);
+    }
+  }
+  return s;
+}
+
+PeakInputs default_peak_inputs(const PeakVariant& v) {
+  // Powers of two and small integers: exact in every precision used, far from denormals and overflow.
+  switch (v.precision) {
+    case Precision::fp64:
+    case Precision::fp32: return {1.0, std::ldexp(1.0, -20), 1.0, std::ldexp(1.0, -8)};  // x + N * 2^-20
+    case Precision::bf16: return {1.0, std::ldexp(1.0, -20), 1.0, std::ldexp(1.0, -8)};  // x + N * 2^-19
+    case Precision::fp16: return {-1.0, 3.0, 1.0, std::ldexp(1.0, -5)};  // x, 3 - x, x, ... (period 2)
+    case Precision::int8: return {2.0, 3.0, 0.0, 1000.0};               // x + 12 N
+  }
+  return {};
+}
+
+std::int64_t max_peak_iterations(const PeakVariant& v) {
+  switch (v.precision) {
+    case Precision::fp64:
+    case Precision::fp32: return std::int64_t{1} << 23;  // acc stays below 16: fp32 spacing there is 2^-20
+    case Precision::bf16: return std::int64_t{1} << 22;  // acc stays below 16 (two 2^-20 adds per trip)
+    case Precision::fp16: return std::numeric_limits<std::int64_t>::max();  // bounded by construction
+    case Precision::int8: return std::int64_t{1} << 27;  // 12 * 2^27 + 19000 fits int32
+  }
+  return 0;
+}
+
+void run_peak(const PeakVariant& v, int threads, std::int64_t iterations, const PeakInputs& in, double* out) {
+  const int per_thread = v.accumulators();
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+    v.fn(iterations, in, out + static_cast<std::ptrdiff_t>(t) * per_thread);
+  }
+}
+
+double peak_expected(const PeakVariant& v, std::int64_t iterations, const PeakInputs& in, int chain) {
+  const double x0 = in.start + chain * in.chain_step;
+  const auto n = static_cast<double>(iterations);
+  if (v.op == PeakOp::dot) return x0 + n * 2.0 * in.multiplier * in.addend;
+  // x_N = m^N x0 + a (1 + m + ... + m^(N-1))
+  const double m = in.multiplier;
+  if (m == 1.0) return x0 + n * in.addend;
+  if (m == -1.0) return iterations % 2 == 0 ? x0 : in.addend - x0;
+  const double mn = std::pow(m, n);
+  return mn * x0 + in.addend * (1.0 - mn) / (1.0 - m);
+}
+
+std::optional<std::string> validate_peak(const PeakVariant& v, std::int64_t iterations, const PeakInputs& in,
+                                         int threads, const double* out) {
+  const int lanes = v.lanes();
+  for (int t = 0; t < threads; ++t) {
+    for (int c = 0; c < v.chains; ++c) {
+      const double expected = peak_expected(v, iterations, in, c);
+      for (int l = 0; l < lanes; ++l) {
+        const double got = out[(static_cast<std::ptrdiff_t>(t) * v.chains + c) * lanes + l];
+        if (got != expected) {  // exact: every value on the way is representable (default_peak_inputs)
+          std::ostringstream msg;
+          msg.precision(17);
+          msg << v.name << ": thread " << t << " chain " << c << " lane " << l << " holds " << got
+              << ", expected " << expected << " after " << iterations << " iterations";
+          return msg.str();
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace roofline

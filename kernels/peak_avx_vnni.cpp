@@ -1,0 +1,14 @@
+// int8 dot-product peak with AVX_VNNI: the VEX-encoded vpdpbusd of Alder Lake / Sapphire Rapids / Zen 5,
+// on ymm and xmm (16 registers, so 12 chains; `%{vex%}` is the {vex} prefix escaped for an asm template). 8 OP per 32-bit lane. Compiled with -mavx2 -mavxvnni
+// only, so the instruction cannot be EVEX-encoded.
+#include "peak_int8.hpp"
+
+namespace roofline::peak_isa {
+
+#define ROOFLINE_VEX_LOOP \
+  ROOFLINE_CHAIN_LOOP(n, ROOFLINE_STEPS12("%{vex%} vpdpbusd"), ROOFLINE_ACC12("+x"), m, a, "x")
+ROOFLINE_INT8_KERNEL(dot_int8_avx_vnni_256, 32, kChainsLegacy, ROOFLINE_VEX_LOOP)
+ROOFLINE_INT8_KERNEL(dot_int8_avx_vnni_128, 16, kChainsLegacy, ROOFLINE_VEX_LOOP)
+#undef ROOFLINE_VEX_LOOP
+
+}  // namespace roofline::peak_isa

@@ -1,0 +1,140 @@
+// Private to kernels/: the per-ISA peak kernel entry points (each defined in the translation unit of its
+// ISA, compiled with that ISA's flags) and the chain loop they share. The loop template lives in an unnamed
+// namespace so that every translation unit gets its own copy compiled with its own flags (a shared inline
+// template would let the linker pick, say, the AVX-512 copy for the SSE2 caller).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "roofline/kernels/peak.hpp"
+
+namespace roofline::peak_isa {
+
+// Chain counts: enough independent accumulators to cover latency x pipes (4-5 cycles x 2 pipes on
+// current cores) with margin, within the register file (16 registers without EVEX, 32 with it, leaving
+// room for the two inputs).
+inline constexpr int kChainsLegacy = 12;
+inline constexpr int kChainsEvex = 20;
+
+// peak_scalar.cpp (baseline x86-64, SSE2 scalar: mulsd/addsd)
+void muladd_fp64_scalar(std::int64_t n, const PeakInputs& in, double* out);
+void muladd_fp32_scalar(std::int64_t n, const PeakInputs& in, double* out);
+// peak_sse.cpp (baseline x86-64, packed SSE2: mulpd/addpd)
+void muladd_fp64_sse(std::int64_t n, const PeakInputs& in, double* out);
+void muladd_fp32_sse(std::int64_t n, const PeakInputs& in, double* out);
+// peak_fma.cpp (-mavx -mfma: VEX scalar and 128-bit FMA)
+void fma_fp64_scalar(std::int64_t n, const PeakInputs& in, double* out);
+void fma_fp32_scalar(std::int64_t n, const PeakInputs& in, double* out);
+void fma_fp64_sse(std::int64_t n, const PeakInputs& in, double* out);
+void fma_fp32_sse(std::int64_t n, const PeakInputs& in, double* out);
+// peak_avx2.cpp (-mavx2 -mfma)
+void fma_fp64_avx2(std::int64_t n, const PeakInputs& in, double* out);
+void fma_fp32_avx2(std::int64_t n, const PeakInputs& in, double* out);
+// peak_avx512.cpp (-mavx512f/dq/bw/vl)
+void fma_fp64_avx512(std::int64_t n, const PeakInputs& in, double* out);
+void fma_fp32_avx512(std::int64_t n, const PeakInputs& in, double* out);
+// peak_avx512_bf16.cpp (+ -mavx512bf16): vdpbf16ps at 128/256/512 bits
+void dot_bf16_avx512_128(std::int64_t n, const PeakInputs& in, double* out);
+void dot_bf16_avx512_256(std::int64_t n, const PeakInputs& in, double* out);
+void dot_bf16_avx512_512(std::int64_t n, const PeakInputs& in, double* out);
+// peak_avx512_fp16.cpp (+ -mavx512fp16): vfmadd*ph at 128/256/512 bits
+void fma_fp16_avx512_128(std::int64_t n, const PeakInputs& in, double* out);
+void fma_fp16_avx512_256(std::int64_t n, const PeakInputs& in, double* out);
+void fma_fp16_avx512_512(std::int64_t n, const PeakInputs& in, double* out);
+// peak_avx512_vnni.cpp (+ -mavx512vnni): EVEX vpdpbusd at 128/256/512 bits
+void dot_int8_avx512_128(std::int64_t n, const PeakInputs& in, double* out);
+void dot_int8_avx512_256(std::int64_t n, const PeakInputs& in, double* out);
+void dot_int8_avx512_512(std::int64_t n, const PeakInputs& in, double* out);
+// peak_avx_vnni.cpp (-mavx2 -mavxvnni): VEX {vex} vpdpbusd at 128/256 bits
+void dot_int8_avx_vnni_128(std::int64_t n, const PeakInputs& in, double* out);
+void dot_int8_avx_vnni_256(std::int64_t n, const PeakInputs& in, double* out);
+
+// The hot loops are inline assembly: one asm statement per trip holding one instruction per chain, with
+// every accumulator an in/out register operand. With intrinsics, g++ 12 copies the accumulators between
+// registers (and spills them) around tied-operand builtins such as vpdpbusd, halving throughput; the asm
+// fixes the instruction stream whatever the compiler version. AT&T operand order: `op %[a], %[m], %[x]` is
+// Intel `op x, m, a` (x = m * x + a for vfmadd213*, x += dot(m, a) for vpdpbusd/vdpbf16ps).
+#define ROOFLINE_STEP(op, i) op " %[a], %[m], %[x" #i "]\n\t"
+#define ROOFLINE_STEP1(op, src, i) op " %[" #src "], %[x" #i "]\n\t"
+// One instruction per chain: 12 chains (legacy, 16 registers), or 10 (half of the 20 EVEX chains).
+#define ROOFLINE_STEPS12(op) \
+  ROOFLINE_STEP(op, 0) ROOFLINE_STEP(op, 1) ROOFLINE_STEP(op, 2) ROOFLINE_STEP(op, 3) \
+  ROOFLINE_STEP(op, 4) ROOFLINE_STEP(op, 5) ROOFLINE_STEP(op, 6) ROOFLINE_STEP(op, 7) \
+  ROOFLINE_STEP(op, 8) ROOFLINE_STEP(op, 9) ROOFLINE_STEP(op, 10) ROOFLINE_STEP(op, 11)
+#define ROOFLINE_STEPS10(op) \
+  ROOFLINE_STEP(op, 0) ROOFLINE_STEP(op, 1) ROOFLINE_STEP(op, 2) ROOFLINE_STEP(op, 3) \
+  ROOFLINE_STEP(op, 4) ROOFLINE_STEP(op, 5) ROOFLINE_STEP(op, 6) ROOFLINE_STEP(op, 7) \
+  ROOFLINE_STEP(op, 8) ROOFLINE_STEP(op, 9)
+// Two-operand SSE2 mul then add per chain (x = x * m; x = x + a).
+#define ROOFLINE_MULADD12(op1, op2) \
+  ROOFLINE_STEP1(op1, m, 0) ROOFLINE_STEP1(op1, m, 1) ROOFLINE_STEP1(op1, m, 2) ROOFLINE_STEP1(op1, m, 3) \
+  ROOFLINE_STEP1(op1, m, 4) ROOFLINE_STEP1(op1, m, 5) ROOFLINE_STEP1(op1, m, 6) ROOFLINE_STEP1(op1, m, 7) \
+  ROOFLINE_STEP1(op1, m, 8) ROOFLINE_STEP1(op1, m, 9) ROOFLINE_STEP1(op1, m, 10) ROOFLINE_STEP1(op1, m, 11) \
+  ROOFLINE_STEP1(op2, a, 0) ROOFLINE_STEP1(op2, a, 1) ROOFLINE_STEP1(op2, a, 2) ROOFLINE_STEP1(op2, a, 3) \
+  ROOFLINE_STEP1(op2, a, 4) ROOFLINE_STEP1(op2, a, 5) ROOFLINE_STEP1(op2, a, 6) ROOFLINE_STEP1(op2, a, 7) \
+  ROOFLINE_STEP1(op2, a, 8) ROOFLINE_STEP1(op2, a, 9) ROOFLINE_STEP1(op2, a, 10) ROOFLINE_STEP1(op2, a, 11)
+// Accumulators acc[0..] as in/out operands with constraint c ("+x" legacy, "+v" EVEX).
+#define ROOFLINE_ACC12(c) \
+  [x0] c(acc[0]), [x1] c(acc[1]), [x2] c(acc[2]), [x3] c(acc[3]), \
+  [x4] c(acc[4]), [x5] c(acc[5]), [x6] c(acc[6]), [x7] c(acc[7]), \
+  [x8] c(acc[8]), [x9] c(acc[9]), [x10] c(acc[10]), [x11] c(acc[11])
+// acc[base..base+9] (an asm statement takes at most 30 operands, and each in/out operand counts twice).
+#define ROOFLINE_ACC10(c, base) \
+  [x0] c(acc[base + 0]), [x1] c(acc[base + 1]), [x2] c(acc[base + 2]), [x3] c(acc[base + 3]), \
+  [x4] c(acc[base + 4]), [x5] c(acc[base + 5]), [x6] c(acc[base + 6]), [x7] c(acc[base + 7]), \
+  [x8] c(acc[base + 8]), [x9] c(acc[base + 9])
+
+// Runs `n` trips of the asm `body` (one of the step macros) over `chains` accumulators in acc[], with the
+// inputs m and a in registers.
+#define ROOFLINE_CHAIN_LOOP(n, body, accs, m, a, in_constraint)                 \
+  for (std::int64_t trip = 0; trip < (n); ++trip) {                            \
+    asm volatile(body : accs : [m] in_constraint(m), [a] in_constraint(a));    \
+  }
+
+// The EVEX form: 20 chains per trip as two asm statements of 10 (see ROOFLINE_ACC10), one instruction `op`
+// per chain.
+#define ROOFLINE_CHAIN_LOOP20(n, op, m, a)                                                   \
+  for (std::int64_t trip = 0; trip < (n); ++trip) {                                          \
+    asm volatile(ROOFLINE_STEPS10(op) : ROOFLINE_ACC10("+v", 0) : [m] "v"(m), [a] "v"(a));   \
+    asm volatile(ROOFLINE_STEPS10(op) : ROOFLINE_ACC10("+v", 10) : [m] "v"(m), [a] "v"(a));  \
+  }
+
+namespace {
+// Chain c's start value (all lanes). In an unnamed namespace, like everything defined in this header, so
+// each ISA's translation unit keeps its own copy compiled with its own flags.
+inline double chain_start(const PeakInputs& in, int c) { return in.start + c * in.chain_step; }
+
+// Calls f(c) for c = 0..N-1 with c a compile-time constant, so that acc[c] always has a constant index
+// and the compiler keeps the accumulator array in registers (a loop over c makes it live in memory, and
+// then every trip stores all accumulators back).
+template <int N, class F>
+[[gnu::always_inline]] inline void for_each_chain(F&& f) {
+  [&]<int... C>(std::integer_sequence<int, C...>) { (f(std::integral_constant<int, C>{}), ...); }(
+      std::make_integer_sequence<int, N>{});
+}
+
+// Writes the lanes of register x (element type E) as doubles to out. Lanes are read by subscript, not
+// through memory, for the same reason.
+template <class E, std::size_t Bytes>
+struct GenericVector;
+template <std::size_t Bytes>
+struct GenericVector<double, Bytes> { typedef double type __attribute__((vector_size(Bytes))); };
+template <std::size_t Bytes>
+struct GenericVector<float, Bytes> { typedef float type __attribute__((vector_size(Bytes))); };
+template <std::size_t Bytes>
+struct GenericVector<int, Bytes> { typedef int type __attribute__((vector_size(Bytes))); };
+template <std::size_t Bytes>
+struct GenericVector<_Float16, Bytes> { typedef _Float16 type __attribute__((vector_size(Bytes))); };
+
+template <class E, class V>
+[[gnu::always_inline]] inline void store_lanes(double* out, V x) {
+  using Generic = typename GenericVector<E, sizeof(V)>::type;
+  const auto g = reinterpret_cast<Generic&>(x);
+  for (std::size_t l = 0; l < sizeof(V) / sizeof(E); ++l) out[l] = static_cast<double>(g[l]);
+}
+}  // namespace
+
+}  // namespace roofline::peak_isa

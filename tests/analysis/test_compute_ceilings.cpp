@@ -1,0 +1,188 @@
+// Compute ceilings from hand-made results: best per precision x threads, theoretical peaks from the
+// measured clock and measured pipes, "not supported" rows, failures, and the >10%-above-theoretical flag.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "roofline/analysis/compute_ceilings.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+
+namespace roofline {
+namespace {
+using nlohmann::json;
+
+json entry(const std::string& suite, json labels, const std::string& counter, double value, bool error = false) {
+  labels["suite"] = suite;
+  json e = {{"name", suite + "/x"}, {"run_name", suite + "/x/min_time:0.020/repeats:5/real_time"},
+            {"run_type", "iteration"}, {"labels", labels}, {counter, value}};
+  if (error) {
+    e["error_occurred"] = true;
+    e["error_message"] = "thread 0 chain 1 lane 2 holds 3, expected 4";
+  }
+  return e;
+}
+
+json compute_labels(const std::string& precision, const std::string& isa, int bits, int threads, int opi,
+                    const std::string& kernel = "fma") {
+  return {{"kernel", kernel}, {"precision", precision}, {"isa", isa}, {"vector_bits", bits},
+          {"threads", threads}, {"ops_per_instruction", opi}, {"variant", kernel + "_" + precision + "_" + isa}};
+}
+
+// Clock 3.0 GHz on 1 thread, 2.8 GHz on 2; fp32 at 98% / 97% of 2 pipes of 512 bits; fp32 avx2 at 99%;
+// int8 at 120% of 2 pipes (a counting bug); a failed bf16 kernel; fp16 not supported.
+json synthetic(const std::string& uarch = "sapphire_rapids") {
+  json benchmarks = json::array();
+  benchmarks.push_back(entry("clock", {{"kernel", "clock"}, {"threads", 1}}, "clock_hz", 2.9e9));
+  benchmarks.push_back(entry("clock", {{"kernel", "clock"}, {"threads", 1}}, "clock_hz", 3.0e9));
+  benchmarks.push_back(entry("clock", {{"kernel", "clock"}, {"threads", 2}}, "clock_hz", 2.8e9));
+  for (double f : {0.90, 0.98, 0.95}) {
+    benchmarks.push_back(entry("compute", compute_labels("fp32", "avx512", 512, 1, 32), "flop_per_second",
+                               f * 2 * 32 * 3.0e9));
+  }
+  benchmarks.push_back(entry("compute", compute_labels("fp32", "avx512", 512, 2, 32), "flop_per_second",
+                             0.97 * 2 * 2 * 32 * 2.8e9));
+  benchmarks.push_back(entry("compute", compute_labels("fp32", "avx2", 256, 1, 16), "flop_per_second",
+                             0.99 * 2 * 16 * 3.0e9));
+  benchmarks.push_back(entry("compute", compute_labels("int8", "avx512", 512, 1, 128, "dot"), "op_per_second",
+                             1.2 * 2 * 128 * 3.0e9));
+  benchmarks.push_back(entry("compute", compute_labels("bf16", "avx512", 512, 1, 64, "dot"), "flop_per_second",
+                             1e9, /*error=*/true));
+  json ctx = {{"schema_version", 1},
+              {"threads", {1, 2}},
+              {"machine", {{"microarchitecture", uarch}}},
+              {"suites",
+               {{"compute",
+                 {{"not_supported",
+                   {{{"precision", "fp16"}, {"isa", "avx512"}, {"vector_bits", 512}, {"kernel", "fma"},
+                     {"ops_per_instruction", 64}, {"reason", "CPU lacks the feature"}}}}}}}}};
+  return {{"context", ctx}, {"benchmarks", benchmarks}};
+}
+
+const json* find_row(const json& rows, const std::string& precision, const std::string& isa, int bits, int threads) {
+  for (const json& r : rows) {
+    if (r["precision"] == precision && r["isa"] == isa && r["vector_bits"] == bits && r["threads"] == threads) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+TEST(ComputeCeilings, PureHelpers) {
+  EXPECT_EQ(plausible_pipes(1.96), 2.0);
+  EXPECT_EQ(plausible_pipes(2.04), 2.0);
+  EXPECT_EQ(plausible_pipes(2.4), 2.0);
+  EXPECT_EQ(plausible_pipes(0.98), 1.0);
+  EXPECT_EQ(plausible_pipes(0.27), 0.25);
+  EXPECT_EQ(plausible_pipes(0.0), 0.0);
+  EXPECT_DOUBLE_EQ(theoretical_peak(2, 3.0e9, 64), 384e9);
+  EXPECT_TRUE(exceeds_theoretical(111.0, 100.0));
+  EXPECT_FALSE(exceeds_theoretical(109.0, 100.0));
+  EXPECT_FALSE(exceeds_theoretical(1.0, 0.0));
+  EXPECT_EQ(known_pipes("zen4", "fma", "fp32", "avx512", 512), std::vector<double>{1.0});
+  EXPECT_EQ(known_pipes("zen4", "fma", "fp64", "avx2", 256), std::vector<double>{2.0});
+  EXPECT_EQ(known_pipes("sapphire_rapids", "dot", "int8", "avx512", 512), std::vector<double>{2.0});
+  EXPECT_TRUE(known_pipes("", "fma", "fp32", "avx512", 512).empty());
+  EXPECT_TRUE(known_pipes("sapphire_rapids", "dot", "bf16", "avx512", 512).empty());
+}
+
+TEST(ComputeCeilings, BestPerPrecisionAndThreadsWithTheoreticalPeak) {
+  const json out = derive_compute_ceilings(synthetic());
+  const json* fp32_1 = find_row(out["compute_ceilings"], "fp32", "avx512", 512, 1);
+  ASSERT_NE(fp32_1, nullptr);
+  EXPECT_DOUBLE_EQ((*fp32_1)["value"].get<double>(), 0.98 * 2 * 32 * 3.0e9);  // best repetition
+  EXPECT_DOUBLE_EQ((*fp32_1)["clock_hz"].get<double>(), 3.0e9);               // best clock
+  EXPECT_DOUBLE_EQ((*fp32_1)["ops_per_cycle_per_core"].get<double>(), 64.0);  // 2 pipes x 32 FLOP
+  EXPECT_DOUBLE_EQ((*fp32_1)["theoretical"].get<double>(), 192e9);
+  EXPECT_NEAR((*fp32_1)["percent"].get<double>(), 98.0, 1e-9);
+  EXPECT_EQ((*fp32_1)["unit"], "FLOP/s");
+
+  const json* fp32_2 = find_row(out["compute_ceilings"], "fp32", "avx512", 512, 2);
+  ASSERT_NE(fp32_2, nullptr);
+  EXPECT_DOUBLE_EQ((*fp32_2)["theoretical"].get<double>(), 2 * 2.8e9 * 64);  // clock at 2 threads
+  EXPECT_NEAR((*fp32_2)["percent"].get<double>(), 97.0, 1e-9);
+
+  const json* int8 = find_row(out["compute_ceilings"], "int8", "avx512", 512, 1);
+  ASSERT_NE(int8, nullptr);
+  EXPECT_EQ((*int8)["unit"], "OP/s");
+
+  bool fp32_peak = false;
+  for (const json& p : out["theoretical_peaks"]) {
+    if (p["precision"] == "fp32" && p["threads"] == 1) {
+      fp32_peak = true;
+      EXPECT_DOUBLE_EQ(p["value"].get<double>(), 192e9);
+      EXPECT_EQ(p["isa"], "avx512");
+    }
+  }
+  EXPECT_TRUE(fp32_peak);
+}
+
+TEST(ComputeCeilings, TableHasEveryRowIncludingUnsupportedAndFailed) {
+  const json out = derive_compute_ceilings(synthetic());
+  const json& table = out["compute_table"];
+  const json* avx2 = find_row(table, "fp32", "avx2", 256, 1);
+  ASSERT_NE(avx2, nullptr);
+  EXPECT_EQ((*avx2)["status"], "measured");
+  EXPECT_NEAR((*avx2)["percent"].get<double>(), 99.0, 1e-9);
+  EXPECT_EQ((*avx2)["pipes"], 2.0);
+  for (int threads : {1, 2}) {
+    const json* fp16 = find_row(table, "fp16", "avx512", 512, threads);
+    ASSERT_NE(fp16, nullptr) << threads;
+    EXPECT_EQ((*fp16)["status"], "not supported");
+    EXPECT_TRUE((*fp16)["value"].is_null());
+    EXPECT_EQ((*fp16)["reason"], "CPU lacks the feature");
+  }
+  const json* bf16 = find_row(table, "bf16", "avx512", 512, 1);
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_EQ((*bf16)["status"], "failed");
+  EXPECT_TRUE((*bf16)["value"].is_null());
+  EXPECT_NE((*bf16)["reason"].get<std::string>().find("expected 4"), std::string::npos);
+  EXPECT_EQ(find_row(out["compute_ceilings"], "bf16", "avx512", 512, 1), nullptr);
+}
+
+TEST(ComputeCeilings, MoreThanTenPercentAboveTheoreticalIsFlagged) {
+  const json out = derive_compute_ceilings(synthetic());
+  const json* int8 = find_row(out["compute_table"], "int8", "avx512", 512, 1);
+  ASSERT_NE(int8, nullptr);
+  EXPECT_TRUE((*int8)["exceeds_theoretical"].get<bool>());
+  EXPECT_NEAR((*int8)["percent"].get<double>(), 120.0, 1e-9);
+  const json* fp32 = find_row(out["compute_table"], "fp32", "avx512", 512, 1);
+  EXPECT_FALSE((*fp32)["exceeds_theoretical"].get<bool>());
+  bool noted = false;
+  for (const json& n : out["notes"]) noted = noted || n.get<std::string>().find("counting bug") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+TEST(ComputeCeilings, TableDisagreementIsNotedAndFlagsAboveTheKnownPeak) {
+  // On Zen 4, 512-bit FMA is 1 per cycle: 2 measured pipes disagree with the table, and the value is
+  // ~2x the table's theoretical peak, so it is flagged even though it matches the measured pipes.
+  const json out = derive_compute_ceilings(synthetic("zen4"));
+  const json* fp32 = find_row(out["compute_table"], "fp32", "avx512", 512, 1);
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_EQ((*fp32)["known_pipes"], json::array({1.0}));
+  EXPECT_TRUE((*fp32)["exceeds_theoretical"].get<bool>());
+  bool noted = false;
+  for (const json& n : out["notes"]) noted = noted || n.get<std::string>().find("zen4 table") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+TEST(ComputeCeilings, UnknownMicroarchitectureAndEmptyResults) {
+  const json out = derive_compute_ceilings(synthetic(""));
+  EXPECT_FALSE(out["compute_ceilings"].empty());
+  const json empty = derive_compute_ceilings(json{{"context", json::object()}, {"benchmarks", json::array()}});
+  EXPECT_TRUE(empty["compute_ceilings"].empty());
+  EXPECT_TRUE(empty["compute_table"].empty());
+  const json nothing = derive_compute_ceilings(json::object());
+  EXPECT_TRUE(nothing["compute_ceilings"].empty());
+}
+
+TEST(ComputeCeilings, FeedsTheRooflineSection) {
+  const json section = derive_roofline(synthetic());
+  const json* roof = compute_roof(section, "fp32", 2);
+  ASSERT_NE(roof, nullptr);
+  EXPECT_EQ((*roof)["isa"], "avx512");
+  EXPECT_TRUE(section.contains("compute_table"));
+  EXPECT_TRUE(section.contains("theoretical_peaks"));
+}
+
+}  // namespace
+}  // namespace roofline
