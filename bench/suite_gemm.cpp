@@ -1,6 +1,170 @@
-// Placeholder until the gemm suite lands.
+// The gemm suite (issues 5, 6): C(MxN) = A(MxK) B(KxN) at batches 1..1024 per backend (eigen, onednn,
+// openblas), precision and thread count, registered with Google Benchmark. Per group (backend x
+// precision x threads) the problem is prepared once (allocation, first-touch fill by the pinned team,
+// weight packing: outside timing), warmed up with one call, then each batch is one benchmark whose body
+// selects the batch (setup), times run() in the loop, and validates C after the loop (SkipWithError on a
+// wrong product). Rates come from the counting row in roofline/kernels/gemm_count.hpp only.
+#include <chrono>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "roofline/bench/gemm_plan.hpp"
+#include "roofline/bench/pinning.hpp"
 #include "roofline/bench/suite.hpp"
+#include "roofline/kernels/gemm_count.hpp"
 
 namespace roofline {
-void run_gemm_suite(const RunConfig&, const MachineFacts&, Runner&, SuiteOutput&) {}
+using nlohmann::json;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+BenchmarkSpec make_spec(const GemmGroup& g, const GemmPlan& plan, int n, std::shared_ptr<GemmProblem> problem,
+                        const std::string& implementation, int repetitions, double min_time_s) {
+  const GemmShape shape{plan.m, n, plan.k};
+  const Precision p = g.precision;
+  const OperandBytes e = gemm_operand_bytes(p);
+  const double ops = gemm_operations(shape);
+  const double bytes = gemm_compulsory_bytes(shape, p);
+  const double ai = gemm_arithmetic_intensity(shape, p);
+  const std::string rate = is_integer(p) ? "op_per_second" : "flop_per_second";
+
+  BenchmarkSpec spec;
+  spec.name = fmt::format("gemm/{}/{}/threads:{}/m:{}/k:{}/batch:{}", g.backend->name(), to_string(p), g.threads,
+                          plan.m, plan.k, n);
+  spec.labels = {{"suite", "gemm"},
+                 {"kernel", n == 1 ? "gemv" : "gemm"},
+                 {"backend", std::string(g.backend->name())},
+                 {"precision", std::string(to_string(p))},
+                 {"batch", n},
+                 {"threads", g.threads},
+                 {"m", plan.m},
+                 {"n", n},
+                 {"k", plan.k},
+                 {"a_bytes", e.a},
+                 {"b_bytes", e.b},
+                 {"c_bytes", e.c},
+                 {"implementation", implementation}};
+  spec.repetitions = repetitions;
+  spec.min_time_s = min_time_s;
+  spec.body = [problem, n, ops, bytes, ai, rate](benchmark::State& state) {
+    try {
+      problem->select_batch(n);  // setup: the primitive for this batch exists already, this only selects it
+    } catch (const std::exception& ex) {
+      state.SkipWithError(ex.what());
+      return;
+    }
+    for (auto _ : state) problem->run();
+    const GemmCheck check = problem->validate();
+    if (!check.ok) {
+      state.SkipWithError(("wrong product: " + check.message).c_str());
+      return;
+    }
+    using benchmark::Counter;
+    state.counters[rate] = Counter(ops, Counter::kIsIterationInvariantRate);
+    state.counters["bytes_per_second"] = Counter(bytes, Counter::kIsIterationInvariantRate);
+    state.counters["arithmetic_intensity"] = Counter(ai);
+    state.counters["latency_seconds"] = Counter(1.0, Counter::kIsIterationInvariantRate | Counter::kInvert);
+  };
+  return spec;
+}
+
+json facts_json(const GemmBackend& b, const IsaFeatures& features) {
+  json j = json::object();
+  for (const auto& [key, value] : b.library_facts(features)) j[key] = value;
+  return j;
+}
+
+}  // namespace
+
+void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out) {
+  const GemmPlan plan = plan_gemm(config);
+  const bool quick = config.profile == Profile::quick;
+  out.notes.insert(out.notes.end(), plan.notes.begin(), plan.notes.end());
+
+  json& ctx = out.context;
+  ctx["m"] = plan.m;
+  ctx["k"] = plan.k;
+  ctx["shape_source"] = plan.shape_from_user ? "--gemm-shape" : "default";
+  ctx["layout"] = "A MxK row-major (the weights), B KxN and C MxN column-major; identical bytes for every backend";
+  ctx["validation"] = "every column's sum against column sums of A times B, plus direct dot products on sampled "
+                      "entries; small-integer inputs make the products exact (tolerance 0) in every precision";
+  ctx["timing"] = "one warm-up call per group before timing; weights packed once per group outside timing";
+  ctx["backends"] = json::object();
+  ctx["groups"] = json::array();
+
+  for (const GemmGroup& g : plan.groups) {
+    const std::string backend(g.backend->name());
+    if (!ctx["backends"].contains(backend)) {
+      ctx["backends"][backend] = facts_json(*g.backend, config.features);
+      const std::string core = ctx["backends"][backend].value("corename", "");
+      if (backend == "openblas" && config.features.supports(Isa::avx2) &&
+          (core == "Prescott" || core == "Core2" || core == "Nehalem" || core == "Katmai" || core == "Atom")) {
+        out.notes.push_back(fmt::format(
+            "gemm: OpenBLAS runs its '{}' kernels here (its CPU detection does not know this CPU; OPENBLAS_CORETYPE "
+            "chooses others, e.g. SkylakeX or Haswell). Reported as run, never overridden.",
+            core));
+      }
+    }
+    const std::string what = fmt::format("{} {} threads:{}", backend, to_string(g.precision), g.threads);
+
+    if (config.bind != BindPolicy::none) pin_openmp_threads(g.threads, binding_plan(machine, g.threads, config.bind));
+    GemmRequest request;
+    request.m = plan.m;
+    request.k = plan.k;
+    request.max_n = g.batches.back();
+    request.precision = g.precision;
+    request.threads = g.threads;
+    request.features = config.features;
+
+    json group = {{"backend", backend}, {"precision", std::string(to_string(g.precision))}, {"threads", g.threads},
+                  {"batches", g.batches}};
+    std::shared_ptr<GemmProblem> problem;
+    std::vector<BenchmarkSpec> specs;
+    try {
+      const auto start = std::chrono::steady_clock::now();
+      problem = g.backend->prepare(request);
+      group["prepare_seconds"] = seconds_since(start);
+      json implementations = json::object();
+      for (int n : g.batches) {
+        problem->select_batch(n);  // builds the library's primitive (and packs for a new layout) up front
+        implementations[std::to_string(n)] = problem->implementation();
+      }
+      group["pack_seconds"] = problem->pack_seconds();
+      group["implementations"] = implementations;
+      for (int n : g.batches) {
+        problem->select_batch(n);
+        const auto warm = std::chrono::steady_clock::now();
+        problem->run();  // warm-up: first-call effects (page mapping of packed buffers, JIT caches)
+        const double call = seconds_since(warm);
+        // Long calls need fewer repetitions to be stable; the min time still bounds every repetition.
+        const int repetitions = quick ? (call > 0.2 ? 2 : 3) : (call > 0.5 ? 3 : 5);
+        specs.push_back(make_spec(g, plan, n, problem, problem->implementation(), repetitions, quick ? 0.05 : 0.25));
+      }
+    } catch (const GemmUnsupported& ex) {
+      out.notes.push_back(fmt::format("gemm: {} skipped: {}", what, ex.what()));
+      group["skipped"] = ex.what();
+      ctx["groups"].push_back(group);
+      continue;
+    } catch (const std::exception& ex) {
+      // A library failing where it should work fails the run loudly, through a benchmark marked failed.
+      group["failed"] = ex.what();
+      BenchmarkSpec failed;
+      failed.name = fmt::format("gemm/{}/{}/threads:{}/setup", backend, to_string(g.precision), g.threads);
+      failed.labels = {{"suite", "gemm"}, {"backend", backend}, {"precision", std::string(to_string(g.precision))},
+                       {"threads", g.threads}};
+      const std::string message = std::string("setup failed: ") + ex.what();
+      failed.repetitions = 1;
+      failed.body = [message](benchmark::State& state) { state.SkipWithError(message.c_str()); };
+      specs = {failed};
+    }
+    runner.run(specs);
+    ctx["groups"].push_back(group);
+  }
+}
+
 }  // namespace roofline

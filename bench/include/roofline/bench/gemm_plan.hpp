@@ -1,0 +1,46 @@
+// What the gemm suite measures for a RunConfig: the weight shape, and per backend x precision x thread
+// count the batches to run. Planned (and checked against the memory budget) before anything is
+// measured, so a bad --gemm-shape or --backends fails in a second with exit code 2.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "roofline/bench/run_config.hpp"
+#include "roofline/kernels/gemm.hpp"
+
+namespace roofline {
+
+// Default weight shape: 8192 x 8192 is 256 MiB in fp32 (512 MiB fp64, 128 MiB bf16, 64 MiB int8), far
+// beyond the last-level cache (the measured curve on our VM reaches DRAM by ~64 MiB), so batch 1 streams
+// A from DRAM; batch 1024 is then 137 GFLOP, about a second on two cores.
+inline constexpr std::int64_t kDefaultGemmM = 8192;
+inline constexpr std::int64_t kDefaultGemmK = 8192;
+
+struct GemmGroup {
+  const GemmBackend* backend = nullptr;
+  Precision precision = Precision::fp32;
+  int threads = 1;
+  std::vector<int> batches;  // ascending
+};
+
+struct GemmPlan {
+  std::int64_t m = kDefaultGemmM;
+  std::int64_t k = kDefaultGemmK;
+  bool shape_from_user = false;
+  std::vector<GemmGroup> groups;
+  std::vector<std::string> notes;
+};
+
+// The batches 1, 2, 4, ..., 1024.
+std::vector<int> default_gemm_batches();
+
+// Quick profile: eigen fp32 at all cores over every batch (the crossover sweep); eigen fp32 on 1 thread,
+// eigen fp64 and openblas fp32 at batches 1 and 64, onednn (fp32, bf16, int8) at 1 and 1024 (the
+// memory- and compute-bound ends), the secondary groups at all cores only. Full profile: every backend x precision x thread count x batch. --batches applies to every
+// group. Throws InputError for an unknown or not-built --backends name, or a --gemm-shape whose operands
+// do not fit the memory budget; a default shape that does not fit is halved in K until it does (noted).
+GemmPlan plan_gemm(const RunConfig& config);
+
+}  // namespace roofline

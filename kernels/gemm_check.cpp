@@ -1,0 +1,219 @@
+// The data side of every GEMM backend: filling A and B with small integers that every precision holds
+// exactly, owning the buffers, and validating C against A and B (see check_gemm in gemm.hpp).
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "gemm_internal.hpp"
+
+namespace roofline {
+using namespace gemm_detail;
+
+namespace {
+
+// Deterministic, well-mixed values from an index (splitmix64), so that any element can be recomputed.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// Bits of the accumulation type's significand: below 2^bits every integer partial sum is exact.
+int exact_bits(Precision p) {
+  switch (p) {
+    case Precision::fp64: return 53;
+    case Precision::int8: return 31;
+    default: return 24;  // fp32, and bf16 which accumulates in fp32
+  }
+}
+
+// Largest magnitude of the fills for reduction length k: the biggest r <= r_max with k * r * r below
+// 2^exact_bits, so that every partial sum is exact; at least 1.
+int fill_range(Precision p, std::int64_t k) {
+  const int r_max = p == Precision::int8 ? 7 : 4;
+  const double limit = std::ldexp(1.0, exact_bits(p));
+  int r = r_max;
+  while (r > 1 && static_cast<double>(k) * r * r >= limit) --r;
+  return r;
+}
+
+template <class T>
+T value_at(std::uint64_t index, std::uint64_t seed, int r, bool non_negative) {
+  const std::uint64_t h = mix(index ^ seed);
+  const int span = non_negative ? r + 1 : 2 * r + 1;
+  const int v = static_cast<int>(h % static_cast<std::uint64_t>(span)) - (non_negative ? 0 : r);
+  return from_int<T>(v);
+}
+
+// Unit roundoff of the accumulation type.
+double unit_roundoff(Precision p) { return std::ldexp(1.0, -exact_bits(p)); }
+
+}  // namespace
+
+void fill_gemm_inputs(const GemmOperands& ops, std::int64_t max_n, int threads) {
+  with_gemm_types(ops.precision, [&](auto types) {
+    using A = typename decltype(types)::a_type;
+    using B = typename decltype(types)::b_type;
+    using C = typename decltype(types)::c_type;
+    const std::int64_t m = ops.shape.m, k = ops.shape.k;
+    const int r = fill_range(ops.precision, k);
+    const bool b_unsigned = ops.precision == Precision::int8;  // u8 activations
+    auto* a = static_cast<A*>(const_cast<void*>(ops.a));
+    auto* b = static_cast<B*>(const_cast<void*>(ops.b));
+    auto* c = static_cast<C*>(ops.c);
+    // Rows of A and C in the same static split the kernels use, so each page is first touched by the
+    // thread (and NUMA node) that later streams it.
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp for schedule(static)
+      for (std::int64_t i = 0; i < m; ++i) {
+        for (std::int64_t j = 0; j < k; ++j) {
+          a[i * k + j] = value_at<A>(static_cast<std::uint64_t>(i * k + j), 0xA11CEull, r, false);
+        }
+      }
+#pragma omp for schedule(static)
+      for (std::int64_t j = 0; j < max_n; ++j) {
+        for (std::int64_t i = 0; i < k; ++i) {
+          b[j * k + i] = value_at<B>(static_cast<std::uint64_t>(j * k + i), 0xB0Bull, r, b_unsigned);
+        }
+        for (std::int64_t i = 0; i < m; ++i) c[j * m + i] = C{};
+      }
+    }
+  });
+}
+
+GemmReference::GemmReference(const GemmOperands& ops) {
+  with_gemm_types(ops.precision, [&](auto types) {
+    using A = typename decltype(types)::a_type;
+    const std::int64_t m = ops.shape.m, k = ops.shape.k;
+    const auto* a = static_cast<const A*>(ops.a);
+    a_column_sum_.assign(static_cast<std::size_t>(k), 0.0);
+    a_column_abs_sum_.assign(static_cast<std::size_t>(k), 0.0);
+    double max_abs = 0.0;
+    // Per-thread partial column sums, then a reduction: A is large (hundreds of MiB) at real shapes.
+#pragma omp parallel reduction(max : max_abs)
+    {
+      std::vector<double> sum(static_cast<std::size_t>(k), 0.0), abs_sum(static_cast<std::size_t>(k), 0.0);
+#pragma omp for schedule(static)
+      for (std::int64_t i = 0; i < m; ++i) {
+        for (std::int64_t j = 0; j < k; ++j) {
+          const double v = to_double(a[i * k + j]);
+          sum[j] += v;
+          abs_sum[j] += std::fabs(v);
+          max_abs = std::max(max_abs, std::fabs(v));
+        }
+      }
+#pragma omp critical
+      for (std::int64_t j = 0; j < k; ++j) {
+        a_column_sum_[j] += sum[j];
+        a_column_abs_sum_[j] += abs_sum[j];
+      }
+    }
+    a_max_abs_ = max_abs;
+  });
+}
+
+GemmCheck GemmReference::check(const GemmOperands& ops) const {
+  return with_gemm_types(ops.precision, [&](auto types) -> GemmCheck {
+    using A = typename decltype(types)::a_type;
+    using B = typename decltype(types)::b_type;
+    using C = typename decltype(types)::c_type;
+    const std::int64_t m = ops.shape.m, n = ops.shape.n, k = ops.shape.k;
+    const auto* a = static_cast<const A*>(ops.a);
+    const auto* b = static_cast<const B*>(ops.b);
+    const auto* c = static_cast<const C*>(ops.c);
+    const double exact_limit = std::ldexp(1.0, exact_bits(ops.precision));
+    const double u = unit_roundoff(ops.precision);
+    auto fail = [](std::string what) { return GemmCheck{false, std::move(what)}; };
+
+    // 1. Column checksums: any single wrong entry of C changes its column's sum.
+    for (std::int64_t j = 0; j < n; ++j) {
+      double expected = 0.0, bound = 0.0, b_max = 0.0;
+      for (std::int64_t i = 0; i < k; ++i) {
+        const double v = to_double(b[j * k + i]);
+        expected += a_column_sum_[i] * v;
+        bound += a_column_abs_sum_[i] * std::fabs(v);
+        b_max = std::max(b_max, std::fabs(v));
+      }
+      double got = 0.0;
+      for (std::int64_t i = 0; i < m; ++i) got += to_double(c[j * m + i]);
+      const bool exact = static_cast<double>(k) * a_max_abs_ * b_max < exact_limit;
+      const double tolerance = exact ? 0.0 : static_cast<double>(k) * u * bound;
+      if (!(std::fabs(got - expected) <= tolerance)) {
+        return fail("column " + std::to_string(j) + " of C sums to " + std::to_string(got) + ", expected " +
+                    std::to_string(expected) + " (tolerance " + std::to_string(tolerance) + ")");
+      }
+    }
+
+    // 2. Direct dot products on sampled entries.
+    auto sample = [](std::int64_t size, std::int64_t count) {
+      std::vector<std::int64_t> idx;
+      if (size <= count) {
+        for (std::int64_t i = 0; i < size; ++i) idx.push_back(i);
+        return idx;
+      }
+      for (std::int64_t s = 0; s < count; ++s) idx.push_back(s * (size - 1) / (count - 1));
+      return idx;
+    };
+    for (std::int64_t i : sample(m, 48)) {
+      for (std::int64_t j : sample(n, 16)) {
+        double ref = 0.0, abs_ref = 0.0, a_max = 0.0, b_max = 0.0;
+        for (std::int64_t p = 0; p < k; ++p) {
+          const double x = to_double(a[i * k + p]), y = to_double(b[j * k + p]);
+          ref += x * y;
+          abs_ref += std::fabs(x * y);
+          a_max = std::max(a_max, std::fabs(x));
+          b_max = std::max(b_max, std::fabs(y));
+        }
+        const double got = to_double(c[j * m + i]);
+        const bool exact = static_cast<double>(k) * a_max * b_max < exact_limit;
+        const double tolerance = exact ? 0.0 : static_cast<double>(k) * u * abs_ref;
+        if (!(std::fabs(got - ref) <= tolerance)) {
+          return fail("C(" + std::to_string(i) + "," + std::to_string(j) + ") = " + std::to_string(got) +
+                      ", expected " + std::to_string(ref) + " (tolerance " + std::to_string(tolerance) + ")");
+        }
+      }
+    }
+    return GemmCheck{};
+  });
+}
+
+GemmCheck check_gemm(const GemmOperands& ops) { return GemmReference(ops).check(ops); }
+
+double gemm_operand_footprint(const GemmRequest& r) {
+  const OperandBytes e = gemm_operand_bytes(r.precision);
+  const double m = static_cast<double>(r.m), k = static_cast<double>(r.k), n = static_cast<double>(r.max_n);
+  return m * k * e.a + k * n * e.b + m * n * e.c;
+}
+
+namespace gemm_detail {
+
+GemmBuffers::Block GemmBuffers::allocate(double bytes) {
+  constexpr std::size_t kAlign = 4096;
+  const auto size = static_cast<std::size_t>(std::ceil(std::max(bytes, 1.0) / kAlign)) * kAlign;
+  void* p = std::aligned_alloc(kAlign, size);
+  if (p == nullptr) throw std::bad_alloc();
+  return Block(p);
+}
+
+GemmBuffers::GemmBuffers(const GemmRequest& request) : request_(request) {
+  if (request.m <= 0 || request.k <= 0 || request.max_n <= 0 || request.threads <= 0) {
+    throw std::invalid_argument("GEMM: m, k, max_n and threads must be positive");
+  }
+  const OperandBytes e = gemm_operand_bytes(request.precision);
+  const double m = static_cast<double>(request.m), k = static_cast<double>(request.k);
+  const double n = static_cast<double>(request.max_n);
+  a_ = allocate(m * k * e.a);
+  b_ = allocate(k * n * e.b);
+  c_ = allocate(m * n * e.c);
+  fill_gemm_inputs(operands(request.max_n), request.max_n, request.threads);
+  reference_ = std::make_unique<GemmReference>(operands(request.max_n));
+}
+
+GemmOperands GemmBuffers::operands(std::int64_t n) const {
+  return GemmOperands{request_.precision, GemmShape{request_.m, n, request_.k}, a_.get(), b_.get(), c_.get()};
+}
+
+}  // namespace gemm_detail
+}  // namespace roofline

@@ -1,0 +1,115 @@
+// Private to the GEMM sources in kernels/: element types per precision, the buffers every backend
+// owns (A, B, C in the shared layout of gemm.hpp), an OpenMP thread-count scope, and the backend
+// singletons the registry lists.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <type_traits>
+
+#include <omp.h>
+
+#include "roofline/kernels/gemm.hpp"
+
+namespace roofline::gemm_detail {
+
+// bf16 as stored: the upper 16 bits of an IEEE fp32.
+struct Bf16 {
+  std::uint16_t bits = 0;
+};
+inline float to_float(Bf16 v) {
+  const std::uint32_t u = static_cast<std::uint32_t>(v.bits) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+// Round to nearest even (exact for the small integers the fills use).
+inline Bf16 to_bf16(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  u += 0x7FFFu + ((u >> 16) & 1u);
+  return Bf16{static_cast<std::uint16_t>(u >> 16)};
+}
+inline double to_double(Bf16 v) { return to_float(v); }
+template <class T>
+double to_double(T v) {
+  return static_cast<double>(v);
+}
+template <class T>
+T from_int(int v) {
+  if constexpr (std::is_same_v<T, Bf16>) {
+    return to_bf16(static_cast<float>(v));
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
+template <class A, class B, class C>
+struct GemmTypes {
+  using a_type = A;
+  using b_type = B;
+  using c_type = C;
+};
+
+// Calls f(GemmTypes<A, B, C>{}) with the element types of `p` (see GemmOperands).
+template <class F>
+decltype(auto) with_gemm_types(Precision p, F&& f) {
+  switch (p) {
+    case Precision::fp64: return f(GemmTypes<double, double, double>{});
+    case Precision::fp32: return f(GemmTypes<float, float, float>{});
+    case Precision::bf16: return f(GemmTypes<Bf16, Bf16, float>{});
+    case Precision::int8: return f(GemmTypes<std::int8_t, std::uint8_t, std::int32_t>{});
+    case Precision::fp16: break;
+  }
+  throw std::invalid_argument("GEMM: precision fp16 is not supported");
+}
+
+// Sets the OpenMP thread count of the calling thread's next parallel regions (and so of libraries on
+// the OpenMP runtime: Eigen, oneDNN) for a scope; restores it after.
+class OmpThreadsScope {
+ public:
+  explicit OmpThreadsScope(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
+  ~OmpThreadsScope() { omp_set_num_threads(saved_); }
+  OmpThreadsScope(const OmpThreadsScope&) = delete;
+  OmpThreadsScope& operator=(const OmpThreadsScope&) = delete;
+
+ private:
+  int saved_;
+};
+
+// A, B (max_n columns) and C (max_n columns) of one request, page-aligned, filled by fill_gemm_inputs,
+// with the reference that validates C.
+class GemmBuffers {
+ public:
+  explicit GemmBuffers(const GemmRequest& request);
+  [[nodiscard]] GemmOperands operands(std::int64_t n) const;
+  [[nodiscard]] GemmCheck check(std::int64_t n) const { return reference_->check(operands(n)); }
+  [[nodiscard]] const GemmRequest& request() const { return request_; }
+  template <class T>
+  T* a() const { return static_cast<T*>(a_.get()); }
+  template <class T>
+  T* b() const { return static_cast<T*>(b_.get()); }
+  template <class T>
+  T* c() const { return static_cast<T*>(c_.get()); }
+
+ private:
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+  using Block = std::unique_ptr<void, Free>;
+  static Block allocate(double bytes);
+
+  GemmRequest request_;
+  Block a_, b_, c_;
+  std::unique_ptr<GemmReference> reference_;
+};
+
+// The backend singletons (one file each); the registry decides which are compiled in.
+const GemmBackend& eigen_backend();
+const GemmBackend& onednn_backend();
+const GemmBackend& openblas_backend();
+
+}  // namespace roofline::gemm_detail

@@ -1,0 +1,107 @@
+// The OpenBLAS backend: CBLAS sgemm/dgemm on the shared layout (A row-major = A^T column-major, so
+// C = A B is gemm(ColMajor, Trans, NoTrans)), and sgemv/dgemv at batch 1. OpenBLAS runs its own
+// pthreads (Debian's libopenblas0-pthread), sized with openblas_set_num_threads in select_batch; they
+// are not the pinned OpenMP team, so OpenBLAS places them itself. The kernel it runs is chosen by its own
+// CPU detection or OPENBLAS_CORETYPE from the environment, which is reported and never overridden.
+#include <cblas.h>
+
+#include <cstdlib>
+#include <limits>
+
+#include "gemm_internal.hpp"
+
+namespace roofline::gemm_detail {
+namespace {
+
+std::string corename() {
+  const char* name = openblas_get_corename();
+  return name ? name : "unknown";
+}
+
+class OpenblasProblem final : public GemmProblem {
+ public:
+  explicit OpenblasProblem(const GemmRequest& request) : buffers_(request) {}
+
+  void select_batch(std::int64_t n) override {
+    const GemmRequest& r = buffers_.request();
+    if (n < 1 || n > r.max_n) throw std::out_of_range("GEMM batch outside 1..max_n");
+    n_ = n;
+    openblas_set_num_threads(r.threads);
+  }
+
+  void run() override {
+    const GemmRequest& r = buffers_.request();
+    const auto m = static_cast<blasint>(r.m), k = static_cast<blasint>(r.k), n = static_cast<blasint>(n_);
+    if (r.precision == Precision::fp32) {
+      if (n == 1) {
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0f, buffers_.a<float>(), k, buffers_.b<float>(), 1, 0.0f,
+                    buffers_.c<float>(), 1);
+      } else {
+        cblas_sgemm(CblasColMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0f, buffers_.a<float>(), k,
+                    buffers_.b<float>(), k, 0.0f, buffers_.c<float>(), m);
+      }
+    } else {
+      if (n == 1) {
+        cblas_dgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0, buffers_.a<double>(), k, buffers_.b<double>(), 1, 0.0,
+                    buffers_.c<double>(), 1);
+      } else {
+        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0, buffers_.a<double>(), k,
+                    buffers_.b<double>(), k, 0.0, buffers_.c<double>(), m);
+      }
+    }
+  }
+
+  [[nodiscard]] GemmCheck validate() const override { return buffers_.check(n_); }
+  [[nodiscard]] std::string implementation() const override {
+    const bool fp32 = buffers_.request().precision == Precision::fp32;
+    const char* routine = n_ == 1 ? (fp32 ? "sgemv" : "dgemv") : (fp32 ? "sgemm" : "dgemm");
+    return std::string("openblas ") + routine + " " + corename() + ", " +
+           std::to_string(buffers_.request().threads) + " OpenBLAS thread(s)";
+  }
+  [[nodiscard]] double pack_seconds() const override { return 0.0; }
+  GemmOperands operands() override { return buffers_.operands(n_); }
+
+ private:
+  GemmBuffers buffers_;
+  std::int64_t n_ = 1;
+};
+
+class OpenblasBackend final : public GemmBackend {
+ public:
+  [[nodiscard]] std::string_view name() const override { return "openblas"; }
+  [[nodiscard]] std::vector<Precision> precisions() const override { return {Precision::fp32, Precision::fp64}; }
+  [[nodiscard]] std::unique_ptr<GemmProblem> prepare(const GemmRequest& request) const override {
+    if (request.precision != Precision::fp32 && request.precision != Precision::fp64) {
+      throw GemmUnsupported("openblas: precision " + std::string(to_string(request.precision)) +
+                            " is not run (fp32, fp64 only)");
+    }
+    constexpr std::int64_t kMaxDim = std::numeric_limits<blasint>::max();  // 32-bit in Debian's OpenBLAS
+    if (request.m > kMaxDim || request.k > kMaxDim || request.max_n > kMaxDim) {
+      throw GemmUnsupported("openblas: a dimension exceeds its index range");
+    }
+    auto p = std::make_unique<OpenblasProblem>(request);
+    p->select_batch(1);
+    return p;
+  }
+  [[nodiscard]] double footprint_bytes(const GemmRequest& request) const override {
+    return gemm_operand_footprint(request);
+  }
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>> library_facts(const IsaFeatures&) const override {
+    const char* coretype = std::getenv("OPENBLAS_CORETYPE");
+    const char* config = openblas_get_config();
+    const int parallel = openblas_get_parallel();
+    return {{"corename", corename()},
+            {"config", config ? config : ""},
+            {"parallel", parallel == 0 ? "sequential" : parallel == 1 ? "pthreads" : "OpenMP"},
+            {"OPENBLAS_CORETYPE", coretype ? coretype : "(unset)"}};
+  }
+};
+
+}  // namespace
+
+const GemmBackend& openblas_backend() {
+  static const OpenblasBackend backend;
+  return backend;
+}
+
+}  // namespace roofline::gemm_detail

@@ -1,0 +1,223 @@
+// GEMV/GEMM kernels: the FLOP/byte counting, every compiled backend x precision on small and odd shapes
+// (validated), validation catching a wrong product, and the row-split GEMV against Eigen's own result.
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <gtest/gtest.h>
+
+#include "roofline/kernels/gemm.hpp"
+#include "roofline/kernels/gemm_count.hpp"
+
+namespace roofline {
+namespace {
+
+IsaFeatures host_features() {
+  IsaFeatures f;
+  __builtin_cpu_init();
+  f.sse2 = __builtin_cpu_supports("sse2");
+  f.sse4_2 = __builtin_cpu_supports("sse4.2");
+  f.avx = __builtin_cpu_supports("avx");
+  f.avx2 = __builtin_cpu_supports("avx2");
+  f.fma = __builtin_cpu_supports("fma");
+  f.avx512f = __builtin_cpu_supports("avx512f");
+  f.avx512dq = __builtin_cpu_supports("avx512dq");
+  f.avx512bw = __builtin_cpu_supports("avx512bw");
+  f.avx512vl = __builtin_cpu_supports("avx512vl");
+  f.avx512_vnni = __builtin_cpu_supports("avx512vnni");
+  f.avx512_bf16 = __builtin_cpu_supports("avx512bf16");
+  return f;
+}
+
+GemmRequest request(std::int64_t m, std::int64_t k, std::int64_t max_n, Precision p, int threads,
+                    const IsaFeatures& features = host_features()) {
+  GemmRequest r;
+  r.m = m;
+  r.k = k;
+  r.max_n = max_n;
+  r.precision = p;
+  r.threads = threads;
+  r.features = features;
+  return r;
+}
+
+TEST(GemmCount, OperationsBytesAndIntensity) {
+  const GemmShape s{4, 2, 3};
+  EXPECT_DOUBLE_EQ(gemm_operations(s), 48.0);
+  EXPECT_DOUBLE_EQ(gemm_compulsory_bytes(s, Precision::fp32), (12 + 6 + 8) * 4.0);
+  EXPECT_DOUBLE_EQ(gemm_compulsory_bytes(s, Precision::fp64), (12 + 6 + 8) * 8.0);
+  EXPECT_DOUBLE_EQ(gemm_compulsory_bytes(s, Precision::bf16), 12 * 2.0 + 6 * 2.0 + 8 * 4.0);
+  EXPECT_DOUBLE_EQ(gemm_compulsory_bytes(s, Precision::int8), 12 * 1.0 + 6 * 1.0 + 8 * 4.0);
+  EXPECT_DOUBLE_EQ(gemm_arithmetic_intensity(s, Precision::fp32), 48.0 / 104.0);
+  EXPECT_DOUBLE_EQ(gemm_arithmetic_intensity(s, Precision::int8), 48.0 / 50.0);
+}
+
+TEST(GemmCount, BatchOneStreamsTheWeights) {
+  // GEMV: AI = 2MK / ((MK + K + M) * 4) -> just under 0.5 FLOP/byte in fp32 for a large square A.
+  const GemmShape gemv{8192, 1, 8192};
+  EXPECT_NEAR(gemm_arithmetic_intensity(gemv, Precision::fp32), 0.5 * 8192.0 * 8192 / (8192.0 * 8192 + 2 * 8192),
+              1e-12);
+  // Formula of the issue: 2MNK / ((MK + KN + MN) * sizeof(T)).
+  const GemmShape big{8192, 1024, 8192};
+  const double mk = 8192.0 * 8192, kn = 8192.0 * 1024, mn = 8192.0 * 1024;
+  EXPECT_DOUBLE_EQ(gemm_arithmetic_intensity(big, Precision::fp64), 2 * 8192.0 * 1024 * 8192 / ((mk + kn + mn) * 8));
+  // AI grows with the batch.
+  double last = 0.0;
+  for (std::int64_t n = 1; n <= 1024; n *= 2) {
+    const double ai = gemm_arithmetic_intensity({4096, n, 4096}, Precision::fp32);
+    EXPECT_GT(ai, last);
+    last = ai;
+  }
+}
+
+TEST(GemmRegistry, EigenAlwaysFirstAndNamesUnique) {
+  const auto& list = gemm_backends();
+  ASSERT_FALSE(list.empty());
+  EXPECT_EQ(list.front()->name(), "eigen");
+  EXPECT_EQ(find_gemm_backend("eigen"), list.front());
+  EXPECT_EQ(find_gemm_backend("no-such-backend"), nullptr);
+  for (const GemmBackend* b : list) {
+    EXPECT_EQ(find_gemm_backend(b->name()), b);
+    EXPECT_FALSE(b->precisions().empty());
+    EXPECT_FALSE(b->library_facts(host_features()).empty());
+  }
+}
+
+// Every compiled backend and precision, on odd shapes (M, K not multiples of 16) and batches 1, 5, 17,
+// on 1 and 2 threads: the product must validate.
+TEST(GemmBackends, EveryBackendAndPrecisionValidatesOnOddShapes) {
+  const std::vector<std::pair<std::int64_t, std::int64_t>> shapes{{37, 29}, {64, 48}, {3, 1}, {129, 67}};
+  int validated = 0;
+  for (const GemmBackend* backend : gemm_backends()) {
+    for (Precision p : backend->precisions()) {
+      for (auto [m, k] : shapes) {
+        for (int threads : {1, 2}) {
+          SCOPED_TRACE(std::string(backend->name()) + " " + std::string(to_string(p)) + " m=" + std::to_string(m) +
+                       " k=" + std::to_string(k) + " threads=" + std::to_string(threads));
+          std::unique_ptr<GemmProblem> problem;
+          try {
+            problem = backend->prepare(request(m, k, 17, p, threads));
+          } catch (const GemmUnsupported& e) {
+            std::printf("skipped (unsupported here): %s\n", e.what());
+            continue;
+          }
+          EXPECT_GE(problem->pack_seconds(), 0.0);
+          for (std::int64_t n : {1, 5, 17}) {
+            problem->select_batch(n);
+            problem->run();
+            const GemmCheck check = problem->validate();
+            EXPECT_TRUE(check.ok) << "n=" << n << ": " << check.message;
+            EXPECT_FALSE(problem->implementation().empty());
+            EXPECT_EQ(problem->operands().shape.n, n);
+            ++validated;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GE(validated, 2 * 4 * 2 * 3);  // at least eigen fp32 and fp64
+}
+
+TEST(GemmBackends, UnsupportedPrecisionIsRefused) {
+  EXPECT_THROW((void)find_gemm_backend("eigen")->prepare(request(8, 8, 1, Precision::int8, 1)), GemmUnsupported);
+  EXPECT_THROW((void)find_gemm_backend("eigen")->prepare(request(8, 8, 1, Precision::fp16, 1)), GemmUnsupported);
+}
+
+// A wrong entry anywhere in C, even one no sampled dot product looks at, fails validation.
+TEST(GemmValidation, CatchesACorruptedOutput) {
+  for (const GemmBackend* backend : gemm_backends()) {
+    for (Precision p : backend->precisions()) {
+      SCOPED_TRACE(std::string(backend->name()) + " " + std::string(to_string(p)));
+      std::unique_ptr<GemmProblem> problem;
+      try {
+        problem = backend->prepare(request(301, 45, 40, p, 2));
+      } catch (const GemmUnsupported&) {
+        continue;
+      }
+      problem->select_batch(40);
+      problem->run();
+      ASSERT_TRUE(problem->validate().ok);
+      const GemmOperands ops = problem->operands();
+      // Row 151, column 21: between the 48 sampled rows and 16 sampled columns.
+      const std::int64_t at = 21 * ops.shape.m + 151;
+      if (p == Precision::fp64) static_cast<double*>(ops.c)[at] += 1.0;
+      if (p == Precision::fp32 || p == Precision::bf16) static_cast<float*>(ops.c)[at] += 1.0f;
+      if (p == Precision::int8) static_cast<std::int32_t*>(ops.c)[at] -= 1;
+      const GemmCheck check = problem->validate();
+      EXPECT_FALSE(check.ok);
+      EXPECT_NE(check.message.find("column 21"), std::string::npos) << check.message;
+      // A rerun repairs it.
+      problem->run();
+      EXPECT_TRUE(problem->validate().ok);
+    }
+  }
+}
+
+TEST(GemmValidation, DirectCheckOfAHandMadeProduct) {
+  // A = [1 2; 3 4; 5 6] (row-major), B = [1; -1] and [2; 0] (column-major), C = A B.
+  std::vector<float> a{1, 2, 3, 4, 5, 6}, b{1, -1, 2, 0}, c{-1, -1, -1, 2, 6, 10};
+  GemmOperands ops{Precision::fp32, GemmShape{3, 2, 2}, a.data(), b.data(), c.data()};
+  EXPECT_TRUE(check_gemm(ops).ok);
+  c[4] = 6.5f;  // wrong by a half
+  const GemmCheck bad = check_gemm(ops);
+  EXPECT_FALSE(bad.ok);
+  // Swapped entries keep the column sum but not the sampled dot products.
+  c = {-1, -1, -1, 2, 10, 6};
+  EXPECT_FALSE(check_gemm(ops).ok);
+}
+
+// The row split of batch 1 over 2 threads computes what Eigen's own GEMV computes, on non-integer data.
+TEST(GemmEigen, RowSplitGemvMatchesEigen) {
+  const std::int64_t m = 1003, k = 517;
+  auto problem = find_gemm_backend("eigen")->prepare(request(m, k, 1, Precision::fp32, 2));
+  problem->select_batch(1);
+  EXPECT_NE(problem->implementation().find("rows of A split over 2"), std::string::npos)
+      << problem->implementation();
+  const GemmOperands ops = problem->operands();
+  auto* a = static_cast<float*>(const_cast<void*>(ops.a));
+  auto* x = static_cast<float*>(const_cast<void*>(ops.b));
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  for (std::int64_t i = 0; i < m * k; ++i) a[i] = dist(rng);
+  for (std::int64_t i = 0; i < k; ++i) x[i] = dist(rng);
+  problem->run();
+
+  using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Eigen::Map<const RowMajor> A(a, m, k);
+  const Eigen::Map<const Eigen::VectorXf> X(x, k);
+  const Eigen::VectorXf expected = A * X;
+  const auto* y = static_cast<const float*>(ops.c);
+  for (std::int64_t i = 0; i < m; ++i) {
+    const double scale = (A.row(i).cwiseAbs() * X.cwiseAbs()).value();
+    ASSERT_NEAR(y[i], expected[i], 1e-5 * scale + 1e-6) << "row " << i;
+  }
+}
+
+TEST(GemmEigen, ThreadingOfEachBatchIsStated) {
+  auto problem = find_gemm_backend("eigen")->prepare(request(256, 64, 64, Precision::fp32, 2));
+  problem->select_batch(1);
+  EXPECT_NE(problem->implementation().find("gemv"), std::string::npos);
+  problem->select_batch(64);  // 64 columns >= nr x 2 threads: Eigen's own parallel GEMM
+  EXPECT_NE(problem->implementation().find("Eigen's OpenMP parallel product on 2 threads"), std::string::npos)
+      << problem->implementation();
+  auto single = find_gemm_backend("eigen")->prepare(request(256, 64, 4, Precision::fp64, 1));
+  EXPECT_NE(single->implementation().find("1 thread"), std::string::npos);
+}
+
+TEST(GemmBackends, BatchOutsideThePreparedRangeIsRefused) {
+  auto problem = find_gemm_backend("eigen")->prepare(request(16, 16, 4, Precision::fp32, 1));
+  EXPECT_THROW(problem->select_batch(0), std::out_of_range);
+  EXPECT_THROW(problem->select_batch(5), std::out_of_range);
+}
+
+TEST(GemmBackends, FootprintCoversTheOperands) {
+  const GemmRequest r = request(1024, 512, 8, Precision::fp32, 1);
+  EXPECT_DOUBLE_EQ(gemm_operand_footprint(r), (1024.0 * 512 + 512.0 * 8 + 1024.0 * 8) * 4);
+  for (const GemmBackend* b : gemm_backends()) EXPECT_GE(b->footprint_bytes(r), gemm_operand_footprint(r));
+}
+
+}  // namespace
+}  // namespace roofline
