@@ -1,9 +1,22 @@
-// Placeholder until the report lands (issue 7).
+// The terminal summary: the report's tables as aligned text with units (the same tables as the HTML page).
+#include <fmt/format.h>
+
 #include "roofline/analysis/report.hpp"
+#include "roofline/analysis/report_facts.hpp"
+#include "roofline/analysis/report_tables.hpp"
 
 namespace roofline {
-std::string render_text_summary(const nlohmann::json&) { return {}; }
-std::string render_html_report(const nlohmann::json&, const nlohmann::json&) {
-  return "<!doctype html><title>roofline</title><p>report not implemented yet</p>\n";
+using nlohmann::json;
+
+std::string render_text_summary(const json& results) { return render_text_summary(results, nullptr); }
+
+std::string render_text_summary(const json& results, const json& spec) {
+  std::string s;
+  const int threads = report_threads(results);
+  s += fmt::format("Roofline summary{}\n\n",
+                   threads > 0 ? fmt::format(" (charts at {} thread(s), the largest measured)", threads) : "");
+  for (const ReportTable& t : report_tables(results, spec)) s += render_table_text(t) + "\n";
+  return s;
 }
+
 }  // namespace roofline

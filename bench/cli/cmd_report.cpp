@@ -1,6 +1,94 @@
-// Placeholder until `roofline report` lands.
+// `roofline report RESULTS.json`: re-renders a results file, on any machine, long after the run: the HTML
+// report (default: RESULTS.html beside the file), the roofline chart as SVG, CSV of every benchmark point,
+// and the terminal summary (--text). With --spec, the datasheet figures are set beside the measured ones.
+// All inputs are read and all destinations checked before anything is written, so bad input leaves no
+// half-written output.
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
 #include "commands.hpp"
+#include "roofline/analysis/atomic_file.hpp"
+#include "roofline/analysis/errors.hpp"
+#include "roofline/analysis/report.hpp"
+#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/spec.hpp"
 
 namespace roofline::cli {
-void add_report_command(CLI::App&, CliState&) {}
+namespace fs = std::filesystem;
+
+namespace {
+
+struct ReportArgs {
+  std::string results;
+  std::string html, svg, csv, spec;
+  bool text = false;
+  bool force = false;
+};
+
+struct Output {
+  fs::path path;
+  std::string flag;
+  std::string content;
+};
+
+void run_report(const ReportArgs& a) {
+  const nlohmann::json results = load_results(a.results);
+  const nlohmann::json spec = a.spec.empty() ? nlohmann::json() : load_spec(a.spec);
+
+  std::vector<Output> outputs;
+  if (!a.html.empty()) outputs.push_back({a.html, "--html", ""});
+  if (!a.svg.empty()) outputs.push_back({a.svg, "--svg", ""});
+  if (!a.csv.empty()) outputs.push_back({a.csv, "--csv", ""});
+  if (outputs.empty() && !a.text) {
+    fs::path html = a.results;
+    html.replace_extension(".html");
+    outputs.push_back({html, "report", ""});
+  }
+  const Overwrite overwrite = a.force ? Overwrite::yes : Overwrite::no;
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (fs::weakly_canonical(outputs[i].path) == fs::weakly_canonical(outputs[j].path)) {
+        throw InputError(fmt::format("{} and {} name the same file {}", outputs[j].flag, outputs[i].flag,
+                                     outputs[i].path.string()));
+      }
+    }
+    if (fs::weakly_canonical(outputs[i].path) == fs::weakly_canonical(a.results)) {
+      throw InputError(fmt::format("{}: {} would overwrite the results file", outputs[i].flag, outputs[i].path.string()));
+    }
+    check_destination(outputs[i].path, overwrite, outputs[i].flag);
+  }
+  // Render everything before writing anything.
+  for (Output& o : outputs) {
+    if (o.flag == "--svg") o.content = render_svg_chart(results);
+    else if (o.flag == "--csv") o.content = render_csv(results);
+    else o.content = render_html_report(results, spec);
+  }
+  if (a.text) std::fputs(render_text_summary(results, spec).c_str(), stdout);
+  for (const Output& o : outputs) {
+    write_file_atomically(o.path, o.content, overwrite);
+    const char* what = o.flag == "--svg" ? "chart" : o.flag == "--csv" ? "csv" : "report";
+    std::printf("%-8s %s\n", what, o.path.string().c_str());
+  }
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, CliState&) {
+  auto* cmd = app.add_subcommand("report", "Render a results file: HTML report (default), SVG chart, CSV, text summary");
+  auto a = std::make_shared<ReportArgs>();
+  cmd->add_option("results", a->results, "A results file written by `roofline run`")->required();
+  cmd->add_option("--html", a->html, "Write the self-contained HTML report here (default: RESULTS.html beside the file)");
+  cmd->add_option("--svg", a->svg, "Write the roofline chart alone as SVG here");
+  cmd->add_option("--csv", a->csv, "Write one CSV row per benchmark point, with all counters, here");
+  cmd->add_option("--spec", a->spec, "Advertised figures to compare with (JSON; see analysis/specs/README.md)");
+  cmd->add_flag("--text", a->text, "Print the summary tables to the terminal");
+  cmd->add_flag("--force", a->force, "Overwrite existing output files");
+  cmd->callback([a] { run_report(*a); });
+}
+
 }  // namespace roofline::cli

@@ -1,0 +1,217 @@
+// The two curve charts of the report: bandwidth against working set (one line per kernel and thread
+// count, the detected levels shaded), and throughput and latency per call against batch size (one line per
+// backend and precision), which show the trade-off the roofline implies: a larger batch buys throughput
+// until the ridge and costs latency per call.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/html_escape.hpp"
+#include "roofline/analysis/report_charts.hpp"
+#include "roofline/analysis/report_facts.hpp"
+#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/analysis/units.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+using Series = std::map<std::string, std::vector<std::pair<double, double>>>;  // name -> (x, y) sorted by x
+
+struct Extent {
+  double x_lo = std::numeric_limits<double>::max(), x_hi = 0, y_lo = std::numeric_limits<double>::max(), y_hi = 0;
+  void see(double x, double y) {
+    x_lo = std::min(x_lo, x); x_hi = std::max(x_hi, x);
+    y_lo = std::min(y_lo, y); y_hi = std::max(y_hi, y);
+  }
+  [[nodiscard]] bool empty() const { return x_hi == 0; }
+};
+
+// Draws each series as a polyline with point markers; `attr_of` gives extra attributes of a series.
+std::string draw_series(const LogLogPlot& plot, const std::string& id, const Series& series,
+                        const std::map<std::string, std::string>& colour_of, const std::map<std::string, std::string>& dash_of,
+                        const std::string& css_class, const std::map<std::string, std::string>& data_of) {
+  std::string s = svg_clipped_group(id, fmt::format(" class=\"{}\"", css_class));
+  for (const auto& [name, points] : series) {
+    std::vector<std::pair<double, double>> px;
+    for (const auto& [x, y] : points) px.emplace_back(plot.x.to_px(x), plot.y.to_px(y));
+    const std::string colour = colour_of.at(name);
+    s += svg_polyline(px, fmt::format(" class=\"series\"{}{} stroke=\"{}\" stroke-width=\"2\"{}", svg_attr("data-series", name),
+                                      data_of.count(name) ? data_of.at(name) : "", colour,
+                                      dash_of.count(name) && !dash_of.at(name).empty() ? svg_attr("stroke-dasharray", dash_of.at(name)) : ""));
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      s += svg_circle(px[i].first, px[i].second, 2.8,
+                      fmt::format(" class=\"point\"{} data-x=\"{:g}\" data-y=\"{:g}\" fill=\"{}\"", svg_attr("data-series", name),
+                                  points[i].first, points[i].second, colour));
+    }
+  }
+  s += "</g>\n";
+  return s;
+}
+
+// Bandwidth entries: the max aggregates (what ceilings use), else medians, else single repetitions.
+std::vector<json> bandwidth_entries(const json& results) {
+  for (const char* aggregate : {"max", "median", ""}) {
+    auto entries = benchmark_entries(results, "bandwidth", aggregate);
+    if (!entries.empty()) return entries;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string bandwidth_chart_svg(const json& results) {
+  Series series;
+  std::map<std::string, std::string> colours, data;
+  std::map<std::string, std::string> dashed;
+  Extent ext;
+  int max_threads = 0;
+  for (const json& e : bandwidth_entries(results)) {
+    const json labels = e.value("labels", json::object());
+    max_threads = std::max(max_threads, static_cast<int>(num(labels, "threads", num(e, "threads"))));
+  }
+  for (const json& e : bandwidth_entries(results)) {
+    const double ws = counter(e, "working_set_bytes"), bw = counter(e, "bytes_per_second");
+    if (!(ws > 0) || !(bw > 0)) continue;
+    const json labels = e.value("labels", json::object());
+    const std::string kernel = str(labels, "kernel", "?");
+    const int threads = static_cast<int>(num(labels, "threads", num(e, "threads")));
+    const std::string name = fmt::format("{} {}t", kernel, threads);
+    series[name].emplace_back(ws, bw);
+    colours[name] = series_colour(kernel);
+    dashed[name] = threads != max_threads ? "6 4" : "";
+    data[name] = svg_attr("data-kernel", kernel) + fmt::format(" data-threads=\"{}\"", threads);
+    ext.see(ws, bw);
+  }
+  if (ext.empty()) return "";
+  for (auto& [name, pts] : series) std::sort(pts.begin(), pts.end());
+
+  PlotFrame frame;
+  frame.width = 1000;
+  frame.height = 480;
+  frame.right = 210;
+  const LogLogPlot plot = make_log_log_plot(frame, decade_range(ext.x_lo, ext.x_hi), decade_range(ext.y_lo / 1.5, ext.y_hi * 1.5));
+  const std::string id = "bandwidth-chart";
+  std::string s = svg_open_log_log(plot, id, "Bandwidth vs working set (all arrays together)", "working set",
+                                   "bandwidth", tick_bytes, tick_byte_rate);
+
+  // Level bands: the working-set range each level's ceiling came from (at the largest thread count).
+  s += svg_clipped_group(id, " class=\"levels\"");
+  const int threads = report_threads(results);
+  for (const char* level : {"L1", "L2", "L3", "DRAM"}) {
+    const json* roof = memory_roof(roofline_of(results), level, threads);
+    if (roof == nullptr || !(num(*roof, "min_bytes") > 0) || !(num(*roof, "max_bytes") >= num(*roof, "min_bytes"))) continue;
+    const double x0 = plot.x.to_px(num(*roof, "min_bytes")), x1 = plot.x.to_px(num(*roof, "max_bytes"));
+    s += svg_rect(x0, plot.frame.plot_top(), std::max(2.0, x1 - x0), plot.frame.plot_bottom() - plot.frame.plot_top(),
+                  fmt::format(" class=\"level-band\" data-level=\"{}\" data-min-bytes=\"{:g}\" data-max-bytes=\"{:g}\" "
+                              "fill=\"{}\" fill-opacity=\"0.13\"",
+                              level, num(*roof, "min_bytes"), num(*roof, "max_bytes"), series_colour(level)));
+    s += svg_text((x0 + x1) / 2, plot.frame.plot_top() + 14, fmt::format("{} {}", level, format_si(num(*roof, "value"), "B/s")),
+                  fmt::format(" class=\"level-label\" text-anchor=\"middle\" font-size=\"11\" fill=\"{}\"", series_colour(level)));
+  }
+  s += "</g>\n";
+  s += draw_series(plot, id, series, colours, dashed, "bandwidth-series", data);
+  std::vector<LegendRow> legend;
+  for (const auto& [name, pts] : series) legend.push_back({name, colours[name], dashed[name], ""});
+  s += svg_legend(plot, legend);
+  s += "</svg>\n";
+  return s;
+}
+
+namespace {
+
+// Whether a series of `precision` is drawn (series are named "<backend> <precision>").
+bool shown(const Series& series, const std::string& precision) {
+  for (const auto& [name, pts] : series) {
+    if (name.size() > precision.size() && name.compare(name.size() - precision.size(), precision.size(), precision) == 0) return true;
+  }
+  return false;
+}
+
+// One series per backend+precision at the report's thread count: (batch, metric).
+std::string batch_chart(const json& results, const std::string& id, const std::string& title, bool latency) {
+  const int threads = report_threads(results);
+  Series series;
+  std::map<std::string, std::string> colours, data;
+  std::map<std::string, std::string> dashed;
+  Extent ext;
+  std::vector<std::string> backends;
+  for (const json& p : roofline_array(results, "placements")) {
+    if (static_cast<int>(num(p, "threads")) != threads) continue;
+    const double batch = num(p, "batch", num(p, "n"));
+    double y = num(p, "value");
+    if (latency) {
+      y = num(p, "latency_seconds");
+      // Older files: the time of one call follows from the FLOP count of the call and the rate.
+      if (!(y > 0) && num(p, "m") > 0 && num(p, "k") > 0 && batch > 0 && num(p, "value") > 0) {
+        y = 2.0 * num(p, "m") * num(p, "k") * batch / num(p, "value");
+      }
+    }
+    if (!(batch > 0) || !(y > 0)) continue;
+    const std::string backend = str(p, "backend"), precision = str(p, "precision");
+    const std::string name = backend + " " + precision;
+    series[name].emplace_back(batch, y);
+    colours[name] = series_colour(precision);
+    // Colour says the precision, the dash pattern the backend.
+    static const char* kDashes[] = {"", "7 4", "2 3", "10 3 2 3"};
+    auto it = std::find(backends.begin(), backends.end(), backend);
+    if (it == backends.end()) it = backends.insert(backends.end(), backend);
+    dashed[name] = kDashes[static_cast<std::size_t>(it - backends.begin()) % 4];
+    data[name] = svg_attr("data-backend", backend) + svg_attr("data-precision", precision);
+    ext.see(batch, y);
+  }
+  if (ext.empty()) return "";
+  for (auto& [name, pts] : series) std::sort(pts.begin(), pts.end());
+  if (!latency) {
+    for (const std::string& precision : report_precisions(results)) {
+      const json* c = compute_roof(roofline_of(results), precision, threads);
+      if (c != nullptr && num(*c, "value") > 0 && shown(series, precision)) ext.see(ext.x_lo, num(*c, "value"));
+    }
+  }
+  PlotFrame frame;
+  frame.width = 600;
+  frame.height = 420;
+  frame.right = 130;
+  const LogLogPlot plot = make_log_log_plot(frame, decade_range(ext.x_lo, ext.x_hi), decade_range(ext.y_lo, ext.y_hi));
+  std::string s = svg_open_log_log(plot, id, fmt::format("{} at {} thread(s)", title, threads), "batch (columns of B)",
+                                   latency ? "time per call" : "throughput", tick_plain,
+                                   latency ? tick_seconds : tick_flop_rate);
+  s += draw_series(plot, id, series, colours, dashed, latency ? "latency-series" : "throughput-series", data);
+  if (!latency) {
+    // The compute roof each precision can reach: throughput flattens as the batch passes the ridge.
+    s += svg_clipped_group(id, " class=\"roofs\"");
+    for (const std::string& precision : report_precisions(results)) {
+      const json* c = compute_roof(roofline_of(results), precision, threads);
+      if (c == nullptr || !(num(*c, "value") > 0) || !shown(series, precision)) continue;
+      const double y = plot.y.to_px(num(*c, "value"));
+      s += svg_line(plot.frame.plot_left(), y, plot.frame.plot_right(), y,
+                    fmt::format(" class=\"ceiling compute\"{} data-value=\"{:g}\" stroke=\"{}\" stroke-width=\"1\" "
+                                "stroke-dasharray=\"2 3\"",
+                                svg_attr("data-precision", precision), num(*c, "value"), series_colour(precision)));
+    }
+    s += "</g>\n";
+  }
+  std::vector<LegendRow> legend;
+  for (const auto& [name, pts] : series) legend.push_back({name, colours[name], dashed[name], ""});
+  if (!latency) legend.push_back({"compute roof", "#999", "2 3", ""});
+  s += svg_legend(plot, legend);
+  s += "</svg>\n";
+  return s;
+}
+
+}  // namespace
+
+std::string throughput_chart_svg(const json& results) {
+  return batch_chart(results, "throughput-chart", "Throughput vs batch", false);
+}
+
+std::string latency_chart_svg(const json& results) {
+  return batch_chart(results, "latency-chart", "Latency per call vs batch", true);
+}
+
+}  // namespace roofline

@@ -1,0 +1,219 @@
+// The roofline chart: one thread count (the largest measured, said in the title), a horizontal compute
+// roof per precision with its theoretical peak dashed above it, a diagonal memory roof per level clipped at
+// the ridge with the highest compute roof, ridge points marked with their AI, and the GEMV/GEMM points
+// labelled by batch and precision.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/html_escape.hpp"
+#include "roofline/analysis/report_charts.hpp"
+#include "roofline/analysis/report_facts.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/analysis/units.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kLevels[] = {"L1", "L2", "L3", "DRAM"};
+
+struct Roofs {
+  int threads = 0;
+  std::vector<std::pair<std::string, const json*>> compute;  // precision -> best ceiling
+  std::vector<std::pair<std::string, double>> memory;        // level -> roof bandwidth
+  std::vector<const json*> placements;
+  double bw_max = 0.0;
+  double peak_max = 0.0;
+};
+
+Roofs collect_roofs(const json& results) {
+  Roofs r;
+  r.threads = report_threads(results);
+  const json& section = roofline_of(results);
+  for (const std::string& p : report_precisions(results)) {
+    const json* c = compute_roof(section, p, r.threads);
+    if (c != nullptr && num(*c, "value") > 0) {
+      r.compute.emplace_back(p, c);
+      r.peak_max = std::max(r.peak_max, num(*c, "value"));
+    }
+  }
+  for (const char* level : kLevels) {
+    const json* m = memory_roof(section, level, r.threads);
+    if (m != nullptr && num(*m, "value") > 0) {
+      r.memory.emplace_back(level, num(*m, "value"));
+      r.bw_max = std::max(r.bw_max, num(*m, "value"));
+    }
+  }
+  for (const json& p : roofline_array(results, "placements")) {
+    if (static_cast<int>(num(p, "threads")) == r.threads && num(p, "ai") > 0 && num(p, "value") > 0) r.placements.push_back(&p);
+  }
+  return r;
+}
+
+std::string precision_unit_word(const Roofs& r) {
+  bool flop = false, op = false;
+  for (const auto& [p, c] : r.compute) (rate_unit_of(*c) == "OP/s" ? op : flop) = true;
+  return flop && op ? "FLOP/s (OP/s for integer)" : op ? "OP/s" : "FLOP/s";
+}
+
+std::string tick_ai(double v) { return tick_plain(v); }
+
+
+}  // namespace
+
+std::string series_colour(const std::string& name) {
+  static const std::map<std::string, std::string> kColours{
+      {"fp64", "#1f77b4"}, {"fp32", "#d62728"}, {"bf16", "#2ca02c"}, {"fp16", "#9467bd"}, {"int8", "#ff7f0e"},
+      {"L1", "#17becf"},   {"L2", "#8c564b"},   {"L3", "#e377c2"},   {"DRAM", "#555555"},
+      {"eigen", "#1f77b4"}, {"onednn", "#d62728"}, {"openblas", "#2ca02c"},
+      {"copy", "#1f77b4"}, {"scale", "#ff7f0e"}, {"add", "#2ca02c"}, {"triad", "#d62728"}, {"read", "#9467bd"},
+      {"write", "#8c564b"}, {"copy_nt", "#e377c2"}, {"triad_nt", "#7f7f7f"}, {"write_nt", "#bcbd22"}};
+  const auto it = kColours.find(name);
+  if (it != kColours.end()) return it->second;
+  // Anything else: a stable colour from the name.
+  static const char* kFallback[] = {"#17becf", "#bcbd22", "#7f7f7f", "#8c564b", "#e377c2"};
+  std::size_t h = 0;
+  for (char c : name) h = h * 31 + static_cast<unsigned char>(c);
+  return kFallback[h % 5];
+}
+
+LogLogPlot roofline_plot(const json& results) {
+  const Roofs r = collect_roofs(results);
+  double ai_lo = std::numeric_limits<double>::max(), ai_hi = 0.0;
+  double y_lo = std::numeric_limits<double>::max(), y_hi = 0.0;
+  auto see_ai = [&](double ai) { if (ai > 0) { ai_lo = std::min(ai_lo, ai); ai_hi = std::max(ai_hi, ai); } };
+  auto see_y = [&](double y) { if (y > 0) { y_lo = std::min(y_lo, y); y_hi = std::max(y_hi, y); } };
+  for (const auto& [p, c] : r.compute) {
+    see_y(num(*c, "value"));
+    see_y(num(*c, "theoretical"));
+    for (const auto& [level, bw] : r.memory) see_ai(num(*c, "value") / bw);
+  }
+  for (const json* p : r.placements) {
+    see_ai(num(*p, "ai"));
+    see_y(num(*p, "value"));
+  }
+  if (ai_hi == 0.0) { ai_lo = 0.1; ai_hi = 10.0; }
+  if (y_hi == 0.0) { y_lo = 1e9; y_hi = 1e12; }
+  // Margins: a factor of 3 around the intensities, and one decade under the lowest value so the memory
+  // roofs can be seen rising to their ridges.
+  PlotFrame frame;
+  frame.width = 1000;
+  frame.height = 620;
+  frame.right = 210;
+  return make_log_log_plot(frame, decade_range(ai_lo / 3.0, ai_hi * 3.0, 2), decade_range(y_lo / 10.0, y_hi * 1.5, 2));
+}
+
+std::string roofline_chart_svg(const json& results) {
+  const Roofs r = collect_roofs(results);
+  if (r.compute.empty() && r.memory.empty() && r.placements.empty()) return "";
+  const LogLogPlot plot = roofline_plot(results);
+  const std::string id = "roofline-chart";
+  const std::string unit_word = precision_unit_word(r);
+  std::string s = svg_open_log_log(plot, id, fmt::format("Roofline at {} thread(s), the largest measured", r.threads),
+                                   "arithmetic intensity (FLOP/byte; OP/byte for integer)", unit_word, tick_ai,
+                                   tick_flop_rate);
+  s.insert(s.find('>', s.find("<svg")), fmt::format(" data-threads=\"{}\"", r.threads));
+  s += svg_clipped_group(id, " class=\"roofs\"");
+  const double x_lo = plot.x.lo, x_hi = plot.x.hi;
+
+  // Memory roofs: y = bw x AI from the left edge up to the ridge with the highest compute roof.
+  for (const auto& [level, bw] : r.memory) {
+    const double x_end = r.peak_max > 0 ? r.peak_max / bw : x_hi;
+    s += svg_line(plot.x.to_px(x_lo), plot.y.to_px(bw * x_lo), plot.x.to_px(x_end), plot.y.to_px(bw * x_end),
+                  fmt::format(" class=\"ceiling memory\" data-level=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
+                              "stroke-width=\"2.5\"",
+                              level, bw, series_colour(level)));
+  }
+  // Compute roofs: horizontal from where the fastest memory roof meets them; theoretical dashed above.
+  for (const auto& [precision, c] : r.compute) {
+    const double peak = num(*c, "value"), theo = num(*c, "theoretical");
+    const double x_start = r.bw_max > 0 ? peak / r.bw_max : x_lo;
+    const std::string colour = series_colour(precision);
+    s += svg_line(plot.x.to_px(x_start), plot.y.to_px(peak), plot.x.to_px(x_hi), plot.y.to_px(peak),
+                  fmt::format(" class=\"ceiling compute\"{} data-precision=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
+                              "stroke-width=\"2.5\"",
+                              svg_attr("data-isa", str(*c, "isa")), html_escape(precision), peak, colour));
+    if (theo > 0) {
+      const double tx = r.bw_max > 0 ? theo / r.bw_max : x_lo;
+      s += svg_line(plot.x.to_px(tx), plot.y.to_px(theo), plot.x.to_px(x_hi), plot.y.to_px(theo),
+                    fmt::format(" class=\"ceiling theoretical\" data-precision=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
+                                "stroke-width=\"1.5\" stroke-dasharray=\"7 5\"",
+                                html_escape(precision), theo, colour));
+    }
+  }
+  s += "</g>\n";
+
+  // Ridge points: where each level's roof meets each compute roof; the DRAM ones are labelled.
+  s += svg_clipped_group(id, " class=\"ridges\"");
+  for (const auto& [precision, c] : r.compute) {
+    const double peak = num(*c, "value");
+    for (const auto& [level, bw] : r.memory) {
+      const double ai = peak / bw;
+      const double cx = plot.x.to_px(ai), cy = plot.y.to_px(peak);
+      s += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" class=\"ridge\" data-precision=\"{}\" data-level=\"{}\" "
+                       "data-ai=\"{:g}\" fill=\"#fff\" stroke=\"{}\" stroke-width=\"1.5\"><title>{} {} ridge: {:.3g} "
+                       "FLOP/B</title></circle>\n",
+                       svg_num(cx), svg_num(cy), html_escape(precision), level, ai, series_colour(level), html_escape(precision), level, ai);
+      if (std::string(level) == "DRAM") {
+        s += svg_text(cx + 6, cy + 15, fmt::format("{:.3g} FLOP/B", ai),
+                      fmt::format(" class=\"ridge-label\" data-precision=\"{}\" font-size=\"10\" fill=\"{}\"", html_escape(precision),
+                                  series_colour(precision)));
+      }
+    }
+  }
+  s += "</g>\n";
+
+  // GEMV/GEMM points, shaped by backend, coloured by precision.
+  s += svg_clipped_group(id, " class=\"placements\"");
+  std::vector<std::string> backends, labelled;
+  for (const json* p : r.placements) {
+    const std::string backend = str(*p, "backend"), precision = str(*p, "precision");
+    auto it = std::find(backends.begin(), backends.end(), backend);
+    const std::size_t shape = static_cast<std::size_t>(it - backends.begin());
+    if (it == backends.end()) backends.push_back(backend);
+    const double cx = plot.x.to_px(num(*p, "ai")), cy = plot.y.to_px(num(*p, "value"));
+    const std::string data = fmt::format(
+        " class=\"point placement\"{}{} data-batch=\"{}\" data-ai=\"{:g}\" data-value=\"{:g}\" fill=\"{}\" "
+        "stroke=\"#222\" stroke-width=\"0.7\"",
+        svg_attr("data-backend", backend), svg_attr("data-precision", precision), html_escape(str(*p, "batch")), num(*p, "ai"),
+        num(*p, "value"), series_colour(precision));
+    const std::string tip = "<title>" + html_escape(fmt::format("{} {} batch {}: {} at {:.3g} FLOP/B ({})", backend,
+                                        precision, str(*p, "batch"), format_si(num(*p, "value"), rate_unit_of(*p)),
+                                        num(*p, "ai"), str(*p, "bound"))) + "</title>";
+    if (shape % 3 == 0) {
+      s += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4.5\"{}>{}</circle>\n", svg_num(cx), svg_num(cy), data, tip);
+    } else if (shape % 3 == 1) {
+      s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"8\" height=\"8\"{} data-cx=\"{}\" data-cy=\"{}\">{}</rect>\n",
+                       svg_num(cx - 4), svg_num(cy - 4), data, svg_num(cx), svg_num(cy), tip);
+    } else {
+      s += fmt::format("<path d=\"M{} {} L{} {} L{} {} Z\"{} data-cx=\"{}\" data-cy=\"{}\">{}</path>\n", svg_num(cx),
+                       svg_num(cy - 5), svg_num(cx + 5), svg_num(cy + 4), svg_num(cx - 5), svg_num(cy + 4), data,
+                       svg_num(cx), svg_num(cy), tip);
+    }
+    // One label per precision and batch (the backends' points of one batch sit close together).
+    const std::string label = fmt::format("b{} {}", str(*p, "batch"), precision);
+    if (std::find(labelled.begin(), labelled.end(), label) == labelled.end()) {
+      labelled.push_back(label);
+      s += svg_text(cx + 7, cy + 12, label, " class=\"point-label\" font-size=\"9\" fill=\"#333\"");
+    }
+  }
+  s += "</g>\n";
+
+  std::vector<LegendRow> legend;
+  for (const auto& [precision, c] : r.compute) legend.push_back({fmt::format("{} {} ({})", precision, format_si(num(*c, "value"), rate_unit_of(*c)), str(*c, "isa")), series_colour(precision), "", ""});
+  legend.push_back({"theoretical peak", "#666", "7 5", ""});
+  legend.push_back({"ridge point", "#666", "", "circle"});
+  for (const auto& [level, bw] : r.memory) legend.push_back({std::string(level) + " " + format_si(bw, "B/s"), series_colour(level), "", ""});
+  const char* shapes[] = {"circle", "square", "triangle"};
+  for (std::size_t i = 0; i < backends.size(); ++i) legend.push_back({backends[i], "#888", "", shapes[i % 3]});
+  s += svg_legend(plot, legend);
+  s += "</svg>\n";
+  return s;
+}
+
+}  // namespace roofline

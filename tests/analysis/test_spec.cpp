@@ -1,0 +1,112 @@
+// Specs of advertised figures: the shipped specs parse, bad units and negative numbers are refused with the
+// file named, and advertised vs measured scales, compares and explains sparsity honestly.
+#include <filesystem>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "roofline/analysis/advertised.hpp"
+#include "roofline/analysis/errors.hpp"
+#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/spec.hpp"
+
+namespace roofline {
+namespace {
+namespace fs = std::filesystem;
+const fs::path kData = ROOFLINE_TEST_DATA_DIR;
+
+std::string error_of(const fs::path& p) {
+  try {
+    load_spec(p);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Spec, ShippedSpecsParse) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(ROOFLINE_SOURCE_DIR) / "analysis" / "specs")) {
+    if (entry.path().extension() != ".json") continue;
+    SCOPED_TRACE(entry.path().string());
+    const Spec spec = parse_spec(load_spec(entry.path()), entry.path().string());
+    EXPECT_FALSE(spec.peaks.empty());
+    EXPECT_GT(spec.memory_bandwidth, 0.0);
+    ++count;
+  }
+  EXPECT_GE(count, 3);
+}
+
+TEST(Spec, ParsesUnitsAndSparsity) {
+  const Spec spec = parse_spec(load_spec(kData / "spec_test_cpu.json"), "spec_test_cpu.json");
+  EXPECT_EQ(spec.cores, 4);
+  EXPECT_DOUBLE_EQ(spec.clock_hz, 2e9);
+  EXPECT_DOUBLE_EQ(spec.memory_bandwidth, 40e9);
+  ASSERT_EQ(spec.peaks.size(), 2u);
+  EXPECT_EQ(spec.peaks[0].precision, "fp32");
+  EXPECT_DOUBLE_EQ(spec.peaks[0].value, 400e9);
+  EXPECT_TRUE(spec.peaks[1].sparse);
+}
+
+TEST(Spec, RefusesUnknownUnitsAndNegativeNumbersNamingTheFile) {
+  const std::string unit = error_of(kData / "spec_bad_unit.json");
+  EXPECT_NE(unit.find("spec_bad_unit.json"), std::string::npos) << unit;
+  EXPECT_NE(unit.find("memory_bandwidth"), std::string::npos) << unit;
+  const std::string neg = error_of(kData / "spec_negative.json");
+  EXPECT_NE(neg.find("spec_negative.json"), std::string::npos) << neg;
+  EXPECT_NE(neg.find("greater than zero"), std::string::npos) << neg;
+  EXPECT_EQ(unit.find('\n'), std::string::npos);
+}
+
+TEST(Spec, RefusesBareNumbersAndMissingCoverage) {
+  nlohmann::json doc = {{"name", "x"}, {"kind", "cpu"}, {"covers", {{"cores", 2}}}, {"peaks", {{"fp32", {{"value", 4.5}}}}}};
+  EXPECT_THROW(parse_spec(doc, "s.json"), InputError);  // a number without a unit
+  doc["peaks"]["fp32"]["value"] = "4.5 TFLOP/s";
+  EXPECT_NO_THROW(parse_spec(doc, "s.json"));
+  doc.erase("covers");
+  EXPECT_THROW(parse_spec(doc, "s.json"), InputError);  // a cpu spec must say how many cores it covers
+  doc["covers"] = {{"cores", 2}};
+  doc["peaks"]["fp12"] = {{"value", "1 TFLOP/s"}};
+  EXPECT_THROW(parse_spec(doc, "s.json"), InputError);  // unknown precision
+}
+
+TEST(Advertised, ScalesToCoresMeasuredAndComputesMfu) {
+  const auto results = load_results(kData / "report_minimal.json");
+  const Spec spec = parse_spec(load_spec(kData / "spec_test_cpu.json"), "spec_test_cpu.json");
+  const AdvertisedComparison cmp = compare_to_spec(results, spec);
+  EXPECT_TRUE(cmp.comparable);
+  EXPECT_EQ(cmp.threads, 1);
+  EXPECT_DOUBLE_EQ(cmp.scale, 0.25);  // 1 core of the spec's 4
+  ASSERT_EQ(cmp.rows.size(), 3u);     // fp32, int8, bandwidth
+  const AdvertisedRow& fp32 = cmp.rows[0];
+  EXPECT_DOUBLE_EQ(fp32.advertised, 100e9);
+  EXPECT_DOUBLE_EQ(fp32.measured, 1e11);
+  EXPECT_DOUBLE_EQ(fp32.theoretical, 2e11);
+  EXPECT_DOUBLE_EQ(fp32.measured_ratio(), 1.0);
+  EXPECT_DOUBLE_EQ(fp32.gemm_ratio(), 0.1);  // best GEMM 10 GFLOP/s over 100 advertised
+  const AdvertisedRow& int8 = cmp.rows[1];
+  EXPECT_TRUE(int8.sparse);
+  EXPECT_DOUBLE_EQ(int8.dense, int8.advertised / 2);
+  EXPECT_NE(int8.verdict.find("assumes 2:4 sparsity"), std::string::npos) << int8.verdict;
+  EXPECT_NE(int8.verdict.find("not measured"), std::string::npos) << int8.verdict;
+  const AdvertisedRow& bw = cmp.rows[2];
+  EXPECT_EQ(bw.what, "memory bandwidth");
+  EXPECT_DOUBLE_EQ(bw.advertised, 40e9);  // bandwidth is not scaled per core
+  EXPECT_DOUBLE_EQ(bw.measured_ratio(), 0.25);
+  EXPECT_DOUBLE_EQ(bw.best_gemm, 5e9);    // 10 GFLOP/s at 2 FLOP/B
+}
+
+TEST(Advertised, AcceleratorSpecIsNotComparableWithACpuRun) {
+  const auto results = load_results(kData / "report_minimal.json");
+  const fs::path h100 = fs::path(ROOFLINE_SOURCE_DIR) / "analysis" / "specs" / "nvidia-h100-sxm5.json";
+  const AdvertisedComparison cmp = compare_to_spec(results, parse_spec(load_spec(h100), h100.string()));
+  EXPECT_FALSE(cmp.comparable);
+  for (const AdvertisedRow& r : cmp.rows) {
+    EXPECT_EQ(r.measured_ratio(), 0.0);
+    EXPECT_NE(r.verdict.find("not comparable"), std::string::npos);
+    if (r.what == "int8") EXPECT_NE(r.verdict.find("int8 figure (3958 TOPS) assumes 2:4 sparsity"), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace roofline

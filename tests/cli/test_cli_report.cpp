@@ -1,0 +1,106 @@
+// End-to-end: `roofline report` on the hand-made files of tests/data: the default HTML beside the results,
+// --svg/--csv/--text, no overwrite without --force, and bad input (not JSON, truncated, schema version 2,
+// missing roofline section, bad spec) ending in one line, exit code 2 and no output file at all.
+#include <algorithm>
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "cli_harness.hpp"
+
+namespace roofline::testing {
+namespace {
+namespace fs = std::filesystem;
+const fs::path kData = ROOFLINE_TEST_DATA_DIR;
+
+// Copies a data file into `dir` so the default output (beside the results) lands in a temp folder.
+fs::path copy_in(const TempDir& dir, const std::string& name) {
+  const fs::path to = dir / name;
+  fs::copy_file(kData / name, to);
+  return to;
+}
+
+void expect_one_line_error(const CliResult& r, const std::string& names) {
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(names), std::string::npos) << r.err;
+}
+
+TEST(CliReport, WritesHtmlBesideTheResultsByDefault) {
+  TempDir dir;
+  const fs::path results = copy_in(dir, "report_minimal.json");
+  const CliResult r = run_cli({"report", results.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const fs::path html = dir / "report_minimal.html";
+  ASSERT_TRUE(fs::exists(html));
+  EXPECT_NE(r.out.find(html.string()), std::string::npos) << r.out;
+  EXPECT_NE(read_file(html).find("id=\"roofline-chart\""), std::string::npos);
+}
+
+TEST(CliReport, DoesNotOverwriteWithoutForce) {
+  TempDir dir;
+  const fs::path results = copy_in(dir, "report_minimal.json");
+  write_file(dir / "out.html", "keep me");
+  const CliResult r = run_cli({"report", results.string(), "--html", (dir / "out.html").string()});
+  expect_one_line_error(r, "--force");
+  EXPECT_EQ(read_file(dir / "out.html"), "keep me");
+  const CliResult forced = run_cli({"report", results.string(), "--html", (dir / "out.html").string(), "--force"});
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_NE(read_file(dir / "out.html"), "keep me");
+}
+
+TEST(CliReport, CsvHasOneRowPerBenchmarkPoint) {
+  TempDir dir;
+  const CliResult r = run_cli({"report", (kData / "report_full.json").string(), "--csv", (dir / "points.csv").string(),
+                               "--svg", (dir / "chart.svg").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string csv = read_file(dir / "points.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 111 + 1);  // 111 entries in report_full.json + header
+  EXPECT_NE(read_file(dir / "chart.svg").find("class=\"ceiling compute\""), std::string::npos);
+  EXPECT_FALSE(fs::exists(kData / "report_full.html"));  // explicit outputs only
+}
+
+TEST(CliReport, TextSummaryWithSpec) {
+  const CliResult r = run_cli({"report", (kData / "report_minimal.json").string(), "--text", "--spec",
+                               (kData / "spec_test_cpu.json").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Compute ceilings"), std::string::npos);
+  EXPECT_NE(r.out.find("100 GFLOP/s"), std::string::npos);
+  EXPECT_NE(r.out.find("assumes 2:4 sparsity"), std::string::npos);
+  EXPECT_FALSE(fs::exists(kData / "report_minimal.html"));  // --text alone writes no file
+}
+
+TEST(CliReport, BadResultsExitTwoAndWriteNothing) {
+  for (const char* name : {"report_not_json.json", "report_truncated.json", "report_schema2.json",
+                           "report_no_roofline.json"}) {
+    SCOPED_TRACE(name);
+    TempDir dir;
+    const fs::path results = copy_in(dir, name);
+    const CliResult r = run_cli({"report", results.string(), "--csv", (dir / "x.csv").string(), "--html",
+                                 (dir / "x.html").string()});
+    expect_one_line_error(r, name);
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);  // only the input
+  }
+}
+
+TEST(CliReport, BadSpecExitsTwoAndWritesNothing) {
+  for (const char* name : {"spec_bad_unit.json", "spec_negative.json"}) {
+    SCOPED_TRACE(name);
+    TempDir dir;
+    const fs::path results = copy_in(dir, "report_minimal.json");
+    const CliResult r = run_cli({"report", results.string(), "--spec", (kData / name).string()});
+    expect_one_line_error(r, name);
+    EXPECT_FALSE(fs::exists(dir / "report_minimal.html"));
+  }
+}
+
+TEST(CliReport, LaterOutputInAMissingFolderStopsAllOutputs) {
+  TempDir dir;
+  const CliResult r = run_cli({"report", (kData / "report_minimal.json").string(), "--csv", (dir / "a.csv").string(),
+                               "--html", (dir / "missing" / "a.html").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "a.csv"));
+}
+
+}  // namespace
+}  // namespace roofline::testing
