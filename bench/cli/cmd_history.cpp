@@ -1,6 +1,84 @@
-// Placeholder until `roofline history` lands.
+// `roofline history add RESULTS.json --db FILE` records a run's key figures in an SQLite history;
+// `roofline history show --db FILE` prints them per run and charts their trend (--svg, --html).
+// Concurrent adds from parallel CI jobs are safe (see analysis/history.hpp); a corrupt, foreign or locked
+// database is refused with exit 2 and left as it was.
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
 #include "commands.hpp"
+#include "roofline/analysis/atomic_file.hpp"
+#include "roofline/analysis/errors.hpp"
+#include "roofline/analysis/history.hpp"
+#include "roofline/analysis/results.hpp"
 
 namespace roofline::cli {
-void add_history_command(CLI::App&, CliState&) {}
+namespace {
+
+std::chrono::milliseconds wait_of(double seconds) {
+  if (!(seconds >= 0.0 && seconds <= 3600.0)) throw InputError("--wait: seconds must be between 0 and 3600");
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
+}
+
+}  // namespace
+
+void add_history_command(CLI::App& app, CliState&) {
+  auto* cmd = app.add_subcommand("history", "Record runs in a history database and chart their key figures");
+  cmd->require_subcommand(1);
+  struct Args {
+    std::string results, db, svg, html;
+    double wait = 30.0;
+    std::size_t last = 10;
+    bool force = false;
+  };
+  auto args = std::make_shared<Args>();
+  const char* db_help = "History database (SQLite; env ROOFLINE_HISTORY_DB)";
+  const char* wait_help = "Seconds to wait for another process holding the database";
+
+  auto* add = cmd->add_subcommand("add", "Add a results file's key figures to the history");
+  add->add_option("RESULTS", args->results, "A roofline results file")->required();
+  add->add_option("--db", args->db, db_help)->envname("ROOFLINE_HISTORY_DB")->required();
+  add->add_option("--wait", args->wait, wait_help)->capture_default_str();
+  add->callback([args] {
+    const auto wait = wait_of(args->wait);
+    const nlohmann::json results = load_results(args->results);  // validated before the database is opened
+    const HistoryAddResult r = history_add(args->db, results, args->results, wait);
+    if (r.added) {
+      std::printf("added run #%lld (%zu key figures) to %s\n", r.run_id, r.figures, args->db.c_str());
+    } else {
+      std::printf("%s is already recorded as run #%lld in %s; nothing added\n", args->results.c_str(), r.run_id,
+                  args->db.c_str());
+    }
+  });
+
+  auto* show = cmd->add_subcommand("show", "Print the key figures per run and chart their trend");
+  show->add_option("--db", args->db, db_help)->envname("ROOFLINE_HISTORY_DB")->required();
+  show->add_option("--last", args->last, "How many of the latest runs the table shows")->capture_default_str();
+  show->add_option("--svg", args->svg, "Write the trend chart as SVG to this file");
+  show->add_option("--html", args->html, "Write the trend chart and the table as an HTML page to this file");
+  show->add_flag("--force", args->force, "Overwrite --svg/--html files that exist");
+  show->add_option("--wait", args->wait, wait_help)->capture_default_str();
+  show->callback([args] {
+    const auto wait = wait_of(args->wait);
+    if (args->last == 0) throw InputError("--last must be at least 1");
+    const Overwrite overwrite = args->force ? Overwrite::yes : Overwrite::no;
+    if (!args->svg.empty()) check_destination(args->svg, overwrite, "--svg");
+    if (!args->html.empty()) check_destination(args->html, overwrite, "--html");
+    const std::vector<HistoryRun> runs = history_runs(args->db, wait);
+    const std::string text = render_history_text(runs, args->last);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    if (!args->svg.empty()) {
+      write_file_atomically(args->svg, render_history_svg(runs), overwrite);
+      std::printf("chart: %s\n", args->svg.c_str());
+    }
+    if (!args->html.empty()) {
+      write_file_atomically(args->html, render_history_html(runs), overwrite);
+      std::printf("page: %s\n", args->html.c_str());
+    }
+  });
+}
+
 }  // namespace roofline::cli

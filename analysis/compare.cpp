@@ -1,0 +1,375 @@
+// Comparing two runs: matching, per-repetition extraction, U test + threshold verdicts, ceilings and
+// placements, machine check. Rendering lives in compare_render.cpp. See compare.hpp.
+#include "roofline/analysis/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/errors.hpp"
+#include "roofline/analysis/mann_whitney.hpp"
+
+namespace roofline {
+namespace {
+using nlohmann::json;
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// The repetitions of one benchmark on one side.
+struct Series {
+  // As written in the file (times in the entries' time_unit, so that U tests see exactly the numbers
+  // compare.py sees); `scale` converts times to seconds.
+  std::vector<double> values;      // the compared metric
+  std::vector<double> real_times;  // when the entries have them
+  std::vector<double> cpu_times;
+  std::string metric, unit;
+  double scale = 1.0;       // of values
+  double time_scale = 0.0;  // of real_times/cpu_times; 0 until the first entry with times
+};
+
+// Counters our results files hold, most telling first: the one a benchmark has is what it is judged on.
+struct RateCounter {
+  const char* name;
+  const char* unit;
+};
+constexpr RateCounter kRateCounters[] = {
+    {"flop_per_second", "FLOP/s"}, {"op_per_second", "OP/s"}, {"bytes_per_second", "B/s"}, {"clock_hz", "Hz"}};
+
+double time_unit_seconds(const json& entry) {
+  const std::string unit = entry.value("time_unit", std::string("ns"));  // Google Benchmark's default
+  if (unit == "ns") return 1e-9;
+  if (unit == "us") return 1e-6;
+  if (unit == "ms") return 1e-3;
+  if (unit == "s") return 1.0;
+  return 0.0;  // unknown unit: times unusable
+}
+
+// Repetitions (run_type "iteration", or no run_type as in old Google Benchmark files) by name, in file
+// order; failed entries and aggregates are left out. `use_counters`: judge on our rate counters.
+std::vector<std::pair<std::string, Series>> collect_series(const json& doc, const std::string& path,
+                                                           bool use_counters, std::vector<std::string>& notes) {
+  std::vector<std::pair<std::string, Series>> out;
+  std::map<std::string, std::size_t> index;
+  std::size_t unusable = 0;
+  const json& benchmarks = doc.at("benchmarks");
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+    const json& e = benchmarks[i];
+    if (!e.is_object() || !e.contains("name") || !e["name"].is_string()) {
+      throw InputError(fmt::format("{}: benchmarks[{}] is not an object with a 'name'", path, i));
+    }
+    if (e.value("run_type", std::string("iteration")) != "iteration") continue;
+    if (e.value("error_occurred", false)) continue;
+    const std::string name = e["name"].get<std::string>();
+    const double unit_s = time_unit_seconds(e);
+    const bool has_times = unit_s > 0.0 && e.contains("real_time") && e["real_time"].is_number() &&
+                           e.contains("cpu_time") && e["cpu_time"].is_number();
+    std::string metric, unit;
+    double value = 0.0;
+    double scale = 1.0;
+    if (use_counters) {
+      for (const auto& c : kRateCounters) {
+        if (e.contains(c.name) && e[c.name].is_number()) {
+          metric = c.name;
+          unit = c.unit;
+          value = e[c.name].get<double>();
+          break;
+        }
+      }
+    }
+    if (metric.empty() && has_times) {
+      metric = "real_time";
+      unit = "s";
+      value = e["real_time"].get<double>();
+      scale = unit_s;
+    }
+    if (metric.empty() || !std::isfinite(value)) {
+      ++unusable;
+      continue;
+    }
+    auto [it, inserted] = index.try_emplace(name, out.size());
+    if (inserted) out.push_back({name, Series{{}, {}, {}, metric, unit, scale, 0.0}});
+    Series& s = out[it->second].second;
+    if (s.metric != metric || s.scale != scale) {  // like compare.py: repetitions in one time unit only
+      ++unusable;
+      continue;
+    }
+    s.values.push_back(value);
+    if (has_times && (s.time_scale == 0.0 || s.time_scale == unit_s)) {
+      s.time_scale = unit_s;
+      s.real_times.push_back(e["real_time"].get<double>());
+      s.cpu_times.push_back(e["cpu_time"].get<double>());
+    }
+  }
+  if (unusable > 0) notes.push_back(fmt::format("{}: {} entries without a usable time or counter were skipped", path, unusable));
+  return out;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+// compare.py's calculate_change.
+double relative_change(double base, double next) {
+  if (base == 0.0 && next == 0.0) return 0.0;
+  if (base == 0.0) return (next - base) / ((base + next) / 2.0);
+  return (next - base) / std::fabs(base);
+}
+
+// Two-sided U test of two samples given in units scale_a and scale_b (raw numbers when the units agree).
+std::optional<double> u_test(const std::vector<double>& a, double scale_a, const std::vector<double>& b,
+                             double scale_b) {
+  if (static_cast<int>(std::min(a.size(), b.size())) < kUTestMinRepetitions) return std::nullopt;
+  if (scale_a == scale_b) return mann_whitney_u(a, b).p_value;
+  std::vector<double> sa(a), sb(b);
+  for (double& v : sa) v *= scale_a;
+  for (double& v : sb) v *= scale_b;
+  return mann_whitney_u(sa, sb).p_value;
+}
+
+void judge(CompareRow& row, const CompareOptions& options) {
+  const bool worse = row.higher_better ? row.change < -options.threshold : row.change > options.threshold;
+  const bool better = row.higher_better ? row.change > options.threshold : row.change < -options.threshold;
+  // Ceilings and placements are single values (best of the repetitions): the threshold alone decides.
+  const bool trusted = row.kind != RowKind::benchmark || row.low_confidence || row.significant;
+  row.verdict = worse && trusted ? Verdict::regression : better && trusted ? Verdict::improvement : Verdict::unchanged;
+}
+
+CompareRow benchmark_row(const std::string& name, const Series& b, const Series& n, const CompareOptions& options) {
+  CompareRow row;
+  row.kind = RowKind::benchmark;
+  row.name = name;
+  row.metric = b.metric;
+  row.unit = b.unit;
+  row.higher_better = higher_is_better(b.metric);
+  row.base = median(b.values) * b.scale;
+  row.next = median(n.values) * n.scale;
+  row.change = relative_change(row.base, row.next);
+  row.base_repetitions = static_cast<int>(b.values.size());
+  row.next_repetitions = static_cast<int>(n.values.size());
+  row.p_value = u_test(b.values, b.scale, n.values, n.scale);
+  row.time_pvalue = u_test(b.real_times, b.time_scale, n.real_times, n.time_scale);
+  row.cpu_pvalue = u_test(b.cpu_times, b.time_scale, n.cpu_times, n.time_scale);
+  row.low_confidence = std::min(row.base_repetitions, row.next_repetitions) < kConfidentRepetitions;
+  row.significant = !row.low_confidence && row.p_value && *row.p_value < options.alpha;
+  judge(row, options);
+  return row;
+}
+
+std::string int_or_text(const json& j) {
+  if (j.is_string()) return j.get<std::string>();
+  if (j.is_number_integer()) return std::to_string(j.get<long long>());
+  if (j.is_number()) return fmt::format("{}", j.get<double>());
+  return j.dump();
+}
+
+// One single-valued row per entry of a roofline section array, keyed by the named fields.
+void ceiling_rows(const json& base, const json& next, const char* array, RowKind kind, const char* prefix,
+                  const std::vector<std::pair<const char*, const char*>>& key_fields, const CompareOptions& options,
+                  std::vector<CompareRow>& rows) {
+  auto key_of = [&](const json& e) {
+    std::string key = prefix;
+    for (const auto& [field, label] : key_fields) {
+      if (!e.contains(field)) return std::string();
+      key += fmt::format("/{}{}", label, int_or_text(e[field]));
+    }
+    return key;
+  };
+  auto entries = [&](const json& doc) {
+    std::vector<std::pair<std::string, const json*>> out;
+    if (!doc.contains("roofline") || !doc["roofline"].contains(array)) return out;
+    for (const json& e : doc["roofline"][array]) {
+      if (!e.is_object() || !e.contains("value") || !e["value"].is_number()) continue;
+      const std::string key = key_of(e);
+      if (!key.empty()) out.emplace_back(key, &e);
+    }
+    return out;
+  };
+  const auto next_entries = entries(next);
+  for (const auto& [key, b] : entries(base)) {
+    const auto it = std::find_if(next_entries.begin(), next_entries.end(), [&](const auto& p) { return p.first == key; });
+    if (it == next_entries.end()) continue;
+    CompareRow row;
+    row.kind = kind;
+    row.name = key;
+    row.metric = "value";
+    row.unit = b->value("unit", std::string(kind == RowKind::memory_ceiling ? "B/s" : "FLOP/s"));
+    row.higher_better = true;  // ceilings and placements are rates
+    row.base = (*b)["value"].get<double>();
+    row.next = (*it->second)["value"].get<double>();
+    row.change = relative_change(row.base, row.next);
+    row.gates = options.gate_ceilings;
+    judge(row, options);
+    rows.push_back(std::move(row));
+  }
+}
+
+std::string describe(const json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
+
+// Facts that make two runs comparable. Ours: machine.cpu_model/cores/isa, the ISA cap, compiler and flags.
+// Plain Google Benchmark JSON has only num_cpus, caches and the library build type.
+std::vector<std::pair<std::string, json>> machine_facts(const json& doc, bool ours) {
+  std::vector<std::pair<std::string, json>> facts;
+  const json& ctx = doc.at("context");
+  auto add = [&](const std::string& name, const json& parent, const char* key) {
+    if (parent.is_object() && parent.contains(key) && !parent[key].is_null()) facts.emplace_back(name, parent[key]);
+  };
+  if (ours) {
+    const json machine = ctx.value("machine", json::object());
+    add("cpu_model", machine, "cpu_model");
+    add("cores", machine, "cores");
+    if (machine.contains("isa") && machine["isa"].is_object()) {
+      json isa = json::array();  // the features present, so that adding a new flag name is no mismatch
+      for (const auto& [k, v] : machine["isa"].items()) {
+        if (v.is_boolean() && v.get<bool>()) isa.push_back(k);
+      }
+      facts.emplace_back("isa", isa);
+    }
+    add("max_isa", ctx, "max_isa");
+    add("compiler", ctx, "compiler");
+    add("compiler_flags", ctx, "compiler_flags");
+  } else {
+    add("num_cpus", ctx, "num_cpus");
+    add("caches", ctx, "caches");
+    add("library_build_type", ctx, "library_build_type");
+  }
+  return facts;
+}
+
+std::string isa_difference(const json& a, const json& b) {
+  std::set<std::string> sa, sb;
+  for (const auto& v : a) sa.insert(v.get<std::string>());
+  for (const auto& v : b) sb.insert(v.get<std::string>());
+  std::string out;
+  for (const auto& f : sb) {
+    if (!sa.contains(f)) out += " +" + f;
+  }
+  for (const auto& f : sa) {
+    if (!sb.contains(f)) out += " -" + f;
+  }
+  return "isa:" + out;
+}
+
+RunInfo run_info(const json& doc, const std::string& path, ResultsKind kind) {
+  RunInfo info;
+  info.path = path;
+  info.kind = kind;
+  const json& ctx = doc.at("context");
+  info.date = ctx.value("date", std::string());
+  info.git_revision = ctx.value("git_revision", std::string());
+  info.host = ctx.value("host_name", std::string());
+  if (ctx.contains("machine") && ctx["machine"].is_object()) {
+    info.cpu_model = ctx["machine"].value("cpu_model", std::string());
+    if (info.host.empty()) info.host = ctx["machine"].value("hostname", std::string());
+  }
+  return info;
+}
+
+}  // namespace
+
+std::string_view to_string(RowKind kind) {
+  switch (kind) {
+    case RowKind::benchmark: return "benchmark";
+    case RowKind::memory_ceiling: return "memory_ceiling";
+    case RowKind::compute_ceiling: return "compute_ceiling";
+    case RowKind::placement: return "placement";
+  }
+  return "";
+}
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::unchanged: return "unchanged";
+    case Verdict::improvement: return "improvement";
+    case Verdict::regression: return "regression";
+  }
+  return "";
+}
+
+bool higher_is_better(std::string_view metric) {
+  if (ends_with(metric, "_per_second") || ends_with(metric, "_hz") || metric == "value") return true;
+  return false;  // real_time, cpu_time, *_seconds, latency*: times, lower is better; unknown as times
+}
+
+int Comparison::count(Verdict v, bool gating_only) const {
+  return static_cast<int>(std::count_if(rows.begin(), rows.end(), [&](const CompareRow& r) {
+    return r.verdict == v && (!gating_only || r.gates);
+  }));
+}
+
+Comparison compare_runs(const json& base, const std::string& base_path, const json& next, const std::string& next_path,
+                        const CompareOptions& options) {
+  if (!(options.threshold >= 0.0) || !std::isfinite(options.threshold)) {
+    throw InputError(fmt::format("--threshold must be a finite percentage >= 0"));
+  }
+  if (!(options.alpha > 0.0 && options.alpha < 1.0)) throw InputError("--alpha must be between 0 and 1");
+  const ResultsKind base_kind = classify_results(base, base_path);
+  const ResultsKind next_kind = classify_results(next, next_path);
+  const bool both_ours = base_kind == ResultsKind::roofline && next_kind == ResultsKind::roofline;
+
+  Comparison c;
+  c.options = options;
+  c.base = run_info(base, base_path, base_kind);
+  c.next = run_info(next, next_path, next_kind);
+  if (!both_ours && base_kind != next_kind) {
+    c.notes.push_back("one file is plain Google Benchmark JSON: benchmarks are compared on real time, ceilings not at all");
+  }
+
+  const auto base_series = collect_series(base, base_path, both_ours, c.notes);
+  const auto next_series = collect_series(next, next_path, both_ours, c.notes);
+  std::map<std::string, const Series*> next_by_name;
+  for (const auto& [name, s] : next_series) next_by_name[name] = &s;
+  std::set<std::string> matched;
+  for (const auto& [name, b] : base_series) {
+    const auto it = next_by_name.find(name);
+    if (it == next_by_name.end() || it->second->metric != b.metric) {
+      c.only_in_base.push_back(name);
+      continue;
+    }
+    matched.insert(name);
+    c.rows.push_back(benchmark_row(name, b, *it->second, options));
+  }
+  for (const auto& [name, s] : next_series) {
+    if (!matched.contains(name)) c.only_in_next.push_back(name);
+  }
+  if (c.rows.empty()) {
+    throw InputError(fmt::format("{} and {}: no benchmarks in common to compare", base_path, next_path));
+  }
+
+  if (both_ours) {
+    ceiling_rows(base, next, "memory_ceilings", RowKind::memory_ceiling, "memory",
+                 {{"level", ""}, {"kernel", ""}, {"threads", "threads:"}}, options, c.rows);
+    ceiling_rows(base, next, "compute_ceilings", RowKind::compute_ceiling, "compute",
+                 {{"precision", ""}, {"threads", "threads:"}}, options, c.rows);
+    ceiling_rows(base, next, "placements", RowKind::placement, "placement",
+                 {{"kernel", ""}, {"backend", ""}, {"precision", ""}, {"batch", "batch:"}, {"threads", "threads:"}},
+                 options, c.rows);
+  }
+
+  const auto base_facts = machine_facts(base, both_ours);
+  const auto next_facts = machine_facts(next, both_ours);
+  for (const auto& [key, bv] : base_facts) {
+    const auto it = std::find_if(next_facts.begin(), next_facts.end(), [&](const auto& p) { return p.first == key; });
+    if (it == next_facts.end() || it->second == bv) continue;  // unknown on one side: no evidence either way
+    c.same_machine = false;
+    c.machine_differences.push_back(key == "isa" ? isa_difference(bv, it->second)
+                                                 : fmt::format("{}: {} -> {}", key, describe(bv), describe(it->second)));
+  }
+  return c;
+}
+
+std::string machine_mismatch_error(const Comparison& c) {
+  std::string diffs;
+  for (const auto& d : c.machine_differences) diffs += (diffs.empty() ? "" : "; ") + d;
+  return fmt::format("{} and {} come from different machines or builds ({}); refusing to gate, pass "
+                     "--allow-machine-mismatch to compare anyway",
+                     c.base.path, c.next.path, diffs);
+}
+
+}  // namespace roofline

@@ -1,0 +1,329 @@
+// The history database: key figures of a results file, and adding/reading runs in SQLite safely under
+// concurrent writers. Rendering lives in history_render.cpp. See history.hpp.
+#include "roofline/analysis/history.hpp"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/errors.hpp"
+
+namespace roofline {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// "RFLN" in the SQLite header's application_id: tells our databases from any other SQLite file.
+constexpr int kApplicationId = 0x52464C4E;
+constexpr int kGemmBatches[] = {16, 256, 1024};
+
+std::string text_of(const json& j, const char* key) {
+  if (!j.contains(key)) return "";
+  return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
+}
+
+// The entry of `array` matching `want` (field -> value) at the largest thread count, or nullptr.
+const json* at_max_threads(const json& array, const std::map<std::string, std::string>& want) {
+  const json* best = nullptr;
+  for (const json& e : array) {
+    if (!e.is_object() || !e.contains("value") || !e["value"].is_number()) continue;
+    const bool match = std::all_of(want.begin(), want.end(), [&](const auto& kv) { return text_of(e, kv.first.c_str()) == kv.second; });
+    if (!match) continue;
+    if (best == nullptr || e.value("threads", 0) > best->value("threads", 0)) best = &e;
+  }
+  return best;
+}
+
+HistoryFigure figure(const std::string& key, const std::string& label, const json& e, const std::string& unit,
+                     const std::string& detail) {
+  return HistoryFigure{key, label, e["value"].get<double>(), e.value("unit", unit), e.value("threads", 0), detail};
+}
+
+// --- SQLite plumbing: one connection, statements that finalize themselves, errors as InputError.
+struct DbCloser {
+  void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+};
+struct StmtFinalizer {
+  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
+};
+using Db = std::unique_ptr<sqlite3, DbCloser>;
+using Stmt = std::unique_ptr<sqlite3_stmt, StmtFinalizer>;
+
+[[noreturn]] void fail(sqlite3* db, const fs::path& path, int rc) {
+  const int code = rc & 0xff;
+  const std::string detail = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  if (code == SQLITE_BUSY || code == SQLITE_LOCKED) {
+    throw InputError(fmt::format("{}: history database is locked by another process ({}); try again later",
+                                 path.string(), detail));
+  }
+  if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT) {
+    throw InputError(fmt::format("{}: not a valid history database or corrupt ({}); left untouched", path.string(), detail));
+  }
+  throw InputError(fmt::format("{}: history database error: {}", path.string(), detail));
+}
+
+Stmt prepare(sqlite3* db, const fs::path& path, const std::string& sql) {
+  sqlite3_stmt* s = nullptr;
+  const int rc = sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr);
+  if (rc != SQLITE_OK) fail(db, path, rc);
+  return Stmt(s);
+}
+
+void exec(sqlite3* db, const fs::path& path, const std::string& sql) {
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) fail(db, path, rc);
+}
+
+// Runs a single-value query (e.g. a PRAGMA) and returns its first column as text.
+std::string query_text(sqlite3* db, const fs::path& path, const std::string& sql) {
+  Stmt s = prepare(db, path, sql);
+  const int rc = sqlite3_step(s.get());
+  if (rc == SQLITE_ROW) {
+    const auto* t = sqlite3_column_text(s.get(), 0);
+    return t != nullptr ? reinterpret_cast<const char*>(t) : "";
+  }
+  if (rc != SQLITE_DONE) fail(db, path, rc);
+  return "";
+}
+
+std::string column(sqlite3_stmt* s, int i) {
+  const auto* t = sqlite3_column_text(s, i);
+  return t != nullptr ? reinterpret_cast<const char*>(t) : "";
+}
+
+// Opens the database, checks that it is intact and ours (or empty), and prepares it for concurrent use.
+// Nothing is written before these checks pass.
+Db open_history(const fs::path& path, bool create, std::chrono::milliseconds wait) {
+  std::error_code ec;
+  const bool exists = fs::exists(path, ec);
+  if (!exists && !create) throw InputError(fmt::format("{}: no such history database", path.string()));
+  if (exists && !fs::is_regular_file(path, ec)) throw InputError(fmt::format("{}: not a regular file", path.string()));
+  if (!exists) {
+    const fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
+    if (!fs::is_directory(parent, ec)) throw InputError(fmt::format("{}: folder {} does not exist", path.string(), parent.string()));
+  }
+  sqlite3* raw = nullptr;
+  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
+  const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+  Db db(raw);
+  if (rc != SQLITE_OK) fail(raw, path, rc);
+  sqlite3_extended_result_codes(raw, 1);
+  sqlite3_busy_timeout(raw, static_cast<int>(std::max<std::chrono::milliseconds::rep>(0, wait.count())));
+
+  // Read-only checks first: a corrupt or foreign file must come out of this untouched.
+  const std::string check = query_text(raw, path, "PRAGMA quick_check");
+  if (check != "ok") {
+    throw InputError(fmt::format("{}: history database is corrupt (quick_check: {}); left untouched", path.string(), check));
+  }
+  const int app_id = std::stoi(query_text(raw, path, "PRAGMA application_id"));
+  const int version = std::stoi(query_text(raw, path, "PRAGMA user_version"));
+  const int tables = std::stoi(query_text(raw, path, "SELECT count(*) FROM sqlite_schema"));
+  if (app_id != kApplicationId && !(app_id == 0 && tables == 0)) {
+    throw InputError(fmt::format("{}: an SQLite database, but not a roofline history database; left untouched", path.string()));
+  }
+  if (version > kHistorySchemaVersion) {
+    throw InputError(fmt::format("{}: history schema version {} is newer than this roofline reads ({})", path.string(),
+                                 version, kHistorySchemaVersion));
+  }
+  if (app_id == kApplicationId && version == kHistorySchemaVersion) {
+    return db;  // ours and current; WAL mode is persistent in the file
+  }
+  if (!create) throw InputError(fmt::format("{}: empty database, no runs recorded yet", path.string()));
+
+  // New (empty) database: WAL so that readers never block the writer, then the schema in one transaction.
+  // Two processes creating it at once both get here; BEGIN IMMEDIATE serializes them and IF NOT EXISTS
+  // makes the second a no-op.
+  query_text(raw, path, "PRAGMA journal_mode=WAL");
+  exec(raw, path, "BEGIN IMMEDIATE");
+  exec(raw, path,
+       fmt::format("PRAGMA application_id={};"
+                   "PRAGMA user_version={};"
+                   "CREATE TABLE IF NOT EXISTS runs("
+                   " id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                   " added_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
+                   " date TEXT, git_revision TEXT, host TEXT, cpu_model TEXT, profile TEXT, source TEXT,"
+                   " content_hash TEXT NOT NULL UNIQUE);"
+                   "CREATE TABLE IF NOT EXISTS figures("
+                   " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                   " key TEXT NOT NULL, label TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL,"
+                   " threads INTEGER NOT NULL, detail TEXT NOT NULL,"
+                   " PRIMARY KEY(run_id, key));"
+                   "COMMIT;",
+                   kApplicationId, kHistorySchemaVersion));
+  return db;
+}
+
+// FNV-1a over the file's canonical JSON: recognises the same results file added twice (not a security
+// hash; collisions between different runs are astronomically unlikely at history sizes).
+std::string content_hash(const json& doc) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char ch : doc.dump()) {
+    h ^= ch;
+    h *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+void bind_text(sqlite3_stmt* s, int i, const std::string& v) { sqlite3_bind_text(s, i, v.c_str(), -1, SQLITE_TRANSIENT); }
+
+void step_done(sqlite3* db, const fs::path& path, sqlite3_stmt* s) {
+  const int rc = sqlite3_step(s);
+  if (rc != SQLITE_DONE) fail(db, path, rc);
+}
+
+}  // namespace
+
+std::vector<HistoryFigure> key_figures(const json& results) {
+  std::vector<HistoryFigure> out;
+  if (!results.contains("roofline") || !results["roofline"].is_object()) return out;
+  const json& r = results["roofline"];
+  const json empty = json::array();
+  const json& memory = r.contains("memory_ceilings") ? r["memory_ceilings"] : empty;
+  const json& compute = r.contains("compute_ceilings") ? r["compute_ceilings"] : empty;
+  const json& placements = r.contains("placements") ? r["placements"] : empty;
+
+  if (const json* e = at_max_threads(memory, {{"level", "DRAM"}, {"kernel", "triad"}})) {
+    out.push_back(figure("memory/DRAM/triad", "DRAM triad", *e, "B/s", ""));
+  }
+  if (const json* e = at_max_threads(memory, {{"level", "L1"}, {"kernel", "read"}})) {
+    out.push_back(figure("memory/L1/read", "L1 read", *e, "B/s", ""));
+  }
+  std::vector<std::string> precisions;  // in file order, each once
+  for (const json& e : compute) {
+    const std::string p = text_of(e, "precision");
+    if (!p.empty() && std::find(precisions.begin(), precisions.end(), p) == precisions.end()) precisions.push_back(p);
+  }
+  for (const std::string& p : precisions) {
+    if (const json* e = at_max_threads(compute, {{"precision", p}})) {
+      out.push_back(figure("compute/" + p, "peak " + p, *e, "FLOP/s", text_of(*e, "isa")));
+    }
+  }
+  // GEMV/GEMM: per precision and batch, the best backend at the largest thread count.
+  std::vector<std::string> gemm_precisions;
+  int max_threads = 0;
+  for (const json& e : placements) {
+    if (!e.is_object() || !e.contains("value") || !e["value"].is_number()) continue;
+    const std::string p = text_of(e, "precision");
+    if (!p.empty() && std::find(gemm_precisions.begin(), gemm_precisions.end(), p) == gemm_precisions.end()) {
+      gemm_precisions.push_back(p);
+    }
+    max_threads = std::max(max_threads, e.value("threads", 0));
+  }
+  for (const std::string& p : gemm_precisions) {
+    std::vector<int> batches{1};
+    batches.insert(batches.end(), std::begin(kGemmBatches), std::end(kGemmBatches));
+    for (int batch : batches) {
+      const json* best = nullptr;
+      for (const json& e : placements) {
+        if (!e.is_object() || !e.contains("value") || !e["value"].is_number()) continue;
+        if (text_of(e, "precision") != p || e.value("batch", 0) != batch || e.value("threads", 0) != max_threads) continue;
+        if (best == nullptr || e["value"].get<double>() > (*best)["value"].get<double>()) best = &e;
+      }
+      if (best == nullptr) continue;
+      out.push_back(batch == 1 ? figure("gemv/" + p, "GEMV " + p, *best, "FLOP/s", text_of(*best, "backend"))
+                               : figure(fmt::format("gemm/{}/batch:{}", p, batch), fmt::format("GEMM {} batch {}", p, batch),
+                                        *best, "FLOP/s", text_of(*best, "backend")));
+    }
+  }
+  return out;
+}
+
+HistoryAddResult history_add(const fs::path& path, const json& results, const std::string& source,
+                             std::chrono::milliseconds wait) {
+  const std::vector<HistoryFigure> figures = key_figures(results);
+  const std::string hash = content_hash(results);
+  const json ctx = results.value("context", json::object());
+  const json machine = ctx.value("machine", json::object());
+
+  Db db = open_history(path, true, wait);
+  sqlite3* raw = db.get();
+  HistoryAddResult result;
+  // One write transaction: concurrent adders queue on the lock (busy timeout) instead of failing, and a
+  // crash mid-way leaves the database as it was.
+  exec(raw, path, "BEGIN IMMEDIATE");
+  try {
+    Stmt find = prepare(raw, path, "SELECT id FROM runs WHERE content_hash = ?");
+    bind_text(find.get(), 1, hash);
+    if (sqlite3_step(find.get()) == SQLITE_ROW) {
+      result.run_id = sqlite3_column_int64(find.get(), 0);
+      exec(raw, path, "ROLLBACK");
+      return result;
+    }
+    Stmt run = prepare(raw, path,
+                       "INSERT INTO runs(date, git_revision, host, cpu_model, profile, source, content_hash)"
+                       " VALUES(?, ?, ?, ?, ?, ?, ?)");
+    bind_text(run.get(), 1, text_of(ctx, "date"));
+    bind_text(run.get(), 2, text_of(ctx, "git_revision"));
+    bind_text(run.get(), 3, ctx.contains("host_name") ? text_of(ctx, "host_name") : text_of(machine, "hostname"));
+    bind_text(run.get(), 4, text_of(machine, "cpu_model"));
+    bind_text(run.get(), 5, text_of(ctx, "profile"));
+    bind_text(run.get(), 6, source);
+    bind_text(run.get(), 7, hash);
+    step_done(raw, path, run.get());
+    result.run_id = sqlite3_last_insert_rowid(raw);
+    Stmt fig = prepare(raw, path,
+                       "INSERT INTO figures(run_id, key, label, value, unit, threads, detail) VALUES(?, ?, ?, ?, ?, ?, ?)");
+    for (const HistoryFigure& f : figures) {
+      sqlite3_reset(fig.get());
+      sqlite3_bind_int64(fig.get(), 1, result.run_id);
+      bind_text(fig.get(), 2, f.key);
+      bind_text(fig.get(), 3, f.label);
+      sqlite3_bind_double(fig.get(), 4, f.value);
+      bind_text(fig.get(), 5, f.unit);
+      sqlite3_bind_int(fig.get(), 6, f.threads);
+      bind_text(fig.get(), 7, f.detail);
+      step_done(raw, path, fig.get());
+    }
+    exec(raw, path, "COMMIT");
+  } catch (...) {
+    sqlite3_exec(raw, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  result.added = true;
+  result.figures = figures.size();
+  return result;
+}
+
+std::vector<HistoryRun> history_runs(const fs::path& path, std::chrono::milliseconds wait) {
+  Db db = open_history(path, false, wait);
+  sqlite3* raw = db.get();
+  std::vector<HistoryRun> runs;
+  std::map<long long, std::size_t> index;
+  // One read transaction: a consistent snapshot even while another process adds.
+  exec(raw, path, "BEGIN");
+  Stmt s = prepare(raw, path,
+                   "SELECT id, added_at, date, git_revision, host, cpu_model, profile, source FROM runs ORDER BY id");
+  int rc = 0;
+  while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
+    HistoryRun r;
+    r.id = sqlite3_column_int64(s.get(), 0);
+    r.added_at = column(s.get(), 1);
+    r.date = column(s.get(), 2);
+    r.git_revision = column(s.get(), 3);
+    r.host = column(s.get(), 4);
+    r.cpu_model = column(s.get(), 5);
+    r.profile = column(s.get(), 6);
+    r.source = column(s.get(), 7);
+    index[r.id] = runs.size();
+    runs.push_back(std::move(r));
+  }
+  if (rc != SQLITE_DONE) fail(raw, path, rc);
+  Stmt f = prepare(raw, path, "SELECT run_id, key, label, value, unit, threads, detail FROM figures ORDER BY run_id, rowid");
+  while ((rc = sqlite3_step(f.get())) == SQLITE_ROW) {
+    const auto it = index.find(sqlite3_column_int64(f.get(), 0));
+    if (it == index.end()) continue;
+    runs[it->second].figures.push_back(HistoryFigure{column(f.get(), 1), column(f.get(), 2), sqlite3_column_double(f.get(), 3),
+                                                     column(f.get(), 4), sqlite3_column_int(f.get(), 5), column(f.get(), 6)});
+  }
+  if (rc != SQLITE_DONE) fail(raw, path, rc);
+  exec(raw, path, "COMMIT");
+  return runs;
+}
+
+}  // namespace roofline

@@ -1,0 +1,192 @@
+// Comparing runs on the hand-made files of tests/data/compare (written by make_fixtures.py): verdicts,
+// direction of better, low confidence, ceilings, machine check, plain Google Benchmark JSON, renderers.
+// Expected p-values were computed on the same files with Google Benchmark 1.7.1's report.py U-test code
+// (scipy 1.10.1 mannwhitneyu(..., alternative='two-sided')).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "roofline/analysis/compare.hpp"
+#include "roofline/analysis/errors.hpp"
+#include "roofline/analysis/results.hpp"
+
+namespace roofline {
+namespace {
+
+const std::string kDir = std::string(ROOFLINE_TEST_DATA_DIR) + "/compare/";
+const std::string kTriad = "bandwidth/triad/threads:2/bytes:268435456";
+
+Comparison compare_files(const std::string& base, const std::string& next, CompareOptions options = {}) {
+  return compare_runs(load_json_file(kDir + base), kDir + base, load_json_file(kDir + next), kDir + next, options);
+}
+
+const CompareRow& row(const Comparison& c, const std::string& name) {
+  const auto it = std::find_if(c.rows.begin(), c.rows.end(), [&](const CompareRow& r) { return r.name == name; });
+  if (it == c.rows.end()) throw std::runtime_error("no row " + name);
+  return *it;
+}
+
+TEST(Compare, IdenticalRunsCompareClean) {
+  const Comparison c = compare_files("base.json", "same.json");
+  EXPECT_TRUE(c.same_machine);
+  EXPECT_EQ(c.exit_code(), 0);
+  EXPECT_EQ(c.count(Verdict::regression, false), 0);
+  EXPECT_EQ(c.count(Verdict::improvement, false), 0);
+  EXPECT_EQ(c.count(Verdict::unchanged, false), static_cast<int>(c.rows.size()));
+  // 4 benchmarks + 2 memory ceilings + 1 compute ceiling + 1 placement
+  EXPECT_EQ(c.rows.size(), 8u);
+  EXPECT_TRUE(c.only_in_base.empty());
+  EXPECT_TRUE(c.only_in_next.empty());
+  const CompareRow& t = row(c, kTriad);
+  EXPECT_EQ(t.metric, "bytes_per_second");
+  EXPECT_DOUBLE_EQ(t.change, 0.0);
+  ASSERT_TRUE(t.p_value.has_value());
+  EXPECT_DOUBLE_EQ(*t.p_value, 1.0);
+}
+
+TEST(Compare, TightTwentyPercentSlowdownIsARegression) {
+  const Comparison c = compare_files("base.json", "slow20.json");
+  const CompareRow& t = row(c, kTriad);
+  EXPECT_EQ(t.verdict, Verdict::regression);
+  EXPECT_TRUE(t.significant);
+  EXPECT_FALSE(t.low_confidence);
+  EXPECT_NEAR(t.change, -0.2, 1e-12);
+  EXPECT_NEAR(*t.p_value, 0.007936507936507936, 1e-15);  // 2 / C(10, 5)
+  EXPECT_NEAR(*t.time_pvalue, 0.007936507936507936, 1e-15);
+  EXPECT_EQ(c.count(Verdict::regression, true), 1);
+  EXPECT_EQ(c.exit_code(), 1);
+  // The DRAM ceiling fell too: reported, but report-only by default.
+  const CompareRow& ceiling = row(c, "memory/DRAM/triad/threads:2");
+  EXPECT_EQ(ceiling.kind, RowKind::memory_ceiling);
+  EXPECT_EQ(ceiling.verdict, Verdict::regression);
+  EXPECT_FALSE(ceiling.gates);
+  CompareOptions gate;
+  gate.gate_ceilings = true;
+  EXPECT_EQ(compare_files("base.json", "slow20.json", gate).count(Verdict::regression, true), 2);
+}
+
+TEST(Compare, SmallChangeIsNotARegressionEvenWhenSignificant) {
+  const Comparison c = compare_files("base.json", "slow3.json");
+  const CompareRow& t = row(c, kTriad);
+  EXPECT_TRUE(t.significant);
+  EXPECT_EQ(t.verdict, Verdict::unchanged);
+  EXPECT_EQ(c.exit_code(), 0);
+  CompareOptions tight;
+  tight.threshold = 0.02;  // --threshold 2
+  EXPECT_EQ(compare_files("base.json", "slow3.json", tight).exit_code(), 1);
+}
+
+TEST(Compare, NoisyTwentyPercentChangeWithoutSignificanceIsNotARegression) {
+  const Comparison c = compare_files("noisy_base.json", "noisy20.json");
+  const CompareRow& t = row(c, kTriad);
+  EXPECT_NEAR(t.change, -0.2, 1e-12);
+  EXPECT_NEAR(*t.p_value, 0.5476190476190477, 1e-12);
+  EXPECT_FALSE(t.significant);
+  EXPECT_EQ(t.verdict, Verdict::unchanged);
+  EXPECT_EQ(c.exit_code(), 0);
+}
+
+TEST(Compare, FasterThroughputIsAnImprovement) {
+  const Comparison c = compare_files("base.json", "fast20.json");
+  EXPECT_EQ(row(c, kTriad).verdict, Verdict::improvement);
+  EXPECT_EQ(row(c, "memory/DRAM/triad/threads:2").verdict, Verdict::improvement);
+  EXPECT_EQ(c.exit_code(), 0);
+  // And the other way round the same change is a regression.
+  EXPECT_EQ(row(compare_files("fast20.json", "base.json"), kTriad).verdict, Verdict::regression);
+}
+
+TEST(Compare, DirectionOfBetter) {
+  EXPECT_TRUE(higher_is_better("bytes_per_second"));
+  EXPECT_TRUE(higher_is_better("flop_per_second"));
+  EXPECT_TRUE(higher_is_better("op_per_second"));
+  EXPECT_TRUE(higher_is_better("items_per_second"));
+  EXPECT_TRUE(higher_is_better("clock_hz"));
+  EXPECT_FALSE(higher_is_better("real_time"));
+  EXPECT_FALSE(higher_is_better("cpu_time"));
+  EXPECT_FALSE(higher_is_better("latency_seconds"));
+}
+
+TEST(Compare, FewRepetitionsAreGatedOnTheThresholdAloneAndMarked) {
+  const Comparison c = compare_files("base_3reps.json", "slow20_3reps.json");
+  const CompareRow& t = row(c, kTriad);
+  EXPECT_TRUE(t.low_confidence);
+  EXPECT_FALSE(t.significant);
+  EXPECT_NEAR(*t.p_value, 0.1, 1e-15);  // the best 3 vs 3 can do: 2 / C(6, 3)
+  EXPECT_EQ(t.verdict, Verdict::regression);
+  EXPECT_EQ(c.exit_code(), 1);
+  EXPECT_NE(render_compare_text(c).find("low confidence"), std::string::npos);
+}
+
+TEST(Compare, MachineMismatchIsRecorded) {
+  const Comparison c = compare_files("base.json", "other_machine.json");
+  EXPECT_FALSE(c.same_machine);
+  std::string all;
+  for (const auto& d : c.machine_differences) all += d + "\n";
+  EXPECT_NE(all.find("cpu_model: Intel(R) Xeon(R) Processor -> AMD EPYC 9654"), std::string::npos) << all;
+  EXPECT_NE(all.find("cores: 2 -> 96"), std::string::npos) << all;
+  EXPECT_NE(all.find("isa: -avx512f"), std::string::npos) << all;
+  EXPECT_NE(machine_mismatch_error(c).find("--allow-machine-mismatch"), std::string::npos);
+  EXPECT_NE(render_compare_text(c).find("WARNING: the runs come from different machines"), std::string::npos);
+  EXPECT_TRUE(compare_files("base.json", "slow20.json").same_machine);
+}
+
+TEST(Compare, PlainGoogleBenchmarkJsonAgreesWithComparePy) {
+  const Comparison c = compare_files("gbench_base.json", "gbench_new.json");
+  EXPECT_EQ(c.base.kind, ResultsKind::google_benchmark);
+  EXPECT_EQ(c.rows.size(), 4u);  // aggregates are not benchmarks of their own
+  const CompareRow& slower = row(c, "BM_Slower");
+  EXPECT_EQ(slower.metric, "real_time");
+  EXPECT_FALSE(slower.higher_better);
+  EXPECT_NEAR(slower.change, 0.2, 1e-12);
+  EXPECT_EQ(slower.verdict, Verdict::regression);
+  // compare.py --utest: time and CPU p-values of each benchmark (asymptotic, 9 vs 9 repetitions).
+  EXPECT_NEAR(*slower.time_pvalue, 0.00041229480206169127, 1e-15);
+  EXPECT_NEAR(*slower.cpu_pvalue, 0.00041229480206169127, 1e-15);
+  EXPECT_NEAR(*row(c, "BM_Same").time_pvalue, 0.7239320396139757, 1e-13);
+  EXPECT_NEAR(*row(c, "BM_Noisy").time_pvalue, 0.331387096247615, 1e-13);
+  EXPECT_NEAR(*row(c, "BM_Noisy").cpu_pvalue, 0.07738861114200664, 1e-13);
+  EXPECT_EQ(row(c, "BM_Faster").verdict, Verdict::improvement);
+  EXPECT_EQ(row(c, "BM_Noisy").verdict, Verdict::unchanged);  // +10 %, p = 0.33
+  EXPECT_EQ(c.exit_code(), 1);
+  EXPECT_TRUE(c.same_machine);
+}
+
+TEST(Compare, BadInputIsAnInputError) {
+  EXPECT_THROW(compare_files("base.json", "schema2.json"), InputError);
+  EXPECT_THROW(compare_files("base.json", "neither.json"), InputError);
+  EXPECT_THROW(compare_files("base.json", "disjoint.json"), InputError);
+  EXPECT_THROW(compare_files("base.json", "gbench_new.json"), InputError);  // nothing in common
+  EXPECT_THROW(load_json_file(kDir + "truncated.json"), InputError);
+  CompareOptions bad;
+  bad.threshold = -1;
+  EXPECT_THROW(compare_files("base.json", "same.json", bad), InputError);
+}
+
+TEST(Compare, RenderersShowVerdictsAndEscapeInput) {
+  nlohmann::json base = load_json_file(kDir + "base.json");
+  nlohmann::json next = load_json_file(kDir + "slow20.json");
+  for (auto* doc : {&base, &next}) {
+    for (auto& e : (*doc)["benchmarks"]) {
+      if (e["name"] == kTriad) e["name"] = "<b>triad|x</b>";
+    }
+  }
+  const Comparison c = compare_runs(base, "base", next, "new", {});
+  const std::string md = render_compare_markdown(c);
+  EXPECT_NE(md.find(":x: 1 regression"), std::string::npos) << md;
+  EXPECT_NE(md.find("&lt;b&gt;triad\\|x&lt;/b&gt;"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<b>triad"), std::string::npos);
+  EXPECT_NE(md.find("**regression**"), std::string::npos);
+
+  const std::string text = render_compare_text(c);
+  EXPECT_NE(text.find("REGRESSION"), std::string::npos);
+  EXPECT_NE(text.find("-20.0%"), std::string::npos);
+
+  const nlohmann::json j = compare_to_json(c);
+  EXPECT_EQ(j["exit_code"], 1);
+  EXPECT_EQ(j["summary"]["regressions"], 1);
+  EXPECT_EQ(j["rows"][0]["verdict"], "regression");
+  EXPECT_EQ(j["rows"][0]["higher_is_better"], true);
+}
+
+}  // namespace
+}  // namespace roofline

@@ -1,0 +1,204 @@
+// The history database: key figures, adding and reading runs, duplicates, two processes adding at once,
+// and the databases it must refuse (corrupt, foreign, locked) without touching them.
+#include <gtest/gtest.h>
+
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "roofline/analysis/errors.hpp"
+#include "roofline/analysis/history.hpp"
+#include "roofline/analysis/results.hpp"
+
+namespace roofline {
+namespace {
+namespace fs = std::filesystem;
+
+const std::string kDir = std::string(ROOFLINE_TEST_DATA_DIR) + "/compare/";
+
+class History : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "roofline-history-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    db_ = dir_ / "history.db";
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  fs::path dir_, db_;
+};
+
+TEST_F(History, KeyFiguresComeFromTheRooflineSection) {
+  const auto figures = key_figures(load_json_file(kDir + "base.json"));
+  std::set<std::string> keys;
+  for (const auto& f : figures) keys.insert(f.key);
+  EXPECT_EQ(keys, (std::set<std::string>{"memory/DRAM/triad", "memory/L1/read", "compute/fp32", "gemm/fp32/batch:16"}));
+  for (const auto& f : figures) {
+    EXPECT_EQ(f.threads, 2) << f.key;
+    EXPECT_GT(f.value, 0.0) << f.key;
+    if (f.key == "memory/DRAM/triad") {
+      EXPECT_EQ(f.unit, "B/s");
+      EXPECT_DOUBLE_EQ(f.value, 20e9 * 1.003);  // the best repetition, as the ceiling holds it
+    }
+    if (f.key == "gemm/fp32/batch:16") EXPECT_EQ(f.detail, "eigen");
+  }
+}
+
+TEST_F(History, AddsRunsOnceAndReadsThemBack) {
+  const auto base = load_json_file(kDir + "base.json");
+  const auto first = history_add(db_, base, "base.json");
+  EXPECT_TRUE(first.added);
+  EXPECT_EQ(first.figures, 4u);
+  const auto again = history_add(db_, base, "base.json");
+  EXPECT_FALSE(again.added);
+  EXPECT_EQ(again.run_id, first.run_id);
+  EXPECT_TRUE(history_add(db_, load_json_file(kDir + "slow20.json"), "slow20.json").added);
+
+  const auto runs = history_runs(db_);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].git_revision, "aaaa111");
+  EXPECT_EQ(runs[1].git_revision, "cccc333");
+  EXPECT_EQ(runs[0].date, "2024-05-01T10:00:00+00:00");
+  EXPECT_EQ(runs[0].cpu_model, "Intel(R) Xeon(R) Processor");
+  EXPECT_EQ(runs[0].profile, "quick");
+  ASSERT_EQ(runs[1].figures.size(), 4u);
+  EXPECT_EQ(runs[1].figures[0].key, "memory/DRAM/triad");
+  EXPECT_NEAR(runs[1].figures[0].value, 0.8 * 20e9 * 1.003, 1.0);
+
+  const std::string text = render_history_text(runs);
+  EXPECT_NE(text.find("aaaa111"), std::string::npos);
+  EXPECT_NE(text.find("DRAM triad"), std::string::npos);
+  const std::string svg = render_history_svg(runs);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("<polyline"), std::string::npos);
+  EXPECT_NE(render_history_html(runs).find("<table>"), std::string::npos);
+}
+
+TEST_F(History, RenderersEscapeStringsFromInput) {
+  auto doc = load_json_file(kDir + "base.json");
+  doc["context"]["git_revision"] = "<script>alert(1)</script>";
+  doc["roofline"]["compute_ceilings"][0]["precision"] = "fp32<img src=x>";
+  history_add(db_, doc, "x");
+  const auto runs = history_runs(db_);
+  for (const std::string& out : {render_history_svg(runs), render_history_html(runs)}) {
+    EXPECT_EQ(out.find("<script>"), std::string::npos);
+    EXPECT_EQ(out.find("<img"), std::string::npos);
+    EXPECT_NE(out.find("&lt;img src=x&gt;"), std::string::npos);
+  }
+}
+
+TEST_F(History, TwoProcessesAddingAtOnceLoseNothing) {
+  constexpr int kPerProcess = 15;
+  const auto base = load_json_file(kDir + "base.json");
+  pid_t children[2];
+  for (int c = 0; c < 2; ++c) {
+    children[c] = ::fork();
+    ASSERT_GE(children[c], 0);
+    if (children[c] == 0) {
+      int failures = 0;
+      for (int i = 0; i < kPerProcess; ++i) {
+        auto doc = base;
+        doc["context"]["git_revision"] = "p" + std::to_string(c) + "-" + std::to_string(i);
+        try {
+          if (!history_add(db_, doc, "child").added) ++failures;
+        } catch (const std::exception& e) {
+          ++failures;
+        }
+      }
+      ::_exit(failures == 0 ? 0 : 1);
+    }
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a child failed to add";
+  }
+  const auto runs = history_runs(db_);  // also runs the integrity check
+  ASSERT_EQ(runs.size(), 2u * kPerProcess);
+  std::set<std::string> revisions;
+  for (const auto& r : runs) {
+    revisions.insert(r.git_revision);
+    EXPECT_EQ(r.figures.size(), 4u) << r.git_revision;
+  }
+  EXPECT_EQ(revisions.size(), 2u * kPerProcess);
+}
+
+TEST_F(History, CorruptOrForeignDatabasesAreRefusedAndLeftUntouched) {
+  {
+    std::ofstream out(db_, std::ios::binary);
+    out << "this is not an SQLite database, but a text file that happens to be here\n";
+  }
+  const std::string before = slurp(db_);
+  const auto base = load_json_file(kDir + "base.json");
+  EXPECT_THROW(history_add(db_, base, "x"), InputError);
+  EXPECT_THROW(history_runs(db_), InputError);
+  EXPECT_EQ(slurp(db_), before);
+  EXPECT_FALSE(fs::exists(fs::path(db_.string() + "-wal")));
+
+  const fs::path foreign = dir_ / "foreign.db";
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(foreign.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  const std::string foreign_before = slurp(foreign);
+  EXPECT_THROW(history_add(foreign, base, "x"), InputError);
+  EXPECT_EQ(slurp(foreign), foreign_before);
+
+  EXPECT_THROW(history_runs(dir_ / "missing.db"), InputError);
+}
+
+TEST_F(History, TruncatedDatabaseIsRefused) {
+  const auto base = load_json_file(kDir + "base.json");
+  for (int i = 0; i < 40; ++i) {  // enough rows for several pages
+    auto doc = base;
+    doc["context"]["git_revision"] = "r" + std::to_string(i);
+    history_add(db_, doc, std::string(200, 'x'));
+  }
+  // Fold the WAL into the main file so that the file alone holds the data, then cut it short.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  const auto size = fs::file_size(db_);
+  ASSERT_GT(size, 8192u);
+  fs::resize_file(db_, size / 2);
+  const std::string before = slurp(db_);
+  EXPECT_THROW(history_runs(db_), InputError);
+  EXPECT_THROW(history_add(db_, base, "x"), InputError);
+  EXPECT_EQ(slurp(db_), before);
+}
+
+TEST_F(History, LockedDatabaseIsAnInputErrorAndKeepsEarlierRuns) {
+  const auto base = load_json_file(kDir + "base.json");
+  history_add(db_, base, "base");
+  sqlite3* holder = nullptr;
+  ASSERT_EQ(sqlite3_open(db_.c_str(), &holder), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(holder, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+  try {
+    history_add(db_, load_json_file(kDir + "slow20.json"), "slow", std::chrono::milliseconds(100));
+    ADD_FAILURE() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("locked"), std::string::npos) << e.what();
+  }
+  sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(holder);
+  EXPECT_TRUE(history_add(db_, load_json_file(kDir + "slow20.json"), "slow").added);
+  EXPECT_EQ(history_runs(db_).size(), 2u);
+}
+
+}  // namespace
+}  // namespace roofline
