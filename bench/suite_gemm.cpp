@@ -142,7 +142,8 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
         problem->run();  // warm-up: first-call effects (page mapping of packed buffers, JIT caches)
         const double call = seconds_since(warm);
         // Long calls need fewer repetitions to be stable; the min time still bounds every repetition.
-        const int repetitions = quick ? (call > 0.2 ? 2 : 3) : (call > 0.5 ? 3 : 5);
+        // 5 repetitions (the fewest with which compare's U test can reach p < 0.05) unless a call is long.
+        const int repetitions = quick ? (call > 0.3 ? 3 : 5) : (call > 0.5 ? 3 : 5);
         specs.push_back(make_spec(g, plan, n, problem, problem->implementation(), repetitions, quick ? 0.05 : 0.25));
       }
     } catch (const GemmUnsupported& ex) {

@@ -17,6 +17,7 @@
 #include "roofline/analysis/report.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roofline_section.hpp"
+#include "roofline/bench/gemm_plan.hpp"
 #include "roofline/bench/machine.hpp"
 #include "roofline/bench/memory.hpp"
 #include "roofline/bench/pinning.hpp"
@@ -135,6 +136,8 @@ void run_command(const RunArgs& a, CliState& state) {
   }
   fs::path html = out;
   html.replace_extension(".html");
+  // Bad GEMM flags (a shape that does not fit, an unknown backend) fail now, not after the other suites.
+  if (config.wants_suite("gemm")) (void)plan_gemm(config);
   // Every destination is checked before minutes of measuring, so a bad --out costs nothing.
   check_destination(out, overwrite, "--out");
   if (!a.no_report) check_destination(html, overwrite, "report");
@@ -154,8 +157,11 @@ void run_command(const RunArgs& a, CliState& state) {
     progress.phase(suite.name);
     progress.update("starting");
     SuiteOutput suite_out;
+    const auto suite_started = std::chrono::steady_clock::now();
     suite.run(config, machine, runner, suite_out);
-    if (!suite_out.context.empty()) suites_context[suite.name] = suite_out.context;
+    suite_out.context["wall_seconds"] =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - suite_started).count();
+    suites_context[suite.name] = suite_out.context;
     notes.insert(notes.end(), suite_out.notes.begin(), suite_out.notes.end());
   }
   progress.finish();
