@@ -12,6 +12,7 @@
 #include "roofline/analysis/units.hpp"
 #include "roofline/bench/cpuid.hpp"
 #include "roofline/bench/memory.hpp"
+#include "roofline_git_revision.hpp"
 
 namespace roofline {
 using nlohmann::json;
