@@ -18,6 +18,7 @@
 // proportional point meets the best value attained. When the last step still grows proportionally, the
 // knee lies beyond the largest batch measured (null).
 #include "roofline/analysis/placement.hpp"
+#include "roofline/analysis/units.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -172,6 +173,31 @@ json place(const Point& p, const json& section, json& notes) {
     roofs.push_back(std::move(r));
   }
   j["roofs"] = std::move(roofs);
+  // Where the operands live: the smallest level whose measured range (where the bandwidth curve leaves it)
+  // holds all of A, B and C. A point whose operands fit a cache is not DRAM-bound, and may beat the DRAM
+  // roof: that is the cache at work, said here rather than hidden.
+  const double operands = p.a_bytes + p.b_bytes + p.c_bytes;
+  if (operands > 0.0) {
+    j["operand_bytes"] = operands;
+    j["resident_level"] = "DRAM";
+    for (const char* level : {"L1", "L2", "L3"}) {
+      double leaves_at = 0.0;
+      for (const json& l : section.value("memory_levels", json::array())) {
+        if (l.value("level", "") == level && l.value("threads", 0) == p.threads && l.contains("inferred_bytes") &&
+            l["inferred_bytes"].is_number()) {
+          leaves_at = l["inferred_bytes"].get<double>();
+        }
+      }
+      if (leaves_at > 0.0 && operands <= leaves_at) {
+        j["resident_level"] = level;
+        notes.push_back(fmt::format(
+            "{} {} batch {} at {} thread(s): its operands ({}) fit the {} range the bandwidth curve measured (up to "
+            "{}), so it is not DRAM-bound; compare it with the {} roof in 'roofs'.",
+            p.backend, p.precision, p.batch, p.threads, format_bytes(operands), level, format_bytes(leaves_at), level));
+        break;
+      }
+    }
+  }
   if (!j.contains("memory_ceiling")) {
     notes.push_back(fmt::format("No DRAM roof at {} thread(s): GEMM points are placed against the compute ceiling "
                                 "only (run the bandwidth suite).",

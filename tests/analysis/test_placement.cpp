@@ -213,3 +213,24 @@ TEST(Placement, DeriveRooflineCarriesThePlacements) {
 
 }  // namespace
 }  // namespace roofline
+
+namespace roofline {
+namespace {
+TEST(Placement, OperandsThatFitACacheAreSaidToLiveThere) {
+  // The operands of every test point are 4 + 4 + 4 = 12 bytes: over L2's measured range, inside L3's.
+  json s = section();
+  s["memory_levels"] = json::array({{{"level", "L2"}, {"threads", 2}, {"inferred_bytes", 8}},
+                                    {{"level", "L3"}, {"threads", 2}, {"inferred_bytes", 100}},
+                                    {{"level", "DRAM"}, {"threads", 2}, {"inferred_bytes", nullptr}}});
+  const json out = derive_placements(results(), s);
+  const json& p = find(out["placements"], "eigen", 1);
+  EXPECT_EQ(p["operand_bytes"].get<double>(), 12.0);
+  EXPECT_EQ(p["resident_level"], "L3");
+  bool noted = false;
+  for (const json& n : out["notes"]) noted = noted || n.get<std::string>().find("fit the L3 range") != std::string::npos;
+  EXPECT_TRUE(noted);
+  // Without measured levels nothing is assumed to fit a cache.
+  EXPECT_EQ(find(derive_placements(results(), section())["placements"], "eigen", 1)["resident_level"], "DRAM");
+}
+}  // namespace
+}  // namespace roofline
