@@ -30,6 +30,9 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// True when `s` is exactly one line ending in a newline: the shape of every error message.
+inline bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
+
 std::string read_file(const std::filesystem::path& path);
 void write_file(const std::filesystem::path& path, const std::string& content);
 

@@ -12,10 +12,6 @@ namespace roofline::testing {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
-bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
-}  // namespace
-
 TEST(CliBandwidth, BadSizeAndThreadListsExit2AndWriteNothing) {
   TempDir dir;
   const std::string out = (dir / "r.json").string();

@@ -9,10 +9,6 @@ namespace roofline::testing {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
-bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
-}  // namespace
-
 TEST(CliBasics, ModelIssueExample) {
   const CliResult r = run_cli({"model", "--peak", "100T", "--bandwidth", "2T", "--ai", "10"});
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -10,10 +10,6 @@ namespace roofline::testing {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-namespace {
-bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
-}  // namespace
-
 // Runs `roofline run --suites gemm` with `flags` (plus a tiny shape unless the flags give one, so that a
 // wrongly accepted flag costs a second, not a whole sweep) and checks the one-line refusal.
 void expect_refused(const std::vector<std::string>& flags) {
