@@ -248,6 +248,29 @@ ReportTable generic_table(const std::string& id, const std::string& title, const
   return t;
 }
 
+// Cache levels as the curve shows them beside what the machine facts report: where they disagree, the
+// curve is used, and this table is where a reader sees both.
+ReportTable memory_levels_table(const json& results) {
+  ReportTable t{"table-memory-levels", "Memory levels (reported vs inferred)",
+                {"threads", "level", "plateau (working sets)", "bandwidth", "curve leaves at", "reported size",
+                 "agreement", "source"},
+                {true, false, false, true, true, true, false, false}, {}, ""};
+  auto bytes_or_na = [](const json& r, const char* key) {
+    return r.contains(key) && r[key].is_number() ? format_bytes(r[key].get<double>()) : std::string("n/a");
+  };
+  for (const json& r : roofline_array(results, "memory_levels")) {
+    t.rows.push_back({str(r, "threads"), str(r, "level"),
+                      fmt::format("{} .. {}", bytes_or_na(r, "min_bytes"), bytes_or_na(r, "max_bytes")),
+                      rate_or_na(num(r, "bandwidth"), "B/s"), bytes_or_na(r, "inferred_bytes"),
+                      bytes_or_na(r, "reported_bytes"), str(r, "agreement"), str(r, "source")});
+  }
+  if (!t.rows.empty()) {
+    t.note = "bandwidth: the plateau's median for the reference (read) kernel; reported: the machine facts' cache "
+             "capacity for these threads; the curve decides when they disagree.";
+  }
+  return t;
+}
+
 // Predicted crossover beside the measured knee, per sweep: the comparison the roofline exists to make.
 ReportTable crossovers_table(const json& results) {
   ReportTable t{"table-crossovers", "Crossovers: predicted vs measured knee",
@@ -280,7 +303,7 @@ ReportTable crossovers_table(const json& results) {
 std::vector<ReportTable> report_tables(const json& results, const json& spec) {
   std::vector<ReportTable> out{machine_table(results), compute_table(results), memory_table(results)};
   const json& r = roofline_of(results);
-  if (r.contains("memory_levels")) out.push_back(generic_table("table-memory-levels", "Memory levels (reported vs inferred)", r["memory_levels"]));
+  if (r.contains("memory_levels")) out.push_back(memory_levels_table(results));
   out.push_back(placements_table(results));
   if (r.contains("crossovers")) out.push_back(crossovers_table(results));
   if (r.contains("best_backends")) out.push_back(generic_table("table-best-backends", "Best backend per batch and precision", r["best_backends"]));
