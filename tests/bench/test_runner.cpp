@@ -1,0 +1,66 @@
+// The runner: labels attached to every entry, aggregates present, and a benchmark that fails its
+// validation reported as a failure (which makes `roofline run` exit 1) rather than crashing the process.
+#include <gtest/gtest.h>
+
+#include "roofline/bench/runner.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+BenchmarkSpec spec(const std::string& name, bool fail) {
+  BenchmarkSpec s;
+  s.name = name;
+  s.labels = {{"suite", "test"}, {"kernel", name}, {"threads", 1}};
+  s.min_time_s = 0.001;
+  s.repetitions = 3;
+  s.body = [fail](benchmark::State& state) {
+    double x = 1.0;
+    for (auto _ : state) benchmark::DoNotOptimize(x *= 1.0000001);
+    if (fail) {
+      state.SkipWithError("wrong result: x[3] = 7, expected 5");
+      return;
+    }
+    state.counters["bytes_per_second"] = benchmark::Counter(64, benchmark::Counter::kIsIterationInvariantRate);
+  };
+  return s;
+}
+}  // namespace
+
+TEST(Runner, LabelsAggregatesAndFailures) {
+  Runner runner;
+  const std::vector<json> entries = runner.run({spec("good", false), spec("bad", true)});
+  int iterations = 0, maxima = 0, medians = 0;
+  for (const json& e : entries) {
+    ASSERT_TRUE(e.contains("labels")) << e.dump();
+    const std::string kernel = e["labels"]["kernel"];
+    if (kernel != "good") continue;
+    if (e["run_type"] == "iteration") ++iterations;
+    if (e.value("aggregate_name", "") == "max") ++maxima;
+    if (e.value("aggregate_name", "") == "median") ++medians;
+  }
+  EXPECT_EQ(iterations, 3);
+  EXPECT_EQ(maxima, 1);
+  EXPECT_EQ(medians, 1);
+  ASSERT_EQ(runner.failures().size(), 1u);
+  EXPECT_NE(runner.failures()[0].find("bad"), std::string::npos);
+  EXPECT_NE(runner.failures()[0].find("wrong result"), std::string::npos);
+  EXPECT_EQ(runner.entries().size(), entries.size());
+  EXPECT_TRUE(runner.context().contains("host_name"));
+}
+
+TEST(Runner, SingleRepetitionGetsItsAggregates) {
+  Runner runner;
+  BenchmarkSpec s = spec("once", false);
+  s.repetitions = 1;
+  int medians = 0;
+  for (const json& e : runner.run({s})) {
+    if (e.value("aggregate_name", "") == "median") {
+      ++medians;
+      EXPECT_TRUE(e.value("aggregate_of_single_repetition", false));
+    }
+  }
+  EXPECT_EQ(medians, 1);
+}
+
+}  // namespace roofline
