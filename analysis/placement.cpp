@@ -176,7 +176,9 @@ json place(const Point& p, const json& section, json& notes) {
   // Where the operands live: the smallest level whose measured range (where the bandwidth curve leaves it)
   // holds all of A, B and C. A point whose operands fit a cache is not DRAM-bound, and may beat the DRAM
   // roof: that is the cache at work, said here rather than hidden.
-  const double operands = p.a_bytes + p.b_bytes + p.c_bytes;
+  // a_bytes/b_bytes/c_bytes are element sizes: A is MxK, B is KxN, C is MxN.
+  const double m = static_cast<double>(p.m), k = static_cast<double>(p.k), n = static_cast<double>(p.batch);
+  const double operands = m * k * p.a_bytes + k * n * p.b_bytes + m * n * p.c_bytes;
   if (operands > 0.0) {
     j["operand_bytes"] = operands;
     j["resident_level"] = "DRAM";

@@ -73,6 +73,15 @@ std::vector<Plateau> find_plateaus(std::vector<CurvePoint>& curve, const Plateau
       }
     }
   }
+  // Only now, with noisy neighbours merged, drop runs too short in size to be a level (see min_octaves).
+  kept.erase(std::remove_if(kept.begin(), kept.end(),
+                            [&](const Segment& s) {
+                              const double first = curve[s.members.front()].bytes;
+                              const double last = curve[s.members.back()].bytes;
+                              const double octaves = first > 0.0 ? std::log2(last / first) : 0.0;
+                              return octaves < options.min_octaves - 1e-9;
+                            }),
+             kept.end());
   // Bandwidth only falls as the working set outgrows a level; a plateau below its successor is where
   // per-call overhead dominated (tiny sizes), not a memory level.
   for (std::size_t j = 0; j + 1 < kept.size();) {

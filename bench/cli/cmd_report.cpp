@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "roofline/analysis/roofline_section.hpp"
 #include "roofline/analysis/atomic_file.hpp"
 #include "roofline/analysis/errors.hpp"
 #include "roofline/analysis/report.hpp"
@@ -28,6 +29,7 @@ struct ReportArgs {
   std::string html, svg, csv, spec;
   bool text = false;
   bool force = false;
+  bool rederive = false;
 };
 
 struct Output {
@@ -37,7 +39,10 @@ struct Output {
 };
 
 void run_report(const ReportArgs& a) {
-  const nlohmann::json results = load_results(a.results);
+  nlohmann::json results = load_results(a.results);
+  // The roofline section is derived from the benchmarks and context alone, so a newer analysis (a fixed
+  // plateau detector, say) can be applied to an old run without measuring again.
+  if (a.rederive) results["roofline"] = derive_roofline(results);
   const nlohmann::json spec = a.spec.empty() ? nlohmann::json() : load_spec(a.spec);
 
   std::vector<Output> outputs;
@@ -88,6 +93,8 @@ void add_report_command(CLI::App& app, CliState&) {
   cmd->add_option("--spec", a->spec, "Advertised figures to compare with (JSON; see analysis/specs/README.md)");
   cmd->add_flag("--text", a->text, "Print the summary tables to the terminal");
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
+  cmd->add_flag("--rederive", a->rederive,
+                "Derive the roofline section again from the file's benchmarks with this version's analysis");
   cmd->callback([a] { run_report(*a); });
 }
 

@@ -76,6 +76,28 @@ TEST(Plateaus, FindsFourPlateausOnACleanCurve) {
   EXPECT_TRUE(flat_after_last_knee(curve, p, 2.0));
 }
 
+TEST(Plateaus, ShortRunsOnASlopeAreTransitionsNotLevels) {
+  // 4 sizes per octave (the full profile): the slope from L2 to L3 holds a 2-point run within tolerance
+  // (70, 65 GB/s over a quarter octave). It must not become a level of its own.
+  std::vector<CurvePoint> curve;
+  for (double b = 16 * 1024.0; b <= 1024.0 * 1024 * 1024; b *= std::pow(2.0, 0.25)) {
+    double v = 17e9;
+    if (b <= 40 * 1024.0) v = 300e9;
+    else if (b <= 1024 * 1024.0) v = 140e9;
+    else if (b <= 1.25 * 1024 * 1024) v = 70e9;
+    else if (b <= 1.5 * 1024 * 1024) v = 65e9;
+    else if (b <= 1.8 * 1024 * 1024) v = 45e9;
+    else if (b <= 64.0 * 1024 * 1024) v = 30e9;
+    curve.push_back({b, v});
+  }
+  const std::vector<Plateau> plateaus = find_plateaus(curve);
+  ASSERT_EQ(plateaus.size(), 4u);
+  EXPECT_NEAR(plateaus[0].level, 300e9, 1e6);
+  EXPECT_NEAR(plateaus[1].level, 140e9, 1e6);
+  EXPECT_NEAR(plateaus[2].level, 30e9, 1e6);
+  EXPECT_NEAR(plateaus[3].level, 17e9, 1e6);
+}
+
 TEST(Plateaus, NoiseAndAnOutlierDoNotSplitAPlateau) {
   // +-5% noise and one point 40% low in the middle of the L2 plateau.
   std::vector<double> noise = {1.0, 1.04, 0.96, 1.02, 0.97, 1.05, 0.98, 1.01};

@@ -217,14 +217,16 @@ TEST(Placement, DeriveRooflineCarriesThePlacements) {
 namespace roofline {
 namespace {
 TEST(Placement, OperandsThatFitACacheAreSaidToLiveThere) {
-  // The operands of every test point are 4 + 4 + 4 = 12 bytes: over L2's measured range, inside L3's.
+  // Operands of the batch-1 point: A (kM x kK) + B (kK x 1) + C (kM x 1), 4-byte elements: over L2's
+  // measured range, inside L3's.
+  const double operands = 4.0 * (kM * kK + kK + kM);
   json s = section();
-  s["memory_levels"] = json::array({{{"level", "L2"}, {"threads", 2}, {"inferred_bytes", 8}},
-                                    {{"level", "L3"}, {"threads", 2}, {"inferred_bytes", 100}},
+  s["memory_levels"] = json::array({{{"level", "L2"}, {"threads", 2}, {"inferred_bytes", operands / 2}},
+                                    {{"level", "L3"}, {"threads", 2}, {"inferred_bytes", operands * 2}},
                                     {{"level", "DRAM"}, {"threads", 2}, {"inferred_bytes", nullptr}}});
   const json out = derive_placements(results(), s);
   const json& p = find(out["placements"], "eigen", 1);
-  EXPECT_EQ(p["operand_bytes"].get<double>(), 12.0);
+  EXPECT_DOUBLE_EQ(p["operand_bytes"].get<double>(), operands);
   EXPECT_EQ(p["resident_level"], "L3");
   bool noted = false;
   for (const json& n : out["notes"]) noted = noted || n.get<std::string>().find("fit the L3 range") != std::string::npos;

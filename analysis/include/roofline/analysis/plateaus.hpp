@@ -29,6 +29,9 @@ struct PlateauOptions {
   double tolerance = 0.15;
   // Fewer points than this between two knees are a transition, not a plateau.
   std::size_t min_points = 2;
+  // Nor is a run of points spanning less than this many octaves: at 4 sizes per octave (full) the slope
+  // between two levels (e.g. L2 -> L3 over ~1 octave) holds 2-point runs within tolerance that are not levels.
+  double min_octaves = 0.5;
 };
 
 // Sorts `curve` by size and splits it into plateaus (ascending size). Points that fit no plateau are
