@@ -192,6 +192,8 @@ json place(const Point& p, const json& section, json& notes) {
       }
       if (leaves_at > 0.0 && operands <= leaves_at) {
         j["resident_level"] = level;
+        // Only where memory is the limit does the level matter to the reader.
+        if (j.value("bound", "memory") != "memory") break;
         notes.push_back(fmt::format(
             "{} {} batch {} at {} thread(s): its operands ({}) fit the {} range the bandwidth curve measured (up to "
             "{}), so it is not DRAM-bound; compare it with the {} roof in 'roofs'.",
