@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "cli_harness.hpp"
 
 namespace roofline::testing {
@@ -68,6 +70,24 @@ TEST(CliReport, TextSummaryWithSpec) {
   EXPECT_NE(r.out.find("100 GFLOP/s"), std::string::npos);
   EXPECT_NE(r.out.find("assumes 2:4 sparsity"), std::string::npos);
   EXPECT_FALSE(fs::exists(kData / "report_minimal.html"));  // --text alone writes no file
+}
+
+TEST(CliReport, RederiveRecomputesTheRooflineSectionFromTheBenchmarks) {
+  // The reference run of the development VM: re-deriving its section with this build's analysis must give
+  // ceilings at every level for both thread counts, without touching the file.
+  TempDir dir;
+  const fs::path gz = fs::path(ROOFLINE_SOURCE_DIR) / "results/reference/vm-emerald-rapids-2vcpu_quick.json.gz";
+  if (!fs::exists(gz) || std::system(("gzip -dc '" + gz.string() + "' > '" + (dir / "ref.json").string() + "'").c_str()) != 0) {
+    GTEST_SKIP() << "no reference run or no gzip";
+  }
+  const std::string before = read_file(dir / "ref.json");
+  const CliResult r = run_cli({"report", (dir / "ref.json").string(), "--rederive", "--text"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* level : {"L1", "L2", "L3", "DRAM"}) {
+    EXPECT_NE(r.out.find(std::string("\n  ") + level), std::string::npos) << level;
+  }
+  EXPECT_NE(r.out.find("Crossovers"), std::string::npos);
+  EXPECT_EQ(read_file(dir / "ref.json"), before);
 }
 
 TEST(CliReport, BadResultsExitTwoAndWriteNothing) {
