@@ -12,25 +12,12 @@
 #include "roofline/kernels/gemm.hpp"
 #include "roofline/kernels/gemm_count.hpp"
 
+#include "host_features.hpp"
+
 namespace roofline {
 namespace {
 
-IsaFeatures host_features() {
-  IsaFeatures f;
-  __builtin_cpu_init();
-  f.sse2 = __builtin_cpu_supports("sse2");
-  f.sse4_2 = __builtin_cpu_supports("sse4.2");
-  f.avx = __builtin_cpu_supports("avx");
-  f.avx2 = __builtin_cpu_supports("avx2");
-  f.fma = __builtin_cpu_supports("fma");
-  f.avx512f = __builtin_cpu_supports("avx512f");
-  f.avx512dq = __builtin_cpu_supports("avx512dq");
-  f.avx512bw = __builtin_cpu_supports("avx512bw");
-  f.avx512vl = __builtin_cpu_supports("avx512vl");
-  f.avx512_vnni = __builtin_cpu_supports("avx512vnni");
-  f.avx512_bf16 = __builtin_cpu_supports("avx512bf16");
-  return f;
-}
+using testing::host_features;
 
 GemmRequest request(std::int64_t m, std::int64_t k, std::int64_t max_n, Precision p, int threads,
                     const IsaFeatures& features = host_features()) {

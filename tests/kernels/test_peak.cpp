@@ -10,6 +10,8 @@
 
 #include "roofline/kernels/peak.hpp"
 
+#include "host_features.hpp"
+
 namespace roofline {
 namespace {
 
@@ -28,25 +30,7 @@ IsaFeatures avx2_only() {
   return f;
 }
 
-// What this CPU has, from the compiler's cpuid helper (the tool itself uses bench/'s detection).
-IsaFeatures host_features() {
-  IsaFeatures f;
-  __builtin_cpu_init();
-  f.sse2 = __builtin_cpu_supports("sse2");
-  f.sse4_2 = __builtin_cpu_supports("sse4.2");
-  f.avx = __builtin_cpu_supports("avx");
-  f.avx2 = __builtin_cpu_supports("avx2");
-  f.fma = __builtin_cpu_supports("fma");
-  f.avx512f = __builtin_cpu_supports("avx512f");
-  f.avx512dq = __builtin_cpu_supports("avx512dq");
-  f.avx512bw = __builtin_cpu_supports("avx512bw");
-  f.avx512vl = __builtin_cpu_supports("avx512vl");
-  f.avx512_vnni = __builtin_cpu_supports("avx512vnni");
-  f.avx512_bf16 = __builtin_cpu_supports("avx512bf16");
-  f.avx512_fp16 = __builtin_cpu_supports("avx512fp16");
-  f.avx_vnni = __builtin_cpu_supports("avxvnni");
-  return f;
-}
+using testing::host_features;
 
 std::set<std::string> names(const std::vector<const PeakVariant*>& vs) {
   std::set<std::string> out;
