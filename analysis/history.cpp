@@ -2,9 +2,15 @@
 // concurrent writers. Rendering lives in history_render.cpp. See history.hpp.
 #include "roofline/analysis/history.hpp"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <thread>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -97,6 +103,43 @@ std::string column(sqlite3_stmt* s, int i) {
   return t != nullptr ? reinterpret_cast<const char*>(t) : "";
 }
 
+// Serializes writers across processes with flock() on a sidecar "<db>.lock" file, held for a whole add.
+// SQLite's own locking already keeps the file consistent, but some of its busy states (switching a new
+// file to WAL, a read transaction upgrading to write) fail at once instead of waiting, which loses a run
+// when two CI jobs add at the same moment. The lock is never taken on the database file itself: closing
+// any other descriptor of it would drop SQLite's POSIX locks.
+class WriterLock {
+ public:
+  WriterLock(const fs::path& db, std::chrono::milliseconds wait) : path_(db.string() + ".lock") {
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InputError(fmt::format("{}: cannot open the lock file ({})", path_, std::strerror(errno)));
+    const auto deadline = std::chrono::steady_clock::now() + wait;
+    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (errno != EWOULDBLOCK && errno != EINTR) {
+        const int err = errno;
+        ::close(fd_);
+        throw InputError(fmt::format("{}: cannot lock ({})", path_, std::strerror(err)));
+      }
+      if (std::chrono::steady_clock::now() >= deadline) {
+        ::close(fd_);
+        throw InputError(fmt::format("{}: history database is locked by another process; try again later",
+                                     db.string()));
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  ~WriterLock() {
+    ::flock(fd_, LOCK_UN);
+    ::close(fd_);
+  }
+  WriterLock(const WriterLock&) = delete;
+  WriterLock& operator=(const WriterLock&) = delete;
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
 // Opens the database, checks that it is intact and ours (or empty), and prepares it for concurrent use.
 // Nothing is written before these checks pass.
 Db open_history(const fs::path& path, bool create, std::chrono::milliseconds wait) {
@@ -116,7 +159,10 @@ Db open_history(const fs::path& path, bool create, std::chrono::milliseconds wai
   sqlite3_extended_result_codes(raw, 1);
   sqlite3_busy_timeout(raw, static_cast<int>(std::max<std::chrono::milliseconds::rep>(0, wait.count())));
 
-  // Read-only checks first: a corrupt or foreign file must come out of this untouched.
+  // Read-only checks first: a corrupt or foreign file must come out of this untouched. One read
+  // transaction, so that the header and the schema are seen at one instant (another process may be
+  // creating them right now: read one by one, a new database could look half-made, i.e. foreign).
+  exec(raw, path, "BEGIN");
   const std::string check = query_text(raw, path, "PRAGMA quick_check");
   if (check != "ok") {
     throw InputError(fmt::format("{}: history database is corrupt (quick_check: {}); left untouched", path.string(), check));
@@ -124,6 +170,7 @@ Db open_history(const fs::path& path, bool create, std::chrono::milliseconds wai
   const int app_id = std::stoi(query_text(raw, path, "PRAGMA application_id"));
   const int version = std::stoi(query_text(raw, path, "PRAGMA user_version"));
   const int tables = std::stoi(query_text(raw, path, "SELECT count(*) FROM sqlite_schema"));
+  exec(raw, path, "COMMIT");
   if (app_id != kApplicationId && !(app_id == 0 && tables == 0)) {
     throw InputError(fmt::format("{}: an SQLite database, but not a roofline history database; left untouched", path.string()));
   }
@@ -139,7 +186,9 @@ Db open_history(const fs::path& path, bool create, std::chrono::milliseconds wai
   // New (empty) database: WAL so that readers never block the writer, then the schema in one transaction.
   // Two processes creating it at once both get here; BEGIN IMMEDIATE serializes them and IF NOT EXISTS
   // makes the second a no-op.
-  query_text(raw, path, "PRAGMA journal_mode=WAL");
+  // Best effort: WAL lets readers run beside a writer; if another connection keeps the switch from
+  // happening now, the rollback journal is just as safe, only less concurrent.
+  sqlite3_exec(raw, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
   exec(raw, path, "BEGIN IMMEDIATE");
   exec(raw, path,
        fmt::format("PRAGMA application_id={};"
@@ -241,6 +290,10 @@ HistoryAddResult history_add(const fs::path& path, const json& results, const st
   const json ctx = results.value("context", json::object());
   const json machine = ctx.value("machine", json::object());
 
+  if (!path.parent_path().empty() && !fs::is_directory(path.parent_path())) {
+    throw InputError(fmt::format("{}: folder {} does not exist", path.string(), path.parent_path().string()));
+  }
+  const WriterLock writer(path, wait);
   Db db = open_history(path, true, wait);
   sqlite3* raw = db.get();
   HistoryAddResult result;
