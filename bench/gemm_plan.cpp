@@ -51,16 +51,7 @@ std::vector<int> subset(const std::vector<int>& all, std::initializer_list<int> 
 
 double largest_footprint(const GemmPlan& plan, const RunConfig& config) {
   double most = 0.0;
-  for (const GemmGroup& g : plan.groups) {
-    GemmRequest r;
-    r.m = plan.m;
-    r.k = plan.k;
-    r.max_n = g.batches.back();
-    r.precision = g.precision;
-    r.threads = g.threads;
-    r.features = config.features;
-    most = std::max(most, g.backend->footprint_bytes(r));
-  }
+  for (const GemmGroup& g : plan.groups) most = std::max(most, g.backend->footprint_bytes(gemm_request(plan, g, config)));
   return most;
 }
 
@@ -70,6 +61,17 @@ std::vector<int> default_gemm_batches() {
   std::vector<int> out;
   for (int n = 1; n <= 1024; n *= 2) out.push_back(n);
   return out;
+}
+
+GemmRequest gemm_request(const GemmPlan& plan, const GemmGroup& group, const RunConfig& config) {
+  GemmRequest r;
+  r.m = plan.m;
+  r.k = plan.k;
+  r.max_n = group.batches.back();
+  r.precision = group.precision;
+  r.threads = group.threads;
+  r.features = config.features;
+  return r;
 }
 
 GemmPlan plan_gemm(const RunConfig& config) {

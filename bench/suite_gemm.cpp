@@ -113,13 +113,7 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
     const std::string what = fmt::format("{} {} threads:{}", backend, to_string(g.precision), g.threads);
 
     if (config.bind != BindPolicy::none) pin_openmp_threads(g.threads, binding_plan(machine, g.threads, config.bind));
-    GemmRequest request;
-    request.m = plan.m;
-    request.k = plan.k;
-    request.max_n = g.batches.back();
-    request.precision = g.precision;
-    request.threads = g.threads;
-    request.features = config.features;
+    const GemmRequest request = gemm_request(plan, g, config);
 
     json group = {{"backend", backend}, {"precision", std::string(to_string(g.precision))}, {"threads", g.threads},
                   {"batches", g.batches}};

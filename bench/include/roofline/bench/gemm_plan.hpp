@@ -43,4 +43,7 @@ std::vector<int> default_gemm_batches();
 // do not fit the memory budget; a default shape that does not fit is halved in K until it does (noted).
 GemmPlan plan_gemm(const RunConfig& config);
 
+// What a group asks its backend to prepare: the plan's shape at the group's largest batch.
+GemmRequest gemm_request(const GemmPlan& plan, const GemmGroup& group, const RunConfig& config);
+
 }  // namespace roofline
