@@ -345,6 +345,9 @@ json derive_compute_ceilings(const json& results) {
   if (!rows.empty()) {
     notes.push_back("compute: FMA = 2 FLOP per lane; vdpbf16ps = 4 FLOP per 32-bit lane; vpdpbusd = 8 OP per "
                     "32-bit lane; theoretical = threads x measured clock x measured pipes x ops per instruction");
+    notes.push_back("compute: each repetition's rate is its fastest call (every call timed alone, the clock "
+                    "measured beside it); the *_average counters keep the mean of all its calls, which on a "
+                    "shared or virtual machine includes preempted calls");
     if (clock.empty()) notes.push_back("compute: no clock measurement, so no theoretical peaks");
   }
   if (!rows.empty() && uarch.empty()) {

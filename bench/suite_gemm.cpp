@@ -5,6 +5,7 @@
 // selects the batch (setup), times run() in the loop, and validates C after the loop (SkipWithError on a
 // wrong product). Rates come from the counting row in roofline/kernels/gemm_count.hpp only.
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 
 #include <fmt/format.h>
@@ -76,6 +77,11 @@ BenchmarkSpec make_spec(const GemmGroup& g, const GemmPlan& plan, int n, std::sh
 json facts_json(const GemmBackend& b, const IsaFeatures& features) {
   json j = json::object();
   for (const auto& [key, value] : b.library_facts(features)) j[key] = value;
+  // Reported as found, never set or overridden here.
+  for (const std::string& name : b.environment()) {
+    const char* value = std::getenv(name.c_str());
+    j[name] = value != nullptr ? value : "(unset)";
+  }
   return j;
 }
 

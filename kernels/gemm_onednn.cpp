@@ -180,7 +180,6 @@ class OnednnBackend final : public GemmBackend {
       const IsaFeatures& features) const override {
     apply_isa_cap(features);
     const dnnl_version_t* v = dnnl_version();
-    const char* max_isa_env = std::getenv("ONEDNN_MAX_CPU_ISA");
     std::string runtime = v->cpu_runtime == DNNL_RUNTIME_OMP    ? "OpenMP"
                           : v->cpu_runtime == DNNL_RUNTIME_SEQ  ? "sequential"
                           : v->cpu_runtime == DNNL_RUNTIME_TBB  ? "TBB"
@@ -188,9 +187,9 @@ class OnednnBackend final : public GemmBackend {
     return {{"version", std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch)},
             {"git_hash", v->hash ? v->hash : ""},
             {"cpu_runtime", runtime},
-            {"effective_isa", isa_name(dnnl::get_effective_cpu_isa())},
-            {"ONEDNN_MAX_CPU_ISA", max_isa_env ? max_isa_env : "(unset)"}};
+            {"effective_isa", isa_name(dnnl::get_effective_cpu_isa())}};
   }
+  [[nodiscard]] std::vector<std::string> environment() const override { return {"ONEDNN_MAX_CPU_ISA"}; }
 };
 
 }  // namespace

@@ -87,14 +87,13 @@ class OpenblasBackend final : public GemmBackend {
     return gemm_operand_footprint(request);
   }
   [[nodiscard]] std::vector<std::pair<std::string, std::string>> library_facts(const IsaFeatures&) const override {
-    const char* coretype = std::getenv("OPENBLAS_CORETYPE");
     const char* config = openblas_get_config();
     const int parallel = openblas_get_parallel();
     return {{"corename", corename()},
             {"config", config ? config : ""},
-            {"parallel", parallel == 0 ? "sequential" : parallel == 1 ? "pthreads" : "OpenMP"},
-            {"OPENBLAS_CORETYPE", coretype ? coretype : "(unset)"}};
+            {"parallel", parallel == 0 ? "sequential" : parallel == 1 ? "pthreads" : "OpenMP"}};
   }
+  [[nodiscard]] std::vector<std::string> environment() const override { return {"OPENBLAS_CORETYPE"}; }
 };
 
 }  // namespace

@@ -94,6 +94,9 @@ class GemmProblem {
   // over 2 OpenMP threads".
   [[nodiscard]] virtual std::string implementation() const = 0;
   // Seconds spent reordering/packing weights into the library's layout so far (0 when A is used as is).
+  // The one clock a kernel reads: the library decides inside select_batch() when a reorder is due, so
+  // only the kernel can time the reorder alone (without the primitive's creation). Setup, never timed
+  // work.
   [[nodiscard]] virtual double pack_seconds() const = 0;
   // The operands in the shared layout, n = current batch (tests corrupt C through this).
   virtual GemmOperands operands() = 0;
@@ -109,9 +112,12 @@ class GemmBackend {
   [[nodiscard]] virtual std::unique_ptr<GemmProblem> prepare(const GemmRequest& request) const = 0;
   // Bytes prepare() allocates for this request, for the memory check before measuring.
   [[nodiscard]] virtual double footprint_bytes(const GemmRequest& request) const = 0;
-  // What the library is and what steers it: version, threading runtime, core name, environment.
+  // What the library is: version, threading runtime, core name, the ISA it chose.
   [[nodiscard]] virtual std::vector<std::pair<std::string, std::string>> library_facts(
       const IsaFeatures& features) const = 0;
+  // Environment variables the library reads and that change what it runs (e.g. OPENBLAS_CORETYPE). The
+  // harness records their values; kernels never read the environment themselves.
+  [[nodiscard]] virtual std::vector<std::string> environment() const { return {}; }
 };
 
 // The backends compiled into this build, in default order: eigen, then onednn and openblas when found
