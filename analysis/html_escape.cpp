@@ -1,4 +1,4 @@
-// HTML escaping: see html_escape.hpp.
+// HTML escaping: see html_escape.hpp. Five characters, no library needed (fmt and nlohmann-json have none).
 #include "roofline/analysis/html_escape.hpp"
 
 namespace roofline {
