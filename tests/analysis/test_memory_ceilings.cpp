@@ -11,54 +11,15 @@
 
 #include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/analysis/plateaus.hpp"
+#include "synthetic_curves.hpp"
 
 namespace roofline {
 namespace {
 using nlohmann::json;
 
-constexpr double KiB = 1024.0;
-constexpr double MiB = 1024.0 * 1024.0;
-constexpr double GB = 1e9;
+using namespace roofline::testing;
 
-struct Level {
-  double capacity;   // bytes; the last level's is ignored
-  double bandwidth;  // B/s
-};
-
-// A curve with plateaus at each level's bandwidth and a one-octave log-linear transition after each
-// capacity; `per_octave` points per octave from `from` to `to`; optional multiplicative noise pattern.
-std::vector<CurvePoint> synthetic_curve(const std::vector<Level>& levels, double from, double to, int per_octave,
-                                        const std::vector<double>& noise = {}) {
-  std::vector<CurvePoint> out;
-  for (int i = 0;; ++i) {
-    const double bytes = from * std::pow(2.0, double(i) / per_octave);
-    if (bytes > to * 1.0001) break;
-    double bw = levels.back().bandwidth;
-    for (std::size_t k = 0; k + 1 < levels.size(); ++k) {
-      const double c = levels[k].capacity;
-      if (bytes <= c) {
-        bw = levels[k].bandwidth;
-        break;
-      }
-      if (bytes < 2 * c) {
-        const double f = std::log2(bytes / c);
-        bw = levels[k].bandwidth * std::pow(levels[k + 1].bandwidth / levels[k].bandwidth, f);
-        break;
-      }
-    }
-    if (!noise.empty()) bw *= noise[out.size() % noise.size()];
-    out.push_back({bytes, bw});
-  }
-  return out;
-}
-
-const std::vector<Level> kFourLevels = {{48 * KiB, 400 * GB}, {2 * MiB, 150 * GB}, {32 * MiB, 60 * GB}, {0, 20 * GB}};
-
-std::vector<std::string> names(const LevelLabels& l) {
-  std::vector<std::string> out;
-  for (const LevelLabel& x : l.levels) out.push_back(x.level);
-  return out;
-}
+std::vector<std::string> names(const LevelLabels& l) { return level_names(l); }
 
 TEST(Plateaus, FindsFourPlateausOnACleanCurve) {
   auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 4);
@@ -175,14 +136,18 @@ TEST(Levels, VmReportsTheHostsL3AndTheCurveWins) {
 }
 
 TEST(Levels, SpuriousKneeDoesNotShiftLargerLevels) {
-  // An extra step inside L2 (at 256 KiB): the reported 2 MiB still names the plateau before its knee.
+  // An extra step inside L2 (at 256 KiB, x1.4): with three levels reported, the two steps closest in
+  // bandwidth are one level, and the larger levels keep their names.
   const std::vector<Level> five = {{48 * KiB, 400 * GB}, {256 * KiB, 200 * GB}, {2 * MiB, 140 * GB},
                                    {32 * MiB, 60 * GB},  {0, 20 * GB}};
   auto curve = synthetic_curve(five, 4 * KiB, 1024 * MiB, 4);
   const auto p = find_plateaus(curve);
   ASSERT_EQ(p.size(), 5u);
   const LevelLabels l = label_levels(curve, p, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 32 * MiB}});
-  EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L2", "L3", "DRAM"}));
+  EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  EXPECT_EQ(l.levels[1].min_bytes, p[1].min_bytes);
+  EXPECT_EQ(l.levels[1].max_bytes, p[2].max_bytes);
+  EXPECT_EQ(l.levels[1].agreement, "agrees");
 }
 
 TEST(Levels, SweepThatStopsInACacheHasNoDram) {
