@@ -140,7 +140,7 @@ std::string bandwidth_chart_svg(const json& results) {
     const double x = plot.x.to_px(num(l, "reported_bytes"));
     const std::string level = str(l, "level");
     s += svg_line(x, plot.frame.plot_bottom(), x, plot.frame.plot_bottom() - 12,
-                  fmt::format(" class=\"reported-size\"{} data-bytes=\"{:g}\" stroke=\"{}\" stroke-width=\"2\"",
+                  fmt::format(" class=\"reported-size\"{} data-bytes=\"{:.0f}\" stroke=\"{}\" stroke-width=\"2\"",
                               svg_attr("data-level", level), num(l, "reported_bytes"), series_colour(level)));
     s += svg_text(x + 3, plot.frame.plot_bottom() - 14, fmt::format("{} reported", level),
                   fmt::format(" class=\"reported-label\" font-size=\"10\" fill=\"{}\"", series_colour(level)));

@@ -164,8 +164,9 @@ TEST(Levels, SweepThatStopsInACacheHasNoDram) {
 
 // A results document with the bandwidth entries a sweep would write: per point 3 repetitions (the
 // curve's value x 0.98, 1.0, 1.01) and median/max aggregates.
+// write_allocate > 0: the entries also carry bytes_per_second_write_allocate = that factor x STREAM's.
 json results_doc(const std::vector<std::tuple<std::string, int, std::vector<CurvePoint>>>& curves,
-                 const json& caches) {
+                 const json& caches, double write_allocate = 0.0) {
   json doc = {{"context", {{"schema_version", 1}, {"machine", {{"caches", caches}}},
                            {"binding", {{"policy", "compact"}}}}},
               {"benchmarks", json::array()}};
@@ -178,11 +179,13 @@ json results_doc(const std::vector<std::tuple<std::string, int, std::vector<Curv
         doc["benchmarks"].push_back({{"name", name}, {"run_name", name}, {"run_type", "iteration"},
                                      {"labels", labels}, {"bytes_per_second", c.value * f},
                                      {"working_set_bytes", c.bytes}});
+        if (write_allocate > 0) doc["benchmarks"].back()["bytes_per_second_write_allocate"] = c.value * f * write_allocate;
       }
       for (auto [agg, f] : {std::pair{"median", 1.0}, std::pair{"max", 1.01}}) {
         doc["benchmarks"].push_back({{"name", name + "_" + agg}, {"run_name", name}, {"run_type", "aggregate"},
                                      {"aggregate_name", agg}, {"labels", labels},
                                      {"bytes_per_second", c.value * f}, {"working_set_bytes", c.bytes}});
+        if (write_allocate > 0) doc["benchmarks"].back()["bytes_per_second_write_allocate"] = c.value * f * write_allocate;
       }
     }
   }
@@ -254,6 +257,40 @@ TEST(MemoryCeilings, DerivedFromAResultsDocument) {
   bool caveat = false;
   for (const json& n : out["notes"]) caveat = caveat || n.get<std::string>().find("write-allocate") != std::string::npos;
   EXPECT_TRUE(caveat);
+}
+
+TEST(MemoryCeilings, BothByteCountsPerCeiling) {
+  // copy with write-allocate moves 3 words where STREAM counts 2: x1.5 in every entry.
+  const auto read1 = synthetic_curve(kFourLevels, 4 * KiB, 512 * MiB, 2);
+  const json doc = results_doc({{"read", 1, read1}}, kVmCaches, 1.5);
+  const json out = derive_memory_ceilings(doc);
+  const json* dram = find_ceiling(out, "DRAM", "read", 1);
+  ASSERT_NE(dram, nullptr);
+  EXPECT_DOUBLE_EQ((*dram)["value_write_allocate"].get<double>(), 1.5 * (*dram)["value"].get<double>());
+  EXPECT_DOUBLE_EQ((*dram)["median_write_allocate"].get<double>(), 1.5 * (*dram)["median"].get<double>());
+  // A file from before the counter: the field is there, and null.
+  const json old = derive_memory_ceilings(results_doc({{"read", 1, read1}}, kVmCaches));
+  EXPECT_TRUE((*find_ceiling(old, "DRAM", "read", 1))["value_write_allocate"].is_null());
+}
+
+TEST(MemoryCeilings, LevelsFromEveryKernelAndSaidWhenThreadCountsDiffer) {
+  const auto read1 = synthetic_curve(kFourLevels, 4 * KiB, 512 * MiB, 2);
+  const std::vector<Level> three = {{96 * KiB, 790 * GB}, {48 * MiB, 100 * GB}, {0, 24 * GB}};
+  const auto read2 = synthetic_curve(three, 4 * KiB, 512 * MiB, 2);
+  const json out = derive_memory_ceilings(
+      results_doc({{"read", 1, read1}, {"triad", 1, read1}, {"read", 2, read2}}, kVmCaches));
+  bool both = false;
+  for (const json& l : out["memory_levels"]) {
+    if (l["threads"] == 1) both = l["detected_from"] == json::array({"read", "triad"});
+  }
+  EXPECT_TRUE(both);
+  bool said = false;
+  for (const json& n : out["notes"]) {
+    said = said || (n.get<std::string>().find("2 threads show the levels L1, L3, DRAM but 1 thread show") !=
+                    std::string::npos);
+  }
+  EXPECT_TRUE(said) << out["notes"].dump(1);
+  EXPECT_NE(find_ceiling(out, "DRAM", "read", 2), nullptr);
 }
 
 TEST(MemoryCeilings, FewSizesFallBackToReportedLevels) {
