@@ -6,18 +6,12 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/plateaus.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/statistics.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 
 namespace {
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 == 1 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
 
 // Reported capacities by level number (known[1..3]) and the deepest level reported (0: none).
 struct Priors {
@@ -52,7 +46,7 @@ void merge_pieces(std::vector<Piece>& pieces, std::size_t j, const std::vector<C
   a.max_bytes = b.max_bytes;
   std::vector<double> v;
   for (std::size_t i = a.first; i <= a.last && i < curve.size(); ++i) v.push_back(curve[i].value);
-  a.level = median_of(v);
+  a.level = median(v);
   pieces.erase(pieces.begin() + static_cast<std::ptrdiff_t>(j) + 1);
 }
 

@@ -10,7 +10,8 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/results.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/statistics.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -31,13 +32,6 @@ int level_rank(const std::string& level) {
   return level.size() == 2 ? level[1] - '0' : 10;
 }
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 == 1 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
 // One measured size of one kernel at one thread count: its repetitions and aggregates.
 struct Point {
   double bytes = 0.0;
@@ -51,10 +45,7 @@ struct Point {
   // The repetitions' robust relative spread: 1.4826 x MAD / median (0 with fewer than 3 repetitions).
   double spread() const {
     if (repetitions.size() < 3 || !(median > 0.0)) return 0.0;
-    std::vector<double> dev;
-    const double m = median_of(repetitions);
-    for (double r : repetitions) dev.push_back(std::fabs(r - m));
-    return 1.4826 * median_of(dev) / median;
+    return robust_sigma(repetitions) / median;
   }
 };
 
@@ -100,7 +91,7 @@ std::map<Key, Point> collect_points(const json& results) {
     }
   }
   for (auto& [k, p] : points) {
-    if (p.median < 0.0) p.median = median_of(p.repetitions);
+    if (p.median < 0.0 && !p.repetitions.empty()) p.median = median(p.repetitions);
     if (p.best < 0.0 && !p.repetitions.empty()) {
       const auto it = std::max_element(p.repetitions.begin(), p.repetitions.end());
       p.best = *it;
@@ -207,7 +198,7 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
                                       {"detected_from", swept},
                                       {"min_bytes", bytes_or_null(l.min_bytes)},
                                       {"max_bytes", bytes_or_null(l.max_bytes)},
-                                      {"bandwidth", inside.empty() ? l.bandwidth : median_of(inside)},
+                                      {"bandwidth", inside.empty() ? l.bandwidth : median(inside)},
                                       {"inferred_bytes", bytes_or_null(l.inferred_bytes)},
                                       {"reported_bytes", bytes_or_null(l.reported_bytes)},
                                       {"agreement", l.agreement},

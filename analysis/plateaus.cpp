@@ -1,6 +1,7 @@
 // Plateau detection on bandwidth-vs-size curves (segmentation, merging, trimming) and the combined curve
 // of several kernels: see plateaus.hpp. Level labelling is in level_labels.cpp.
 #include "roofline/analysis/plateaus.hpp"
+#include "roofline/common/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,13 +10,6 @@
 namespace roofline {
 
 namespace {
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 == 1 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
 
 bool within(double value, double reference, double tolerance) {
   return reference > 0.0 && std::fabs(value / reference - 1.0) <= tolerance;
@@ -28,12 +22,12 @@ struct Segment {
   double level(const std::vector<CurvePoint>& curve) const {
     std::vector<double> v;
     for (std::size_t i : members) v.push_back(curve[i].value);
-    return median_of(v);
+    return median(v);
   }
   double spread(const std::vector<CurvePoint>& curve) const {
     std::vector<double> v;
     for (std::size_t i : members) v.push_back(curve[i].spread);
-    return median_of(v);
+    return median(v);
   }
   double octaves(const std::vector<CurvePoint>& curve) const {
     const double first = curve[members.front()].bytes;
@@ -52,7 +46,7 @@ std::vector<Segment> segment(const std::vector<double>& x, double penalty) {
     for (std::size_t begin = 0; begin < end; ++begin) {
       const std::vector<double> piece(x.begin() + static_cast<std::ptrdiff_t>(begin),
                                       x.begin() + static_cast<std::ptrdiff_t>(end));
-      const double m = median_of(piece);
+      const double m = median(piece);
       double cost = penalty;
       for (double v : piece) cost += std::fabs(v - m);
       if (best[begin] + cost < best[end]) {
