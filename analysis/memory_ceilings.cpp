@@ -183,6 +183,14 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
   std::vector<std::vector<CurvePoint>> curves;
   for (const std::string& k : swept) curves.push_back(curve_of(kernels.at(k)));
   const LevelDetection d = detect_levels(curves, reported);
+  // Say when the repetitions scatter so much that the plateaus are a guess (a shared machine under load).
+  std::vector<double> spreads;
+  for (const CurvePoint& p : d.curve) spreads.push_back(p.spread);
+  if (!spreads.empty() && median(spreads) > 0.1) {
+    out["notes"].push_back(prefix + fmt::format("the repetitions scatter by {:.0f}% (median robust spread): the "
+                                                "machine was busy, and the levels below may be misplaced; "
+                                                "measure again on a quiet machine.", 100.0 * median(spreads)));
+  }
   std::vector<Range> ranges;
   if (!d.plateaus.empty()) {
     for (const LevelLabel& l : d.labels.levels) {

@@ -213,33 +213,35 @@ void add_specs(const std::vector<StreamKernel>& kernels, std::uint64_t size, int
   }
 }
 
-// The median bandwidth per working set of each swept kernel in these entries, appended to its curve
-// (curves[i] belongs to swept[i]).
-void append_curves(const std::vector<json>& entries, const std::vector<StreamKernel>& swept,
-                   std::vector<std::vector<CurvePoint>>& curves) {
-  for (const json& e : entries) {
-    if (e.value("run_type", "") != "aggregate" || e.value("aggregate_name", "") != "median") continue;
-    if (e.value("error_occurred", false) || !e.contains("labels")) continue;
-    const std::string kernel = e["labels"].value("kernel", "");
-    for (std::size_t i = 0; i < swept.size(); ++i) {
-      if (stream_kernel_info(swept[i]).name == kernel) {
-        curves[i].push_back({e.value("working_set_bytes", 0.0), e.value("bytes_per_second", 0.0)});
-      }
-    }
+// The memory levels the analysis finds in the entries measured so far at `threads` (derive_memory_ceilings
+// itself, on the same entries, so that the sweep's decisions and the spot sizes agree with the levels the
+// results file will show).
+std::vector<LevelLabel> levels_so_far(const std::vector<json>& entries, const json& machine,
+                                      const std::string& policy, int threads) {
+  const json doc = {{"context", {{"machine", machine}, {"binding", {{"policy", policy}}}}},
+                    {"benchmarks", entries}};
+  std::vector<LevelLabel> out;
+  for (const json& l : derive_memory_ceilings(doc)["memory_levels"]) {
+    if (l.value("threads", 0) != threads || l.value("source", "") != "curve") continue;
+    LevelLabel label;
+    label.level = l.value("level", "");
+    label.min_bytes = l["min_bytes"].is_number() ? l["min_bytes"].get<double>() : 0.0;
+    label.max_bytes = l["max_bytes"].is_number() ? l["max_bytes"].get<double>() : 0.0;
+    out.push_back(label);
   }
+  return out;
 }
 
-// Whether the quick sweep may stop: the combined curve's last plateau is DRAM (per label_levels), has
-// stayed flat for two octaves past the last knee, and the sweep is past twice the reported caches (a flat
-// L3 must not pass for DRAM; a VM reporting its host's L3 only costs an octave or two more).
-bool sweep_is_done(const std::vector<std::vector<CurvePoint>>& curves, const std::vector<ReportedLevel>& reported,
-                   double& dram_from) {
-  if (curves.empty() || curves.front().empty()) return false;
-  const LevelDetection d = detect_levels(curves, reported);
-  if (!flat_after_last_knee(d.curve, d.plateaus, 2.0)) return false;
-  if (d.labels.levels.empty() || d.labels.levels.back().level != "DRAM") return false;
-  if (!reported.empty() && d.curve.back().bytes < 2.0 * reported.back().bytes) return false;
-  dram_from = d.labels.levels.back().min_bytes;
+// Whether the quick sweep may stop: the last level is DRAM, has stayed flat for two octaves up to the
+// largest size measured, and the sweep is past twice the reported caches (a flat L3 must not pass for
+// DRAM; a VM reporting its host's L3 only costs an octave or two more).
+bool sweep_is_done(const std::vector<LevelLabel>& levels, double largest_measured,
+                   const std::vector<ReportedLevel>& reported, double& dram_from) {
+  if (levels.empty() || levels.back().level != "DRAM") return false;
+  const LevelLabel& dram = levels.back();
+  if (dram.max_bytes < largest_measured * 0.99 || std::log2(dram.max_bytes / dram.min_bytes) < 2.0 - 1e-9) return false;
+  if (!reported.empty() && largest_measured < 2.0 * reported.back().bytes) return false;
+  dram_from = dram.min_bytes;
   return true;
 }
 
@@ -288,7 +290,8 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
     const SweepPlan& plan = plans[t];
     const std::vector<ReportedLevel> reported = reported_levels(machine_json, threads, policy);
     const std::string who = fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
-    std::vector<std::vector<CurvePoint>> curves(swept.size());
+    std::vector<json> entries;  // this thread count's, for levels_so_far
+    double largest = 0.0;       // the largest size measured so far
     std::vector<std::uint64_t> measured;
     std::set<std::pair<int, std::size_t>> planned;
     bool stopped_early = false;
@@ -312,7 +315,7 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
       const std::vector<std::uint64_t>& batch = batches[bi];
       if (bi == planned_batches) {
         double ignored = 0.0;
-        if (sweep_is_done(curves, reported, ignored)) break;
+        if (sweep_is_done(levels_so_far(entries, machine_json, policy, threads), largest, reported, ignored)) break;
         out.notes.push_back(fmt::format("bandwidth, {}: no flat DRAM plateau by {}; the sweep goes on up to {}.", who,
                                         format_bytes(double(plan.sizes.back())),
                                         format_bytes(double(batches.back().back()))));
@@ -322,13 +325,14 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
         add_specs(swept, size, threads, overhead_s, config, arena, planned, specs);
         measured.push_back(size);
       }
-      append_curves(runner.run(specs), swept, curves);
+      for (json& e : runner.run(specs)) entries.push_back(std::move(e));
+      largest = std::max(largest, static_cast<double>(batch.back()));
       double dram_from = 0.0;
       // Never stop below the sweep's minimum end: a flat L3 plateau (the 2-thread VM curve is flat from 8 to
       // ~90 MiB) would otherwise pass for DRAM. DRAM must be reached in fact, not only by the curve so far.
       const std::uint64_t stop_floor = plan.capped ? 0 : std::min<std::uint64_t>(kSweepMinEndBytes, plan.sizes.back());
       if (config.profile == Profile::quick && !user && batch.back() >= stop_floor &&
-          sweep_is_done(curves, reported, dram_from)) {
+          sweep_is_done(levels_so_far(entries, machine_json, policy, threads), largest, reported, dram_from)) {
         stopped_early = bi + 1 < planned_batches;
         if (stopped_early) {
           stopped[std::to_string(threads)] = batch.back();
@@ -342,9 +346,9 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
     // Quick: the other kernels at the middle of each level the read curve shows.
     std::vector<std::uint64_t> spot_sizes;
     if (!spot.empty()) {
-      // The levels as the analysis will find them (the same detection on the same curves), so that each
+      // The levels as the analysis will find them (the same detection on the same entries), so that each
       // spot size lies inside its level's final range.
-      for (const LevelLabel& l : detect_levels(curves, reported).labels.levels) {
+      for (const LevelLabel& l : levels_so_far(entries, machine_json, policy, threads)) {
         // DRAM: the second size of its plateau (any size there is DRAM-resident; larger ones only cost time).
         const std::uint64_t s = l.level == "DRAM" ? middle_size(measured, l.min_bytes, l.min_bytes * 2.0)
                                                   : middle_size(measured, l.min_bytes, l.max_bytes);

@@ -293,6 +293,19 @@ TEST(MemoryCeilings, LevelsFromEveryKernelAndSaidWhenThreadCountsDiffer) {
   EXPECT_NE(find_ceiling(out, "DRAM", "read", 2), nullptr);
 }
 
+TEST(MemoryCeilings, ScatteredRepetitionsAreSaid) {
+  json doc = results_doc({{"read", 1, synthetic_curve(kFourLevels, 4 * KiB, 512 * MiB, 2)}}, kVmCaches);
+  int i = 0;
+  for (json& e : doc["benchmarks"]) {
+    if (e["run_type"] == "iteration") e["bytes_per_second"] = e["bytes_per_second"].get<double>() * (0.6 + 0.4 * (i++ % 3));
+  }
+  const json out = derive_memory_ceilings(doc);
+  bool said = false;
+  for (const json& n : out["notes"]) said = said || n.get<std::string>().find("the machine was busy") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_NE(find_ceiling(out, "DRAM", "read", 1), nullptr);  // and still a DRAM roof
+}
+
 TEST(MemoryCeilings, FewSizesFallBackToReportedLevels) {
   // `--sizes 16KiB,1MiB` at very different bandwidths: no plateau of two points.
   const json doc = results_doc({{"read", 1, {{16 * KiB, 400 * GB}, {1 * MiB, 150 * GB}}}}, kVmCaches);
