@@ -245,6 +245,21 @@ bool sweep_is_done(const std::vector<LevelLabel>& levels, double largest_measure
   return true;
 }
 
+// One size per level for the spot kernels: the middle of each level's range (DRAM: the second size of its
+// plateau; any size there is DRAM-resident and larger ones only cost time); every fourth size without levels.
+std::vector<std::uint64_t> spot_sizes_for(const std::vector<LevelLabel>& levels, const std::vector<std::uint64_t>& measured) {
+  std::vector<std::uint64_t> out;
+  for (const LevelLabel& l : levels) {
+    const std::uint64_t s = l.level == "DRAM" ? middle_size(measured, l.min_bytes, l.min_bytes * 2.0)
+                                              : middle_size(measured, l.min_bytes, l.max_bytes);
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  }
+  if (out.empty()) {
+    for (std::size_t i = 0; i < measured.size(); i += 4) out.push_back(measured[i]);
+  }
+  return out;
+}
+
 // The kernels' metadata rows as the results file records them: both word counts, so that either byte
 // count can be recomputed from the file.
 json kernel_table(const IsaFeatures& features) {
@@ -348,15 +363,7 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
     if (!spot.empty()) {
       // The levels as the analysis will find them (the same detection on the same entries), so that each
       // spot size lies inside its level's final range.
-      for (const LevelLabel& l : levels_so_far(entries, machine_json, policy, threads)) {
-        // DRAM: the second size of its plateau (any size there is DRAM-resident; larger ones only cost time).
-        const std::uint64_t s = l.level == "DRAM" ? middle_size(measured, l.min_bytes, l.min_bytes * 2.0)
-                                                  : middle_size(measured, l.min_bytes, l.max_bytes);
-        if (std::find(spot_sizes.begin(), spot_sizes.end(), s) == spot_sizes.end()) spot_sizes.push_back(s);
-      }
-      if (spot_sizes.empty()) {  // no plateaus: every fourth size
-        for (std::size_t i = 0; i < measured.size(); i += 4) spot_sizes.push_back(measured[i]);
-      }
+      spot_sizes = spot_sizes_for(levels_so_far(entries, machine_json, policy, threads), measured);
       std::vector<BenchmarkSpec> specs;
       for (std::uint64_t size : spot_sizes) add_specs(spot, size, threads, overhead_s, config, arena, planned, specs);
       runner.run(specs);
