@@ -37,17 +37,74 @@ struct Piece {
   std::size_t origin = 0;
 };
 
-// Merges pieces[j] and pieces[j + 1]; the level is the curve's median over the joined range.
-void merge_pieces(std::vector<Piece>& pieces, std::size_t j, const std::vector<CurvePoint>& curve) {
-  Plateau& a = pieces[j].plateau;
-  const Plateau& b = pieces[j + 1].plateau;
-  a.last = b.last;
-  a.points += b.points;
-  a.max_bytes = b.max_bytes;
-  std::vector<double> v;
-  for (std::size_t i = a.first; i <= a.last && i < curve.size(); ++i) v.push_back(curve[i].value);
-  a.level = median(v);
+// Merges pieces[j] and pieces[j + 1] into one level over both ranges; its bandwidth and origin are those of
+// the piece kept (j when keep_first), so a stray plateau widens a level without changing its value.
+void merge_pieces(std::vector<Piece>& pieces, std::size_t j, bool keep_first) {
+  Piece& a = pieces[j];
+  const Piece& b = pieces[j + 1];
+  if (!keep_first) {
+    a.plateau.level = b.plateau.level;
+    a.origin = b.origin;
+  }
+  a.plateau.last = b.plateau.last;
+  a.plateau.points += b.plateau.points;
+  a.plateau.max_bytes = b.plateau.max_bytes;
   pieces.erase(pieces.begin() + static_cast<std::ptrdiff_t>(j) + 1);
+}
+
+std::string merge_note(const Piece& a, const Piece& b, const std::string& why) {
+  return fmt::format("the plateaus {}..{} and {}..{} ({:.0f}% apart in bandwidth) are taken as one level: {}.",
+                     format_bytes(a.plateau.min_bytes), format_bytes(a.plateau.max_bytes),
+                     format_bytes(b.plateau.min_bytes), format_bytes(b.plateau.max_bytes),
+                     100.0 * (a.plateau.level / std::max(b.plateau.level, 1e-300) - 1.0), why);
+}
+
+// More cache plateaus than reported levels: the reported sizes pick, in order, the plateaus whose knees lie
+// nearest them (log scale); each other plateau joins the neighbouring cache plateau closer in bandwidth
+// (never DRAM, whose roof must stay the large end's). `next_min`: where the plateau after the caches starts.
+void fold_extra_plateaus(std::vector<Piece>& caches, double next_min, const Priors& priors,
+                         std::vector<std::string>& notes) {
+  const std::size_t c = caches.size(), r = static_cast<std::size_t>(priors.count);
+  if (r == 0 || c <= r || c > 16) return;
+  std::vector<double> knees;
+  for (std::size_t j = 0; j < c; ++j) {
+    knees.push_back(std::sqrt(caches[j].plateau.max_bytes * (j + 1 < c ? caches[j + 1].plateau.min_bytes : next_min)));
+  }
+  unsigned best_mask = 0;
+  double best_cost = 1e300;
+  for (unsigned mask = 0; mask < (1u << c); ++mask) {
+    if (static_cast<std::size_t>(__builtin_popcount(mask)) != r) continue;
+    double cost = 0.0;
+    int k = 1;
+    for (std::size_t j = 0; j < c; ++j) {
+      if (!(mask & (1u << j))) continue;
+      if (priors.known[k] > 0.0) cost += std::fabs(std::log2(knees[j] / priors.known[k]));
+      ++k;
+    }
+    if (cost < best_cost) {
+      best_cost = cost;
+      best_mask = mask;
+    }
+  }
+  std::vector<bool> chosen;
+  for (std::size_t j = 0; j < c; ++j) chosen.push_back((best_mask >> j) & 1u);
+  for (std::size_t j = 0; j < caches.size();) {
+    if (chosen[j]) {
+      ++j;
+      continue;
+    }
+    const auto ratio = [&](std::size_t a, std::size_t b) {
+      const double x = caches[a].plateau.level, y = caches[b].plateau.level;
+      return std::max(x, y) / std::max(std::min(x, y), 1e-300);
+    };
+    const bool into_previous = j > 0 && (j + 1 >= caches.size() || ratio(j - 1, j) <= ratio(j, j + 1));
+    const std::size_t first = into_previous ? j - 1 : j;
+    notes.push_back(merge_note(caches[first], caches[first + 1], "the second matches no reported cache size"));
+    merge_pieces(caches, first, into_previous);
+    chosen[first] = true;
+    chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(first) + 1);
+    j = first;
+  }
 }
 
 // Index of the neighbouring pair closest in bandwidth, and their ratio (>= 1).
@@ -123,18 +180,14 @@ LevelLabels label_levels(const std::vector<CurvePoint>& curve, const std::vector
   }
   std::vector<Piece> caches(pieces.begin(), pieces.end() - (last_is_dram ? 1 : 0));
 
-  // More cache plateaus than levels: neighbours close in bandwidth (under x1.5) merge down to the reported
-  // count; never more than three.
-  const std::size_t limit = priors.count > 0 ? static_cast<std::size_t>(priors.count) : 3;
-  while (caches.size() > 1) {
+  // More cache plateaus than levels: the reported sizes pick the levels; with nothing reported, the
+  // neighbours closest in bandwidth merge down to three.
+  fold_extra_plateaus(caches, last_is_dram ? last.min_bytes : caches.back().plateau.max_bytes, priors, out.notes);
+  while (caches.size() > 3) {
     double ratio = 0.0;
     const std::size_t j = closest_pair(caches, ratio);
-    if (!(caches.size() > 3 || (caches.size() > limit && ratio < 1.5))) break;
-    out.notes.push_back(fmt::format("the plateaus {}..{} and {}..{} ({:.0f}% apart in bandwidth) are taken as one level.",
-                                    format_bytes(caches[j].plateau.min_bytes), format_bytes(caches[j].plateau.max_bytes),
-                                    format_bytes(caches[j + 1].plateau.min_bytes),
-                                    format_bytes(caches[j + 1].plateau.max_bytes), 100.0 * (ratio - 1.0)));
-    merge_pieces(caches, j, curve);
+    out.notes.push_back(merge_note(caches[j], caches[j + 1], "a machine has at most three cache levels"));
+    merge_pieces(caches, j, caches[j].plateau.points >= caches[j + 1].plateau.points);
   }
   std::vector<Piece> all = caches;
   if (last_is_dram) all.push_back(pieces.back());

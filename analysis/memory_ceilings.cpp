@@ -195,10 +195,12 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
   if (!d.plateaus.empty()) {
     for (const LevelLabel& l : d.labels.levels) {
       ranges.push_back({l.level, l.min_bytes, l.max_bytes, l.source});
-      // The level's bandwidth: the reference kernel's median over the range (the combined curve only finds it).
+      // The level's bandwidth: the reference kernel's median over its plateau (the combined curve only finds
+      // it; a stray plateau folded into the level widens its range, not its bandwidth).
+      const Plateau& core = d.plateaus[l.plateau];
       std::vector<double> inside;
       for (const Point* p : kernels.at(reference)) {
-        if (in_range(p->bytes, l.min_bytes, l.max_bytes)) inside.push_back(p->median);
+        if (in_range(p->bytes, core.min_bytes, core.max_bytes)) inside.push_back(p->median);
       }
       out["memory_levels"].push_back({{"threads", threads},
                                       {"level", l.level},

@@ -85,6 +85,21 @@ TEST(LevelDetection, VmReportingTheHostsL3StillGetsDram) {
   }
 }
 
+TEST(LevelDetection, AStrayPlateauJoinsACacheLevelNeverDram) {
+  // This session's VM: L1 48 KiB, L2 1 MiB, L3 32 MiB reported, but the curve has a fourth cache-like step
+  // (64..128 MiB at 45 GB/s) before DRAM. The reported sizes pick L1-L3; the stray step joins L3 (its
+  // bandwidth stays L3's) and the DRAM roof stays the large end's.
+  const std::vector<Level> five = {{45 * KiB, 540 * GB}, {700 * KiB, 205 * GB}, {24 * MiB, 122 * GB},
+                                   {128 * MiB, 45 * GB}, {0, 20 * GB}};
+  const std::vector<ReportedLevel> reported = {{"L1", 48 * KiB}, {"L2", 1 * MiB}, {"L3", 32 * MiB}};
+  const LevelLabels l = labels_of(synthetic_curve(five, 4 * KiB, 1024 * MiB, 2), reported);
+  ASSERT_EQ(level_names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  expect_ordered(l);
+  EXPECT_DOUBLE_EQ(l.levels[2].bandwidth, 122 * GB);
+  EXPECT_GE(l.levels[2].max_bytes, 128 * MiB);
+  EXPECT_DOUBLE_EQ(l.levels[3].bandwidth, 20 * GB);
+}
+
 TEST(LevelDetection, UndecidableEndIsTakenAsDram) {
   // The sweep ends half an octave into the last plateau, past the reported L3 but within twice it: the
   // conservative reading keeps a DRAM roof, and says so.
