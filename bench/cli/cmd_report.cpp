@@ -19,6 +19,7 @@
 #include "roofline/analysis/report.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/spec.hpp"
+#include "roofline/bench/data_dir.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;
@@ -44,7 +45,7 @@ void run_report(const ReportArgs& a) {
   // The roofline section is derived from the benchmarks and context alone, so a newer analysis (a fixed
   // plateau detector, say) can be applied to an old run without measuring again.
   if (a.rederive) results["roofline"] = derive_roofline(results);
-  const nlohmann::json spec = a.spec.empty() ? nlohmann::json() : load_spec(a.spec);
+  const nlohmann::json spec = a.spec.empty() ? nlohmann::json() : load_spec(find_data_file("specs", a.spec, "--spec"));
 
   std::vector<Output> outputs;
   if (!a.html.empty()) outputs.push_back({a.html, "--html", ""});
@@ -95,7 +96,9 @@ void add_report_command(CLI::App& app, CliState&) {
   cmd->add_option("--csv", a->csv, "Write one CSV row per benchmark point, with all counters, here");
   cmd->add_option("--json", a->json,
                   "Write the results file here (with --rederive: with the re-derived roofline section)");
-  cmd->add_option("--spec", a->spec, "Advertised figures to compare with (JSON; see analysis/specs/README.md)");
+  cmd->add_option("--spec", a->spec,
+                  "Advertised figures to compare with: a spec file (JSON; see analysis/specs/README.md) or the name of "
+                  "a shipped one (e.g. intel-xeon-8592plus-emerald-rapids)");
   cmd->add_flag("--text", a->text, "Print the summary tables to the terminal");
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
   cmd->add_flag("--rederive", a->rederive,

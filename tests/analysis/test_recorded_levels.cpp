@@ -1,6 +1,6 @@
-// Golden-ish tests on runs recorded on other machines (tests/data/recorded/, trimmed from
-// ../shared/recorded/ and results/reference/ by scripts/trim-recorded): re-derived, every run has L1, L2,
-// L3 and DRAM read ceilings at 1 thread and at all threads, in that order of decreasing bandwidth.
+// Golden-ish tests on runs recorded on other machines (the recorded AMX run of ../shared/recorded/, copied
+// to tests/data/golden/, and the reference run in results/reference/): re-derived, every run has L1, L2, L3
+// and DRAM read ceilings at 1 thread and at all threads, in that order of decreasing bandwidth.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -14,7 +14,7 @@ namespace roofline {
 namespace {
 using nlohmann::json;
 
-// The trimmed files are gzipped (20 KiB instead of 350); gzip is part of every Debian system.
+// The recorded files are gzipped; gzip is part of every Debian system.
 json load_gz(const std::string& path) {
   std::string text;
   FILE* p = popen(("gzip -dc '" + path + "'").c_str(), "r");
@@ -35,7 +35,7 @@ double read_ceiling(const json& derived, const std::string& level, int threads) 
 class RecordedRun : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(RecordedRun, EveryLevelAtEveryThreadCountInOrder) {
-  const json results = load_gz(std::string(ROOFLINE_TEST_DATA_DIR) + "/recorded/" + GetParam());
+  const json results = load_gz(std::string(ROOFLINE_SOURCE_DIR) + "/" + GetParam());
   ASSERT_TRUE(results.is_object()) << GetParam();
   const json derived = derive_memory_ceilings(results);
   for (int threads : {1, 2}) {
@@ -51,13 +51,15 @@ TEST_P(RecordedRun, EveryLevelAtEveryThreadCountInOrder) {
   }
   // The VM's DRAM is flat from ~128-256 MiB on, although the L3 it reports (the host's) is 260-300 MiB.
   for (const json& l : derived["memory_levels"]) {
-    if (l["level"] == "DRAM") EXPECT_LE(l["min_bytes"].get<double>(), 256.0 * 1024 * 1024) << l.dump();
+    if (l["level"] == "DRAM") {
+      EXPECT_LE(l["min_bytes"].get<double>(), 256.0 * 1024 * 1024) << l.dump();
+    }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Recorded, RecordedRun,
-                         ::testing::Values("emr-2vcpu-amx_quick_a_bandwidth.json.gz",
-                                           "vm-emerald-rapids-2vcpu_quick_bandwidth.json.gz"));
+                         ::testing::Values("tests/data/golden/emr-2vcpu-amx_quick_a.json.gz",
+                                           "results/reference/vm-emerald-rapids-2vcpu_quick.json.gz"));
 
 }  // namespace
 }  // namespace roofline
