@@ -10,25 +10,13 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/common/statistics.hpp"
 
 namespace roofline {
 using nlohmann::json;
 
 namespace {
-
-// TEMPORARY until common/statistics.hpp lands on main (then these two go).
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-double mad_of(const std::vector<double>& v) {
-  const double m = median_of(v);
-  std::vector<double> dev;
-  for (double x : v) dev.push_back(std::fabs(x - m));
-  return median_of(dev);
-}
 
 std::string text(const json& obj, const char* key) {
   if (!obj.is_object() || !obj.contains(key)) return "unknown";
@@ -154,8 +142,7 @@ FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& op
       }
     }
     for (const auto& [id, v] : values) {
-      FleetFigure f{first[id], median_of(v), mad_of(v), 0.0, static_cast<int>(v.size())};
-      f.robust_sigma = 1.4826 * f.mad;
+      FleetFigure f{first[id], median(v), mad(v), robust_sigma(v), static_cast<int>(v.size())};
       g.figures.push_back(f);
     }
     fill_cells(g, options, figures, fleet.results);

@@ -11,7 +11,7 @@
 #include "roofline/analysis/html_escape.hpp"
 #include "roofline/analysis/report_tables.hpp"
 #include "roofline/analysis/svg_chart.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 namespace {

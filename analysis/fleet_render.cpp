@@ -7,7 +7,7 @@
 #include "roofline/analysis/fleet.hpp"
 #include "roofline/analysis/html_escape.hpp"
 #include "roofline/analysis/report_tables.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 using nlohmann::json;

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 
 namespace roofline {
 inline namespace key_figures_stub {

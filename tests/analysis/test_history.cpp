@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/history.hpp"
 #include "roofline/analysis/results.hpp"
 
