@@ -115,14 +115,20 @@ FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& op
   fleet.nodes = std::move(nodes);
   fleet.results.resize(fleet.nodes.size());
   std::map<std::size_t, std::map<std::string, KeyFigure>> figures;
+  std::map<std::size_t, std::vector<std::string>> order;  // key_figures()' own order: levels, precisions, ...
   std::map<std::string, int> group_of_fingerprint;
   for (std::size_t i = 0; i < fleet.nodes.size(); ++i) {
     const FleetNode& n = fleet.nodes[i];
     if (!n.ok) continue;
     try {
-      for (KeyFigure& f : key_figures(n.results)) figures[i][f.id] = std::move(f);
+      for (KeyFigure& f : key_figures(n.results)) {
+        order[i].push_back(f.id);
+        figures[i][f.id] = std::move(f);
+      }
     } catch (const InputError& e) {
-      throw InputError(fmt::format("{}: {}", n.source, e.what()));
+      if (options.strict) throw InputError(fmt::format("{}: {}", n.source, e.what()));
+      fleet.notes.push_back(fmt::format("{} is not compared: {}", fleet.label(i), e.what()));
+      continue;
     }
     const auto facts = hardware_fingerprint(n.results);
     FleetGroup g = make_group(facts);
@@ -133,15 +139,18 @@ FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& op
   }
   for (FleetGroup& g : fleet.groups) {
     g.statistics = static_cast<int>(g.nodes.size()) >= kFleetMinGroupForStatistics;
+    std::vector<std::string> ids;  // in the order key_figures() gives them, first seen first
     std::map<std::string, std::vector<double>> values;
     std::map<std::string, KeyFigure> first;
     for (std::size_t n : g.nodes) {
-      for (const auto& [id, f] : figures[n]) {
+      for (const std::string& id : order[n]) {
+        const KeyFigure& f = figures[n].at(id);
+        if (first.try_emplace(id, f).second) ids.push_back(id);
         values[id].push_back(f.value);
-        first.try_emplace(id, f);
       }
     }
-    for (const auto& [id, v] : values) {
+    for (const std::string& id : ids) {
+      const std::vector<double>& v = values[id];
       FleetFigure f{first[id], median(v), mad(v), robust_sigma(v), static_cast<int>(v.size())};
       g.figures.push_back(f);
     }

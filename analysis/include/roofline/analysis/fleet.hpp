@@ -26,6 +26,9 @@ struct FleetOptions {
   double threshold = 0.05;  // relative shortfall below the group median, 0.05 = 5 %
   // Robust z = (value - median) / (1.4826 MAD): 3.5 is Iglewicz and Hoaglin's outlier cut for it.
   double robust_z = 3.5;
+  // true (`roofline fleet`): a measured node without the needed ceilings is bad input. false (`run --mpi`,
+  // whose flags may leave suites out): that node is left out of the comparison with a note.
+  bool strict = true;
 };
 
 // One key figure across a group.
@@ -51,7 +54,7 @@ struct FleetGroup {
   std::vector<std::pair<std::string, std::string>> facts;  // (name, value) for people
   std::vector<std::size_t> nodes;                  // indices into FleetAnalysis::nodes (measured ones)
   bool statistics = false;                         // >= kFleetMinGroupForStatistics nodes
-  std::vector<FleetFigure> figures;                // sorted by id
+  std::vector<FleetFigure> figures;                // in key_figures() order
 };
 
 struct FleetNodeResult {
@@ -80,7 +83,7 @@ struct FleetAnalysis {
 std::vector<std::pair<std::string, std::string>> hardware_fingerprint(const nlohmann::json& results);
 
 // Analyses checked nodes (load_fleet_inputs / check_fleet_nodes). Throws InputError naming the node's
-// source when a measured node lacks the ceilings the analysis needs.
+// source when a measured node lacks the ceilings the analysis needs (options.strict).
 FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& options);
 
 // The diagnosis of one node from the cells of its flagged figures (exposed for tests).
