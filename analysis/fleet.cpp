@@ -189,8 +189,7 @@ std::string diagnose_node(const std::vector<FleetFigure>& figures, const FleetNo
     if (kind == "gemm" && parts.size() > 1) gemm.insert(parts[1]);
     if (kind == "clock") clock = true;
     threads.insert(f.figure.threads);
-    named.push_back(fmt::format("{} ({} thread{}) at {:.1f}%", f.figure.label, f.figure.threads,
-                                f.figure.threads == 1 ? "" : "s", node.cells.at(f.figure.id).percent_of_median));
+    named.push_back(fmt::format("{} at {:.1f}%", f.figure.label, node.cells.at(f.figure.id).percent_of_median));  // label ends in the threads
   }
   const bool memory = !levels.empty(), compute = !precisions.empty();
   std::string cause;
@@ -224,7 +223,7 @@ std::string diagnose_node(const std::vector<FleetFigure>& figures, const FleetNo
     cause += "; only at the full thread count (single-thread figures in line): fewer usable cores, or one socket "
              "or NUMA domain slower";
   }
-  return fmt::format("{}. Below the group median: {}", cause, fmt::join(named, ", "));
+  return fmt::format("{}. Percent of the group median: {}", cause, fmt::join(named, "; "));
 }
 
 }  // namespace roofline

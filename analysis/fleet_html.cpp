@@ -30,7 +30,7 @@ std::string full_table(const FleetAnalysis& fleet, std::size_t gi) {
   std::string s = fmt::format("<table id=\"{}\"><caption>Group {}: percent of the group median</caption>\n<thead><tr><th>node</th>",
                               anchor("fleet-table", gi), gi + 1);
   for (const FleetFigure& f : g.figures) {
-    s += fmt::format("<th title=\"{}\">{} {}t</th>", html_escape(f.figure.id), html_escape(f.figure.label), f.figure.threads);
+    s += fmt::format("<th title=\"{}\">{}</th>", html_escape(f.figure.id), html_escape(f.figure.label));
   }
   s += "</tr></thead>\n<tbody>\n";
   for (std::size_t n : g.nodes) {
@@ -73,7 +73,7 @@ std::string figure_chart(const FleetAnalysis& fleet, const FleetGroup& g, const 
   std::string s = fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"{}\" class=\"chart\" width=\"{:.0f}\" height=\"{:.0f}\" "
                               "role=\"img\" font-family=\"sans-serif\" font-size=\"11\">\n",
                               id, left + width, height);
-  const std::string title = fmt::format("{} ({} threads): median {}", f.figure.label, f.figure.threads, format_si(f.median, f.figure.unit));
+  const std::string title = fmt::format("{}: median {}", f.figure.label, format_si(f.median, f.figure.unit));
   s += fmt::format("<title>{}</title>\n", html_escape(title));
   s += svg_text(4, 16, title, " font-weight=\"bold\"");
   for (std::size_t i = 0; i < bars.size(); ++i) {

@@ -48,13 +48,10 @@ std::string cell_text(const FleetNodeResult& r, const FleetFigure& f, const char
   return fmt::format("{:.1f}%{}", it->second.percent_of_median, it->second.flagged ? flag_mark : "");
 }
 
-std::string column_name(const FleetFigure& f, bool with_threads) {
-  return with_threads ? fmt::format("{} {}t", f.figure.label, f.figure.threads) : f.figure.label;
-}
 
 // Rows: the group's nodes (percent of the median, flagged cells marked), then the median itself.
 ReportTable group_table(const FleetAnalysis& fleet, std::size_t gi, const std::vector<const FleetFigure*>& figures,
-                        bool with_threads, const char* flag_mark) {
+                        const char* flag_mark) {
   const FleetGroup& g = fleet.groups[gi];
   ReportTable t;
   t.id = fmt::format("fleet-group-{}", gi + 1);
@@ -62,7 +59,7 @@ ReportTable group_table(const FleetAnalysis& fleet, std::size_t gi, const std::v
   t.columns = {"node"};
   t.right_aligned = {false};
   for (const FleetFigure* f : figures) {
-    t.columns.push_back(column_name(*f, with_threads));
+    t.columns.push_back(f->figure.label);
     t.right_aligned.push_back(true);
   }
   for (std::size_t n : g.nodes) {
@@ -93,7 +90,7 @@ std::string render_fleet_text(const FleetAnalysis& fleet) {
   if (fleet.flagged_count() == 0 && fleet.failed_count() == 0) s += "Every node is in line with its group.\n";
   for (std::size_t g = 0; g < fleet.groups.size(); ++g) {
     s += '\n';
-    s += render_table_text(group_table(fleet, g, compact_figures(fleet.groups[g]), true, " *"));
+    s += render_table_text(group_table(fleet, g, compact_figures(fleet.groups[g]), " *"));
   }
   s += "\nPercent of the group median at each group's largest thread count (* flagged); every figure and thread "
        "count in --json and --html.\n";
@@ -127,10 +124,10 @@ std::string render_fleet_markdown(const FleetAnalysis& fleet) {
     return out;
   };
   for (std::size_t g = 0; g < fleet.groups.size(); ++g) {
-    const ReportTable compact = group_table(fleet, g, compact_figures(fleet.groups[g]), true, " FLAGGED");
+    const ReportTable compact = group_table(fleet, g, compact_figures(fleet.groups[g]), " FLAGGED");
     s += fmt::format("\n### {}\n\n{}\n\n{}", markdown_escape(compact.title), markdown_escape(compact.note), table(compact));
     s += "\n<details><summary>Every key figure and thread count</summary>\n\n" +
-         table(group_table(fleet, g, all_figures(fleet.groups[g]), true, " FLAGGED")) + "\n</details>\n";
+         table(group_table(fleet, g, all_figures(fleet.groups[g]), " FLAGGED")) + "\n</details>\n";
   }
   for (const std::string& n : fleet.notes) s += "\n_note:_ " + markdown_escape(n) + "\n";
   return s;

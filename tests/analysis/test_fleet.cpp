@@ -75,7 +75,7 @@ TEST(Fleet, DramAtSeventyFivePercentIsFlaggedAsDramOnly) {
   EXPECT_LT(*c.robust_z, -3.5);
   EXPECT_NE(r.diagnosis.find("DRAM only"), std::string::npos) << r.diagnosis;
   EXPECT_NE(r.diagnosis.find("DIMM"), std::string::npos) << r.diagnosis;
-  EXPECT_NE(r.diagnosis.find("DRAM read (2 threads) at 75."), std::string::npos) << r.diagnosis;
+  EXPECT_NE(r.diagnosis.find("DRAM read, 2 threads at 75.2%"), std::string::npos) << r.diagnosis;
 }
 
 TEST(Fleet, ThrottledNodeIsDiagnosedFromTheClock) {

@@ -42,7 +42,7 @@ class History : public ::testing::Test {
 };
 
 TEST_F(History, KeyFiguresComeFromTheRooflineSection) {
-  const auto figures = key_figures(load_json_file(kDir + "base.json"));
+  const auto figures = history_figures(load_json_file(kDir + "base.json"));
   std::set<std::string> keys;
   for (const auto& f : figures) keys.insert(f.key);
   EXPECT_EQ(keys, (std::set<std::string>{"memory/DRAM/triad", "memory/L1/read", "compute/fp32", "gemm/fp32/batch:16"}));
