@@ -165,7 +165,7 @@ FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& op
   }
   for (std::size_t i = 0; i < fleet.nodes.size(); ++i) {
     if (!fleet.results[i].missing.empty()) {
-      fleet.notes.push_back(fmt::format("{} lacks {} figure(s) its group measured (e.g. {}): run with the same flags",
+      fleet.notes.push_back(fmt::format("{} lacks {} figure(s) its group measured (e.g. {}): other run flags, or its curve found other levels",
                                         fleet.label(i), fleet.results[i].missing.size(), fleet.results[i].missing.front()));
     }
   }

@@ -69,7 +69,7 @@ std::string figure_chart(const FleetAnalysis& fleet, const FleetGroup& g, const 
   const double height = top + row * static_cast<double>(bars.size()) + 24;
   double hi = 110;
   for (const auto& [p, n] : bars) hi = std::max(hi, std::ceil(p / 10.0) * 10.0);
-  auto x = [&](double percent) { return left + std::max(0.0, percent) / hi * (width - 20); };
+  auto x = [&](double percent) { return left + std::max(0.0, percent) / hi * (width - 50); };  // 50: the value label
   std::string s = fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"{}\" class=\"chart\" width=\"{:.0f}\" height=\"{:.0f}\" "
                               "role=\"img\" font-family=\"sans-serif\" font-size=\"11\">\n",
                               id, left + width, height);
@@ -88,8 +88,8 @@ std::string figure_chart(const FleetAnalysis& fleet, const FleetGroup& g, const 
   const double limit = f.figure.higher_is_better ? 100.0 - fleet.options.threshold * 100.0 : 100.0 + fleet.options.threshold * 100.0;
   s += svg_line(x(100), top - 4, x(100), bottom + 2, " stroke=\"#222\"");
   s += svg_line(x(limit), top - 4, x(limit), bottom + 2, " stroke=\"#c0392b\" stroke-dasharray=\"4 3\"");
-  s += svg_text(x(100), bottom + 16, "median", " text-anchor=\"middle\"");
-  s += svg_text(x(limit), bottom + 16, fmt::format("{:g}%", limit), " text-anchor=\"end\" fill=\"#c0392b\"");
+  s += svg_text(x(100) + 2, bottom + 16, "median", " text-anchor=\"start\"");
+  s += svg_text(x(limit) - 2, bottom + 16, fmt::format("{:g}%", limit), " text-anchor=\"end\" fill=\"#c0392b\"");
   return s + "</svg>\n";
 }
 

@@ -74,6 +74,26 @@ ReportTable group_table(const FleetAnalysis& fleet, std::size_t gi, const std::v
   return t;
 }
 
+// Rows and columns swapped (figures down, nodes across): the narrower shape on a terminal when a group
+// has fewer nodes than figures.
+ReportTable transposed(const ReportTable& t) {
+  ReportTable out;
+  out.id = t.id;
+  out.title = t.title;
+  out.note = t.note;
+  out.columns = {t.columns.front()};
+  for (const auto& row : t.rows) out.columns.push_back(row.front());
+  out.right_aligned.assign(out.columns.size(), true);
+  out.right_aligned.front() = false;
+  out.columns.front() = "key figure";
+  for (std::size_t c = 1; c < t.columns.size(); ++c) {
+    std::vector<std::string> row = {t.columns[c]};
+    for (const auto& r : t.rows) row.push_back(c < r.size() ? r[c] : "");
+    out.rows.push_back(row);
+  }
+  return out;
+}
+
 json cell_json(const FleetCell& c) {
   return {{"value", c.value}, {"percent_of_median", c.percent_of_median}, {"shortfall", c.shortfall},
           {"robust_z", c.robust_z ? json(*c.robust_z) : json(nullptr)}, {"flagged", c.flagged}};
@@ -90,7 +110,8 @@ std::string render_fleet_text(const FleetAnalysis& fleet) {
   if (fleet.flagged_count() == 0 && fleet.failed_count() == 0) s += "Every node is in line with its group.\n";
   for (std::size_t g = 0; g < fleet.groups.size(); ++g) {
     s += '\n';
-    s += render_table_text(group_table(fleet, g, compact_figures(fleet.groups[g]), " *"));
+    const ReportTable t = group_table(fleet, g, compact_figures(fleet.groups[g]), " *");
+    s += render_table_text(t.rows.size() < t.columns.size() ? transposed(t) : t);
   }
   s += "\nPercent of the group median at each group's largest thread count (* flagged); every figure and thread "
        "count in --json and --html.\n";
