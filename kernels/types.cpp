@@ -13,12 +13,17 @@ constexpr std::array<std::pair<Precision, std::string_view>, 5> kPrecisionNames{
     {Precision::fp16, "fp16"},
     {Precision::int8, "int8"},
 }};
-constexpr std::array<std::pair<Isa, std::string_view>, 5> kIsaNames{{
+constexpr std::array<std::pair<Isa, std::string_view>, 6> kIsaNames{{
     {Isa::scalar, "scalar"},
     {Isa::sse, "sse"},
     {Isa::avx2, "avx2"},
     {Isa::avx_vnni, "avx_vnni"},
     {Isa::avx512, "avx512"},
+    {Isa::amx, "amx"},
+}};
+constexpr std::array<std::pair<Engine, std::string_view>, 2> kEngineNames{{
+    {Engine::vector, "vector"},
+    {Engine::matrix, "matrix"},
 }};
 }  // namespace
 
@@ -70,6 +75,7 @@ int isa_rank(Isa isa) {
     case Isa::avx2:
     case Isa::avx_vnni: return 2;
     case Isa::avx512: return 3;
+    case Isa::amx: return 4;
   }
   return 0;
 }
@@ -81,17 +87,34 @@ int vector_bits(Isa isa) {
     case Isa::avx2:
     case Isa::avx_vnni: return 256;
     case Isa::avx512: return 512;
+    case Isa::amx: return 8192;
   }
   return 64;
 }
 
+std::string_view to_string(Engine e) {
+  for (const auto& [value, name] : kEngineNames) {
+    if (value == e) return name;
+  }
+  return "unknown";
+}
+
+std::optional<Engine> parse_engine(std::string_view name) {
+  for (const auto& [value, n] : kEngineNames) {
+    if (n == name) return value;
+  }
+  return std::nullopt;
+}
+
+Engine engine_of(Isa isa) { return isa == Isa::amx ? Engine::matrix : Engine::vector; }
+
 IsaFeatures IsaFeatures::capped(Isa max_isa) const {
   IsaFeatures f = *this;
   const int rank = isa_rank(max_isa);
+  if (rank < 4) f.amx_tile = f.amx_bf16 = f.amx_int8 = f.amx_fp16 = false;
   if (rank < 3) {
     f.avx512f = f.avx512dq = f.avx512bw = f.avx512vl = false;
     f.avx512_vnni = f.avx512_bf16 = f.avx512_fp16 = false;
-    f.amx_tile = f.amx_bf16 = f.amx_int8 = false;
   }
   if (rank < 2) {
     f.avx = f.avx2 = f.fma = f.f16c = f.avx_vnni = false;
@@ -113,6 +136,7 @@ bool IsaFeatures::supports(Isa isa) const {
     case Isa::avx2: return avx2 && fma;
     case Isa::avx_vnni: return avx2 && avx_vnni;
     case Isa::avx512: return avx512f && avx512dq && avx512bw && avx512vl;
+    case Isa::amx: return amx_tile;
   }
   return false;
 }
