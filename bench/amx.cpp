@@ -37,8 +37,10 @@ bool bit(std::uint64_t reg, int n) { return ((reg >> n) & 1U) != 0; }
 sigjmp_buf trial_jump;
 void on_sigill(int) { siglongjmp(trial_jump, 1); }
 
+}  // namespace
+
 // Loads a one-tile configuration, zeroes the tile and releases it: the smallest use of the tile state.
-bool trial_faults() {
+bool amx_trial_faults() {
   struct alignas(64) {
     std::uint8_t palette = 1, start_row = 0, reserved[14] = {};
     std::uint16_t colsb[16] = {64};
@@ -57,8 +59,6 @@ bool trial_faults() {
   sigaction(SIGILL, &previous, nullptr);
   return faulted;
 }
-
-}  // namespace
 
 std::string_view to_string(AmxStatus s) {
   for (const auto& [value, name] : kNames) {
@@ -125,7 +125,7 @@ AmxProbe probe_amx() {
       return;  // no tile instruction without the permission: it would fault
     }
     result.trial_ran = true;
-    result.trial_faulted = trial_faults();
+    result.trial_faulted = amx_trial_faults();
   });
   return result;
 }

@@ -56,6 +56,9 @@ AmxCpuid read_amx_cpuid();
 // Requests the tile data permission and runs the guarded trial, once per process (later calls return the
 // first outcome). Call only when amx_advertised_and_enabled.
 AmxProbe probe_amx();
+// The trial alone: loads a tile configuration, zeroes a tile, releases it, under a SIGILL handler; true
+// when it faulted. Safe on any x86-64 (without AMX or without the permission it faults, and says so).
+bool amx_trial_faults();
 // read_amx_cpuid + probe_amx when the first gates pass + classify_amx.
 AmxFact detect_amx();
 
