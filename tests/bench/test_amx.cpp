@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <vector>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/bench/amx.hpp"
 #include "roofline/bench/machine.hpp"
 #include "roofline/kernels/peak.hpp"

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/bench/amx.hpp"
-#include "roofline/kernels/types.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 
