@@ -30,6 +30,15 @@ std::string missing_reason(const json& results) {
   if (!status.empty() && status != "usable") {
     return fmt::format("AMX is {} on this machine ({})", status, amx.value("source", std::string("machine facts")));
   }
+  const json& isa = object_or_empty(machine, "isa");
+  // Files from before the AMX fact were measured by a version whose top level was avx512: their max_isa
+  // says nothing about a cap.
+  if (status.empty()) {
+    return isa.value("amx_tile", false)
+               ? "this file was measured by a version without AMX tile kernels, although the CPU advertises AMX "
+                 "(re-run to measure them)"
+               : "the CPU does not advertise AMX";
+  }
   if (cap && isa_rank(*cap) < isa_rank(Isa::amx)) {
     return fmt::format("--max-isa {} runs no tile kernel (and caps oneDNN below AMX)", to_string(*cap));
   }
@@ -39,12 +48,6 @@ std::string missing_reason(const json& results) {
       return u["reason"].get<std::string>();
     }
   }
-  const json& isa = object_or_empty(machine, "isa");
-  if (status.empty() && isa.value("amx_tile", false)) {
-    return "this file was measured by a version without AMX tile kernels, although the CPU advertises AMX "
-           "(re-run to measure them)";
-  }
-  if (!isa.value("amx_tile", false)) return "the CPU does not advertise AMX";
   return "the tile kernels did not measure (see the compute table)";
 }
 

@@ -187,11 +187,7 @@ void run_command(const RunArgs& a, CliState& state) {
   // The invariant the tool enforces on itself: a placement above 110% of its roof is a missing ceiling or a
   // wrong count. Loud on the terminal (stderr, even with --quiet), named in the results and the report;
   // the run still exits 0, since every number in it is what was measured.
-  const json& violations = doc["roofline"]["roof_violations"];
-  for (const json& v : violations) std::fprintf(stderr, "roofline: WARNING: %s\n", v.value("note", "").c_str());
-  if (!violations.empty() && !config.quiet) {
-    std::printf("summary  %zu point(s) beat their roof: a ceiling is missing or a count is wrong\n", violations.size());
-  }
+  warn_roof_violations(doc, !config.quiet);
   if (!runner.failures().empty()) {
     for (const std::string& f : runner.failures()) std::fprintf(stderr, "roofline: FAILED %s\n", f.c_str());
     std::fprintf(stderr, "roofline: %zu benchmark(s) failed validation; their entries are marked in %s\n",

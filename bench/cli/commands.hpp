@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 namespace roofline::cli {
 
@@ -17,5 +18,10 @@ void add_model_command(CLI::App& app, CliState& state);
 void add_report_command(CLI::App& app, CliState& state);
 void add_compare_command(CLI::App& app, CliState& state);
 void add_history_command(CLI::App& app, CliState& state);
+
+// The roof invariant on the terminal: one "roofline: WARNING: <note>" line on stderr per placement above
+// 110% of its roof (roofline.roof_violations), and with `summary` the line "N point(s) beat their roof: a
+// ceiling is missing or a count is wrong" on stdout. Defined in cmd_report.cpp; run and report call it.
+void warn_roof_violations(const nlohmann::json& results, bool summary);
 
 }  // namespace roofline::cli
