@@ -174,19 +174,21 @@ double row_clock(const Row& r, const std::map<int, double>& clock) {
 
 json number_or_null(double v) { return v > 0.0 ? json(v) : json(nullptr); }
 
-}  // namespace
-
-json derive_compute_ceilings(const json& results) {
-  json notes = json::array();
-  const json empty = json::object();
-  const json& context = results.contains("context") && results["context"].is_object() ? results["context"] : empty;
-  const json& machine = context.contains("machine") && context["machine"].is_object() ? context["machine"] : empty;
-  const std::string uarch = machine.value("microarchitecture", std::string());
-
-  // Clock per thread count: the best repetition.
+// The compute and clock suites' entries as rows (one per precision x isa x width x threads, a tile row per
+// variant), with the rows the CPU or the cap did not support at every thread count, and the best clock per
+// thread count.
+struct Collected {
   std::map<int, double> clock;
   std::map<Key, Row> rows;
   std::set<int> thread_counts;
+};
+
+Collected collect_rows(const json& results, const json& context) {
+  Collected out;
+  std::map<int, double>& clock = out.clock;
+  std::map<Key, Row>& rows = out.rows;
+  std::set<int>& thread_counts = out.thread_counts;
+  // Clock per thread count: the best repetition.
   const json benchmarks = results.contains("benchmarks") && results["benchmarks"].is_array() ? results["benchmarks"]
                                                                                             : json::array();
   for (const json& e : benchmarks) {
@@ -257,6 +259,66 @@ json derive_compute_ceilings(const json& results) {
     }
   }
 
+  return out;
+}
+
+// Scaling: a thread count far below linear over the lowest one (SMT siblings or a busy host).
+void scaling_notes(const std::map<std::tuple<int, std::string, int>, json>& best, json& notes) {
+  for (const auto& [k, c] : best) {
+    const auto& [precision, engine, threads] = k;
+    const auto first = best.lower_bound({precision, engine, 0});
+    if (first->first == k || std::get<0>(first->first) != precision || std::get<1>(first->first) != engine) continue;
+    const int first_threads = std::get<2>(first->first);
+    const double ratio = c.value("value", 0.0) / first->second.value("value", 1.0);
+    const double ideal = static_cast<double>(threads) / first_threads;
+    if (ratio < 0.6 * ideal) {
+      notes.push_back(fmt::format("compute: {} {} peaks at {} threads are only {:.2f}x those at {} (ideal {:.0f}x): "
+                                  "the cores may be SMT siblings or busy with other work",
+                                  c.value("precision", ""), engine, threads, ratio, first_threads, ideal));
+    }
+  }
+}
+
+// A compute_table row before measurement fills it in: identity, status and what the kernel counts.
+json table_row(const Row& r, const std::string& unit, const std::string& kernel, int opi, const std::vector<double>& known) {
+  return {{"precision", r.precision},
+          {"isa", r.isa},
+          {"engine", r.engine},
+          {"vector_bits", r.bits},
+          {"threads", r.threads},
+          {"status", r.status},
+          {"value", nullptr},
+          {"median", nullptr},
+          {"unit", unit},
+          {"theoretical", nullptr},
+          {"percent", nullptr},
+          {"clock_hz", nullptr},
+          {"kernel", kernel},
+          {"variant", r.labels.value("variant", std::string())},
+          {"instruction", r.labels.value("instruction", std::string())},
+          {"ops_per_instruction", opi},
+          {"instructions_per_cycle", nullptr},
+          {"pipes", nullptr},
+          {"ops_per_cycle_per_core", nullptr},
+          {"known_pipes", known},
+          {"exceeds_theoretical", false},
+          {"reason", r.reason},
+          {"benchmark", r.benchmark}};
+}
+
+}  // namespace
+
+json derive_compute_ceilings(const json& results) {
+  json notes = json::array();
+  const json empty = json::object();
+  const json& context = results.contains("context") && results["context"].is_object() ? results["context"] : empty;
+  const json& machine = context.contains("machine") && context["machine"].is_object() ? context["machine"] : empty;
+  const std::string uarch = machine.value("microarchitecture", std::string());
+
+  Collected collected = collect_rows(results, context);
+  const std::map<int, double>& clock = collected.clock;
+  std::map<Key, Row>& rows = collected.rows;
+
   // Pipes per (precision, bits, isa, variant of a tile row) from its lowest measured thread count.
   using RowKey = std::tuple<int, int, int, std::string>;
   auto row_key_of = [](const Key& k) { return RowKey{std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<4>(k)}; };
@@ -281,29 +343,7 @@ json derive_compute_ceilings(const json& results) {
     const int opi = label_int(r.labels, "ops_per_instruction");
     const std::string kernel = r.labels.value("kernel", std::string());
     const std::vector<double> known = known_pipes(uarch, kernel, r.precision, r.isa, r.bits);
-    json row = {{"precision", r.precision},
-                {"isa", r.isa},
-                {"engine", r.engine},
-                {"vector_bits", r.bits},
-                {"threads", r.threads},
-                {"status", r.status},
-                {"value", nullptr},
-                {"median", nullptr},
-                {"unit", unit},
-                {"theoretical", nullptr},
-                {"percent", nullptr},
-                {"clock_hz", nullptr},
-                {"kernel", kernel},
-                {"variant", r.labels.value("variant", std::string())},
-                {"instruction", r.labels.value("instruction", std::string())},
-                {"ops_per_instruction", opi},
-                {"instructions_per_cycle", nullptr},
-                {"pipes", nullptr},
-                {"ops_per_cycle_per_core", nullptr},
-                {"known_pipes", known},
-                {"exceeds_theoretical", false},
-                {"reason", r.reason},
-                {"benchmark", r.benchmark}};
+    json row = table_row(r, unit, kernel, opi, known);
     if (r.status == "measured") {
       const double value = max_of(r.values);
       const double hz = row_clock(r, clock);
@@ -367,20 +407,7 @@ json derive_compute_ceilings(const json& results) {
   json peaks = json::array();
   for (const auto& [k, p] : theoretical) peaks.push_back(p);
 
-  // Scaling: a thread count far below linear over the lowest one (SMT siblings or a busy host).
-  for (const auto& [k, c] : best) {
-    const auto& [precision, engine, threads] = k;
-    const auto first = best.lower_bound({precision, engine, 0});
-    if (first->first == k || std::get<0>(first->first) != precision || std::get<1>(first->first) != engine) continue;
-    const int first_threads = std::get<2>(first->first);
-    const double ratio = c.value("value", 0.0) / first->second.value("value", 1.0);
-    const double ideal = static_cast<double>(threads) / first_threads;
-    if (ratio < 0.6 * ideal) {
-      notes.push_back(fmt::format("compute: {} {} peaks at {} threads are only {:.2f}x those at {} (ideal {:.0f}x): "
-                                  "the cores may be SMT siblings or busy with other work",
-                                  c.value("precision", ""), engine, threads, ratio, first_threads, ideal));
-    }
-  }
+  scaling_notes(best, notes);
   if (!rows.empty()) {
     notes.push_back("compute: FMA = 2 FLOP per lane; vdpbf16ps = 4 FLOP per 32-bit lane; vpdpbusd = 8 OP per "
                     "32-bit lane; theoretical = threads x measured clock x measured pipes x ops per instruction");
