@@ -15,6 +15,7 @@
 #include "roofline/analysis/matrix_engine.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/common/errors.hpp"
+#include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline/common/vocabulary.hpp"
 
@@ -102,14 +103,6 @@ struct Row {
   std::string reason;
 };
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 == 1 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
-double max_of(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); }
 
 // The benchmark's own name, without the "/min_time:..", "/repeats:.." and "/real_time" Google Benchmark adds.
 std::string base_name(const json& e) {
@@ -348,7 +341,7 @@ json derive_compute_ceilings(const json& results) {
       const double value = max_of(r.values);
       const double hz = row_clock(r, clock);
       row["value"] = value;
-      row["median"] = median_of(r.values);
+      row["median"] = median(r.values);
       row["clock_hz"] = number_or_null(hz);
       if (hz > 0.0 && opi > 0) row["instructions_per_cycle"] = value / (r.threads * hz * opi);
       const double p = pipes.count(row_key) ? pipes.at(row_key) : 0.0;
