@@ -158,18 +158,23 @@ TEST(Engines, ResultsWithAnUnknownEngineOrRoofAreRefused) {
               {"roofline", {{"schema_version", 1}, {"compute_ceilings", json::array()}, {"memory_ceilings", json::array()},
                             {"ridge_points", json::array()}, {"placements", json::array()}}}};
   EXPECT_EQ(classify_results(doc, name), ResultsKind::roofline);
-  doc["roofline"]["placements"].push_back({{"backend", "onednn"}});  // older: no roof, read as vector/DRAM
+  // Older: no roof, read as vector/DRAM.
+  doc["roofline"]["placements"].push_back(
+      {{"backend", "onednn"}, {"precision", "bf16"}, {"batch", 1}, {"threads", 1}, {"value", 1e9}});
   EXPECT_NO_THROW(classify_results(doc, name));
-  doc["roofline"]["compute_ceilings"].push_back({{"precision", "bf16"}, {"engine", "gpu"}});
+  doc["roofline"]["compute_ceilings"].push_back({{"precision", "bf16"}, {"threads", 1}, {"value", 1e9}, {"engine", "gpu"}});
   EXPECT_THROW(classify_results(doc, name), InputError);
   doc["roofline"]["compute_ceilings"][0]["engine"] = "matrix";
+  EXPECT_NO_THROW(classify_results(doc, name));
   doc["roofline"]["placements"][0]["roof"] = {{"engine", "matrix"}, {"level", "L4"}};
   try {
     classify_results(doc, name);
     ADD_FAILURE() << "a roof at level L4 was read";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("unknown level"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("roof.level 'L4' is not a memory level"), std::string::npos) << e.what();
   }
+  doc["roofline"]["placements"][0]["roof"] = {{"engine", "tensor"}, {"level", "L3"}};
+  EXPECT_THROW(classify_results(doc, name), InputError);
   doc["roofline"]["placements"][0]["roof"] = "vector";
   EXPECT_THROW(classify_results(doc, name), InputError);
 }
@@ -177,7 +182,7 @@ TEST(Engines, ResultsWithAnUnknownEngineOrRoofAreRefused) {
 // The recorded run, decompressed once per test binary.
 const json& recorded_emr() {
   static const json doc = [] {
-    const fs::path gz = fs::path(ROOFLINE_TEST_DATA_DIR) / "recorded" / "emr-2vcpu-amx_quick_a.json.gz";
+    const fs::path gz = fs::path(ROOFLINE_TEST_DATA_DIR) / "golden" / "emr-2vcpu-amx_quick_a.json.gz";
     const fs::path out = fs::temp_directory_path() / ("roofline-test-emr-" + std::to_string(::getpid()) + ".json");
     if (std::system(("gzip -dc '" + gz.string() + "' > '" + out.string() + "'").c_str()) != 0) return json();
     json d = load_results(out);

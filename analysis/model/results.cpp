@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/results_schema.hpp"
 #include "roofline/common/errors.hpp"
-#include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
@@ -33,35 +33,6 @@ json load_json_file(const fs::path& path) {
                                  truncated ? "truncated JSON" : "not valid JSON", e.byte));
   }
 }
-
-namespace {
-// Engines and roofs: older files have neither (read as vector, DRAM); a value that is there must be one we
-// know, or the point would be misplaced silently.
-void check_engine(const json& entry, const std::string& where, const std::string& file) {
-  if (!entry.is_object() || !entry.contains("engine")) return;
-  const json& e = entry["engine"];
-  if (!e.is_string() || !parse_engine(e.get<std::string>())) {
-    throw InputError(fmt::format("{}: {}: unknown engine {} (expected vector or matrix)", file, where, e.dump()));
-  }
-}
-
-void check_engines(const json& r, const std::string& file) {
-  for (const char* key : {"compute_ceilings", "compute_table", "theoretical_peaks", "ridge_points"}) {
-    if (!r.contains(key) || !r[key].is_array()) continue;
-    for (const json& c : r[key]) check_engine(c, fmt::format("roofline.{}", key), file);
-  }
-  for (const json& p : r["placements"]) {
-    if (!p.is_object() || !p.contains("roof")) continue;
-    const json& roof = p["roof"];
-    if (!roof.is_object()) throw InputError(fmt::format("{}: roofline.placements: 'roof' must be an object", file));
-    check_engine(roof, "roofline.placements.roof", file);
-    if (roof.contains("level") && (!roof["level"].is_string() || !parse_level(roof["level"].get<std::string>()))) {
-      throw InputError(fmt::format("{}: roofline.placements.roof: unknown level {} (expected L1, L2, L3 or DRAM)", file,
-                                   roof["level"].dump()));
-    }
-  }
-}
-}  // namespace
 
 ResultsKind classify_results(const json& doc, const fs::path& path) {
   const std::string name = path.string();
@@ -95,7 +66,7 @@ ResultsKind classify_results(const json& doc, const fs::path& path) {
       throw InputError(fmt::format("{}: 'roofline.{}' is missing or not an array", name, key));
     }
   }
-  check_engines(r, name);
+  check_roofline_fields(r, name);
   return ResultsKind::roofline;
 }
 
