@@ -55,7 +55,9 @@ TEST(CliAmx, MaxIsaAvx512CapsOnednnBelowAmx) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json doc = json::parse(read_file(dir / "r.json"));
   for (const json& e : doc["benchmarks"]) {
-    if (e.contains("labels") && e["labels"].is_object()) EXPECT_NE(e["labels"].value("isa", ""), "amx") << e["name"];
+    if (e.contains("labels") && e["labels"].is_object()) {
+      EXPECT_NE(e["labels"].value("isa", ""), "amx") << e["name"];
+    }
   }
   for (const json& p : doc["roofline"]["placements"]) EXPECT_EQ(p["engine"], "vector") << p.dump();
   const json& onednn = doc["context"]["suites"]["gemm"]["backends"]["onednn"];
