@@ -55,6 +55,10 @@ std::string chart_or_note(const std::string& svg, const std::string& missing) {
 
 }  // namespace
 
+// Shared with the fleet report, so that both pages look and escape alike.
+std::string render_table_html(const ReportTable& table) { return html_table(table); }
+std::string_view report_css() { return kStyle; }
+
 std::string render_html_report(const json& results, const json& spec) {
   const json ctx = results.value("context", json::object());
   const json machine = ctx.value("machine", json::object());

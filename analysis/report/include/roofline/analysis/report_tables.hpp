@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -41,5 +42,11 @@ std::vector<ReportTable> report_tables(const nlohmann::json& results, const nloh
 
 // Aligned plain text: title, header, rule, rows, note.
 std::string render_table_text(const ReportTable& table);
+
+// An HTML <table> with caption and note, every cell escaped (the report's and the fleet report's tables).
+std::string render_table_html(const ReportTable& table);
+
+// The report page's inline CSS.
+std::string_view report_css();
 
 }  // namespace roofline
