@@ -78,6 +78,7 @@ void run_report(const ReportArgs& a) {
     else o.content = render_html_report(results, spec);
   }
   if (a.text) std::fputs(render_text_summary(results, spec).c_str(), stdout);
+  warn_roof_violations(results, a.text);
   for (const Output& o : outputs) {
     write_file_atomically(o.path, o.content, overwrite);
     const char* what = o.flag == "--svg" ? "chart" : o.flag == "--csv" ? "csv" : o.flag == "--json" ? "results" : "report";
@@ -86,6 +87,21 @@ void run_report(const ReportArgs& a) {
 }
 
 }  // namespace
+
+void warn_roof_violations(const nlohmann::json& results, bool summary) {
+  const nlohmann::json empty = nlohmann::json::array();
+  const nlohmann::json& section = results.value("roofline", nlohmann::json::object());
+  const nlohmann::json& violations = section.contains("roof_violations") && section["roof_violations"].is_array()
+                                         ? section["roof_violations"]
+                                         : empty;
+  for (const nlohmann::json& v : violations) {
+    const std::string note = v.is_object() && v.contains("note") && v["note"].is_string() ? v["note"].get<std::string>() : v.dump();
+    std::fprintf(stderr, "roofline: WARNING: %s\n", note.c_str());
+  }
+  if (!violations.empty() && summary) {
+    std::printf("summary  %zu point(s) beat their roof: a ceiling is missing or a count is wrong\n", violations.size());
+  }
+}
 
 void add_report_command(CLI::App& app, CliState&) {
   auto* cmd = app.add_subcommand("report", "Render a results file: HTML report (default), SVG chart, CSV, text summary");

@@ -35,4 +35,9 @@ void check_fleet_destinations(const std::filesystem::path& out, bool report, Ove
 int finish_fleet_run(const nlohmann::json& fleet, const std::filesystem::path& out, bool report, Overwrite overwrite,
                      bool quiet);
 
+// The roof invariant on the terminal: one "roofline: WARNING: <note>" line on stderr per placement above
+// 110% of its roof (roofline.roof_violations), and with `summary` the line "N point(s) beat their roof: a
+// ceiling is missing or a count is wrong" on stdout. Defined in cmd_report.cpp; run and report call it.
+void warn_roof_violations(const nlohmann::json& results, bool summary);
+
 }  // namespace roofline::cli

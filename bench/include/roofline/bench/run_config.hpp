@@ -24,7 +24,7 @@ struct RunConfig {
   std::vector<int> thread_counts;
   BindPolicy bind = BindPolicy::compact;
   // ISA cap (--max-isa / ROOFLINE_MAX_ISA); `features` below already has it applied.
-  Isa max_isa = Isa::avx512;
+  Isa max_isa = Isa::amx;
   IsaFeatures features;
   // Memory the run may use for working sets, in bytes: MemAvailable (and cgroup limit) with headroom.
   std::uint64_t memory_budget_bytes = 0;
