@@ -17,5 +17,6 @@ void add_model_command(CLI::App& app, CliState& state);
 void add_report_command(CLI::App& app, CliState& state);
 void add_compare_command(CLI::App& app, CliState& state);
 void add_history_command(CLI::App& app, CliState& state);
+void add_llm_command(CLI::App& app, CliState& state);
 
 }  // namespace roofline::cli

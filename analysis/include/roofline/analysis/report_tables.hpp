@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -39,5 +40,10 @@ std::vector<ReportTable> report_tables(const nlohmann::json& results, const nloh
 
 // Aligned plain text: title, header, rule, rows, note.
 std::string render_table_text(const ReportTable& table);
+
+// An HTML <table> (every cell escaped) and its note; defined with the HTML report.
+std::string render_table_html(const ReportTable& table);
+// The report's stylesheet, for other pages built from the same tables.
+std::string_view report_css();
 
 }  // namespace roofline
