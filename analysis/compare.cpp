@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/mann_whitney.hpp"
 
 namespace roofline {

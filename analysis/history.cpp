@@ -17,7 +17,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
@@ -228,7 +228,7 @@ void step_done(sqlite3* db, const fs::path& path, sqlite3_stmt* s) {
 
 }  // namespace
 
-std::vector<HistoryFigure> key_figures(const json& results) {
+std::vector<HistoryFigure> history_figures(const json& results) {
   std::vector<HistoryFigure> out;
   if (!results.contains("roofline") || !results["roofline"].is_object()) return out;
   const json& r = results["roofline"];
@@ -285,7 +285,7 @@ std::vector<HistoryFigure> key_figures(const json& results) {
 
 HistoryAddResult history_add(const fs::path& path, const json& results, const std::string& source,
                              std::chrono::milliseconds wait) {
-  const std::vector<HistoryFigure> figures = key_figures(results);
+  const std::vector<HistoryFigure> figures = history_figures(results);
   const std::string hash = content_hash(results);
   const json ctx = results.value("context", json::object());
   const json machine = ctx.value("machine", json::object());

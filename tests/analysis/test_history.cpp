@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/history.hpp"
 #include "roofline/analysis/results.hpp"
 
@@ -42,7 +42,7 @@ class History : public ::testing::Test {
 };
 
 TEST_F(History, KeyFiguresComeFromTheRooflineSection) {
-  const auto figures = key_figures(load_json_file(kDir + "base.json"));
+  const auto figures = history_figures(load_json_file(kDir + "base.json"));
   std::set<std::string> keys;
   for (const auto& f : figures) keys.insert(f.key);
   EXPECT_EQ(keys, (std::set<std::string>{"memory/DRAM/triad", "memory/L1/read", "compute/fp32", "gemm/fp32/batch:16"}));

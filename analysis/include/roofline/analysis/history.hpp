@@ -35,7 +35,7 @@ struct HistoryRun {
 // The key figures of a roofline results file, from its `roofline` section, each at the largest thread
 // count measured: DRAM triad and L1 read ceilings, the compute ceiling of each precision, and per
 // precision the best backend's placement at batch 1 (GEMV) and at batches 16, 256 and 1024 (GEMM).
-std::vector<HistoryFigure> key_figures(const nlohmann::json& results);
+std::vector<HistoryFigure> history_figures(const nlohmann::json& results);
 
 struct HistoryAddResult {
   long long run_id = 0;
