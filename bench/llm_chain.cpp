@@ -10,7 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/common/statistics.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/kernels/gemm.hpp"
 
@@ -30,12 +31,6 @@ struct OpChain {
   std::string name;
   std::vector<Instance> instances;
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 == 1 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
 
 const GemmBackend& backend_for(Precision p) {
   const GemmBackend* b = find_gemm_backend(chain_backend(p));

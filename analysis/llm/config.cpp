@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
 
 namespace roofline::llm {

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 
 namespace roofline::llm {
@@ -13,12 +13,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kLevels[] = {"L1", "L2", "L3", "DRAM"};
-
 int largest_threads_with_dram(const json& section) {
   int best = 0;
   for (const json& c : section.value("memory_ceilings", json::array())) {
-    if (c.value("level", "") == "DRAM") best = std::max(best, c.value("threads", 0));
+    if (c.value("level", "") == to_string(Level::DRAM)) best = std::max(best, c.value("threads", 0));
   }
   return best;
 }
@@ -31,7 +29,7 @@ ComputeRoof best_gemm(const json& section, Precision precision, int threads) {
     const double v = p.value("value", 0.0);
     if (v > roof.value) {
       roof.value = v;
-      roof.engine = p.contains("roof") && p["roof"].is_object() ? p["roof"].value("engine", "vector") : "vector";
+      roof.engine = p.contains("roof") && p["roof"].is_object() ? engine_of(p["roof"]) : Engine::vector;
       roof.source = fmt::format("gemm {} batch {}", p.value("backend", "?"), p.value("batch", 0));
     }
   }
@@ -40,9 +38,14 @@ ComputeRoof best_gemm(const json& section, Precision precision, int threads) {
 
 }  // namespace
 
+Engine engine_of(const json& ceiling) {
+  // A file from before engines has no field: its ceilings are the vector units'.
+  return parse_engine(ceiling.value("engine", std::string(to_string(Engine::vector)))).value_or(Engine::vector);
+}
+
 const MemoryRoof& Roofs::level_for(double working_set) const {
   for (const MemoryRoof& l : levels) {
-    if (l.level != "DRAM" && l.max_bytes > 0.0 && working_set <= l.max_bytes) return l;
+    if (l.level != Level::DRAM && l.max_bytes > 0.0 && working_set <= l.max_bytes) return l;
   }
   return dram();
 }
@@ -57,12 +60,12 @@ Roofs read_roofs(const json& results, const std::string& file, int threads, cons
     throw InputError(fmt::format("{}: no DRAM memory ceiling at any thread count; measure one with "
                                  "`roofline run --suites bandwidth`", file));
   }
-  for (const char* level : kLevels) {
-    const json* m = memory_roof(section, level, r.threads);
+  for (Level level : all_levels()) {
+    const json* m = memory_roof(section, std::string(to_string(level)), r.threads);
     if (m == nullptr || m->value("value", 0.0) <= 0.0) continue;
     r.levels.push_back({level, m->value("value", 0.0), m->value("max_bytes", 0.0)});
   }
-  if (r.levels.empty() || r.levels.back().level != "DRAM") {
+  if (r.levels.empty() || r.levels.back().level != Level::DRAM) {
     throw InputError(fmt::format("{}: no DRAM memory ceiling at {} threads; measure one with `roofline run --suites "
                                  "bandwidth --threads {}` (or pass --threads with a measured count)", file, r.threads,
                                  r.threads));
@@ -74,8 +77,8 @@ Roofs read_roofs(const json& results, const std::string& file, int threads, cons
       throw InputError(fmt::format("{}: no {} compute ceiling at {} threads; measure it with `roofline run --suites "
                                    "compute --threads {}`", file, to_string(p), r.threads, r.threads));
     }
-    ComputeRoof roof{c->value("value", 0.0), c->value("value", 0.0), c->value("engine", "vector"),
-                     c->value("isa", ""), "compute ceiling"};
+    ComputeRoof roof{c->value("value", 0.0), c->value("value", 0.0), engine_of(*c), c->value("isa", ""),
+                     "compute ceiling"};
     if (source == RoofSource::gemm) {
       const ComputeRoof g = best_gemm(section, p, r.threads);
       if (g.value <= 0.0) {

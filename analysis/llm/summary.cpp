@@ -27,7 +27,7 @@ json step_json(const StepEstimate& s) {
           {"bytes", s.bytes},
           {"bound", std::string(to_string(s.bound))},
           {"memory_bound_fraction", s.seconds > 0.0 ? s.memory_bound_seconds / s.seconds : 0.0},
-          {"level", s.level},
+          {"level", std::string(to_string(s.level))},
           {"mbu", s.mbu},
           {"mfu", s.mfu}};
 }
@@ -42,12 +42,12 @@ json roofs_json(const Roofs& roofs) {
   json compute = json::array();
   for (const auto& [p, c] : roofs.compute) {
     compute.push_back({{"precision", std::string(to_string(p))}, {"value", c.value}, {"peak", c.peak},
-                       {"engine", c.engine}, {"isa", c.isa}, {"source", c.source},
-                       {"unit", is_integer(p) ? "OP/s" : "FLOP/s"}});
+                       {"engine", std::string(to_string(c.engine))}, {"isa", c.isa}, {"source", c.source},
+                       {"unit", std::string(rate_unit(p))}});
   }
   json levels = json::array();
   for (const MemoryRoof& l : roofs.levels) {
-    levels.push_back({{"level", l.level}, {"value", l.bandwidth}, {"max_bytes", l.max_bytes}, {"unit", "B/s"}});
+    levels.push_back({{"level", std::string(to_string(l.level))}, {"value", l.bandwidth}, {"max_bytes", l.max_bytes}, {"unit", "B/s"}});
   }
   return {{"threads", roofs.threads}, {"source", roofs.source == RoofSource::peak ? "peak" : "gemm"},
           {"compute", compute}, {"memory", levels}};
@@ -87,7 +87,7 @@ json op_json(const OpEstimate& e) {
           {"memory_seconds", e.memory_seconds},
           {"estimated_seconds", e.seconds},
           {"bound", std::string(to_string(e.bound))},
-          {"level", e.level}};
+          {"level", std::string(to_string(e.level))}};
 }
 
 json summarize(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs, const std::string& results_file) {

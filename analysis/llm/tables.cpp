@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline::llm {
 using nlohmann::json;

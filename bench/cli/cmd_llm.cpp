@@ -13,8 +13,8 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "roofline/analysis/atomic_file.hpp"
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/atomic_file.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/bench/llm_chain.hpp"
 #include "roofline/bench/machine.hpp"

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/llm/config.hpp"
 
 namespace roofline::llm {

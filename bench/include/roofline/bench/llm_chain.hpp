@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/kernels/types.hpp"
+#include "roofline/common/vocabulary.hpp"
 #include "roofline/llm/measured.hpp"
 #include "roofline/llm/summary.hpp"
 

@@ -20,7 +20,7 @@ struct OpEstimate {
   double memory_seconds = 0.0;
   double seconds = 0.0;      // max(compute, memory)
   Bound bound = Bound::memory;
-  std::string level;         // the memory roof used
+  Level level = Level::DRAM;  // the memory roof used
   double bandwidth = 0.0;    // B/s of that roof
   double compute_roof = 0.0;  // FLOP/s (OP/s) of that roof
 };
@@ -34,7 +34,7 @@ struct StepEstimate {
   double bytes = 0.0;
   double memory_bound_seconds = 0.0;  // of `seconds`, spent in memory-bound operations
   Bound bound = Bound::memory;  // memory when memory-bound operations take at least half the time
-  std::string level;            // where the working set lives
+  Level level = Level::DRAM;    // where the working set lives
   double mbu = 0.0;             // (bytes / seconds) / that level's roof
   double mfu = 0.0;             // (flops / seconds) / the weights precision's FMA peak
 };

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/kernels/types.hpp"
+#include "roofline/common/vocabulary.hpp"
 #include "roofline/llm/config.hpp"
 
 namespace roofline::llm {

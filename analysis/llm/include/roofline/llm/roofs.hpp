@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/kernels/types.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline::llm {
 
@@ -20,13 +20,13 @@ enum class RoofSource { peak, gemm };
 struct ComputeRoof {
   double value = 0.0;  // FLOP/s or OP/s used for the estimate
   double peak = 0.0;   // the FMA-kernel ceiling (MFU is against this)
-  std::string engine;  // vector | matrix
+  Engine engine = Engine::vector;
   std::string isa;
   std::string source;  // "compute ceiling" or "gemm <backend> batch <n>"
 };
 
 struct MemoryRoof {
-  std::string level;      // L1, L2, L3, DRAM
+  Level level = Level::DRAM;
   double bandwidth = 0.0;  // B/s
   double max_bytes = 0.0;  // largest working set of the level's plateau (0: unknown)
 };
@@ -43,6 +43,9 @@ struct Roofs {
   [[nodiscard]] const MemoryRoof& level_for(double working_set) const;
   [[nodiscard]] const MemoryRoof& dram() const { return levels.back(); }
 };
+
+// The engine a ceiling or placement roof names ("vector" when the file predates engines).
+Engine engine_of(const nlohmann::json& ceiling);
 
 // Reads the roofs at `threads` (0: the largest thread count with a DRAM roof). Throws InputError naming
 // `file`, the missing ceiling and the run that measures it, when a precision of `needed` has no compute
