@@ -22,7 +22,7 @@ StepEstimate estimate_step(const std::vector<Op>& ops, std::int64_t layers, cons
     OpEstimate e;
     e.op = op;
     e.level = level.level;
-    e.bandwidth = level.bandwidth;
+    e.bandwidth = roofs.bandwidth(level, op.precision);
     e.compute_roof = roofs.compute.at(op.precision).value;
     e.ai = op.bytes() > 0.0 ? op.flops / op.bytes() : 0.0;
     e.compute_seconds = op.flops / e.compute_roof;

@@ -94,11 +94,13 @@ std::string roofline_chart(const json& a) {
   for (const json& l : a["roofs"]["memory"]) {
     const double bw = l["value"].get<double>();
     const std::string level = l.value("level", "");
+    const bool gemv = l.contains("precision");  // --roof gemm: the bandwidth the run's GEMV attained
+    const std::string dash = gemv ? "6 4" : "";
     const double ridge = peak / bw;
     s += svg_line(plot.x.to_px(plot.x.lo), plot.y.to_px(bw * plot.x.lo), plot.x.to_px(ridge), plot.y.to_px(peak),
-                  fmt::format(" class=\"memory-roof\" stroke=\"{}\" stroke-width=\"2\" data-level=\"{}\" data-value=\"{:.6g}\"",
-                              series_colour(level), html_escape(level), bw));
-    legend.push_back({level + " roof", series_colour(level), "", ""});
+                  fmt::format(" class=\"memory-roof\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"{}\" data-level=\"{}\" "
+                              "data-value=\"{:.6g}\"", series_colour(level), dash, html_escape(level), bw));
+    legend.push_back({level + (gemv ? " " + l.value("precision", "") + " GEMV" : "") + " roof", series_colour(level), dash, ""});
   }
   s += svg_line(plot.x.to_px(plot.x.lo), plot.y.to_px(peak), plot.x.to_px(plot.x.hi), plot.y.to_px(peak),
                 fmt::format(" class=\"compute-roof\" stroke=\"#333\" stroke-width=\"2\" data-precision=\"{}\" data-value=\"{:.6g}\"",

@@ -21,6 +21,19 @@ int largest_threads_with_dram(const json& section) {
   return best;
 }
 
+// The bandwidth of the best batch-1 placement of `precision` at `threads` (value / AI), or 0.
+double best_gemv_bandwidth(const json& section, Precision precision, int threads) {
+  double best = 0.0;
+  for (const json& p : section.value("placements", json::array())) {
+    if (p.value("precision", "") != to_string(precision) || p.value("threads", 0) != threads || p.value("batch", 0) != 1) {
+      continue;
+    }
+    const double ai = p.value("ai", 0.0);
+    if (ai > 0.0) best = std::max(best, p.value("value", 0.0) / ai);
+  }
+  return best;
+}
+
 // The best attained GEMM rate of `precision` at `threads` among the run's placements, or a zero roof.
 ComputeRoof best_gemm(const json& section, Precision precision, int threads) {
   ComputeRoof roof;
@@ -41,6 +54,11 @@ ComputeRoof best_gemm(const json& section, Precision precision, int threads) {
 Engine engine_of(const json& ceiling) {
   // A file from before engines has no field: its ceilings are the vector units'.
   return parse_engine(ceiling.value("engine", std::string(to_string(Engine::vector)))).value_or(Engine::vector);
+}
+
+double Roofs::bandwidth(const MemoryRoof& level, Precision p) const {
+  const auto it = gemv_bandwidth.find(p);
+  return level.level == Level::DRAM && it != gemv_bandwidth.end() ? it->second : level.bandwidth;
 }
 
 const MemoryRoof& Roofs::level_for(double working_set) const {
@@ -88,6 +106,7 @@ Roofs read_roofs(const json& results, const std::string& file, int threads, cons
       roof.value = g.value;
       roof.engine = g.engine;
       roof.source = g.source;
+      if (const double bw = best_gemv_bandwidth(section, p, r.threads); bw > 0.0) r.gemv_bandwidth[p] = bw;
     }
     r.compute[p] = roof;
   }

@@ -49,6 +49,10 @@ json roofs_json(const Roofs& roofs) {
   for (const MemoryRoof& l : roofs.levels) {
     levels.push_back({{"level", std::string(to_string(l.level))}, {"value", l.bandwidth}, {"max_bytes", l.max_bytes}, {"unit", "B/s"}});
   }
+  for (const auto& [p, bw] : roofs.gemv_bandwidth) {
+    levels.push_back({{"level", std::string(to_string(Level::DRAM))}, {"value", bw}, {"precision", std::string(to_string(p))},
+                      {"source", "gemv"}, {"max_bytes", 0.0}, {"unit", "B/s"}});
+  }
   return {{"threads", roofs.threads}, {"source", roofs.source == RoofSource::peak ? "peak" : "gemm"},
           {"compute", compute}, {"memory", levels}};
 }

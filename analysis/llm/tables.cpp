@@ -40,7 +40,7 @@ ReportTable roofs_table(const json& a) {
   for (const json& l : r["memory"]) {
     t.rows.push_back({l.value("level", ""), format_si(l["value"].get<double>(), "B/s"),
                       l["max_bytes"].get<double>() > 0 ? "up to " + format_bytes(l["max_bytes"].get<double>()) : "",
-                      "read ceiling"});
+                      l.contains("precision") ? l.value("precision", "") + " GEMV (batch 1)" : "read ceiling"});
   }
   return t;
 }

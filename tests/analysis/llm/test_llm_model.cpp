@@ -98,6 +98,10 @@ TEST(LlmModel, ReadsTheRoundCeilings) {
   const Roofs g = test_roofs(RoofSource::gemm);
   EXPECT_EQ(g.compute.at(Precision::bf16).value, 8e11);
   EXPECT_EQ(g.compute.at(Precision::bf16).peak, 1e12);
+  // The GEMV's 4e10 FLOP/s at 1 FLOP/byte: 40 GB/s from DRAM for bf16 operations, the read roof elsewhere.
+  EXPECT_EQ(g.bandwidth(g.dram(), Precision::bf16), 4e10);
+  EXPECT_EQ(g.bandwidth(g.dram(), Precision::fp32), 5e10);
+  EXPECT_EQ(g.bandwidth(g.level_for(1 << 20), Precision::bf16), 4e11);
 }
 
 TEST(LlmModel, DecodeBatchOneOfA7BModelTakesWeightBytesOverDramBandwidth) {

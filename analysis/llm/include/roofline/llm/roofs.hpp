@@ -1,8 +1,9 @@
 // The ceilings an LLM estimate runs against, read from a results file's roofline section only: per
 // precision the compute ceiling at the thread count used (the best ISA and engine measured: AMX when the
 // run had it), and per memory level its roof (the read kernel's ceiling) with the working-set range it was
-// measured over. With RoofSource::gemm the compute roof is instead the best rate the run's GEMM suite
-// attained at that precision (the library's measured ceiling); the FMA peak is kept for MFU either way.
+// measured over. With RoofSource::gemm the roofs are instead what the run's GEMM suite attained at that
+// precision (the library's measured roofline): compute = its best GEMM rate, DRAM = the bandwidth its GEMV
+// (batch 1) streamed the weights at; the FMA peak and the read ceilings are kept for MFU and MBU.
 #pragma once
 
 #include <map>
@@ -37,6 +38,11 @@ struct Roofs {
   std::map<Precision, ComputeRoof> compute;
   std::vector<MemoryRoof> levels;  // from L1 to DRAM; DRAM always present
   double memory_total_bytes = 0.0;  // the machine's memory (0: not recorded)
+  std::map<Precision, double> gemv_bandwidth;  // RoofSource::gemm: B/s the batch-1 GEMV attained
+
+  // The bandwidth an operation of precision `p` gets from `level`: the level's roof, or with
+  // RoofSource::gemm and a GEMV point of that precision, the GEMV's bandwidth for DRAM.
+  [[nodiscard]] double bandwidth(const MemoryRoof& level, Precision p) const;
 
   // The level whose plateau holds `working_set` bytes: the smallest one whose range reaches it, DRAM
   // when none does.
