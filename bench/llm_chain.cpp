@@ -157,6 +157,11 @@ std::vector<llm::MeasuredStep> measure_chain(const ChainRequest& r) {
   }
   for (llm::MeasuredStep& step : steps) {
     const std::int64_t tokens = step.phase == llm::Phase::decode ? step.batch : step.prompt;
+    if (r.progress != nullptr) {
+      r.progress->phase("llm");
+      r.progress->update(step.phase == llm::Phase::decode ? fmt::format("decode batch {} context {}", step.batch, step.context)
+                                                          : fmt::format("prefill {} tokens", step.prompt));
+    }
     std::vector<OpChain*> chain;
     std::vector<std::unique_ptr<OpChain>> attention;  // this step's KV cache, released after it
     double step_used = used;

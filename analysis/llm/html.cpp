@@ -100,7 +100,8 @@ std::string roofline_chart(const json& a) {
     s += svg_line(plot.x.to_px(plot.x.lo), plot.y.to_px(bw * plot.x.lo), plot.x.to_px(ridge), plot.y.to_px(peak),
                   fmt::format(" class=\"memory-roof\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"{}\" data-level=\"{}\" "
                               "data-value=\"{:.6g}\"", series_colour(level), dash, html_escape(level), bw));
-    legend.push_back({level + (gemv ? " " + l.value("precision", "") + " GEMV" : "") + " roof", series_colour(level), dash, ""});
+    const std::string label = gemv ? fmt::format("{} {} GEMV roof", level, l.value("precision", "")) : level + " roof";
+    legend.push_back({label, series_colour(level), dash, ""});
   }
   s += svg_line(plot.x.to_px(plot.x.lo), plot.y.to_px(peak), plot.x.to_px(plot.x.hi), plot.y.to_px(peak),
                 fmt::format(" class=\"compute-roof\" stroke=\"#333\" stroke-width=\"2\" data-precision=\"{}\" data-value=\"{:.6g}\"",
@@ -130,9 +131,7 @@ std::string render_llm_section(const json& a) {
   s += figure(roofline_chart(a));
   s += "<div class=\"pair\">\n" + figure(batch_chart(a, true)) + figure(batch_chart(a, false)) + "</div>\n";
   for (const ReportTable& t : llm_tables(a)) s += render_table_html(t);
-  if (a.contains("notes")) {
-    for (const json& n : a["notes"]) s += "<p class=\"note\">" + html_escape(n.get<std::string>()) + "</p>\n";
-  }
+  for (const json& n : llm_notes(a)) s += "<p class=\"note\">" + html_escape(n.get<std::string>()) + "</p>\n";
   return s + "</section>\n";
 }
 

@@ -1,6 +1,9 @@
 // Estimated vs measured for the --measure chain: see measured.hpp.
 #include "roofline/llm/measured.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "roofline/llm/estimate.hpp"
@@ -53,7 +56,20 @@ json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& ro
     row["ops"] = op_rows;
     out.push_back(row);
   }
+  json notes = json::array();
+  for (const MeasuredStep& m : steps) {
+    if (m.phase != Phase::prefill) continue;
+    // What the chain's blocks compute beyond the causal pairs the model counts.
+    const double p = static_cast<double>(m.prompt), b = static_cast<double>(std::min(kCausalBlock, m.prompt));
+    const double blocks = std::ceil(p / b);
+    const double chain_pairs = b * b * blocks * (blocks + 1) / 2;  // upper bound when the last block is full
+    notes.push_back(fmt::format("prefill of {} tokens: the chain computes causal attention in query blocks of {} (the "
+                                "diagonal block in full), up to {:.1f}% more score/value FLOPs than the P(P+1)/2 pairs "
+                                "the model counts", m.prompt, static_cast<long long>(b),
+                                100.0 * (chain_pairs / (p * (p + 1) / 2) - 1)));
+  }
   return {{"steps", out},
+          {"notes", notes},
           {"residual", "(estimated - measured) / measured"},
           {"working_set", "the chain repeats one layer: its estimate uses the level one layer's working set fits in"}};
 }

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/common/units.hpp"
+
 namespace roofline::llm {
 using nlohmann::json;
 
@@ -129,6 +131,7 @@ json summarize(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs, co
   out["roofs"] = roofs_json(roofs);
 
   json decode = json::array();
+  json notes = json::array();
   for (std::int64_t b : r.batches) {
     const StepEstimate s = decode_step(c, r, roofs, b);
     json row = step_json(s);
@@ -140,6 +143,12 @@ json summarize(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs, co
     row["kv_cache_bytes"] = kv_token * static_cast<double>(r.context * b);
     row["fits_in_memory"] = out["model"]["max_sequences"].is_null() ? json(nullptr)
                                                                     : json(b <= out["model"]["max_sequences"].get<std::int64_t>());
+    if (row["fits_in_memory"] == false) {
+      notes.push_back(fmt::format("decode at batch {} needs {} of KV cache at context {} beside {} of weights: more than the "
+                                  "machine's {} (at most {} sequences fit); the estimate is what it would take if it fit",
+                                  b, format_bytes(row["kv_cache_bytes"].get<double>()), r.context, format_bytes(weight_bytes),
+                                  format_bytes(roofs.memory_total_bytes), out["model"]["max_sequences"].get<std::int64_t>()));
+    }
     decode.push_back(row);
   }
   out["decode"] = decode;
@@ -180,6 +189,7 @@ json summarize(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs, co
       {"prefill", {{"prompt_tokens", r.prompts.front()},
                    {"ops", layer_table(estimate_step(first_prefill, c.layers, roofs, step_bytes(first_prefill, c.layers), p.weights))}}}};
   out["conventions"] = llm_conventions();
+  out["notes"] = notes;
   return out;
 }
 

@@ -105,6 +105,14 @@ ReportTable conventions_table(const json& a) {
 
 }  // namespace
 
+json llm_notes(const json& a) {
+  json notes = a.value("notes", json::array());
+  if (a.contains("measured")) {
+    for (const json& n : a["measured"].value("notes", json::array())) notes.push_back(n);
+  }
+  return notes;
+}
+
 std::vector<ReportTable> llm_tables(const json& a) {
   std::vector<ReportTable> tables{model_table(a), roofs_table(a), decode_table(a), prefill_table(a)};
   const json& d = a["layer"]["decode"];
@@ -131,9 +139,7 @@ std::vector<ReportTable> llm_tables(const json& a) {
 std::string render_llm_text(const json& a) {
   std::string s;
   for (const ReportTable& t : llm_tables(a)) s += render_table_text(t) + "\n";
-  if (a.contains("notes")) {
-    for (const json& n : a["notes"]) s += "note: " + n.get<std::string>() + "\n";
-  }
+  for (const json& n : llm_notes(a)) s += "note: " + n.get<std::string>() + "\n";
   return s;
 }
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <system_error>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "commands.hpp"
@@ -20,6 +22,7 @@
 #include "roofline/bench/machine.hpp"
 #include "roofline/bench/memory.hpp"
 #include "roofline/bench/pinning.hpp"
+#include "roofline/bench/progress.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/llm/html.hpp"
 #include "roofline/llm/measured.hpp"
@@ -89,7 +92,10 @@ json measure(const llm::ModelConfig& config, const llm::LlmRequest& request, con
   chain.pus = binding_plan(machine, roofs.threads, BindPolicy::compact);
   chain.budget_bytes = static_cast<double>(
       memory_budget(MemoryInfo{machine.memory_total_bytes, machine.memory_available_bytes, machine.memory_source}));
+  Progress progress(isatty(fileno(stderr)) != 0);
+  chain.progress = &progress;
   json out = llm::compare_measured(config, request, roofs, measure_chain(chain));
+  progress.finish();
   out["threads"] = roofs.threads;
   out["budget_bytes"] = chain.budget_bytes;
   out["backends"] = {{"weights", chain_backend(request.precisions.weights)}, {"kv", chain_backend(request.precisions.kv)}};
@@ -116,6 +122,10 @@ void run_llm(const LlmArgs& a) {
   const llm::Roofs roofs = llm::read_roofs(results, results_path.string(), threads,
                                            {request.precisions.weights, request.precisions.kv}, roof);
   json answer = llm::summarize(config, request, roofs, results_path.string());
+  if (threads == 0) {
+    answer["notes"].push_back(fmt::format("ceilings at {} threads: the largest thread count of {} with a DRAM roof "
+                                          "(--threads chooses another)", roofs.threads, results_path.string()));
+  }
   if (a.measure) answer["measured"] = measure(config, request, roofs);
 
   if (!a.html.empty()) write_file_atomically(a.html, llm::render_llm_page(answer), overwrite);

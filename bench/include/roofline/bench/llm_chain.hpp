@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/bench/progress.hpp"
 #include "roofline/common/vocabulary.hpp"
 #include "roofline/llm/measured.hpp"
 #include "roofline/llm/summary.hpp"
@@ -24,6 +25,7 @@ struct ChainRequest {
   std::vector<int> pus;            // the PUs to pin the OpenMP team to (empty: no pinning)
   double budget_bytes = 0.0;       // what the chain may allocate
   double min_seconds = 0.2;        // each step repeats until it has run this long (at least 3 times)
+  Progress* progress = nullptr;    // shows the step being set up or timed (optional)
 };
 
 // The backend the chain uses for a precision: eigen for fp32, onednn for bf16 and int8. Throws

@@ -15,6 +15,9 @@ namespace roofline::llm {
 // measured comparison when the answer has one, the conventions.
 std::vector<ReportTable> llm_tables(const nlohmann::json& answer);
 
+// The answer's notes and the measured comparison's, in that order.
+nlohmann::json llm_notes(const nlohmann::json& answer);
+
 // All tables as aligned text, with a one-paragraph reading of the answer first.
 std::string render_llm_text(const nlohmann::json& answer);
 
