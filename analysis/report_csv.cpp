@@ -60,7 +60,11 @@ std::string render_csv(const json& results) {
   std::vector<std::string> header = kFixed;
   for (const auto& l : labels) header.push_back("label_" + l);
   header.insert(header.end(), counters.begin(), counters.end());
-  for (std::size_t i = 0; i < header.size(); ++i) s += (i ? "," : "") + csv_field(header[i]);
+  // Appended piecewise: GCC 12 warns (-Wrestrict, a false positive) on `const char* + std::string` here.
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (i > 0) s += ',';
+    s += csv_field(header[i]);
+  }
   s += "\n";
   for (const json& e : benchmarks) {
     if (!e.is_object()) continue;
@@ -69,7 +73,10 @@ std::string render_csv(const json& results) {
     const json lab = e.value("labels", json::object());
     for (const auto& l : labels) row.push_back(lab.is_object() && lab.contains(l) ? csv_value(lab[l]) : "");
     for (const auto& c : counters) row.push_back(e.contains(c) ? csv_value(e[c]) : "");
-    for (std::size_t i = 0; i < row.size(); ++i) s += (i ? "," : "") + csv_field(row[i]);
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (i > 0) s += ',';
+      s += csv_field(row[i]);
+    }
     s += "\n";
   }
   return s;

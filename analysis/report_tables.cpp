@@ -286,7 +286,10 @@ ReportTable crossovers_table(const json& results) {
   for (const json& r : roofline_array(results, "crossovers")) {
     std::string batches;
     const json measured = r.value("batches", json::array());
-    for (const json& b : measured) batches += (batches.empty() ? "" : ",") + b.dump();
+    for (const json& b : measured) {
+      if (!batches.empty()) batches += ',';
+      batches += b.dump();
+    }
     // A knee read off two or three batches is an extrapolation, not a measurement: shown only from four.
     const std::string knee = measured.size() >= 4 ? batch_or_na(r, "knee_batch", "knee_first_batch") : "n/a";
     t.rows.push_back({str(r, "backend"), str(r, "precision"), str(r, "threads"),

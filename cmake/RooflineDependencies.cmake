@@ -35,21 +35,47 @@ roofline_require(fmt_FOUND "fmt" "libfmt-dev")
 find_package(SQLite3 QUIET)
 roofline_require(SQLite3_FOUND "SQLite3" "libsqlite3-dev")
 
+# GoogleTest only for the tests: the main job builds without it (scripts/install-deps installs it with --test).
+set(ROOFLINE_HAVE_GTEST OFF)
 if(ROOFLINE_BUILD_TESTS)
   find_package(GTest CONFIG QUIET)
   if(NOT GTest_FOUND)
     find_package(GTest QUIET)
   endif()
-  roofline_require(GTest_FOUND "GoogleTest" "libgtest-dev")
+  if(GTest_FOUND)
+    set(ROOFLINE_HAVE_GTEST ON)
+  else()
+    message(STATUS "roofline: GoogleTest not found (Debian 'libgtest-dev', or scripts/install-deps --test): "
+                   "the tests are left out")
+  endif()
 endif()
 
 # Optional GEMM backends: left out with a message, never a build failure.
 set(ROOFLINE_HAVE_ONEDNN OFF)
 if(ROOFLINE_WITH_ONEDNN)
-  find_package(dnnl CONFIG QUIET)
-  if(dnnl_FOUND)
+  # Debian's oneDNN is built with the OpenCL GPU runtime, and its CMake package calls
+  # find_package(OpenCL REQUIRED), a fatal error when the OpenCL headers (ocl-icd-opencl-dev, only a
+  # Recommends of libdnnl-dev) are missing. Look first, so that a missing piece leaves the backend out.
+  find_package(OpenCL QUIET)
+  set(_roofline_dnnl_usable ON)
+  if(NOT OpenCL_FOUND)
+    find_file(_roofline_dnnl_config dnnl-config.cmake
+      PATH_SUFFIXES lib/${CMAKE_LIBRARY_ARCHITECTURE}/cmake/dnnl lib/cmake/dnnl lib64/cmake/dnnl)
+    if(_roofline_dnnl_config)
+      file(READ "${_roofline_dnnl_config}" _roofline_dnnl_text)
+      if(_roofline_dnnl_text MATCHES "DNNL_GPU_RUNTIME \"OCL\"")
+        set(_roofline_dnnl_usable OFF)
+        message(STATUS "roofline: oneDNN needs OpenCL's headers (Debian 'ocl-icd-opencl-dev'), not found: "
+                       "the onednn GEMM backend is left out")
+      endif()
+    endif()
+  endif()
+  if(_roofline_dnnl_usable)
+    find_package(dnnl CONFIG QUIET)
+  endif()
+  if(_roofline_dnnl_usable AND dnnl_FOUND)
     set(ROOFLINE_HAVE_ONEDNN ON)
-  else()
+  elseif(_roofline_dnnl_usable)
     message(STATUS "roofline: oneDNN not found (Debian 'libdnnl-dev'): the onednn GEMM backend is left out")
   endif()
 endif()

@@ -1,11 +1,6 @@
 // Reading Hugging Face config.json files: see config.hpp.
 #include "roofline/llm/config.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <cstdlib>
-#include <system_error>
-
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
@@ -33,17 +28,6 @@ std::int64_t positive_field(const json& doc, const char* key, const std::string&
   const std::int64_t n = v.get<std::int64_t>();
   if (n <= 0) fail(source, fmt::format("'{}' must be a positive integer, not {}", key, n));
   return n;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-fs::path executable_dir() {
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? fs::path() : exe.parent_path();
 }
 
 }  // namespace
@@ -78,43 +62,6 @@ ModelConfig parse_config(const json& doc, const std::string& source) {
   return c;
 }
 
-fs::path models_dir() {
-  if (const char* env = std::getenv("ROOFLINE_LLM_MODELS_DIR"); env != nullptr && *env != '\0') return env;
-  const fs::path installed = executable_dir() / ".." / "share" / "roofline" / "models";
-  std::error_code ec;
-  if (fs::is_directory(installed, ec)) return installed.lexically_normal();
-  return fs::path(ROOFLINE_LLM_SOURCE_MODELS_DIR);
-}
-
-std::vector<std::string> shipped_models() {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (fs::directory_iterator it(models_dir(), ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->path().extension() == ".json") names.push_back(it->path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-ModelConfig load_config(const std::string& name_or_path) {
-  std::error_code ec;
-  fs::path path = name_or_path;
-  std::string name;
-  if (!fs::is_regular_file(path, ec)) {
-    const std::vector<std::string> names = shipped_models();
-    const auto it = std::find(names.begin(), names.end(), lower(name_or_path));
-    if (it == names.end() || name_or_path.find('/') != std::string::npos) {
-      std::string list;
-      for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-      throw InputError(fmt::format("--config: '{}' is neither a readable file nor a shipped model ({})", name_or_path,
-                                   list.empty() ? "none found in " + models_dir().string() : list));
-    }
-    name = *it;
-    path = models_dir() / (name + ".json");
-  }
-  ModelConfig c = parse_config(load_json_file(path), path.string());
-  if (!name.empty()) c.name = name;
-  return c;
-}
+ModelConfig load_config(const fs::path& path) { return parse_config(load_json_file(path), path.string()); }
 
 }  // namespace roofline::llm

@@ -4,6 +4,7 @@
 // this machine and sets the measured seconds beside the estimate. Every input is checked, and the
 // destination too, before anything is measured or written.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "roofline/common/atomic_file.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/bench/data_dir.hpp"
 #include "roofline/bench/llm_chain.hpp"
 #include "roofline/bench/machine.hpp"
 #include "roofline/bench/memory.hpp"
@@ -72,6 +74,15 @@ fs::path newest_results() {
   return best;
 }
 
+// A config path as given, else a shipped model by name in any case ("Llama-3-8B" is llama-3-8b.json).
+fs::path model_config_path(const std::string& name) {
+  std::error_code ec;
+  if (fs::is_regular_file(name, ec)) return name;
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return find_data_file("models", lower, "--config");
+}
+
 llm::RoofSource parse_roof(const std::string& text) {
   if (text == "peak") return llm::RoofSource::peak;
   if (text == "gemm") return llm::RoofSource::gemm;
@@ -116,7 +127,7 @@ void run_llm(const LlmArgs& a) {
   const Overwrite overwrite = a.force ? Overwrite::yes : Overwrite::no;
   if (!a.html.empty()) check_destination(a.html, overwrite, "--html");
 
-  const llm::ModelConfig config = llm::load_config(a.config);
+  llm::ModelConfig config = llm::load_config(model_config_path(a.config));
   const fs::path results_path = a.results.empty() ? newest_results() : fs::path(a.results);
   const json results = load_results(results_path);
   const llm::Roofs roofs = llm::read_roofs(results, results_path.string(), threads,

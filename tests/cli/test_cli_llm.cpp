@@ -43,6 +43,12 @@ TEST(CliLlm, JsonAnswersTheQuestionsFor7B) {
   EXPECT_TRUE(a.contains("conventions"));
 }
 
+TEST(CliLlm, FindsShippedModelsByNameInAnyCase) {
+  const nlohmann::json a = run_json({"--config", "Llama-3-8B", "--results", kResults});
+  EXPECT_EQ(a["model"]["name"], "llama-3-8b");
+  EXPECT_EQ(a["model"]["parameters"], 8'030'261'248);
+}
+
 TEST(CliLlm, FlagsChangeTheAnswer) {
   const nlohmann::json a = run_json({"--config", "llama-3-8b", "--results", kResults, "--weights", "int8", "--kv", "fp32",
                                      "--batches", "2,1", "--context", "128", "--prompt", "64,16"});
@@ -109,7 +115,7 @@ TEST(CliLlm, BadConfigsAreRefused) {
   expect_refused({"--config", (kData / "kv_not_dividing.json").string(), "--results", kResults}, "does not divide num_attention_heads");
   expect_refused({"--config", (kData / "zero_layers.json").string(), "--results", kResults}, "positive integer, not 0");
   expect_refused({"--config", (kData / "negative_vocab.json").string(), "--results", kResults}, "positive integer, not -5");
-  expect_refused({"--config", "no-such-model", "--results", kResults}, "shipped model");
+  expect_refused({"--config", "no-such-model", "--results", kResults}, "nor a shipped models name (available in");
 }
 
 TEST(CliLlm, BadFlagsAreRefused) {

@@ -13,6 +13,7 @@
 #include "roofline/llm/ops.hpp"
 #include "roofline/llm/roofs.hpp"
 #include "roofline/llm/summary.hpp"
+#include "shipped_models.hpp"
 
 namespace roofline::llm {
 namespace {
@@ -33,27 +34,27 @@ double total_flops(const std::vector<Op>& ops, std::int64_t layers) {
 }
 
 TEST(LlmModel, ParametersMatchThePublishedTotals) {
-  EXPECT_EQ(parameters(load_config("llama-2-7b")), 6'738'415'616);
-  EXPECT_EQ(parameters(load_config("llama-3-8b")), 8'030'261'248);
-  EXPECT_EQ(parameters(load_config("llama-3.2-1b")), 1'235'814'400);  // tied: lm_head is the embedding
-  EXPECT_EQ(parameters(load_config("llama-2-70b")), 68'976'648'192);
+  EXPECT_EQ(parameters(shipped("llama-2-7b")), 6'738'415'616);
+  EXPECT_EQ(parameters(shipped("llama-3-8b")), 8'030'261'248);
+  EXPECT_EQ(parameters(shipped("llama-3.2-1b")), 1'235'814'400);  // tied: lm_head is the embedding
+  EXPECT_EQ(parameters(shipped("llama-2-70b")), 68'976'648'192);
 }
 
 TEST(LlmModel, MatmulWeightsLeaveOutEmbeddingLookupAndNorms) {
   // 6,738,415,616 - 32000 x 4096 embeddings - 65 norms x 4096.
-  EXPECT_EQ(matmul_weights(load_config("llama-2-7b")), 6'607'077'376);
+  EXPECT_EQ(matmul_weights(shipped("llama-2-7b")), 6'607'077'376);
   // Tied: lm_head multiplies the embedding matrix, so it is read although it is not a separate parameter.
-  EXPECT_EQ(matmul_weights(load_config("llama-3.2-1b")), 1'235'814'400 - 33 * 2048);
+  EXPECT_EQ(matmul_weights(shipped("llama-3.2-1b")), 1'235'814'400 - 33 * 2048);
 }
 
 TEST(LlmModel, Llama3KeepsOneHundredTwentyEightKiBOfBf16KvCachePerToken) {
-  EXPECT_EQ(kv_cache_bytes_per_token(load_config("llama-3-8b"), Precision::bf16), 131'072.0);
-  EXPECT_EQ(kv_cache_bytes_per_token(load_config("llama-3-8b"), Precision::int8), 65'536.0);
-  EXPECT_EQ(kv_cache_bytes_per_token(load_config("llama-2-7b"), Precision::bf16), 524'288.0);  // no GQA
+  EXPECT_EQ(kv_cache_bytes_per_token(shipped("llama-3-8b"), Precision::bf16), 131'072.0);
+  EXPECT_EQ(kv_cache_bytes_per_token(shipped("llama-3-8b"), Precision::int8), 65'536.0);
+  EXPECT_EQ(kv_cache_bytes_per_token(shipped("llama-2-7b"), Precision::bf16), 524'288.0);  // no GQA
 }
 
 TEST(LlmModel, DecodeFlopsPerTokenAreTwoPerWeightPlusAttention) {
-  const ModelConfig c = load_config("llama-3-8b");
+  const ModelConfig c = shipped("llama-3-8b");
   // 2 x 7,504,658,432 + 4 x 32 x 32 x 128 x 4096, by hand.
   EXPECT_DOUBLE_EQ(total_flops(decode_ops(c, kBf16, 1, 4096), c.layers), 17'156'800'512.0);
   for (std::int64_t s : {1, 512, 8192}) {
@@ -64,7 +65,7 @@ TEST(LlmModel, DecodeFlopsPerTokenAreTwoPerWeightPlusAttention) {
 }
 
 TEST(LlmModel, PrefillCountsCausalPairsAndOneLmHeadToken) {
-  const ModelConfig c = load_config("llama-2-7b");
+  const ModelConfig c = shipped("llama-2-7b");
   const double p = 512, pairs = p * (p + 1) / 2;
   const double layer_weights = (matmul_weights(c) - static_cast<double>(c.vocab * c.hidden)) / c.layers;
   const double expected = c.layers * (2 * p * layer_weights + 4.0 * c.heads * c.head_dim * pairs) + 2.0 * c.vocab * c.hidden;
@@ -72,7 +73,7 @@ TEST(LlmModel, PrefillCountsCausalPairsAndOneLmHeadToken) {
 }
 
 TEST(LlmModel, OneProjectionByHand) {
-  const std::vector<Op> ops = decode_ops(load_config("llama-2-7b"), kBf16, 1, 4096);
+  const std::vector<Op> ops = decode_ops(shipped("llama-2-7b"), kBf16, 1, 4096);
   const Op& q = ops.front();
   ASSERT_EQ(q.name, "q_proj");
   EXPECT_EQ(q.flops, 2.0 * 4096 * 4096);
@@ -105,7 +106,7 @@ TEST(LlmModel, ReadsTheRoundCeilings) {
 }
 
 TEST(LlmModel, DecodeBatchOneOfA7BModelTakesWeightBytesOverDramBandwidth) {
-  const ModelConfig c = load_config("llama-2-7b");
+  const ModelConfig c = shipped("llama-2-7b");
   const std::vector<Op> ops = decode_ops(c, kBf16, 1, 1);
   const StepEstimate s = estimate_step(ops, c.layers, test_roofs(), step_bytes(ops, c.layers), Precision::bf16);
   EXPECT_EQ(s.bound, Bound::memory);
@@ -116,7 +117,7 @@ TEST(LlmModel, DecodeBatchOneOfA7BModelTakesWeightBytesOverDramBandwidth) {
 }
 
 TEST(LlmModel, PrefillIsComputeBound) {
-  const ModelConfig c = load_config("llama-2-7b");
+  const ModelConfig c = shipped("llama-2-7b");
   const std::vector<Op> ops = prefill_ops(c, kBf16, 512);
   const StepEstimate s = estimate_step(ops, c.layers, test_roofs(), step_bytes(ops, c.layers), Precision::bf16);
   EXPECT_EQ(s.bound, Bound::compute);
@@ -133,7 +134,7 @@ TEST(LlmModel, FirstBatchWhereFindsTheSwitch) {
 TEST(LlmModel, SummaryAnswersTheQuestions) {
   LlmRequest r;
   r.precisions = kBf16;
-  const nlohmann::json a = summarize(load_config("llama-2-7b"), r, test_roofs(), "results_2t.json");
+  const nlohmann::json a = summarize(shipped("llama-2-7b"), r, test_roofs(), "results_2t.json");
   EXPECT_EQ(a["model"]["parameters"], 6'738'415'616);
   EXPECT_EQ(a["model"]["kv_cache_bytes_per_token"], 524'288.0);
   // (32 GiB - 12.55 GiB of weights) / 2 GiB per sequence at context 4096.

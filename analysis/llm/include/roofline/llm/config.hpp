@@ -1,12 +1,12 @@
 // A transformer's shape as Hugging Face writes it in config.json (Llama-style decoder: grouped-query
 // attention, gated MLP, RMSNorm), read and checked before anything is modelled or measured. A few
-// configs ship as data (analysis/llm/models/) and can be named instead of a path.
+// configs ship as data (analysis/llm/models/, installed as share/roofline/models); the CLI finds them by
+// name (bench/data_dir.hpp) and passes the path here.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -33,15 +33,8 @@ struct ModelConfig {
 // the hidden size (without head_dim), or the KV heads do not divide the heads.
 ModelConfig parse_config(const nlohmann::json& doc, const std::string& source);
 
-// The folder of shipped model configs: ROOFLINE_LLM_MODELS_DIR when set, else share/roofline/models
-// beside the installed binary, else the source tree's analysis/llm/models.
-std::filesystem::path models_dir();
-
-// The names of the shipped configs (file stems, e.g. "llama-3-8b"), sorted.
-std::vector<std::string> shipped_models();
-
-// `name_or_path` is a file (read it) or a shipped name, case-insensitive (e.g. "Llama-3-8B"). Throws
-// InputError naming the shipped ones when it is neither.
-ModelConfig load_config(const std::string& name_or_path);
+// Reads and checks a config.json; the model is named after the file's stem. Throws InputError (one line
+// naming the file) when it is missing, not JSON, or fails parse_config.
+ModelConfig load_config(const std::filesystem::path& path);
 
 }  // namespace roofline::llm
