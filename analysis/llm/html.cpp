@@ -114,8 +114,8 @@ std::string roofline_chart(const json& a) {
                                 p.colour, html_escape(p.label), p.ai, p.rate));
   }
   s += "</g>\n";
-  legend.push_back({"decode steps (one layer's ops lighter)", "#1f77b4", "", "circle"});
-  legend.push_back({"prefill steps (one layer's ops lighter)", "#d62728", "", "circle"});
+  legend.push_back({"decode; lighter: ops", "#1f77b4", "", "circle"});
+  legend.push_back({"prefill; lighter: ops", "#d62728", "", "circle"});
   s += svg_legend(plot, legend) + "</svg>\n";
   return s;
 }
