@@ -143,5 +143,11 @@ TEST(CliLlm, ResultsWithoutTheNeededCeilingsAreRefused) {
   expect_refused({"--config", "llama-2-7b", "--results", (kData / "tiny.json").string()}, "not a results file");
 }
 
+TEST(CliLlm, SaysHowToMakeAResultsFileWhenThereIsNone) {
+  // The tests run in the build's tests folder, which has no results/ of its own.
+  ASSERT_FALSE(fs::exists("results"));
+  expect_refused({"--config", "llama-2-7b"}, "no results file in results/: make one with `roofline run`");
+}
+
 }  // namespace
 }  // namespace roofline::testing
