@@ -93,8 +93,12 @@ void time_step(std::vector<OpChain*>& chain, const ChainRequest& r, llm::Measure
       if (!check.ok) throw std::runtime_error(fmt::format("llm --measure: wrong product in {}: {}", op->name, check.message));
     }
   }
-  for (std::size_t i = 0; i < chain.size(); ++i) step.op_seconds[chain[i]->name] = median(op_times[i]);
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    step.op_seconds[chain[i]->name] = median(op_times[i]);
+    step.op_best_seconds[chain[i]->name] = min_of(op_times[i]);
+  }
   step.layer_seconds = complete ? median(layer) : 0.0;
+  step.layer_best_seconds = complete ? min_of(layer) : 0.0;
   step.repetitions = static_cast<int>(layer.size());
   for (OpChain* op : chain) {
     if (!op->instances.empty()) step.implementations.push_back(op->name + ": " + op->instances.front().problem->implementation());

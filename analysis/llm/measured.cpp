@@ -42,6 +42,9 @@ json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& ro
     row["estimated_seconds"] = e.layer_seconds;
     row["measured_seconds"] = m.layer_seconds > 0.0 ? json(m.layer_seconds) : json(nullptr);
     row["residual"] = m.layer_seconds > 0.0 ? json((e.layer_seconds - m.layer_seconds) / m.layer_seconds) : json(nullptr);
+    row["measured_best_seconds"] = m.layer_best_seconds > 0.0 ? json(m.layer_best_seconds) : json(nullptr);
+    row["residual_best"] =
+        m.layer_best_seconds > 0.0 ? json((e.layer_seconds - m.layer_best_seconds) / m.layer_best_seconds) : json(nullptr);
     row["repetitions"] = m.repetitions;
     row["implementations"] = m.implementations;
     row["note"] = m.note;
@@ -51,6 +54,9 @@ json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& ro
       const auto it = m.op_seconds.find(oe.op.name);
       o["measured_seconds"] = it != m.op_seconds.end() ? json(it->second) : json(nullptr);
       o["residual"] = it != m.op_seconds.end() ? json((oe.seconds - it->second) / it->second) : json(nullptr);
+      const auto best = m.op_best_seconds.find(oe.op.name);
+      o["measured_best_seconds"] = best != m.op_best_seconds.end() ? json(best->second) : json(nullptr);
+      o["residual_best"] = best != m.op_best_seconds.end() ? json((oe.seconds - best->second) / best->second) : json(nullptr);
       op_rows.push_back(o);
     }
     row["ops"] = op_rows;
@@ -70,7 +76,7 @@ json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& ro
   }
   return {{"steps", out},
           {"notes", notes},
-          {"residual", "(estimated - measured) / measured"},
+          {"residual", "(estimated - measured) / measured; measured = the median pass (residual_best: the fastest pass)"},
           {"working_set", "the chain repeats one layer: its estimate uses the level one layer's working set fits in"}};
 }
 

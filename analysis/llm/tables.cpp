@@ -75,12 +75,21 @@ ReportTable prefill_table(const json& a) {
   return t;
 }
 
+// Measured (median pass), its residual, fastest pass, its residual; "not measured" when absent.
+void append_measured(std::vector<std::string>& row, const json& m) {
+  for (const auto& [value, residual] : {std::pair{"measured_seconds", "residual"}, std::pair{"measured_best_seconds", "residual_best"}}) {
+    const bool has = m.contains(value) && m[value].is_number();
+    row.push_back(has ? seconds(m[value].get<double>()) : "not measured");
+    row.push_back(has ? fmt::format("{:+.1f} %", 100.0 * m[residual].get<double>()) : "");
+  }
+}
+
 ReportTable ops_table(const std::string& id, const std::string& title, const json& ops, bool measured) {
   ReportTable t{id, title, {"operation", "precision", "FLOPs", "bytes", "AI (FLOP/B)", "roof", "bound", "estimated"},
                 {false, false, true, true, true, false, false, true}, {}, ""};
   if (measured) {
-    t.columns.insert(t.columns.end(), {"measured", "residual"});
-    t.right_aligned.insert(t.right_aligned.end(), {true, true});
+    t.columns.insert(t.columns.end(), {"measured", "residual", "fastest", "residual"});
+    t.right_aligned.insert(t.right_aligned.end(), {true, true, true, true});
   }
   for (const json& op : ops) {
     std::vector<std::string> row{op.value("name", "") + (op.value("per_layer", true) ? "" : " (once)"),
@@ -88,9 +97,7 @@ ReportTable ops_table(const std::string& id, const std::string& title, const jso
                                  format_bytes(op["bytes"].get<double>()), fmt::format("{:.3g}", op["ai"].get<double>()),
                                  op.value("level", ""), op.value("bound", ""), seconds(op["estimated_seconds"].get<double>())};
     if (measured) {
-      const bool has = op.contains("measured_seconds") && op["measured_seconds"].is_number();
-      row.push_back(has ? seconds(op["measured_seconds"].get<double>()) : "not measured");
-      row.push_back(has ? fmt::format("{:+.1f} %", 100.0 * op["residual"].get<double>()) : "");
+      append_measured(row, op);
     }
     t.rows.push_back(row);
   }
@@ -125,9 +132,9 @@ std::vector<ReportTable> llm_tables(const json& a) {
   if (a.contains("measured")) {
     for (const json& m : a["measured"]["steps"]) {
       ReportTable t = ops_table("llm-measured-" + m.value("id", ""), m.value("title", ""), m["ops"], true);
-      t.rows.push_back({"layer", "", "", "", "", "", "", seconds(m["estimated_seconds"].get<double>()),
-                        m["measured_seconds"].is_number() ? seconds(m["measured_seconds"].get<double>()) : "not measured",
-                        m["measured_seconds"].is_number() ? fmt::format("{:+.1f} %", 100.0 * m["residual"].get<double>()) : ""});
+      std::vector<std::string> layer{"layer", "", "", "", "", "", "", seconds(m["estimated_seconds"].get<double>())};
+      append_measured(layer, m);
+      t.rows.push_back(layer);
       t.note = m.value("note", "");
       tables.push_back(t);
     }

@@ -24,7 +24,7 @@ struct ChainRequest {
   IsaFeatures features;
   std::vector<int> pus;            // the PUs to pin the OpenMP team to (empty: no pinning)
   double budget_bytes = 0.0;       // what the chain may allocate
-  double min_seconds = 0.2;        // each step repeats until it has run this long (at least 3 times)
+  double min_seconds = 1.0;        // each step repeats until it has run this long (at least 3 times)
   Progress* progress = nullptr;    // shows the step being set up or timed (optional)
 };
 

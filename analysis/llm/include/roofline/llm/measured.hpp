@@ -1,6 +1,8 @@
 // Setting what the --measure chain timed beside the estimate: per decode batch and per prefill prompt,
-// each of one layer's operations and the layer, estimated_seconds vs measured_seconds and the residual
-// (estimated - measured) / measured. The chain repeats one layer, so its estimate places the operations
+// each of one layer's operations and the layer, estimated_seconds vs measured_seconds (the median pass)
+// and the residual (estimated - measured) / measured; also the fastest pass (measured_best_seconds,
+// residual_best), the statistic the ceilings use (their best repetition), which a shared machine's
+// preemptions disturb least. The chain repeats one layer, so its estimate places the operations
 // against the level one layer's working set fits in (the whole model's estimate uses the model's).
 #pragma once
 
@@ -26,7 +28,9 @@ struct MeasuredStep {
   std::int64_t context = 0;  // decode
   std::int64_t prompt = 0;   // prefill
   std::map<std::string, double> op_seconds;  // median per operation; an operation left out was not measured
+  std::map<std::string, double> op_best_seconds;  // fastest pass per operation
   double layer_seconds = 0.0;                // median of the summed chain (0: not measured)
+  double layer_best_seconds = 0.0;           // fastest pass of the chain (0: not measured)
   int repetitions = 0;
   std::vector<std::string> implementations;  // what the libraries ran
   std::string note;                          // why something was not measured
