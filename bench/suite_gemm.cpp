@@ -3,7 +3,7 @@
 // precision x threads) the problem is prepared once (allocation, first-touch fill by the pinned team,
 // weight packing: outside timing), warmed up with one call, then each batch is one benchmark whose body
 // selects the batch (setup), times run() in the loop, and validates C after the loop (SkipWithError on a
-// wrong product). Rates come from the counting row in roofline/kernels/gemm_count.hpp only.
+// wrong product). Rates come from the counting row in roofline/common/gemm_count.hpp only.
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -13,7 +13,7 @@
 #include "roofline/bench/gemm_plan.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/suite.hpp"
-#include "roofline/kernels/gemm_count.hpp"
+#include "roofline/common/gemm_count.hpp"
 
 namespace roofline {
 using nlohmann::json;

@@ -1,11 +1,11 @@
 // The per-operation model: see ops.hpp for the counting conventions. Every GEMM's FLOPs and operand sizes
-// come from the counting row the GEMM suite uses (kernels/gemm_count.hpp), so the model counts exactly
+// come from the counting row the GEMM suite uses (common/gemm_count.hpp), so the model counts exactly
 // what the --measure chain runs.
 #include "roofline/llm/ops.hpp"
 
 #include <algorithm>
 
-#include "roofline/kernels/gemm_count.hpp"
+#include "roofline/common/gemm_count.hpp"
 
 namespace roofline::llm {
 

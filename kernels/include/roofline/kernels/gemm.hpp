@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "roofline/kernels/gemm_count.hpp"
+#include "roofline/common/gemm_count.hpp"
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline {

@@ -1,5 +1,6 @@
 // The one metadata row of GEMV/GEMM: FLOP (or OP) count, compulsory bytes and arithmetic intensity of
-// C(MxN) = A(MxK) * B(KxN) per precision. The harness derives every rate from these functions only.
+// C(MxN) = A(MxK) * B(KxN) per precision. The harness, the placement analysis and the LLM model derive
+// every GEMM rate, footprint and intensity from these functions only (hence common/, not kernels/).
 // Conventions (DESIGN.md): 2*M*N*K operations (an FMA is 2); compulsory traffic = every input read once,
 // the output written once: M*K*a + K*N*b + M*N*c bytes, with a, b, c the element sizes of the operands.
 #pragma once

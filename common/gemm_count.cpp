@@ -1,5 +1,5 @@
 // Counting for GEMV/GEMM: see gemm_count.hpp.
-#include "roofline/kernels/gemm_count.hpp"
+#include "roofline/common/gemm_count.hpp"
 
 namespace roofline {
 

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/results_schema.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {
@@ -65,6 +66,7 @@ ResultsKind classify_results(const json& doc, const fs::path& path) {
       throw InputError(fmt::format("{}: 'roofline.{}' is missing or not an array", name, key));
     }
   }
+  check_roofline_fields(r, name);
   return ResultsKind::roofline;
 }
 
