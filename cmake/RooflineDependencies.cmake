@@ -50,7 +50,17 @@ if(ROOFLINE_BUILD_TESTS)
   endif()
 endif()
 
-# Optional GEMM backends: left out with a message, never a build failure.
+# Optional dependencies: left out with a message, never a build failure. Sets <have_var> ON when
+# <found_var> is true, else says what is missing and what is left out.
+macro(roofline_optional have_var found_var what debian_packages left_out)
+  if(${found_var})
+    set(${have_var} ON)
+  else()
+    message(STATUS "roofline: ${what} not found (Debian '${debian_packages}'): ${left_out} is left out")
+  endif()
+endmacro()
+
+# Optional GEMM backends.
 set(ROOFLINE_HAVE_ONEDNN OFF)
 if(ROOFLINE_WITH_ONEDNN)
   # Debian's oneDNN is built with the OpenCL GPU runtime, and its CMake package calls
@@ -83,10 +93,14 @@ endif()
 set(ROOFLINE_HAVE_OPENBLAS OFF)
 if(ROOFLINE_WITH_OPENBLAS)
   pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
-  if(OPENBLAS_FOUND)
-    set(ROOFLINE_HAVE_OPENBLAS ON)
-  else()
-    message(STATUS "roofline: OpenBLAS not found (Debian 'libopenblas-dev'): the openblas GEMM backend is left out")
-  endif()
+  roofline_optional(ROOFLINE_HAVE_OPENBLAS OPENBLAS_FOUND "OpenBLAS" "libopenblas-dev" "the openblas GEMM backend")
 endif()
 message(STATUS "roofline: backends eigen=ON onednn=${ROOFLINE_HAVE_ONEDNN} openblas=${ROOFLINE_HAVE_OPENBLAS}")
+
+# fleet (issue 17): MPI is the distributed engine of `roofline run --mpi`; optional, left out with a message.
+set(ROOFLINE_HAVE_MPI OFF)
+if(ROOFLINE_WITH_MPI)
+  find_package(MPI QUIET COMPONENTS CXX)
+  roofline_optional(ROOFLINE_HAVE_MPI MPI_CXX_FOUND "MPI" "libopenmpi-dev openmpi-bin" "`roofline run --mpi`")
+endif()
+message(STATUS "roofline: mpi=${ROOFLINE_HAVE_MPI}")

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/compare.hpp"
+#include "roofline/analysis/html_escape.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {
@@ -93,25 +94,7 @@ std::string text_table(const std::vector<Cells>& rows) {
   return out;
 }
 
-// Markdown cells: GitHub renders inline HTML and emphasis, so names from the input are escaped.
-std::string md_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '\n': case '\r': out += ' '; break;
-      case '|': case '\\': case '`': case '*': case '_': case '[': case ']': case '#': case '~':
-        out += '\\';
-        out += ch;
-        break;
-      default: out += ch;
-    }
-  }
-  return out;
-}
+std::string md_escape(const std::string& s) { return markdown_escape(s); }
 
 // A PR comment holds at most 65536 characters: each Markdown table stops after this many rows and says
 // so (the text and JSON outputs always have every row).

@@ -19,4 +19,25 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
+// Markdown cells: GitHub renders inline HTML and emphasis, so names from the input are escaped (shared by
+// compare's and fleet's Markdown).
+std::string markdown_escape(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      case '\n': case '\r': out += ' '; break;
+      case '|': case '\\': case '`': case '*': case '_': case '[': case ']': case '#': case '~':
+        out += '\\';
+        out += ch;
+        break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
 }  // namespace roofline

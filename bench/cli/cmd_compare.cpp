@@ -15,9 +15,8 @@
 #include "roofline/analysis/results.hpp"
 
 namespace roofline::cli {
-namespace {
 
-// "5", "5%", "2.5" -> 0.05, 0.05, 0.025.
+// "5", "5%", "2.5" -> 0.05, 0.05, 0.025 (also fleet's --threshold).
 double parse_percent(const std::string& flag, std::string text) {
   if (!text.empty() && text.back() == '%') text.pop_back();
   std::size_t used = 0;
@@ -32,8 +31,6 @@ double parse_percent(const std::string& flag, std::string text) {
   }
   return value / 100.0;
 }
-
-}  // namespace
 
 void add_compare_command(CLI::App& app, CliState& state) {
   auto* cmd = app.add_subcommand(

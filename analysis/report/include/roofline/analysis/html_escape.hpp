@@ -11,4 +11,8 @@ namespace roofline {
 // Escapes & < > " ' for use in element text and in double- or single-quoted attribute values.
 std::string html_escape(std::string_view text);
 
+// Escapes a Markdown table cell: HTML specials as entities, Markdown punctuation with a backslash,
+// newlines as spaces.
+std::string markdown_escape(std::string_view text);
+
 }  // namespace roofline

@@ -41,9 +41,10 @@ std::vector<ReportTable> report_tables(const nlohmann::json& results, const nloh
 // Aligned plain text: title, header, rule, rows, note.
 std::string render_table_text(const ReportTable& table);
 
-// An HTML <table> (every cell escaped) and its note; defined with the HTML report.
+// An HTML <table> with caption and note, every cell escaped (the report's and the fleet report's tables).
 std::string render_table_html(const ReportTable& table);
-// The report's stylesheet, for other pages built from the same tables.
+
+// The report page's inline CSS.
 std::string_view report_css();
 
 }  // namespace roofline
