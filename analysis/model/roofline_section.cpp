@@ -28,7 +28,7 @@ json counting_conventions() {
       {"flop", "An FMA counts 2 FLOP. GEMM C(MxN) = A(MxK) B(KxN) counts 2*M*N*K FLOP."},
       {"int_ops", "Integer dot products count 2 OP per multiply-add: vpdpbusd = 4 multiply-adds per 32-bit lane = 8 OP/lane."},
       {"bf16", "vdpbf16ps = 2 multiply-adds per 32-bit lane = 4 FLOP/lane."},
-      {"bytes", "STREAM convention: the bytes the kernel names (copy 2 words/element, triad 3); write-allocate traffic is not counted, the _nt variants show what avoiding it buys."},
+      {"bytes", "STREAM convention: the bytes the kernel names (copy 2 words/element, triad 3), used for roofs; beside it (bytes_per_second_write_allocate, value_write_allocate) the traffic with write-allocate: each cached store also reads its line (copy 3, triad 4, write 2); the _nt variants avoid it and count the same in both."},
       {"gemm_bytes", "GEMV/GEMM arithmetic intensity uses compulsory traffic: every input read once, the output written once."},
       {"ceilings", "A ceiling is the best (max) of the repetitions; comparisons use medians and their spread."},
       {"memory_roof", std::string("A level's memory roof (ridge points, placements) is its '") + kRoofKernel +

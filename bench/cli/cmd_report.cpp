@@ -1,6 +1,7 @@
 // `roofline report RESULTS.json`: re-renders a results file, on any machine, long after the run: the HTML
 // report (default: RESULTS.html beside the file), the roofline chart as SVG, CSV of every benchmark point,
-// and the terminal summary (--text). With --spec, the datasheet figures are set beside the measured ones.
+// the terminal summary (--text), and the results file itself (--json; with --rederive, the repaired file
+// with this version's roofline section, so old runs can be compared with new ones). With --spec, the datasheet figures are set beside the measured ones.
 // All inputs are read and all destinations checked before anything is written, so bad input leaves no
 // half-written output.
 #include <cstdio>
@@ -27,7 +28,7 @@ namespace {
 
 struct ReportArgs {
   std::string results;
-  std::string html, svg, csv, spec;
+  std::string html, svg, csv, spec, json;
   bool text = false;
   bool force = false;
   bool rederive = false;
@@ -50,6 +51,7 @@ void run_report(const ReportArgs& a) {
   if (!a.html.empty()) outputs.push_back({a.html, "--html", ""});
   if (!a.svg.empty()) outputs.push_back({a.svg, "--svg", ""});
   if (!a.csv.empty()) outputs.push_back({a.csv, "--csv", ""});
+  if (!a.json.empty()) outputs.push_back({a.json, "--json", ""});
   if (outputs.empty() && !a.text) {
     fs::path html = a.results;
     html.replace_extension(".html");
@@ -72,12 +74,13 @@ void run_report(const ReportArgs& a) {
   for (Output& o : outputs) {
     if (o.flag == "--svg") o.content = render_svg_chart(results);
     else if (o.flag == "--csv") o.content = render_csv(results);
+    else if (o.flag == "--json") o.content = results.dump(2) + "\n";
     else o.content = render_html_report(results, spec);
   }
   if (a.text) std::fputs(render_text_summary(results, spec).c_str(), stdout);
   for (const Output& o : outputs) {
     write_file_atomically(o.path, o.content, overwrite);
-    const char* what = o.flag == "--svg" ? "chart" : o.flag == "--csv" ? "csv" : "report";
+    const char* what = o.flag == "--svg" ? "chart" : o.flag == "--csv" ? "csv" : o.flag == "--json" ? "results" : "report";
     std::printf("%-8s %s\n", what, o.path.string().c_str());
   }
 }
@@ -91,6 +94,8 @@ void add_report_command(CLI::App& app, CliState&) {
   cmd->add_option("--html", a->html, "Write the self-contained HTML report here (default: RESULTS.html beside the file)");
   cmd->add_option("--svg", a->svg, "Write the roofline chart alone as SVG here");
   cmd->add_option("--csv", a->csv, "Write one CSV row per benchmark point, with all counters, here");
+  cmd->add_option("--json", a->json,
+                  "Write the results file here (with --rederive: with the re-derived roofline section)");
   cmd->add_option("--spec", a->spec,
                   "Advertised figures to compare with: a spec file (JSON; see analysis/specs/README.md) or the name of "
                   "a shipped one (e.g. intel-xeon-8592plus-emerald-rapids)");
