@@ -53,6 +53,8 @@ std::vector<int> parse_thread_list(const std::string& text, int max_threads);
 std::vector<std::uint64_t> parse_size_list(const std::string& text, std::uint64_t budget_bytes);
 // "8192,4096" -> {M, K}, both positive integers.
 std::pair<std::int64_t, std::int64_t> parse_gemm_shape(const std::string& text);
+// A comma-separated list of positive integers up to `max`, sorted, without repeats; errors name `flag`.
+std::vector<int> parse_positive_list(const std::string& text, const std::string& flag, std::int64_t max);
 // "1,2,4" -> batch sizes, each positive.
 std::vector<int> parse_batches(const std::string& text);
 // "eigen,onednn" -> backend names (not checked against what was built: the gemm suite does that).
