@@ -3,21 +3,10 @@
 #include "peak_isa.hpp"
 
 namespace roofline::peak_isa {
-namespace {
-template <std::size_t Bytes>
-void fma_fp16(std::int64_t n, const PeakInputs& in, double* out) {
-  using H = typename GenericVector<_Float16, Bytes>::type;
-  const H m = H{} + static_cast<_Float16>(in.multiplier);
-  const H a = H{} + static_cast<_Float16>(in.addend);
-  H acc[kChainsEvex];
-  for_each_chain<kChainsEvex>([&](int c) { acc[c] = H{} + static_cast<_Float16>(chain_start(in, c)); });
-  ROOFLINE_CHAIN_LOOP20(n, "vfmadd213ph", m, a)
-  for_each_chain<kChainsEvex>([&](int c) { store_lanes<_Float16>(out + Bytes / 2 * c, acc[c]); });
-}
-}  // namespace
 
-void fma_fp16_avx512_512(std::int64_t n, const PeakInputs& in, double* out) { fma_fp16<64>(n, in, out); }
-void fma_fp16_avx512_256(std::int64_t n, const PeakInputs& in, double* out) { fma_fp16<32>(n, in, out); }
-void fma_fp16_avx512_128(std::int64_t n, const PeakInputs& in, double* out) { fma_fp16<16>(n, in, out); }
+#define ROOFLINE_FP16_LOOP ROOFLINE_CHAIN_LOOP20(n, "vfmadd213ph", m, a)
+ROOFLINE_FP_KERNEL(fma_fp16_avx512_512, _Float16, 64, kChainsEvex, ROOFLINE_FP16_LOOP)
+ROOFLINE_FP_KERNEL(fma_fp16_avx512_256, _Float16, 32, kChainsEvex, ROOFLINE_FP16_LOOP)
+ROOFLINE_FP_KERNEL(fma_fp16_avx512_128, _Float16, 16, kChainsEvex, ROOFLINE_FP16_LOOP)
 
 }  // namespace roofline::peak_isa

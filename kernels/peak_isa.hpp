@@ -144,6 +144,35 @@ template <class E, class V>
   const auto g = reinterpret_cast<Generic&>(x);
   for (std::size_t l = 0; l < sizeof(V) / sizeof(E); ++l) out[l] = static_cast<double>(g[l]);
 }
+
+// Chain c's lanes of register x (element type E; a plain E for scalar kernels) written to out.
+template <class E, class V>
+[[gnu::always_inline]] inline void store_chain(double* out, int c, V x) {
+  if constexpr (std::is_arithmetic_v<V>) {
+    out[c] = static_cast<double>(x);
+  } else {
+    store_lanes<E>(out + sizeof(V) / sizeof(E) * static_cast<std::size_t>(c), x);
+  }
+}
+
+// The register type of a kernel: E itself for scalar kernels (Bytes == sizeof(E)), else a vector of Bytes.
+template <class E, std::size_t Bytes>
+using KernelRegister = std::conditional_t<Bytes == sizeof(E), E, typename GenericVector<E, Bytes>::type>;
 }  // namespace
+
+// A floating-point peak kernel `name`: `chains` accumulators of element type E in registers of `bytes`
+// (bytes == sizeof(E): scalar), started at the chain starts, `loop` (a ROOFLINE_CHAIN_LOOP* over the asm of
+// one instruction per chain, a macro argument because the asm template must be a string literal), then
+// every lane written out for the validator. Each ISA's translation unit instantiates it with its flags.
+#define ROOFLINE_FP_KERNEL(name, E, bytes, chains, loop)                                          \
+  void name(std::int64_t n, const PeakInputs& in, double* out) {                                  \
+    using V = KernelRegister<E, bytes>;                                                           \
+    const V m = V{} + static_cast<E>(in.multiplier);                                              \
+    const V a = V{} + static_cast<E>(in.addend);                                                  \
+    V acc[chains];                                                                                \
+    for_each_chain<chains>([&](int c) { acc[c] = V{} + static_cast<E>(chain_start(in, c)); });    \
+    loop                                                                                          \
+    for_each_chain<chains>([&](int c) { store_chain<E>(out, c, acc[c]); });                       \
+  }
 
 }  // namespace roofline::peak_isa

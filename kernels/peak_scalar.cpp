@@ -4,22 +4,9 @@
 
 namespace roofline::peak_isa {
 
-void muladd_fp64_scalar(std::int64_t n, const PeakInputs& in, double* out) {
-  const double m = in.multiplier;
-  const double a = in.addend;
-  double acc[kChainsLegacy];
-  for_each_chain<kChainsLegacy>([&](int c) { acc[c] = chain_start(in, c); });
-  ROOFLINE_CHAIN_LOOP(n, ROOFLINE_MULADD12("mulsd", "addsd"), ROOFLINE_ACC12("+x"), m, a, "x")
-  for_each_chain<kChainsLegacy>([&](int c) { out[c] = acc[c]; });
-}
-
-void muladd_fp32_scalar(std::int64_t n, const PeakInputs& in, double* out) {
-  const float m = static_cast<float>(in.multiplier);
-  const float a = static_cast<float>(in.addend);
-  float acc[kChainsLegacy];
-  for_each_chain<kChainsLegacy>([&](int c) { acc[c] = static_cast<float>(chain_start(in, c)); });
-  ROOFLINE_CHAIN_LOOP(n, ROOFLINE_MULADD12("mulss", "addss"), ROOFLINE_ACC12("+x"), m, a, "x")
-  for_each_chain<kChainsLegacy>([&](int c) { out[c] = acc[c]; });
-}
+ROOFLINE_FP_KERNEL(muladd_fp64_scalar, double, 8, kChainsLegacy,
+                   ROOFLINE_CHAIN_LOOP(n, ROOFLINE_MULADD12("mulsd", "addsd"), ROOFLINE_ACC12("+x"), m, a, "x"))
+ROOFLINE_FP_KERNEL(muladd_fp32_scalar, float, 4, kChainsLegacy,
+                   ROOFLINE_CHAIN_LOOP(n, ROOFLINE_MULADD12("mulss", "addss"), ROOFLINE_ACC12("+x"), m, a, "x"))
 
 }  // namespace roofline::peak_isa
