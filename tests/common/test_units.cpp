@@ -6,24 +6,22 @@
 
 namespace roofline {
 
-TEST(Units, ComputeRates) {
-  EXPECT_DOUBLE_EQ(parse_quantity("100T", Quantity::compute_rate), 100e12);
-  EXPECT_DOUBLE_EQ(parse_quantity("100 TFLOP/s", Quantity::compute_rate), 100e12);
-  EXPECT_DOUBLE_EQ(parse_quantity("1.5GFLOP/s", Quantity::compute_rate), 1.5e9);
-  EXPECT_DOUBLE_EQ(parse_quantity("400 TOPS", Quantity::compute_rate), 400e12);
-  EXPECT_DOUBLE_EQ(parse_quantity("2POP/s", Quantity::compute_rate), 2e15);
-  EXPECT_DOUBLE_EQ(parse_quantity("5e9", Quantity::compute_rate), 5e9);
-  EXPECT_DOUBLE_EQ(parse_quantity("3k", Quantity::compute_rate), 3e3);
-}
-
-TEST(Units, ByteRatesAndBytes) {
-  EXPECT_DOUBLE_EQ(parse_quantity("2T", Quantity::byte_rate), 2e12);
-  EXPECT_DOUBLE_EQ(parse_quantity("60 GB/s", Quantity::byte_rate), 60e9);
-  EXPECT_DOUBLE_EQ(parse_quantity("1GiB/s", Quantity::byte_rate), 1073741824.0);
-  EXPECT_DOUBLE_EQ(parse_quantity("64KiB", Quantity::bytes), 65536.0);
-  EXPECT_DOUBLE_EQ(parse_quantity("2MB", Quantity::bytes), 2e6);
-  EXPECT_DOUBLE_EQ(parse_quantity("1Mi", Quantity::bytes), 1048576.0);
-  EXPECT_DOUBLE_EQ(parse_quantity("4096", Quantity::bytes), 4096.0);
+TEST(Units, RatesAndBytesInEveryAcceptedSpelling) {
+  struct Case {
+    const char* text;
+    Quantity kind;
+    double value;
+  };
+  const Case cases[] = {
+      {"100T", Quantity::compute_rate, 100e12},     {"100 TFLOP/s", Quantity::compute_rate, 100e12},
+      {"1.5GFLOP/s", Quantity::compute_rate, 1.5e9}, {"400 TOPS", Quantity::compute_rate, 400e12},
+      {"2POP/s", Quantity::compute_rate, 2e15},     {"5e9", Quantity::compute_rate, 5e9},
+      {"3k", Quantity::compute_rate, 3e3},          {"2T", Quantity::byte_rate, 2e12},
+      {"60 GB/s", Quantity::byte_rate, 60e9},       {"1GiB/s", Quantity::byte_rate, 1073741824.0},
+      {"64KiB", Quantity::bytes, 65536.0},          {"2MB", Quantity::bytes, 2e6},
+      {"1Mi", Quantity::bytes, 1048576.0},          {"4096", Quantity::bytes, 4096.0},
+  };
+  for (const Case& c : cases) EXPECT_DOUBLE_EQ(parse_quantity(c.text, c.kind), c.value) << c.text;
 }
 
 TEST(Units, RejectsBadInput) {

@@ -53,26 +53,24 @@ bool cpu_has(Isa isa) {
 TEST(StreamTable, BytesFromTheTableFollowStreamConvention) {
   EXPECT_EQ(stream_kernels().size(), 9u);
   const std::size_t n = 1000;
-  EXPECT_EQ(stream_bytes_per_pass(StreamKernel::copy, n), 16u * n);
-  EXPECT_EQ(stream_bytes_per_pass(StreamKernel::scale, n), 16u * n);
-  EXPECT_EQ(stream_bytes_per_pass(StreamKernel::add, n), 24u * n);
-  EXPECT_EQ(stream_bytes_per_pass(StreamKernel::triad, n), 24u * n);
-  EXPECT_EQ(stream_bytes_per_pass(StreamKernel::read, n), 8u * n);
-  EXPECT_EQ(stream_bytes_per_pass(StreamKernel::write, n), 8u * n);
-  EXPECT_EQ(stream_bytes_per_pass(StreamKernel::copy_nt, n), 16u * n);
-  EXPECT_EQ(stream_bytes_per_pass(StreamKernel::triad_nt, n), 24u * n);
-  EXPECT_EQ(stream_bytes_per_pass(StreamKernel::write_nt, n), 8u * n);
-  EXPECT_EQ(stream_working_set_bytes(StreamKernel::triad, n), 24u * n);
-  EXPECT_EQ(stream_working_set_bytes(StreamKernel::scale, n), 16u * n);
-  EXPECT_EQ(stream_working_set_bytes(StreamKernel::read, n), 8u * n);
+  // kernel, STREAM bytes per element, working set per element, bytes with write-allocate per element.
+  struct Expected {
+    StreamKernel kernel;
+    std::size_t stream, working_set, write_allocate;
+  };
+  const Expected table[] = {
+      {StreamKernel::copy, 16, 16, 24},     {StreamKernel::scale, 16, 16, 24},   {StreamKernel::add, 24, 24, 32},
+      {StreamKernel::triad, 24, 24, 32},    {StreamKernel::read, 8, 8, 8},       {StreamKernel::write, 8, 8, 16},
+      {StreamKernel::copy_nt, 16, 16, 16},  {StreamKernel::triad_nt, 24, 24, 24}, {StreamKernel::write_nt, 8, 8, 8},
+  };
+  for (const Expected& e : table) {
+    SCOPED_TRACE(stream_kernel_info(e.kernel).name);
+    EXPECT_EQ(stream_bytes_per_pass(e.kernel, n), e.stream * n);
+    EXPECT_EQ(stream_working_set_bytes(e.kernel, n), e.working_set * n);
+    // With write-allocate each cached store also reads its line; streaming stores do not.
+    EXPECT_EQ(stream_bytes_per_pass_write_allocate(e.kernel, n), e.write_allocate * n);
+  }
   EXPECT_EQ(stream_kernel_info(StreamKernel::triad).flops_per_element, 2);
-  // With write-allocate each cached store also reads its line; streaming stores do not.
-  EXPECT_EQ(stream_bytes_per_pass_write_allocate(StreamKernel::copy, n), 24u * n);
-  EXPECT_EQ(stream_bytes_per_pass_write_allocate(StreamKernel::scale, n), 24u * n);
-  EXPECT_EQ(stream_bytes_per_pass_write_allocate(StreamKernel::add, n), 32u * n);
-  EXPECT_EQ(stream_bytes_per_pass_write_allocate(StreamKernel::triad, n), 32u * n);
-  EXPECT_EQ(stream_bytes_per_pass_write_allocate(StreamKernel::read, n), 8u * n);
-  EXPECT_EQ(stream_bytes_per_pass_write_allocate(StreamKernel::write, n), 16u * n);
   for (const StreamKernelInfo& k : stream_kernels()) {
     const int stream_words = k.words_read + k.words_written;
     EXPECT_EQ(k.words_write_allocate, k.non_temporal ? stream_words : stream_words + k.words_written) << k.name;
