@@ -18,8 +18,9 @@ double gemm_operations(const GemmShape& s) {
   return 2.0 * static_cast<double>(s.m) * static_cast<double>(s.n) * static_cast<double>(s.k);
 }
 
-double gemm_compulsory_bytes(const GemmShape& s, Precision p) {
-  const OperandBytes e = gemm_operand_bytes(p);
+double gemm_compulsory_bytes(const GemmShape& s, Precision p) { return gemm_compulsory_bytes(s, gemm_operand_bytes(p)); }
+
+double gemm_compulsory_bytes(const GemmShape& s, const OperandBytes& e) {
   const double m = static_cast<double>(s.m), n = static_cast<double>(s.n), k = static_cast<double>(s.k);
   return m * k * e.a + k * n * e.b + m * n * e.c;
 }

@@ -24,6 +24,8 @@
 // the estimate "knee_batch" = N_{i*-1} x max(P) / P_{i*-1}: where proportional growth from the last
 // proportional point meets the best value attained. When the last step still grows proportionally, the
 // knee lies beyond the largest batch measured (null).
+#include "roofline/common/vocabulary.hpp"
+#include "roofline/common/gemm_count.hpp"
 #include "roofline/analysis/placement.hpp"
 #include "roofline/common/units.hpp"
 
@@ -162,7 +164,8 @@ double compute_side(const Point& p, const json& section, json& j, json& notes) {
 // "DRAM" when none does or the file has no measured levels. a/b/c_bytes are element sizes: A is MxK, B is
 // KxN, C is MxN.
 std::string resident_level(const Point& p, const json& section, double operands, double& leaves_at) {
-  for (const char* level : {"L1", "L2", "L3"}) {
+  for (const Level cache : cache_levels()) {
+    const std::string level(to_string(cache));
     for (const json& l : section.value("memory_levels", json::array())) {
       if (l.value("level", "") == level && l.value("threads", 0) == p.threads && l.contains("inferred_bytes") &&
           l["inferred_bytes"].is_number() && l["inferred_bytes"].get<double>() >= operands) {
@@ -193,7 +196,8 @@ json place(const Point& p, const json& section, json& notes) {
             {"implementation", p.implementation}};
   const double peak_value = compute_side(p, section, j, notes);
   json roofs = json::array();
-  for (const char* level : {"L1", "L2", "L3", "DRAM"}) {
+  for (const Level l : all_levels()) {
+    const std::string level(to_string(l));
     const json* roof = memory_roof(section, level, p.threads);
     const double bw = roof ? roof->value("value", 0.0) : 0.0;
     if (bw <= 0.0) continue;
@@ -210,8 +214,9 @@ json place(const Point& p, const json& section, json& notes) {
     }
     roofs.push_back(std::move(r));
   }
-  const double m = static_cast<double>(p.m), k = static_cast<double>(p.k), n = static_cast<double>(p.batch);
-  const double operands = m * k * p.a_bytes + k * n * p.b_bytes + m * n * p.c_bytes;
+  const double operands = gemm_compulsory_bytes(
+      GemmShape{p.m, p.batch, p.k},
+      OperandBytes{static_cast<int>(p.a_bytes), static_cast<int>(p.b_bytes), static_cast<int>(p.c_bytes)});
   double leaves_at = 0.0;
   std::string level = "DRAM";
   if (operands > 0.0) {

@@ -91,7 +91,8 @@ json derive_ridge_points(const json& section) {
     const std::string engine = engine_field(c, "roofline.compute_ceilings");
     const json* best = compute_roof(section, precision, threads, engine);
     if (best != &c) continue;  // one ridge per precision, engine and thread count: the best ISA's
-    for (const char* level : {"L1", "L2", "L3", "DRAM"}) {
+    for (const Level l : all_levels()) {
+      const std::string level(to_string(l));
       const json* roof = memory_roof(section, level, threads);
       if (roof == nullptr) continue;
       const double peak = c.value("value", 0.0);

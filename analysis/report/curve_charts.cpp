@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/common/vocabulary.hpp"
 #include "roofline/analysis/html_escape.hpp"
 #include "roofline/analysis/report_charts.hpp"
 #include "roofline/analysis/report_facts.hpp"
@@ -123,7 +124,8 @@ std::string bandwidth_chart_svg(const json& results) {
   // Level bands: the working-set range each level's ceiling came from (at the largest thread count).
   s += svg_clipped_group(id, " class=\"levels\"");
   const int threads = report_threads(results);
-  for (const char* level : {"L1", "L2", "L3", "DRAM"}) {
+  for (const Level l : all_levels()) {
+    const std::string level(to_string(l));
     const json* roof = memory_roof(roofline_of(results), level, threads);
     if (roof == nullptr || !(num(*roof, "min_bytes") > 0) || !(num(*roof, "max_bytes") >= num(*roof, "min_bytes"))) continue;
     const double x0 = plot.x.to_px(num(*roof, "min_bytes")), x1 = plot.x.to_px(num(*roof, "max_bytes"));

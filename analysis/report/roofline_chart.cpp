@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/common/vocabulary.hpp"
 #include "roofline/analysis/html_escape.hpp"
 #include "roofline/analysis/report_charts.hpp"
 #include "roofline/analysis/report_facts.hpp"
@@ -20,8 +21,6 @@ namespace roofline {
 using nlohmann::json;
 
 namespace {
-
-constexpr const char* kLevels[] = {"L1", "L2", "L3", "DRAM"};
 
 struct Roofs {
   int threads = 0;
@@ -45,7 +44,8 @@ Roofs collect_roofs(const json& results) {
       }
     }
   }
-  for (const char* level : kLevels) {
+  for (const Level l : all_levels()) {
+    const std::string level(to_string(l));
     const json* m = memory_roof(section, level, r.threads);
     if (m != nullptr && num(*m, "value") > 0) {
       r.memory.emplace_back(level, num(*m, "value"));

@@ -30,6 +30,7 @@ OperandBytes gemm_operand_bytes(Precision p);
 double gemm_operations(const GemmShape& s);
 // M*K*a + K*N*b + M*N*c.
 double gemm_compulsory_bytes(const GemmShape& s, Precision p);
+double gemm_compulsory_bytes(const GemmShape& s, const OperandBytes& e);
 // gemm_operations / gemm_compulsory_bytes (FLOP/byte or OP/byte).
 double gemm_arithmetic_intensity(const GemmShape& s, Precision p);
 
