@@ -3,9 +3,14 @@
 // (e.g. compare: 1 on a significant regression).
 #pragma once
 
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 namespace roofline::cli {
+
+// "5", "5%", "2.5" -> 0.05, 0.05, 0.025; InputError naming `flag` otherwise (compare, history calibrate).
+double parse_percent(const std::string& flag, std::string text);
 
 struct CliState {
   int exit_code = 0;
