@@ -5,7 +5,7 @@
 
 #include "roofline/analysis/compare.hpp"
 #include "roofline/analysis/compare_gate.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 namespace {

@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/compare_gate.hpp"
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/signed_rank.hpp"
-#include "roofline/analysis/statistics_stub.hpp"
+#include "roofline/common/statistics.hpp"
 
 namespace roofline {
 

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/compare.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 namespace {

@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/results.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 using nlohmann::json;

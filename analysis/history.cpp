@@ -17,8 +17,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
 #include "roofline/analysis/key_figures.hpp"
+#include "roofline/common/errors.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;

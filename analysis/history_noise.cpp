@@ -8,10 +8,10 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/history.hpp"
-#include "roofline/analysis/statistics_stub.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/statistics.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 

@@ -8,7 +8,7 @@
 
 #include "roofline/analysis/history.hpp"
 #include "roofline/analysis/html_escape.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 namespace {

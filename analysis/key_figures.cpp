@@ -1,73 +1,167 @@
-// LOCAL STUB of the lead's key_figures() (see key_figures.hpp); deleted at the merge with main.
+// Selecting the key figures of a run from its roofline section (see key_figures.hpp).
 #include "roofline/analysis/key_figures.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <optional>
+#include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/common/statistics.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
-using nlohmann::json;
+namespace {
+using json = nlohmann::json;
+
+const json& section_array(const json& roofline, const char* name) {
+  static const json empty = json::array();
+  if (!roofline.contains(name)) return empty;
+  const json& a = roofline[name];
+  if (!a.is_array()) throw InputError(fmt::format("roofline.{} is not an array", name));
+  return a;
+}
+
+std::string text_field(const json& e, const char* array, const char* key, const std::string& fallback = "") {
+  if (!e.contains(key)) {
+    if (!fallback.empty()) return fallback;
+    throw InputError(fmt::format("roofline.{}: an entry lacks '{}'", array, key));
+  }
+  if (!e[key].is_string()) throw InputError(fmt::format("roofline.{}: '{}' is not a string", array, key));
+  return e[key].get<std::string>();
+}
+
+double positive_field(const json& e, const char* array, const char* key) {
+  if (!e.contains(key) || !e[key].is_number()) {
+    throw InputError(fmt::format("roofline.{}: '{}' is missing or not a number", array, key));
+  }
+  const double v = e[key].get<double>();
+  if (!std::isfinite(v) || v < 0.0) throw InputError(fmt::format("roofline.{}: '{}' is negative or not finite", array, key));
+  return v;
+}
+
+int threads_field(const json& e, const char* array) {
+  if (!e.contains("threads") || !e["threads"].is_number_integer() || e["threads"].get<int>() < 1) {
+    throw InputError(fmt::format("roofline.{}: 'threads' is missing or not a positive integer", array));
+  }
+  return e["threads"].get<int>();
+}
+
+std::string threads_text(int threads) { return threads == 1 ? "1 thread" : fmt::format("{} threads", threads); }
+
+// Best value per key, keeping the first-seen order of keys stable through std::map ordering.
+template <class Key>
+void keep_best(std::map<Key, double>& best, const Key& key, double value) {
+  auto [it, inserted] = best.emplace(key, value);
+  if (!inserted) it->second = std::max(it->second, value);
+}
+
+void add_memory(const json& roofline, std::vector<KeyFigure>& out) {
+  // (threads, level order, kernel) -> best value
+  std::map<std::tuple<int, int, std::string>, double> best;
+  for (const json& e : section_array(roofline, "memory_ceilings")) {
+    const std::string kernel = text_field(e, "memory_ceilings", "kernel");
+    if (kernel != "read" && kernel != "triad") continue;
+    const std::string level_name = text_field(e, "memory_ceilings", "level");
+    const std::optional<Level> level = parse_level(level_name);
+    if (!level) throw InputError(fmt::format("roofline.memory_ceilings: unknown level '{}'", level_name));
+    keep_best(best, {threads_field(e, "memory_ceilings"), static_cast<int>(*level), kernel},
+              positive_field(e, "memory_ceilings", "value"));
+  }
+  for (const auto& [key, value] : best) {
+    const auto& [threads, level, kernel] = key;
+    const std::string name(to_string(static_cast<Level>(level)));
+    out.push_back({fmt::format("memory/{}/{}/threads:{}", name, kernel, threads), "memory",
+                   fmt::format("{} {}, {}", name, kernel, threads_text(threads)), threads, value, "B/s", true});
+  }
+}
+
+void add_compute_and_clock(const json& roofline, std::vector<KeyFigure>& out) {
+  std::map<std::tuple<int, int, int>, double> best;  // (threads, precision order, engine) -> value
+  std::map<int, std::vector<double>> clocks;          // threads -> clocks beside the vector kernels
+  for (const json& e : section_array(roofline, "compute_ceilings")) {
+    const std::string p_name = text_field(e, "compute_ceilings", "precision");
+    const std::optional<Precision> p = parse_precision(p_name);
+    if (!p) throw InputError(fmt::format("roofline.compute_ceilings: unknown precision '{}'", p_name));
+    const std::string e_name = text_field(e, "compute_ceilings", "engine", "vector");
+    const std::optional<Engine> engine = parse_engine(e_name);
+    if (!engine) throw InputError(fmt::format("roofline.compute_ceilings: unknown engine '{}'", e_name));
+    const int threads = threads_field(e, "compute_ceilings");
+    keep_best(best, {threads, static_cast<int>(*p), static_cast<int>(*engine)}, positive_field(e, "compute_ceilings", "value"));
+    if (*engine == Engine::vector && e.contains("clock_hz")) clocks[threads].push_back(positive_field(e, "compute_ceilings", "clock_hz"));
+  }
+  for (const auto& [key, value] : best) {
+    const auto& [threads, p, engine] = key;
+    const auto precision = static_cast<Precision>(p);
+    const std::string e_name(to_string(static_cast<Engine>(engine)));
+    out.push_back({fmt::format("compute/{}/{}/threads:{}", to_string(precision), e_name, threads), "compute",
+                   fmt::format("{} {} peak, {}", to_string(precision), e_name, threads_text(threads)), threads, value,
+                   std::string(rate_unit(precision)), true});
+  }
+  for (const auto& [threads, values] : clocks) {
+    out.push_back({fmt::format("clock/threads:{}", threads), "clock", fmt::format("core clock, {}", threads_text(threads)),
+                   threads, median(values), "Hz", true});
+  }
+}
+
+void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
+  struct Best {
+    double value = 0.0;
+    std::string backend;
+  };
+  std::map<std::tuple<int, int, int>, Best> best;  // (threads, precision order, batch) -> best backend
+  for (const json& e : section_array(roofline, "placements")) {
+    const std::string p_name = text_field(e, "placements", "precision");
+    const std::optional<Precision> p = parse_precision(p_name);
+    if (!p) throw InputError(fmt::format("roofline.placements: unknown precision '{}'", p_name));
+    if (!e.contains("batch") || !e["batch"].is_number_integer() || e["batch"].get<int>() < 1) {
+      throw InputError("roofline.placements: 'batch' is missing or not a positive integer");
+    }
+    const double value = positive_field(e, "placements", "value");
+    Best& b = best[{threads_field(e, "placements"), static_cast<int>(*p), e["batch"].get<int>()}];
+    if (value > b.value) b = {value, text_field(e, "placements", "backend", "unknown")};
+  }
+  std::set<std::pair<int, int>> seen;  // (threads, precision)
+  for (const auto& [key, b] : best) seen.insert({std::get<0>(key), std::get<1>(key)});
+  for (const auto& [threads, p] : seen) {
+    const auto precision = static_cast<Precision>(p);
+    const std::string unit(rate_unit(precision));
+    int largest = 0;
+    for (const auto& [key, b] : best) {
+      if (std::get<0>(key) == threads && std::get<1>(key) == p) largest = std::max(largest, std::get<2>(key));
+    }
+    const auto one = best.find({threads, p, 1});
+    if (one != best.end()) {
+      out.push_back({fmt::format("gemm/{}/batch:1/threads:{}", to_string(precision), threads), "gemm",
+                     fmt::format("GEMV {} batch 1 ({}), {}", to_string(precision), one->second.backend, threads_text(threads)),
+                     threads, one->second.value, unit, true});
+    }
+    if (largest > 1) {
+      const Best& b = best.at({threads, p, largest});
+      out.push_back({fmt::format("gemm/{}/batch:max/threads:{}", to_string(precision), threads), "gemm",
+                     fmt::format("GEMM {} batch {} ({}), {}", to_string(precision), largest, b.backend, threads_text(threads)),
+                     threads, b.value, unit, true});
+    }
+  }
+}
+
+}  // namespace
 
 std::vector<KeyFigure> key_figures(const json& results) {
-  if (!results.contains("roofline") || !results["roofline"].is_object()) {
-    throw InputError("results file has no roofline section: no key figures");
+  if (!results.is_object() || !results.contains("roofline") || !results["roofline"].is_object()) {
+    throw InputError("the results file has no roofline section (key figures need its ceilings)");
   }
-  const json& r = results["roofline"];
+  const json& roofline = results["roofline"];
   std::vector<KeyFigure> out;
-  auto num = [](const json& e, const char* k) { return e.contains(k) && e[k].is_number(); };
-  for (const json& e : r.value("memory_ceilings", json::array())) {
-    const std::string kernel = e.value("kernel", "");
-    if ((kernel != "read" && kernel != "triad") || !num(e, "value")) continue;
-    const int t = e.value("threads", 0);
-    const std::string level = e.value("level", "");
-    out.push_back({fmt::format("memory/{}/{}/threads:{}", level, kernel, t), "memory",
-                   fmt::format("{} {}, {} threads", level, kernel, t), t, e["value"].get<double>(), "B/s", true});
-  }
-  std::map<int, double> clock;
-  for (const json& e : r.value("compute_ceilings", json::array())) {
-    if (!num(e, "value")) continue;
-    const int t = e.value("threads", 0);
-    const std::string p = e.value("precision", ""), engine = e.value("engine", "vector");
-    out.push_back({fmt::format("compute/{}/{}/threads:{}", p, engine, t), "compute",
-                   fmt::format("{} {} peak, {} threads", p, engine, t), t, e["value"].get<double>(),
-                   e.value("unit", "FLOP/s"), true});
-    if (num(e, "clock_hz")) clock[t] = std::max(clock[t], e["clock_hz"].get<double>());
-  }
-  for (const auto& [t, hz] : clock) {
-    out.push_back({fmt::format("clock/threads:{}", t), "clock", fmt::format("clock, {} threads", t), t, hz, "Hz", true});
-  }
-  // GEMM: best backend per precision and thread count at batch 1 and at the largest batch.
-  std::map<std::pair<std::string, int>, std::pair<const json*, const json*>> best;  // (batch 1, max batch)
-  std::map<std::pair<std::string, int>, int> max_batch;
-  const json placements = r.value("placements", json::array());
-  for (const json& e : placements) {
-    if (!num(e, "value")) continue;
-    auto& m = max_batch[{e.value("precision", ""), e.value("threads", 0)}];
-    m = std::max(m, e.value("batch", 0));
-  }
-  for (const json& e : placements) {
-    if (!num(e, "value")) continue;
-    const auto key = std::make_pair(e.value("precision", std::string()), e.value("threads", 0));
-    const int batch = e.value("batch", 0);
-    auto& [b1, bmax] = best[key];
-    auto better = [&](const json* cur) { return cur == nullptr || e["value"].get<double>() > (*cur)["value"].get<double>(); };
-    if (batch == 1 && better(b1)) b1 = &e;
-    if (batch == max_batch[key] && batch > 1 && better(bmax)) bmax = &e;
-  }
-  for (const auto& [key, pair] : best) {
-    const auto& [p, t] = key;
-    if (pair.first != nullptr) {
-      out.push_back({fmt::format("gemm/{}/batch:1/threads:{}", p, t), "gemm", fmt::format("GEMV {}, {} threads", p, t), t,
-                     (*pair.first)["value"].get<double>(), pair.first->value("unit", "FLOP/s"), true});
-    }
-    if (pair.second != nullptr) {
-      out.push_back({fmt::format("gemm/{}/batch:max/threads:{}", p, t), "gemm",
-                     fmt::format("GEMM {} batch {}, {} threads", p, max_batch[key], t), t,
-                     (*pair.second)["value"].get<double>(), pair.second->value("unit", "FLOP/s"), true});
-    }
+  add_memory(roofline, out);
+  add_compute_and_clock(roofline, out);
+  add_gemm(roofline, out);
+  if (out.empty()) {
+    throw InputError("the results file has no memory ceilings, compute ceilings or placements to take key figures from");
   }
   return out;
 }

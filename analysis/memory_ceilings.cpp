@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/results.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 using nlohmann::json;

@@ -18,7 +18,7 @@
 // proportional point meets the best value attained. When the last step still grows proportionally, the
 // knee lies beyond the largest batch measured (null).
 #include "roofline/analysis/placement.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 #include <algorithm>
 #include <cmath>

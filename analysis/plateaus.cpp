@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 

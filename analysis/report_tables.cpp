@@ -9,7 +9,7 @@
 
 #include "roofline/analysis/report_facts.hpp"
 #include "roofline/analysis/spec.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 using nlohmann::json;

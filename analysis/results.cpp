@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;

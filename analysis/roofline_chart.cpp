@@ -13,7 +13,7 @@
 #include "roofline/analysis/report_charts.hpp"
 #include "roofline/analysis/report_facts.hpp"
 #include "roofline/analysis/roofline_section.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 using nlohmann::json;

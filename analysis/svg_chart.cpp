@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/html_escape.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 

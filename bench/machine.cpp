@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/common/units.hpp"
 #include "roofline/bench/cpuid.hpp"
 #include "roofline/bench/memory.hpp"
 #include "roofline_git_revision.hpp"

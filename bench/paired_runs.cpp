@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/key_figures.hpp"
 #include "roofline/analysis/results.hpp"
 

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 namespace {

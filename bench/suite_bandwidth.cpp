@@ -17,7 +17,7 @@
 
 #include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/analysis/plateaus.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 #include "roofline/bench/bandwidth_plan.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/suite.hpp"

@@ -14,10 +14,10 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "roofline/analysis/atomic_file.hpp"
+#include "roofline/common/atomic_file.hpp"
 #include "roofline/analysis/compare.hpp"
-#include "roofline/analysis/errors.hpp"
 #include "roofline/analysis/history.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/bench/paired_runs.hpp"
 #include "roofline/bench/run_config.hpp"

@@ -12,8 +12,8 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "roofline/analysis/atomic_file.hpp"
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/atomic_file.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/history.hpp"
 #include "roofline/analysis/results.hpp"
 

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/model.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline::cli {
 namespace {

@@ -13,8 +13,8 @@
 
 #include "commands.hpp"
 #include "roofline/analysis/roofline_section.hpp"
-#include "roofline/analysis/atomic_file.hpp"
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/atomic_file.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/report.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/spec.hpp"

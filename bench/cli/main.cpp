@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"roofline: measures this machine's performance ceilings and places real work under them"};
@@ -25,13 +25,13 @@ int main(int argc, char** argv) {
     return app.exit(e);  // --help, --version (CallForHelp derives from Success)
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "roofline: %s (see roofline --help)\n", e.what());
-    return 2;
+    return roofline::kExitBadInput;
   } catch (const roofline::InputError& e) {
     std::fprintf(stderr, "roofline: %s\n", e.what());
-    return 2;
+    return roofline::kExitBadInput;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "roofline: internal error: %s\n", e.what());
-    return 1;
+    return roofline::kExitFailure;
   }
   return state.exit_code;
 }

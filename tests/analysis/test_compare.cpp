@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "roofline/analysis/compare.hpp"
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
 
 namespace roofline {

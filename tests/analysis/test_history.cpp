@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/history.hpp"
 #include "roofline/analysis/key_figures.hpp"
 #include "roofline/analysis/results.hpp"
@@ -91,8 +91,9 @@ TEST_F(History, AddsRunsOnceAndReadsThemBack) {
 
 TEST_F(History, RenderersEscapeStringsFromInput) {
   auto doc = load_json_file(kDir + "base.json");
-  doc["context"]["git_revision"] = "<script>alert(1)</script>";
-  doc["roofline"]["compute_ceilings"][0]["precision"] = "fp32<img src=x>";
+  // key_figures() refuses unknown precisions, so the markup comes in through the run's facts.
+  doc["context"]["machine"]["cpu_model"] = "<script>alert(1)</script>";
+  doc["context"]["git_revision"] = "<img src=x>";
   history_add(db_, doc, "x");
   const auto runs = history_runs(db_);
   for (const std::string& out : {render_history_svg(runs), render_history_html(runs)}) {

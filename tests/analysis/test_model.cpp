@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/model.hpp"
 
 namespace roofline {

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 

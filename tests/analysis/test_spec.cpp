@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "roofline/analysis/advertised.hpp"
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/spec.hpp"
 

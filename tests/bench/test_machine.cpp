@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/bench/cpuid.hpp"
 #include "roofline/bench/machine.hpp"
 #include "roofline/bench/memory.hpp"

@@ -1,7 +1,7 @@
 // Parsing of the run flags: every bad value is an InputError naming the flag.
 #include <gtest/gtest.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/bench/run_config.hpp"
 
 namespace roofline {

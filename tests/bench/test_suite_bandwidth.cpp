@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 #include "roofline/bench/bandwidth_plan.hpp"
 
 namespace roofline {

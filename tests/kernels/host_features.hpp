@@ -2,7 +2,7 @@
 // (the kernels library cannot depend on bench/, and a second opinion is what a test wants anyway).
 #pragma once
 
-#include "roofline/kernels/types.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline::testing {
 

@@ -1,7 +1,13 @@
-// LOCAL STUB of the lead's key_figures API (issue 15 works against it until main lands the real one;
-// deleted at the merge). The key figures of a run: each level's read and triad ceiling, each precision
-// and engine's compute ceiling, the measured clock, the best GEMM per precision at batch 1 and at the
-// largest batch; per thread count.
+// The key figures of a run: the dozen or two numbers that say whether a machine (or a build) got slower,
+// read from a results file's roofline section. The CI gate (compare), the history database and the fleet
+// report all judge runs on these and only these, so the selection lives here once.
+//
+// Per thread count measured:
+//   memory/<level>/<read|triad>/threads:T   each level's read and triad ceiling (B/s)
+//   compute/<precision>/<engine>/threads:T  each precision's compute ceiling per engine (FLOP/s or OP/s)
+//   clock/threads:T                          the measured core clock beside the vector kernels (Hz)
+//   gemm/<precision>/batch:1/threads:T       the best GEMV/GEMM backend at batch 1
+//   gemm/<precision>/batch:max/threads:T     ... and at the largest batch measured (its batch in the label)
 #pragma once
 
 #include <string>
@@ -12,16 +18,18 @@
 namespace roofline {
 
 struct KeyFigure {
-  std::string id;     // stable, e.g. "memory/DRAM/read/threads:2", "compute/fp32/vector/threads:2"
-  std::string group;  // memory|compute|clock|gemm
-  std::string label;
+  std::string id;     // stable across runs, see above
+  std::string group;  // "memory", "compute", "clock" or "gemm"
+  std::string label;  // for people: "DRAM read, 2 threads"
   int threads = 0;
-  double value = 0.0;
-  std::string unit;
+  double value = 0.0;  // base units
+  std::string unit;    // "B/s", "FLOP/s", "OP/s", "Hz"
   bool higher_is_better = true;
 };
 
-// Throws InputError when the roofline section is missing.
+// The key figures of a results file, in a fixed order (memory, compute, clock, gemm; thread counts
+// ascending). Throws InputError when the file has no roofline section, when a field it reads has the wrong
+// type or sign, or when it yields no key figure at all.
 std::vector<KeyFigure> key_figures(const nlohmann::json& results);
 
 }  // namespace roofline

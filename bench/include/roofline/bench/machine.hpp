@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/kernels/types.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 

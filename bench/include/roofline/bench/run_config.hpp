@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "roofline/bench/machine.hpp"
-#include "roofline/kernels/types.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "roofline/kernels/gemm_count.hpp"
-#include "roofline/kernels/types.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "roofline/kernels/types.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 

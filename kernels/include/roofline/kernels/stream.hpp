@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "roofline/kernels/types.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 

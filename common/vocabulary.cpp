@@ -1,5 +1,5 @@
-// Names and properties of precisions and ISA levels, and the --max-isa cap.
-#include "roofline/kernels/types.hpp"
+// Names and properties of precisions, ISA levels, memory levels and engines, and the --max-isa cap.
+#include "roofline/common/vocabulary.hpp"
 
 #include <array>
 #include <utility>
@@ -20,21 +20,40 @@ constexpr std::array<std::pair<Isa, std::string_view>, 5> kIsaNames{{
     {Isa::avx_vnni, "avx_vnni"},
     {Isa::avx512, "avx512"},
 }};
-}  // namespace
+constexpr std::array<Precision, 5> kPrecisions{Precision::fp64, Precision::fp32, Precision::bf16, Precision::fp16,
+                                               Precision::int8};
+constexpr std::array<std::pair<Level, std::string_view>, 4> kLevelNames{{
+    {Level::L1, "L1"},
+    {Level::L2, "L2"},
+    {Level::L3, "L3"},
+    {Level::DRAM, "DRAM"},
+}};
+constexpr std::array<Level, 4> kLevels{Level::L1, Level::L2, Level::L3, Level::DRAM};
+constexpr std::array<std::pair<Engine, std::string_view>, 2> kEngineNames{{
+    {Engine::vector, "vector"},
+    {Engine::matrix, "matrix"},
+}};
 
-std::string_view to_string(Precision p) {
-  for (const auto& [value, name] : kPrecisionNames) {
-    if (value == p) return name;
+template <typename Enum, std::size_t N>
+std::string_view name_of(const std::array<std::pair<Enum, std::string_view>, N>& table, Enum value) {
+  for (const auto& [v, name] : table) {
+    if (v == value) return name;
   }
   return "unknown";
 }
 
-std::optional<Precision> parse_precision(std::string_view name) {
-  for (const auto& [value, n] : kPrecisionNames) {
-    if (n == name) return value;
+template <typename Enum, std::size_t N>
+std::optional<Enum> value_of(const std::array<std::pair<Enum, std::string_view>, N>& table, std::string_view name) {
+  for (const auto& [v, n] : table) {
+    if (n == name) return v;
   }
   return std::nullopt;
 }
+}  // namespace
+
+std::string_view to_string(Precision p) { return name_of(kPrecisionNames, p); }
+std::optional<Precision> parse_precision(std::string_view name) { return value_of(kPrecisionNames, name); }
+std::span<const Precision> all_precisions() { return kPrecisions; }
 
 int element_bytes(Precision p) {
   switch (p) {
@@ -48,20 +67,18 @@ int element_bytes(Precision p) {
 }
 
 bool is_integer(Precision p) { return p == Precision::int8; }
+std::string_view rate_unit(Precision p) { return is_integer(p) ? "OP/s" : "FLOP/s"; }
 
-std::string_view to_string(Isa isa) {
-  for (const auto& [value, name] : kIsaNames) {
-    if (value == isa) return name;
-  }
-  return "unknown";
-}
+std::string_view to_string(Isa isa) { return name_of(kIsaNames, isa); }
+std::optional<Isa> parse_isa(std::string_view name) { return value_of(kIsaNames, name); }
 
-std::optional<Isa> parse_isa(std::string_view name) {
-  for (const auto& [value, n] : kIsaNames) {
-    if (n == name) return value;
-  }
-  return std::nullopt;
-}
+std::string_view to_string(Level level) { return name_of(kLevelNames, level); }
+std::optional<Level> parse_level(std::string_view name) { return value_of(kLevelNames, name); }
+std::span<const Level> all_levels() { return kLevels; }
+std::span<const Level> cache_levels() { return std::span<const Level>(kLevels).first(3); }
+
+std::string_view to_string(Engine engine) { return name_of(kEngineNames, engine); }
+std::optional<Engine> parse_engine(std::string_view name) { return value_of(kEngineNames, name); }
 
 int isa_rank(Isa isa) {
   switch (isa) {

@@ -1,8 +1,11 @@
-// Vocabulary shared by every kernel: numeric precisions and instruction-set levels. The kernels know
-// nothing of how the CPU was detected; the harness (bench/) detects the features and passes them in.
+// The project's vocabulary, defined once: numeric precisions, instruction-set levels (and the CPU
+// features that enable them), memory levels and compute engines. Every layer takes these names from here;
+// results files spell them exactly as to_string() does. The kernels know nothing of how the CPU was
+// detected; the harness (bench/) detects the features and passes them in.
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace roofline {
@@ -16,6 +19,10 @@ std::optional<Precision> parse_precision(std::string_view name);
 int element_bytes(Precision p);
 // True for integer precisions, whose rates are OP/s rather than FLOP/s.
 bool is_integer(Precision p);
+// "OP/s" for integer precisions, "FLOP/s" for floating point.
+std::string_view rate_unit(Precision p);
+// Every precision, in the order tables list them.
+std::span<const Precision> all_precisions();
 
 // Instruction-set levels, ordered: a cap of `avx2` allows scalar, sse and avx2 kernels.
 // avx_vnni is the 256-bit VEX-encoded VNNI of Alder Lake / Zen 5 and sits beside avx2.
@@ -55,5 +62,21 @@ struct IsaFeatures {
   // Whether kernels of this ISA level can run (e.g. avx512 needs F+BW+VL+DQ, avx2 needs AVX2+FMA).
   [[nodiscard]] bool supports(Isa isa) const;
 };
+
+// Memory levels, ordered from the core outwards. Results files name them "L1", "L2", "L3", "DRAM".
+enum class Level { L1, L2, L3, DRAM };
+
+std::string_view to_string(Level level);
+std::optional<Level> parse_level(std::string_view name);
+std::span<const Level> all_levels();
+// Cache levels only (L1, L2, L3): the ones a machine's facts report a capacity for.
+std::span<const Level> cache_levels();
+
+// Compute engines: the vector units (SSE/AVX/AVX-512) or matrix units (Intel AMX tiles). Results files
+// name them "vector" and "matrix"; a file without the field means "vector" (files from before engines).
+enum class Engine { vector, matrix };
+
+std::string_view to_string(Engine engine);
+std::optional<Engine> parse_engine(std::string_view name);
 
 }  // namespace roofline

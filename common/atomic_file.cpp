@@ -1,5 +1,5 @@
 // Atomic, no-clobber file writing: see atomic_file.hpp.
-#include "roofline/analysis/atomic_file.hpp"
+#include "roofline/common/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;

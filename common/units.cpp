@@ -1,6 +1,6 @@
 // Parsing and formatting of quantities. Hand-written because no Debian-packaged library parses SI-prefixed
 // engineering units with the dimension checks we need (Boost.Units works on types, not on user text).
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/units.hpp"
 
 #include <array>
 #include <cctype>
@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/errors.hpp"
 
 namespace roofline {
 namespace {

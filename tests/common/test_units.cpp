@@ -1,8 +1,8 @@
 // Parsing and formatting of quantities with SI/binary prefixes.
 #include <gtest/gtest.h>
 
-#include "roofline/analysis/errors.hpp"
-#include "roofline/analysis/units.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 

@@ -1,7 +1,7 @@
-// Precision/ISA vocabulary and the --max-isa cap.
+// The vocabulary (precisions, ISA levels, memory levels, engines) and the --max-isa cap.
 #include <gtest/gtest.h>
 
-#include "roofline/kernels/types.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 
@@ -15,6 +15,27 @@ TEST(Types, PrecisionNamesRoundTrip) {
   EXPECT_EQ(element_bytes(Precision::int8), 1);
   EXPECT_TRUE(is_integer(Precision::int8));
   EXPECT_FALSE(is_integer(Precision::fp32));
+  EXPECT_EQ(rate_unit(Precision::int8), "OP/s");
+  EXPECT_EQ(rate_unit(Precision::bf16), "FLOP/s");
+  EXPECT_EQ(all_precisions().size(), 5u);
+}
+
+TEST(Types, LevelsInOrderAndRoundTrip) {
+  ASSERT_EQ(all_levels().size(), 4u);
+  EXPECT_EQ(to_string(all_levels().front()), "L1");
+  EXPECT_EQ(to_string(all_levels().back()), "DRAM");
+  ASSERT_EQ(cache_levels().size(), 3u);
+  EXPECT_EQ(cache_levels().back(), Level::L3);
+  for (Level l : all_levels()) EXPECT_EQ(parse_level(to_string(l)), l);
+  EXPECT_FALSE(parse_level("L4").has_value());
+  EXPECT_FALSE(parse_level("dram").has_value());
+}
+
+TEST(Types, EnginesRoundTrip) {
+  EXPECT_EQ(to_string(Engine::vector), "vector");
+  EXPECT_EQ(to_string(Engine::matrix), "matrix");
+  EXPECT_EQ(parse_engine("matrix"), Engine::matrix);
+  EXPECT_FALSE(parse_engine("tensor").has_value());
 }
 
 TEST(Types, IsaNamesAndOrder) {

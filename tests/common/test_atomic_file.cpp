@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "roofline/analysis/atomic_file.hpp"
-#include "roofline/analysis/errors.hpp"
+#include "roofline/common/atomic_file.hpp"
+#include "roofline/common/errors.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;

@@ -1,0 +1,90 @@
+// The key figures: which ones a results file yields, their ids, values and units, and bad fields refused.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "roofline/analysis/key_figures.hpp"
+#include "roofline/analysis/results.hpp"
+#include "roofline/common/errors.hpp"
+
+namespace roofline {
+namespace {
+using json = nlohmann::json;
+const std::string kDir = ROOFLINE_TEST_DATA_DIR;
+
+const KeyFigure* find(const std::vector<KeyFigure>& figures, const std::string& id) {
+  const auto it = std::find_if(figures.begin(), figures.end(), [&](const KeyFigure& f) { return f.id == id; });
+  return it == figures.end() ? nullptr : &*it;
+}
+}  // namespace
+
+TEST(KeyFigures, EveryLevelPrecisionClockAndGemmPerThreadCount) {
+  const json doc = load_json_file(kDir + "/report_full.json");
+  const auto figures = key_figures(doc);
+  // 4 levels x {read, triad} x 2 thread counts + 5 precisions x 2 + 2 clocks + {fp32, int8} x {1, max}.
+  EXPECT_EQ(figures.size(), 16u + 10u + 2u + 4u);
+  const KeyFigure* dram = find(figures, "memory/DRAM/triad/threads:2");
+  ASSERT_NE(dram, nullptr);
+  EXPECT_EQ(dram->unit, "B/s");
+  EXPECT_EQ(dram->group, "memory");
+  EXPECT_TRUE(dram->higher_is_better);
+  const KeyFigure* int8 = find(figures, "compute/int8/vector/threads:1");
+  ASSERT_NE(int8, nullptr);
+  EXPECT_EQ(int8->unit, "OP/s");
+  const KeyFigure* clock = find(figures, "clock/threads:2");
+  ASSERT_NE(clock, nullptr);
+  EXPECT_DOUBLE_EQ(clock->value, 2.1e9);
+  EXPECT_EQ(clock->unit, "Hz");
+  const KeyFigure* gemm = find(figures, "gemm/fp32/batch:max/threads:2");
+  ASSERT_NE(gemm, nullptr);
+  EXPECT_NE(gemm->label.find("batch 256"), std::string::npos) << gemm->label;
+  // The best backend wins.
+  double best = 0.0;
+  for (const json& p : doc["roofline"]["placements"]) {
+    if (p["precision"] == "fp32" && p["batch"] == 256) best = std::max(best, p["value"].get<double>());
+  }
+  EXPECT_DOUBLE_EQ(gemm->value, best);
+  EXPECT_NE(find(figures, "gemm/int8/batch:1/threads:2"), nullptr);
+}
+
+TEST(KeyFigures, MatrixEngineIsItsOwnFigure) {
+  json doc = load_json_file(kDir + "/report_full.json");
+  json amx = doc["roofline"]["compute_ceilings"][0];
+  amx["precision"] = "bf16";
+  amx["engine"] = "matrix";
+  amx["value"] = 3.6e12;
+  doc["roofline"]["compute_ceilings"].push_back(amx);
+  const auto figures = key_figures(doc);
+  const KeyFigure* m = find(figures, "compute/bf16/matrix/threads:1");
+  ASSERT_NE(m, nullptr);
+  EXPECT_DOUBLE_EQ(m->value, 3.6e12);
+  EXPECT_NE(find(figures, "compute/bf16/vector/threads:1"), nullptr);
+}
+
+TEST(KeyFigures, BadFieldsAreInputErrors) {
+  const json good = load_json_file(kDir + "/report_full.json");
+  json doc = good;
+  doc["roofline"]["compute_ceilings"][0]["value"] = "fast";
+  EXPECT_THROW(key_figures(doc), InputError);
+  doc = good;
+  doc["roofline"]["memory_ceilings"][0]["value"] = -1.0;
+  EXPECT_THROW(key_figures(doc), InputError);
+  doc = good;
+  doc["roofline"]["memory_ceilings"][0]["level"] = "L7";
+  EXPECT_THROW(key_figures(doc), InputError);
+  doc = good;
+  doc["roofline"]["compute_ceilings"][0]["engine"] = "tensor";
+  EXPECT_THROW(key_figures(doc), InputError);
+  doc = good;
+  doc["roofline"]["placements"][0]["threads"] = 0;
+  EXPECT_THROW(key_figures(doc), InputError);
+  doc = good;
+  doc.erase("roofline");
+  EXPECT_THROW(key_figures(doc), InputError);
+  doc = good;
+  doc["roofline"] = json::object();
+  EXPECT_THROW(key_figures(doc), InputError);
+}
+
+}  // namespace roofline
