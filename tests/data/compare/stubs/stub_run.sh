@@ -1,7 +1,7 @@
 #!/bin/sh
-# Test stub of `roofline run` for the paired A/B tests (tests/cli/test_cli_compare.cpp): writes a
-# prepared results file to --out. STUB_FILE_<side> names it; with STUB_ALT_<side>, every other call of
-# that side writes that file instead (STUB_COUNTER_<side> holds the count); STUB_FAIL_<side>=1 exits 1.
+# Test stub of `roofline run` for the paired A/B tests (tests/cli/test_cli_gate.cpp): writes a
+# prepared results file to --out. STUB_FILE_<side> names it; with STUB_ALT_<side>, two calls in three of
+# that side write that file instead (STUB_COUNTER_<side> holds the count); STUB_FAIL_<side>=1 exits 1.
 # The side is the script's name: stub_base.sh or stub_new.sh (links to this file).
 side=$(basename "$0" .sh | sed 's/^stub_//')
 out=""
@@ -17,6 +17,6 @@ eval fail=\${STUB_FAIL_$side:-}
 if [ -n "$alt" ]; then
   n=$(cat "$counter" 2>/dev/null || echo 0)
   echo $((n + 1)) > "$counter"
-  [ $((n % 2)) = 1 ] && file="$alt"
+  [ $((n % 3)) != 0 ] && file="$alt"
 fi
 cp "$file" "$out"
