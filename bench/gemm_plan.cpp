@@ -4,7 +4,9 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "roofline/bench/profile.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/units.hpp"
 
@@ -12,9 +14,9 @@ namespace roofline {
 namespace {
 
 std::string built_backend_names() {
-  std::string s;
-  for (const GemmBackend* b : gemm_backends()) s += (s.empty() ? "" : ", ") + std::string(b->name());
-  return s;
+  std::vector<std::string_view> names;
+  for (const GemmBackend* b : gemm_backends()) names.push_back(b->name());
+  return fmt::format("{}", fmt::join(names, ", "));
 }
 
 std::vector<const GemmBackend*> chosen_backends(const RunConfig& config) {
@@ -23,7 +25,8 @@ std::vector<const GemmBackend*> chosen_backends(const RunConfig& config) {
   for (const std::string& name : config.backends) {
     const GemmBackend* b = find_gemm_backend(name);
     if (b == nullptr) {
-      const bool known = name == "eigen" || name == "onednn" || name == "openblas";
+      const auto known_names = known_gemm_backend_names();
+      const bool known = std::find(known_names.begin(), known_names.end(), name) != known_names.end();
       throw InputError(fmt::format("--backends: '{}' {} (built: {})", name,
                                    known ? "is not built in (its library was not found at configure time)"
                                          : "is not a GEMM backend",
@@ -34,10 +37,17 @@ std::vector<const GemmBackend*> chosen_backends(const RunConfig& config) {
   return out;
 }
 
-// Precisions each backend runs by default (all of them in full; quick leaves out openblas fp64).
-std::vector<Precision> default_precisions(const GemmBackend& b, Profile profile) {
-  if (profile == Profile::quick && b.name() == "openblas") return {Precision::fp32};
+// Precisions each backend runs by default: all of them in full, its quick plan's in quick.
+std::vector<Precision> default_precisions(const GemmBackend& b, bool quick) {
+  if (quick && !b.quick_plan().precisions.empty()) return b.quick_plan().precisions;
   return b.precisions();
+}
+
+int quick_large_batch(const GemmQuickPlan& q, Precision p) {
+  for (const auto& [precision, batch] : q.large_batch_for) {
+    if (precision == p) return batch;
+  }
+  return q.large_batch;
 }
 
 std::vector<int> subset(const std::vector<int>& all, std::initializer_list<int> wanted) {
@@ -83,25 +93,20 @@ GemmPlan plan_gemm(const RunConfig& config) {
   }
   const bool user_batches = !config.batches.empty();
   const std::vector<int> batches = user_batches ? config.batches : default_gemm_batches();
-  const bool quick = config.profile == Profile::quick;
+  const bool quick = !profile_settings(config.profile).gemm_every_batch;
   const std::vector<int> threads = config.thread_counts.empty() ? std::vector<int>{1} : config.thread_counts;
   const int all = threads.back();
 
   for (const GemmBackend* backend : chosen_backends(config)) {
-    for (Precision p : default_precisions(*backend, config.profile)) {
+    const GemmQuickPlan q = backend->quick_plan();
+    for (Precision p : default_precisions(*backend, quick)) {
       for (int t : threads) {
         GemmGroup g{backend, p, t, batches};
         if (quick && !user_batches) {
-          const bool sweep = backend->name() == "eigen" && p == Precision::fp32 && t == all;
-          if (!sweep) {
-            if (t != all && !(backend->name() == "eigen" && p == Precision::fp32)) continue;
-            // The memory-bound end and one compute-bound batch: 1024 for oneDNN (fp32, int8); 64 for the others, whose
-            // batch-1024 call can take seconds (OpenBLAS falls back to SSE3 kernels on CPUs it does not know).
-            // bf16 runs at half the fp32 rate here (vdpbf16ps is slow on some CPUs): its batch-1024 call takes
-            // ~0.8 s, so quick stops it at 256 (already past its ridge); full runs every batch.
-            g.batches = backend->name() != "onednn" ? subset(batches, {1, 64})
-                        : p == Precision::bf16      ? subset(batches, {1, 256})
-                                                    : subset(batches, {1, 1024});
+          const bool curve = q.fp32_sweep && p == Precision::fp32;
+          if (!(curve && t == all)) {
+            if (t != all && !curve) continue;
+            g.batches = subset(batches, {1, quick_large_batch(q, p)});
           }
         }
         plan.groups.push_back(std::move(g));

@@ -11,6 +11,7 @@
 #include "roofline/common/errors.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline/bench/cpuid.hpp"
+#include "roofline/bench/hwloc_topology.hpp"
 #include "roofline/bench/memory.hpp"
 #include "roofline_git_revision.hpp"
 
@@ -27,12 +28,10 @@ std::uint64_t MachineFacts::cache_bytes(int level) const {
 namespace {
 
 void detect_topology_hwloc(MachineFacts& m) {
-  hwloc_topology_t topo = nullptr;
-  if (hwloc_topology_init(&topo) != 0) return;
-  if (hwloc_topology_load(topo) != 0) {
-    hwloc_topology_destroy(topo);
-    return;
-  }
+  std::string why;
+  hwloc_topology_t topo = load_hwloc_topology_quietly(&why);
+  if (!why.empty()) m.notes.push_back(why + "; machine facts fall back to cpuid and sysconf where hwloc has none");
+  if (topo == nullptr) return;
   m.packages = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
   m.cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
   m.pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);

@@ -1,6 +1,8 @@
 // Thread binding through hwloc: see pinning.hpp.
 #include "roofline/bench/pinning.hpp"
 
+#include "roofline/bench/hwloc_topology.hpp"
+
 #include <hwloc.h>
 #include <omp.h>
 
@@ -35,9 +37,7 @@ bool pin_openmp_threads(int threads, const std::vector<int>& pus) {
   if (pus.empty()) return false;
   // One topology for the whole process: loading it is slow, binding with it is thread-safe.
   static hwloc_topology_t topo = [] {
-    hwloc_topology_t t = nullptr;
-    if (hwloc_topology_init(&t) != 0 || hwloc_topology_load(t) != 0) return static_cast<hwloc_topology_t>(nullptr);
-    return t;
+    return load_hwloc_topology_quietly();
   }();
   if (topo == nullptr) return false;
   std::atomic<bool> ok{true};

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "roofline/bench/pinning.hpp"
+#include "roofline/bench/profile.hpp"
 #include "roofline/bench/suite.hpp"
 #include "roofline/kernels/peak.hpp"
 
@@ -56,8 +57,8 @@ struct Plan {
 };
 
 Plan plan_for(const RunConfig& config) {
-  // quick: ~20 ms per repetition, 5 repetitions (compare/regression use the spread); full: ~10x longer.
-  return config.profile == Profile::quick ? Plan{0.02, 5} : Plan{0.2, 5};
+  const ProfileSettings& s = profile_settings(config.profile);
+  return Plan{s.compute_min_time_s, s.compute_repetitions};
 }
 
 std::int64_t iterations_per_call(const PeakVariant& v) {

@@ -3,7 +3,7 @@
 // precision x threads) the problem is prepared once (allocation, first-touch fill by the pinned team,
 // weight packing: outside timing), warmed up with one call, then each batch is one benchmark whose body
 // selects the batch (setup), times run() in the loop, and validates C after the loop (SkipWithError on a
-// wrong product). Rates come from the counting row in roofline/kernels/gemm_count.hpp only.
+// wrong product). Rates come from the counting row in roofline/common/gemm_count.hpp only.
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -11,9 +11,10 @@
 #include <fmt/format.h>
 
 #include "roofline/bench/gemm_plan.hpp"
+#include "roofline/bench/profile.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/suite.hpp"
-#include "roofline/kernels/gemm_count.hpp"
+#include "roofline/common/gemm_count.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -89,7 +90,7 @@ json facts_json(const GemmBackend& b, const IsaFeatures& features) {
 
 void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out) {
   const GemmPlan plan = plan_gemm(config);
-  const bool quick = config.profile == Profile::quick;
+  const ProfileSettings& settings = profile_settings(config.profile);
   out.notes.insert(out.notes.end(), plan.notes.begin(), plan.notes.end());
 
   json& ctx = out.context;
@@ -107,14 +108,7 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
     const std::string backend(g.backend->name());
     if (!ctx["backends"].contains(backend)) {
       ctx["backends"][backend] = facts_json(*g.backend, config.features);
-      const std::string core = ctx["backends"][backend].value("corename", "");
-      if (backend == "openblas" && config.features.supports(Isa::avx2) &&
-          (core == "Prescott" || core == "Core2" || core == "Nehalem" || core == "Katmai" || core == "Atom")) {
-        out.notes.push_back(fmt::format(
-            "gemm: OpenBLAS runs its '{}' kernels here (its CPU detection does not know this CPU; OPENBLAS_CORETYPE "
-            "chooses others, e.g. SkylakeX or Haswell). Reported as run, never overridden.",
-            core));
-      }
+      for (std::string& note : g.backend->notes(config.features)) out.notes.push_back(std::move(note));
     }
     const std::string what = fmt::format("{} {} threads:{}", backend, to_string(g.precision), g.threads);
 
@@ -143,8 +137,8 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
         const double call = seconds_since(warm);
         // Long calls need fewer repetitions to be stable; the min time still bounds every repetition.
         // 5 repetitions (the fewest with which compare's U test can reach p < 0.05) unless a call is long.
-        const int repetitions = quick ? (call > 0.3 ? 3 : 5) : (call > 0.5 ? 3 : 5);
-        specs.push_back(make_spec(g, plan, n, problem, problem->implementation(), repetitions, quick ? 0.05 : 0.25));
+        const int repetitions = call > settings.gemm_long_call_s ? settings.gemm_long_call_repetitions : settings.gemm_repetitions;
+        specs.push_back(make_spec(g, plan, n, problem, problem->implementation(), repetitions, settings.gemm_min_time_s));
       }
     } catch (const GemmUnsupported& ex) {
       out.notes.push_back(fmt::format("gemm: {} skipped: {}", what, ex.what()));

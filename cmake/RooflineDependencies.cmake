@@ -35,21 +35,57 @@ roofline_require(fmt_FOUND "fmt" "libfmt-dev")
 find_package(SQLite3 QUIET)
 roofline_require(SQLite3_FOUND "SQLite3" "libsqlite3-dev")
 
+# GoogleTest only for the tests: the main job builds without it (scripts/install-deps installs it with --test).
+set(ROOFLINE_HAVE_GTEST OFF)
 if(ROOFLINE_BUILD_TESTS)
   find_package(GTest CONFIG QUIET)
   if(NOT GTest_FOUND)
     find_package(GTest QUIET)
   endif()
-  roofline_require(GTest_FOUND "GoogleTest" "libgtest-dev")
+  if(GTest_FOUND)
+    set(ROOFLINE_HAVE_GTEST ON)
+  else()
+    message(STATUS "roofline: GoogleTest not found (Debian 'libgtest-dev', or scripts/install-deps --test): "
+                   "the tests are left out")
+  endif()
 endif()
 
-# Optional GEMM backends: left out with a message, never a build failure.
+# Optional dependencies: left out with a message, never a build failure. Sets <have_var> ON when
+# <found_var> is true, else says what is missing and what is left out.
+macro(roofline_optional have_var found_var what debian_packages left_out)
+  if(${found_var})
+    set(${have_var} ON)
+  else()
+    message(STATUS "roofline: ${what} not found (Debian '${debian_packages}'): ${left_out} is left out")
+  endif()
+endmacro()
+
+# Optional GEMM backends.
 set(ROOFLINE_HAVE_ONEDNN OFF)
 if(ROOFLINE_WITH_ONEDNN)
-  find_package(dnnl CONFIG QUIET)
-  if(dnnl_FOUND)
+  # Debian's oneDNN is built with the OpenCL GPU runtime, and its CMake package calls
+  # find_package(OpenCL REQUIRED), a fatal error when the OpenCL headers (ocl-icd-opencl-dev, only a
+  # Recommends of libdnnl-dev) are missing. Look first, so that a missing piece leaves the backend out.
+  find_package(OpenCL QUIET)
+  set(_roofline_dnnl_usable ON)
+  if(NOT OpenCL_FOUND)
+    find_file(_roofline_dnnl_config dnnl-config.cmake
+      PATH_SUFFIXES lib/${CMAKE_LIBRARY_ARCHITECTURE}/cmake/dnnl lib/cmake/dnnl lib64/cmake/dnnl)
+    if(_roofline_dnnl_config)
+      file(READ "${_roofline_dnnl_config}" _roofline_dnnl_text)
+      if(_roofline_dnnl_text MATCHES "DNNL_GPU_RUNTIME \"OCL\"")
+        set(_roofline_dnnl_usable OFF)
+        message(STATUS "roofline: oneDNN needs OpenCL's headers (Debian 'ocl-icd-opencl-dev'), not found: "
+                       "the onednn GEMM backend is left out")
+      endif()
+    endif()
+  endif()
+  if(_roofline_dnnl_usable)
+    find_package(dnnl CONFIG QUIET)
+  endif()
+  if(_roofline_dnnl_usable AND dnnl_FOUND)
     set(ROOFLINE_HAVE_ONEDNN ON)
-  else()
+  elseif(_roofline_dnnl_usable)
     message(STATUS "roofline: oneDNN not found (Debian 'libdnnl-dev'): the onednn GEMM backend is left out")
   endif()
 endif()
@@ -57,10 +93,14 @@ endif()
 set(ROOFLINE_HAVE_OPENBLAS OFF)
 if(ROOFLINE_WITH_OPENBLAS)
   pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
-  if(OPENBLAS_FOUND)
-    set(ROOFLINE_HAVE_OPENBLAS ON)
-  else()
-    message(STATUS "roofline: OpenBLAS not found (Debian 'libopenblas-dev'): the openblas GEMM backend is left out")
-  endif()
+  roofline_optional(ROOFLINE_HAVE_OPENBLAS OPENBLAS_FOUND "OpenBLAS" "libopenblas-dev" "the openblas GEMM backend")
 endif()
 message(STATUS "roofline: backends eigen=ON onednn=${ROOFLINE_HAVE_ONEDNN} openblas=${ROOFLINE_HAVE_OPENBLAS}")
+
+# fleet (issue 17): MPI is the distributed engine of `roofline run --mpi`; optional, left out with a message.
+set(ROOFLINE_HAVE_MPI OFF)
+if(ROOFLINE_WITH_MPI)
+  find_package(MPI QUIET COMPONENTS CXX)
+  roofline_optional(ROOFLINE_HAVE_MPI MPI_CXX_FOUND "MPI" "libopenmpi-dev openmpi-bin" "`roofline run --mpi`")
+endif()
+message(STATUS "roofline: mpi=${ROOFLINE_HAVE_MPI}")

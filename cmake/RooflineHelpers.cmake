@@ -7,7 +7,16 @@ function(roofline_add_library)
   add_library(${ARG_ALIAS} ALIAS ${ARG_NAME})
   target_include_directories(${ARG_NAME} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
   target_link_libraries(${ARG_NAME} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
-  target_compile_options(${ARG_NAME} PRIVATE -Wall -Wextra)
+  roofline_warnings(${ARG_NAME})
+endfunction()
+
+# roofline_warnings(<target>): the warning flags every target of ours builds with (-Werror when
+# ROOFLINE_WARNINGS_AS_ERRORS is on, as in CI).
+function(roofline_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra)
+  if(ROOFLINE_WARNINGS_AS_ERRORS)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
 endfunction()
 
 # roofline_isa_sources(<target> <flags> <sources...>): compiles these sources with an ISA's target flags
@@ -24,6 +33,7 @@ function(roofline_add_test)
   cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${ARG_NAME} ${ARG_SOURCES})
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
+  roofline_warnings(${ARG_NAME})
   target_compile_definitions(${ARG_NAME} PRIVATE
     ROOFLINE_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
     ROOFLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

@@ -47,7 +47,7 @@ void check_destination(const fs::path& path, Overwrite overwrite, std::string_vi
 
 void write_file_atomically(const fs::path& path, std::string_view content, Overwrite overwrite) {
   const fs::path folder = folder_of(path);
-  std::string tmp = (folder / ("." + path.filename().string() + ".XXXXXX")).string();
+  std::string tmp = (folder / fmt::format(".{}.XXXXXX", path.filename().string())).string();
   const int fd = ::mkstemp(tmp.data());
   if (fd < 0) fail(path, "cannot create a temporary file beside it", errno);
 

@@ -182,9 +182,7 @@ GemmCheck GemmReference::check(const GemmOperands& ops) const {
 GemmCheck check_gemm(const GemmOperands& ops) { return GemmReference(ops).check(ops); }
 
 double gemm_operand_footprint(const GemmRequest& r) {
-  const OperandBytes e = gemm_operand_bytes(r.precision);
-  const double m = static_cast<double>(r.m), k = static_cast<double>(r.k), n = static_cast<double>(r.max_n);
-  return m * k * e.a + k * n * e.b + m * n * e.c;
+  return gemm_compulsory_bytes(GemmShape{r.m, r.max_n, r.k}, r.precision);
 }
 
 namespace gemm_detail {
@@ -201,12 +199,11 @@ GemmBuffers::GemmBuffers(const GemmRequest& request) : request_(request) {
   if (request.m <= 0 || request.k <= 0 || request.max_n <= 0 || request.threads <= 0) {
     throw std::invalid_argument("GEMM: m, k, max_n and threads must be positive");
   }
-  const OperandBytes e = gemm_operand_bytes(request.precision);
-  const double m = static_cast<double>(request.m), k = static_cast<double>(request.k);
-  const double n = static_cast<double>(request.max_n);
-  a_ = allocate(m * k * e.a);
-  b_ = allocate(k * n * e.b);
-  c_ = allocate(m * n * e.c);
+  // One block per operand, each the size gemm_compulsory_bytes counts for it.
+  const Precision p = request.precision;
+  a_ = allocate(gemm_compulsory_bytes(GemmShape{request.m, 0, request.k}, p));
+  b_ = allocate(gemm_compulsory_bytes(GemmShape{0, request.max_n, request.k}, p));
+  c_ = allocate(gemm_compulsory_bytes(GemmShape{request.m, request.max_n, 0}, p));
   fill_gemm_inputs(operands(request.max_n), request.max_n, request.threads);
   reference_ = std::make_unique<GemmReference>(operands(request.max_n));
 }

@@ -70,6 +70,7 @@ class EigenProblem final : public GemmProblem {
 class EigenBackend final : public GemmBackend {
  public:
   [[nodiscard]] std::string_view name() const override { return "eigen"; }
+  [[nodiscard]] GemmQuickPlan quick_plan() const override { return {{}, true, 64, {}}; }
   [[nodiscard]] std::vector<Precision> precisions() const override { return {Precision::fp32, Precision::fp64}; }
   [[nodiscard]] std::unique_ptr<GemmProblem> prepare(const GemmRequest& request) const override {
     if (request.precision != Precision::fp32 && request.precision != Precision::fp64) {

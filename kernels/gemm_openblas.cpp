@@ -69,6 +69,17 @@ class OpenblasProblem final : public GemmProblem {
 class OpenblasBackend final : public GemmBackend {
  public:
   [[nodiscard]] std::string_view name() const override { return "openblas"; }
+  // fp32 only, and batch 64: on CPUs it does not know, OpenBLAS falls back to SSE3 kernels whose
+  // batch-1024 call takes seconds.
+  [[nodiscard]] GemmQuickPlan quick_plan() const override { return {{Precision::fp32}, false, 64, {}}; }
+  [[nodiscard]] std::vector<std::string> notes(const IsaFeatures& features) const override {
+    const std::string core = corename();
+    const bool generic = core == "Prescott" || core == "Core2" || core == "Nehalem" || core == "Katmai" || core == "Atom";
+    if (!features.supports(Isa::avx2) || !generic) return {};
+    return {"gemm: OpenBLAS runs its '" + core +
+            "' kernels here (its CPU detection does not know this CPU; OPENBLAS_CORETYPE chooses others, e.g. "
+            "SkylakeX or Haswell). Reported as run, never overridden."};
+  }
   [[nodiscard]] std::vector<Precision> precisions() const override { return {Precision::fp32, Precision::fp64}; }
   [[nodiscard]] std::unique_ptr<GemmProblem> prepare(const GemmRequest& request) const override {
     if (request.precision != Precision::fp32 && request.precision != Precision::fp64) {

@@ -21,6 +21,8 @@ const std::vector<const GemmBackend*>& gemm_backends() {
   return backends;
 }
 
+std::vector<std::string_view> known_gemm_backend_names() { return {"eigen", "onednn", "openblas"}; }
+
 const GemmBackend* find_gemm_backend(std::string_view name) {
   const auto& list = gemm_backends();
   const auto it = std::find_if(list.begin(), list.end(), [&](const GemmBackend* b) { return b->name() == name; });

@@ -17,6 +17,7 @@
 #include "roofline/common/atomic_file.hpp"
 #include "roofline/analysis/compare.hpp"
 #include "roofline/analysis/history.hpp"
+#include "roofline/analysis/html_escape.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/bench/paired_runs.hpp"
@@ -26,6 +27,7 @@ namespace roofline::cli {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// "5", "5%", "2.5" -> 0.05, 0.05, 0.025 (also fleet's --threshold).
 double parse_percent(const std::string& flag, std::string text) {
   if (!text.empty() && text.back() == '%') text.pop_back();
   std::size_t used = 0;

@@ -18,6 +18,7 @@
 #include "roofline/analysis/report.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/spec.hpp"
+#include "roofline/bench/data_dir.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;
@@ -43,7 +44,7 @@ void run_report(const ReportArgs& a) {
   // The roofline section is derived from the benchmarks and context alone, so a newer analysis (a fixed
   // plateau detector, say) can be applied to an old run without measuring again.
   if (a.rederive) results["roofline"] = derive_roofline(results);
-  const nlohmann::json spec = a.spec.empty() ? nlohmann::json() : load_spec(a.spec);
+  const nlohmann::json spec = a.spec.empty() ? nlohmann::json() : load_spec(find_data_file("specs", a.spec, "--spec"));
 
   std::vector<Output> outputs;
   if (!a.html.empty()) outputs.push_back({a.html, "--html", ""});
@@ -90,7 +91,9 @@ void add_report_command(CLI::App& app, CliState&) {
   cmd->add_option("--html", a->html, "Write the self-contained HTML report here (default: RESULTS.html beside the file)");
   cmd->add_option("--svg", a->svg, "Write the roofline chart alone as SVG here");
   cmd->add_option("--csv", a->csv, "Write one CSV row per benchmark point, with all counters, here");
-  cmd->add_option("--spec", a->spec, "Advertised figures to compare with (JSON; see analysis/specs/README.md)");
+  cmd->add_option("--spec", a->spec,
+                  "Advertised figures to compare with: a spec file (JSON; see analysis/specs/README.md) or the name of "
+                  "a shipped one (e.g. intel-xeon-8592plus-emerald-rapids)");
   cmd->add_flag("--text", a->text, "Print the summary tables to the terminal");
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
   cmd->add_flag("--rederive", a->rederive,

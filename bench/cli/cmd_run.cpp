@@ -1,5 +1,6 @@
 // `roofline run`: measures this machine (the suites in bench/suites.cpp), derives the roofline, writes the
-// results file atomically and the HTML report beside it, and prints the summary.
+// results file atomically and the HTML report beside it, and prints the summary. With --mpi, every rank of an
+// MPI job does so for its node and rank 0 writes one fleet file instead (run_mpi_command).
 #include <unistd.h>
 
 #include <chrono>
@@ -21,6 +22,7 @@
 #include "roofline/bench/gemm_plan.hpp"
 #include "roofline/bench/machine.hpp"
 #include "roofline/bench/memory.hpp"
+#include "roofline/bench/mpi_run.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/progress.hpp"
 #include "roofline/bench/run_config.hpp"
@@ -48,6 +50,7 @@ struct RunArgs {
   bool force = false;
   bool quiet = false;
   bool no_report = false;
+  bool mpi = false;
 };
 
 std::string default_results_name(const MachineFacts& m) {
@@ -123,26 +126,15 @@ json minimal_gb_context(const MachineFacts& m) {
   return {{"date", date}, {"host_name", m.hostname}, {"executable", "roofline"}, {"num_cpus", m.pus}};
 }
 
-void run_command(const RunArgs& a, CliState& state) {
+// One measurement of this machine: the suites, then the results document with its roofline section.
+struct Measured {
+  json doc;
+  std::vector<std::string> failures;  // benchmarks that failed validation
+  double seconds = 0.0;
+};
+
+Measured measure(const MachineFacts& machine, const RunConfig& config) {
   const auto started = std::chrono::steady_clock::now();
-  const MachineFacts machine = detect_machine();
-  const RunConfig config = make_config(a, machine);
-  const Overwrite overwrite = a.force ? Overwrite::yes : Overwrite::no;
-
-  fs::path out = a.out;
-  if (out.empty()) {
-    std::error_code ec;
-    fs::create_directories("results", ec);
-    out = fs::path("results") / default_results_name(machine);
-  }
-  fs::path html = out;
-  html.replace_extension(".html");
-  // Bad GEMM flags (a shape that does not fit, an unknown backend) fail now, not after the other suites.
-  if (config.wants_suite("gemm")) (void)plan_gemm(config);
-  // Every destination is checked before minutes of measuring, so a bad --out costs nothing.
-  check_destination(out, overwrite, "--out");
-  if (!a.no_report) check_destination(html, overwrite, "report");
-
   std::vector<std::string> notes;  // machine.notes stay in context.machine.notes
   if (config.max_isa != Isa::avx512) notes.push_back(fmt::format("ISA capped at {} (--max-isa)", to_string(config.max_isa)));
   if (!pin_openmp_threads(config.max_threads(), binding_plan(machine, config.max_threads(), config.bind)) &&
@@ -183,6 +175,30 @@ void run_command(const RunArgs& a, CliState& state) {
 
   json doc = {{"context", context}, {"benchmarks", runner.entries()}};
   doc["roofline"] = derive_roofline(doc);
+  return {std::move(doc), runner.failures(), seconds};
+}
+
+void run_command(const RunArgs& a, CliState& state) {
+  const MachineFacts machine = detect_machine();
+  const RunConfig config = make_config(a, machine);
+  const Overwrite overwrite = a.force ? Overwrite::yes : Overwrite::no;
+
+  fs::path out = a.out;
+  if (out.empty()) {
+    std::error_code ec;
+    fs::create_directories("results", ec);
+    out = fs::path("results") / default_results_name(machine);
+  }
+  fs::path html = out;
+  html.replace_extension(".html");
+  // Bad GEMM flags (a shape that does not fit, an unknown backend) fail now, not after the other suites.
+  if (config.wants_suite("gemm")) (void)plan_gemm(config);
+  // Every destination is checked before minutes of measuring, so a bad --out costs nothing.
+  check_destination(out, overwrite, "--out");
+  if (!a.no_report) check_destination(html, overwrite, "report");
+
+  const Measured m = measure(machine, config);
+  const json& doc = m.doc;
   write_file_atomically(out, doc.dump(2) + "\n", overwrite);
   if (!a.no_report) write_file_atomically(html, render_html_report(doc, json()), overwrite);
 
@@ -190,14 +206,49 @@ void run_command(const RunArgs& a, CliState& state) {
     std::fputs(render_text_summary(doc).c_str(), stdout);
     std::printf("\nresults  %s\n", out.string().c_str());
     if (!a.no_report) std::printf("report   %s\n", html.string().c_str());
-    std::printf("took     %.1f s (%s profile)\n", seconds, std::string(to_string(config.profile)).c_str());
+    std::printf("took     %.1f s (%s profile)\n", m.seconds, std::string(to_string(config.profile)).c_str());
   }
-  if (!runner.failures().empty()) {
-    for (const std::string& f : runner.failures()) std::fprintf(stderr, "roofline: FAILED %s\n", f.c_str());
+  if (!m.failures.empty()) {
+    for (const std::string& f : m.failures) std::fprintf(stderr, "roofline: FAILED %s\n", f.c_str());
     std::fprintf(stderr, "roofline: %zu benchmark(s) failed validation; their entries are marked in %s\n",
-                 runner.failures().size(), out.string().c_str());
+                 m.failures.size(), out.string().c_str());
     state.exit_code = 1;
   }
+}
+
+// `run --mpi`: every rank measures its node (bench/mpi_run.cpp), rank 0 writes the fleet file (default
+// results/fleet_<host>_<date>_<revision>.json) and the fleet report beside it (bench/cli/cmd_fleet.cpp).
+void run_mpi_command(const RunArgs& a, CliState& state) {
+  struct Prepared {
+    MachineFacts machine;
+    RunConfig config;
+    fs::path out;
+  };
+  auto p = std::make_shared<Prepared>();
+  MpiRunHooks hooks;
+  hooks.prepare = [&a, p] {
+    p->machine = detect_machine();
+    p->config = make_config(a, p->machine);
+    if (p->config.wants_suite("gemm")) (void)plan_gemm(p->config);
+  };
+  hooks.check_outputs = [&a, p] {
+    p->out = a.out;
+    if (p->out.empty()) {
+      std::error_code ec;
+      fs::create_directories("results", ec);
+      p->out = fs::path("results") / ("fleet_" + default_results_name(p->machine));
+    }
+    check_fleet_destinations(p->out, !a.no_report, a.force ? Overwrite::yes : Overwrite::no);
+  };
+  hooks.measure = [p](const json& mpi) {
+    json doc = measure(p->machine, p->config).doc;
+    doc["context"]["mpi"] = mpi;
+    return doc;
+  };
+  hooks.finish = [&a, p](const json& fleet) {
+    return finish_fleet_run(fleet, p->out, !a.no_report, a.force ? Overwrite::yes : Overwrite::no, a.quiet);
+  };
+  state.exit_code = run_under_mpi(hooks);
 }
 
 }  // namespace
@@ -221,6 +272,7 @@ void add_run_command(CLI::App& app, CliState& state) {
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
   cmd->add_flag("--quiet", a->quiet, "No progress line and no summary");
   cmd->add_flag("--no-report", a->no_report, "Do not write the HTML report beside the results");
+  cmd->add_flag("--mpi", a->mpi, "Under mpirun or srun: every rank measures its node, rank 0 writes one fleet file and report");
   cmd->callback([a, cmd, &state] {
     // A flag given with an empty value is an error, never "use the default".
     for (const char* flag : {"--profile", "--threads", "--bind", "--max-isa", "--suites", "--sizes", "--gemm-shape",
@@ -231,7 +283,11 @@ void add_run_command(CLI::App& app, CliState& state) {
       }
     }
     a->threads_given = cmd->get_option("--threads")->count() > 0 || std::getenv("ROOFLINE_THREADS") != nullptr;
-    run_command(*a, state);
+    if (a->mpi) {
+      run_mpi_command(*a, state);
+    } else {
+      run_command(*a, state);
+    }
   });
 }
 

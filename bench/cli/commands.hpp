@@ -3,14 +3,15 @@
 // (e.g. compare: 1 on a significant regression).
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "roofline/common/atomic_file.hpp"
 
 namespace roofline::cli {
-
-// "5", "5%", "2.5" -> 0.05, 0.05, 0.025; InputError naming `flag` otherwise (compare, history calibrate).
-double parse_percent(const std::string& flag, std::string text);
 
 struct CliState {
   int exit_code = 0;
@@ -22,5 +23,17 @@ void add_model_command(CLI::App& app, CliState& state);
 void add_report_command(CLI::App& app, CliState& state);
 void add_compare_command(CLI::App& app, CliState& state);
 void add_history_command(CLI::App& app, CliState& state);
+void add_fleet_command(CLI::App& app, CliState& state);
+
+// A percentage flag ("5", "5%", "2.5") as a fraction (0.05); InputError naming `flag` otherwise (compare,
+// history calibrate, fleet).
+double parse_percent(const std::string& flag, std::string text);
+
+// fleet (issue 17), for `run --mpi` on rank 0 (cmd_fleet.cpp): checks the fleet file and its report can be
+// written, and after the gather writes them, prints the fleet summary and returns the run's exit code
+// (1 when a rank failed or a benchmark failed validation).
+void check_fleet_destinations(const std::filesystem::path& out, bool report, Overwrite overwrite);
+int finish_fleet_run(const nlohmann::json& fleet, const std::filesystem::path& out, bool report, Overwrite overwrite,
+                     bool quiet);
 
 }  // namespace roofline::cli

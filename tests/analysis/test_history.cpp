@@ -12,6 +12,8 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/history.hpp"
 #include "roofline/analysis/key_figures.hpp"
@@ -114,7 +116,7 @@ TEST_F(History, TwoProcessesAddingAtOnceLoseNothing) {
       int failures = 0;
       for (int i = 0; i < kPerProcess; ++i) {
         auto doc = base;
-        doc["context"]["git_revision"] = "p" + std::to_string(c) + "-" + std::to_string(i);
+        doc["context"]["git_revision"] = fmt::format("p{}-{}", c, i);
         try {
           if (!history_add(db_, doc, "child").added) ++failures;
         } catch (const std::exception& e) {
@@ -167,7 +169,7 @@ TEST_F(History, TruncatedDatabaseIsRefused) {
   const auto base = load_json_file(kDir + "base.json");
   for (int i = 0; i < 40; ++i) {  // enough rows for several pages
     auto doc = base;
-    doc["context"]["git_revision"] = "r" + std::to_string(i);
+    doc["context"]["git_revision"] = fmt::format("r{}", i);
     history_add(db_, doc, std::string(200, 'x'));
   }
   // Fold the WAL into the main file so that the file alone holds the data, then cut it short.

@@ -124,3 +124,66 @@ TEST(RooflineSection, DeriveOnEmptyRunHasTheFixedShape) {
 }
 
 }  // namespace roofline
+
+namespace roofline {
+namespace {
+// A results file whose roofline section holds one valid entry of each checked array.
+json results_with_entries() {
+  json doc = json::parse(R"({
+    "context": {"schema_version": 1, "host_name": "h"}, "benchmarks": [],
+    "roofline": {"schema_version": 1,
+      "compute_ceilings": [{"precision": "fp32", "isa": "avx512", "threads": 2, "value": 3.7e11, "unit": "FLOP/s"}],
+      "memory_ceilings": [{"level": "DRAM", "kernel": "read", "threads": 2, "value": 3.4e10, "min_bytes": 1, "max_bytes": 2}],
+      "ridge_points": [{"precision": "fp32", "level": "DRAM", "threads": 2, "ai": 10.9}],
+      "placements": [{"backend": "eigen", "precision": "fp32", "batch": 1, "threads": 2, "value": 1.7e10, "ai": 0.5,
+                      "roof": {"engine": "vector", "level": "DRAM"}}]}
+  })");
+  return doc;
+}
+
+std::string field_error(const json& doc) {
+  try {
+    classify_results(doc, "run.json");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(ResultsFields, ValidEntriesPass) { EXPECT_EQ(field_error(results_with_entries()), ""); }
+
+TEST(ResultsFields, WrongTypeSignOrVocabularyIsNamed) {
+  struct Case {
+    const char* array;
+    const char* field;
+    json value;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"compute_ceilings", "value", "fast", "run.json: roofline.compute_ceilings[0].value is not a number"},
+      {"compute_ceilings", "precision", "fp8", "run.json: roofline.compute_ceilings[0].precision 'fp8' is not a precision"},
+      {"compute_ceilings", "engine", "tensor", "run.json: roofline.compute_ceilings[0].engine 'tensor' is not an engine (vector, matrix)"},
+      {"compute_ceilings", "threads", 0, "run.json: roofline.compute_ceilings[0].threads is not a positive integer"},
+      {"memory_ceilings", "level", "L4", "run.json: roofline.memory_ceilings[0].level 'L4' is not a memory level"},
+      {"memory_ceilings", "value", -1.0, "run.json: roofline.memory_ceilings[0].value is negative or not finite"},
+      {"ridge_points", "ai", "high", "run.json: roofline.ridge_points[0].ai is not a number"},
+      {"placements", "value", -5.0, "run.json: roofline.placements[0].value is negative or not finite"},
+      {"placements", "batch", 1.5, "run.json: roofline.placements[0].batch is not a positive integer"},
+      {"placements", "roof", json{{"engine", "gpu"}}, "run.json: roofline.placements[0].roof.engine 'gpu' is not an engine (vector, matrix)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.array) + "." + c.field);
+    json doc = results_with_entries();
+    doc["roofline"][c.array][0][c.field] = c.value;
+    EXPECT_EQ(field_error(doc), c.message);
+  }
+  json doc = results_with_entries();
+  doc["roofline"]["placements"][0].erase("value");
+  EXPECT_EQ(field_error(doc), "run.json: roofline.placements[0].value is missing");
+  doc = results_with_entries();
+  doc["roofline"]["memory_ceilings"][0] = 3;
+  EXPECT_EQ(field_error(doc), "run.json: roofline.memory_ceilings[0] is not an object");
+}
+
+}  // namespace roofline

@@ -104,7 +104,9 @@ TEST(Advertised, AcceleratorSpecIsNotComparableWithACpuRun) {
   for (const AdvertisedRow& r : cmp.rows) {
     EXPECT_EQ(r.measured_ratio(), 0.0);
     EXPECT_NE(r.verdict.find("not comparable"), std::string::npos);
-    if (r.what == "int8") EXPECT_NE(r.verdict.find("int8 figure (3958 TOPS) assumes 2:4 sparsity"), std::string::npos);
+    if (r.what == "int8") {
+      EXPECT_NE(r.verdict.find("int8 figure (3958 TOPS) assumes 2:4 sparsity"), std::string::npos);
+    }
   }
 }
 

@@ -54,7 +54,7 @@ TEST(CliBandwidth, ShortRunWritesEntriesAndMemoryCeilings) {
     EXPECT_FALSE(e.value("error_occurred", false)) << e.value("error_message", "");
     EXPECT_GT(e["bytes_per_second"].get<double>(), 0.0);
     const double ws = e["working_set_bytes"].get<double>();
-    EXPECT_TRUE(ws > 60e3 && ws <= 65536 || ws > 1.0e6 && ws <= 1048576) << ws;
+    EXPECT_TRUE((ws > 60e3 && ws <= 65536) || (ws > 1.0e6 && ws <= 1048576)) << ws;
     kernels.insert(e["labels"]["kernel"].get<std::string>());
     ++entries;
   }

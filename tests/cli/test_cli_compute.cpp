@@ -58,7 +58,9 @@ TEST(CliCompute, EnvironmentCapAtSseUsesMulAdd) {
   const json doc = run_compute(dir, {}, {"ROOFLINE_MAX_ISA=sse"});
   EXPECT_EQ(measured_isas(doc), (std::set<std::string>{"scalar", "sse"}));
   for (const json& e : doc["benchmarks"]) {
-    if (e.contains("labels") && e["labels"].value("suite", "") == "compute") EXPECT_EQ(e["labels"]["kernel"], "muladd");
+    if (e.contains("labels") && e["labels"].value("suite", "") == "compute") {
+      EXPECT_EQ(e["labels"]["kernel"], "muladd");
+    }
   }
 }
 
@@ -82,7 +84,9 @@ TEST(CliCompute, NoCeilingAboveItsTheoreticalPeakAndEveryRowPresent) {
     // multi-uop ones (vdpbf16ps on Sapphire/Emerald Rapids: ~0.2-0.5 per cycle, erratic in a VM) do not.
     if (row["status"] != "measured" || !row["pipes"].is_number() || row["pipes"].get<double>() < 1.0) continue;
     EXPECT_FALSE(row["exceeds_theoretical"].get<bool>()) << row.dump();
-    if (row["percent"].is_number()) EXPECT_LE(row["percent"].get<double>(), 110.0) << row.dump();
+    if (row["percent"].is_number()) {
+      EXPECT_LE(row["percent"].get<double>(), 110.0) << row.dump();
+    }
   }
   // Every precision x width appears, measured or "not supported".
   for (const char* r : {"fp64/scalar/64", "fp64/avx512/512", "fp32/sse/128", "bf16/avx512/256", "fp16/avx512/512",
@@ -91,7 +95,9 @@ TEST(CliCompute, NoCeilingAboveItsTheoreticalPeakAndEveryRowPresent) {
   }
   if (isa.value("avx512_bf16", false)) {
     for (const json& row : doc["roofline"]["compute_table"]) {
-      if (row["precision"] == "bf16") EXPECT_EQ(row["status"], "measured") << row.dump();
+      if (row["precision"] == "bf16") {
+        EXPECT_EQ(row["status"], "measured") << row.dump();
+      }
     }
   }
 }

@@ -2,11 +2,14 @@
 // --svg/--csv/--text, no overwrite without --force, and bad input (not JSON, truncated, schema version 2,
 // missing roofline section, bad spec) ending in one line, exit code 2 and no output file at all.
 #include <algorithm>
-#include <filesystem>
-
-#include <gtest/gtest.h>
-
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "cli_harness.hpp"
 
@@ -100,6 +103,22 @@ TEST(CliReport, BadResultsExitTwoAndWriteNothing) {
                                  (dir / "x.html").string()});
     expect_one_line_error(r, name);
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);  // only the input
+  }
+}
+
+TEST(CliReport, FieldOfTheWrongTypeOrSignExitsTwo) {
+  // A ceiling whose value is a string, and a negative placement: refused, naming the file and field.
+  for (const auto& [array, field, value] : {std::tuple{"compute_ceilings", "value", nlohmann::json("fast")},
+                                            std::tuple{"placements", "value", nlohmann::json(-1.0)}}) {
+    SCOPED_TRACE(array);
+    TempDir dir;
+    const fs::path results = copy_in(dir, "report_full.json");
+    nlohmann::json doc = nlohmann::json::parse(std::ifstream(results));
+    doc["roofline"][array][0][field] = value;
+    std::ofstream(results, std::ios::trunc) << doc.dump();
+    const CliResult r = run_cli({"report", results.string(), "--text"});
+    expect_one_line_error(r, fmt::format("roofline.{}[0].{}", array, field));
+    EXPECT_EQ(r.out, "");
   }
 }
 

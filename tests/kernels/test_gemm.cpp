@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "roofline/kernels/gemm.hpp"
-#include "roofline/kernels/gemm_count.hpp"
+#include "roofline/common/gemm_count.hpp"
 
 #include "host_features.hpp"
 

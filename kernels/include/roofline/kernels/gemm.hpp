@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "roofline/kernels/gemm_count.hpp"
+#include "roofline/common/gemm_count.hpp"
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
@@ -102,6 +102,17 @@ class GemmProblem {
   virtual GemmOperands operands() = 0;
 };
 
+// What a backend runs in the quick profile (the full profile runs every precision and batch at every
+// thread count): at the largest thread count, batch 1 (the memory-bound end) and one compute-bound batch
+// chosen so that the call stays short; with `fp32_sweep`, its fp32 group runs every batch at the largest
+// thread count and batches 1 and `large_batch` at the others (the curve the report draws, the crossover).
+struct GemmQuickPlan {
+  std::vector<Precision> precisions;                        // empty: every precision of precisions()
+  bool fp32_sweep = false;
+  int large_batch = 64;                                     // the compute-bound batch
+  std::vector<std::pair<Precision, int>> large_batch_for;   // a different one for these precisions
+};
+
 class GemmBackend {
  public:
   virtual ~GemmBackend() = default;
@@ -118,6 +129,10 @@ class GemmBackend {
   // Environment variables the library reads and that change what it runs (e.g. OPENBLAS_CORETYPE). The
   // harness records their values; kernels never read the environment themselves.
   [[nodiscard]] virtual std::vector<std::string> environment() const { return {}; }
+  // What the quick profile runs of this backend.
+  [[nodiscard]] virtual GemmQuickPlan quick_plan() const = 0;
+  // Sentences for the run's notes about what the library chose on this machine (e.g. generic kernels).
+  [[nodiscard]] virtual std::vector<std::string> notes(const IsaFeatures&) const { return {}; }
 };
 
 // The backends compiled into this build, in default order: eigen, then onednn and openblas when found
@@ -125,6 +140,8 @@ class GemmBackend {
 const std::vector<const GemmBackend*>& gemm_backends();
 // The compiled backend of that name, or nullptr.
 const GemmBackend* find_gemm_backend(std::string_view name);
+// Every backend this project has, compiled into this build or not (for messages).
+std::vector<std::string_view> known_gemm_backend_names();
 
 // A..C bytes of the shared layout for `request` (what every backend allocates at least).
 double gemm_operand_footprint(const GemmRequest& request);

@@ -1,0 +1,85 @@
+// CSV of the benchmark entries for spreadsheets and pandas: one row per entry (repetitions and
+// aggregates), fixed leading columns, then every label and every numeric counter seen in the file.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/report.hpp"
+#include "roofline/analysis/report_facts.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+// RFC 4180: quote fields with separators, quotes or line breaks; double the quotes inside.
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string csv_value(const json& v) {
+  if (v.is_null()) return "";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number_integer()) return fmt::format("{}", v.get<long long>());
+  if (v.is_number()) return fmt::format("{}", v.get<double>());  // shortest round-trip form
+  return v.dump();
+}
+
+}  // namespace
+
+std::string render_csv(const json& results) {
+  static const std::vector<std::string> kFixed{"name", "run_name", "run_type", "aggregate_name", "repetition_index",
+                                               "threads", "iterations", "real_time", "cpu_time", "time_unit",
+                                               "error_occurred", "error_message"};
+  const json& benchmarks = results.contains("benchmarks") && results["benchmarks"].is_array() ? results["benchmarks"] : json::array();
+  std::vector<std::string> labels, counters;
+  std::set<std::string> seen_labels, seen_counters;
+  for (const json& e : benchmarks) {
+    if (!e.is_object()) continue;
+    if (e.contains("labels") && e["labels"].is_object()) {
+      for (auto it = e["labels"].begin(); it != e["labels"].end(); ++it) {
+        if (seen_labels.insert(it.key()).second) labels.push_back(it.key());
+      }
+    }
+    for (auto it = e.begin(); it != e.end(); ++it) {
+      if (!it.value().is_number() || std::find(kFixed.begin(), kFixed.end(), it.key()) != kFixed.end()) continue;
+      if (it.key() == "family_index" || it.key() == "per_family_instance_index" || it.key() == "repetitions") continue;
+      if (seen_counters.insert(it.key()).second) counters.push_back(it.key());
+    }
+  }
+  std::sort(counters.begin(), counters.end());
+  std::string s;
+  std::vector<std::string> header = kFixed;
+  for (const auto& l : labels) header.push_back("label_" + l);
+  header.insert(header.end(), counters.begin(), counters.end());
+  // Appended piecewise: GCC 12 warns (-Wrestrict, a false positive) on `const char* + std::string` here.
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    if (i > 0) s += ',';
+    s += csv_field(header[i]);
+  }
+  s += "\n";
+  for (const json& e : benchmarks) {
+    if (!e.is_object()) continue;
+    std::vector<std::string> row;
+    for (const auto& k : kFixed) row.push_back(e.contains(k) ? csv_value(e[k]) : "");
+    const json lab = e.value("labels", json::object());
+    for (const auto& l : labels) row.push_back(lab.is_object() && lab.contains(l) ? csv_value(lab[l]) : "");
+    for (const auto& c : counters) row.push_back(e.contains(c) ? csv_value(e[c]) : "");
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (i > 0) s += ',';
+      s += csv_field(row[i]);
+    }
+    s += "\n";
+  }
+  return s;
+}
+
+}  // namespace roofline

@@ -1,0 +1,130 @@
+// The HTML report: one self-contained page (inline CSS and SVG, no scripts, no fonts, no network; a
+// Content-Security-Policy says so to the browser) with the charts and the same tables as the terminal
+// summary. Every string from the results or spec file is escaped.
+#include <fmt/format.h>
+
+#include "roofline/analysis/html_escape.hpp"
+#include "roofline/analysis/report.hpp"
+#include "roofline/analysis/report_charts.hpp"
+#include "roofline/analysis/report_facts.hpp"
+#include "roofline/analysis/report_tables.hpp"
+#include "roofline/analysis/spec.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kStyle = R"(
+body { font-family: sans-serif; margin: 24px auto; max-width: 1240px; color: #222; background: #fff; }
+h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 18px; margin-top: 32px; border-bottom: 1px solid #ddd; }
+.subtitle { color: #555; margin-top: 0; } figure { margin: 8px 0; } figcaption { color: #555; font-size: 13px; }
+.pair { display: flex; flex-wrap: wrap; gap: 12px; }
+table { border-collapse: collapse; margin: 8px 0 4px 0; font-size: 13px; }
+caption { text-align: left; font-weight: bold; padding: 6px 0; }
+th, td { border: 1px solid #ddd; padding: 3px 8px; vertical-align: top; } th { background: #f3f3f3; }
+td.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+.note, .missing { color: #555; font-size: 13px; margin: 2px 0 14px 0; } .missing { font-style: italic; }
+nav a { margin-right: 14px; }
+)";
+
+std::string html_table(const ReportTable& t) {
+  std::string s = fmt::format("<table id=\"{}\"><caption>{}</caption>\n", html_escape(t.id), html_escape(t.title));
+  if (!t.rows.empty()) {
+    s += "<thead><tr>";
+    for (const auto& c : t.columns) s += "<th>" + html_escape(c) + "</th>";
+    s += "</tr></thead>\n<tbody>\n";
+    for (const auto& row : t.rows) {
+      s += "<tr>";
+      for (std::size_t i = 0; i < row.size(); ++i) {
+        const bool right = i < t.right_aligned.size() && t.right_aligned[i];
+        s += (right ? "<td class=\"num\">" : "<td>") + html_escape(row[i]) + "</td>";
+      }
+      s += "</tr>\n";
+    }
+    s += "</tbody>\n";
+  }
+  s += "</table>\n";
+  if (!t.note.empty()) s += "<p class=\"note\">" + html_escape(t.note) + "</p>\n";
+  return s;
+}
+
+std::string chart_or_note(const std::string& svg, const std::string& missing) {
+  return svg.empty() ? "<p class=\"missing\">" + html_escape(missing) + "</p>\n" : "<figure>\n" + svg + "</figure>\n";
+}
+
+}  // namespace
+
+// Shared with the fleet report, so that both pages look and escape alike.
+std::string render_table_html(const ReportTable& table) { return html_table(table); }
+std::string_view report_css() { return kStyle; }
+
+std::string render_html_report(const json& results, const json& spec) {
+  const json ctx = results.value("context", json::object());
+  const json machine = ctx.value("machine", json::object());
+  const std::string host = str(ctx, "host_name", str(machine, "hostname", "unknown host"));
+  const int threads = report_threads(results);
+
+  std::string s = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  s += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n";
+  s += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  s += fmt::format("<title>Roofline: {}</title>\n<style>{}</style>\n</head>\n<body>\n", html_escape(host), kStyle);
+  s += fmt::format("<header><h1>Roofline report: <span id=\"host\">{}</span></h1>\n", html_escape(host));
+  s += fmt::format("<p class=\"subtitle\"><span id=\"cpu\">{}</span> &middot; {} &middot; {} &middot; schema {}</p></header>\n",
+                   html_escape(str(machine, "cpu_model", "unknown CPU")), html_escape(str(ctx, "date", "no date")),
+                   html_escape(str(ctx, "git_revision", "no revision")), html_escape(str(ctx, "schema_version", "?")));
+  s += "<nav><a href=\"#roofline\">Roofline</a>";
+  if (spec.is_object()) s += "<a href=\"#advertised\">Advertised vs measured</a>";
+  s += "<a href=\"#bandwidth\">Bandwidth</a><a href=\"#batch\">Throughput and latency</a><a href=\"#tables\">Tables</a></nav>\n";
+
+  s += "<section id=\"roofline\"><h2>Roofline</h2>\n";
+  s += chart_or_note(roofline_chart_svg(results), "No ceilings or placements in this file: nothing to chart.");
+  s += fmt::format(
+      "<p class=\"note\">Log-log. At {} thread(s), the largest measured. Solid horizontal lines: the best measured "
+      "compute ceiling per precision (its ISA named); dashed: the theoretical peak at the measured clock. Diagonal "
+      "lines: each memory level's roof (its read-kernel ceiling), clipped at the ridge with the highest compute roof. "
+      "Open circles: ridge points (peak / bandwidth), the DRAM ones labelled with their AI. Filled markers: GEMV/GEMM "
+      "at that thread count, labelled b&lt;batch&gt; &lt;precision&gt;.</p>\n</section>\n",
+      threads);
+
+  if (spec.is_object()) {
+    const Spec parsed = parse_spec(spec, str(spec, "file", "spec"));
+    const AdvertisedComparison cmp = compare_to_spec(results, parsed);
+    s += "<section id=\"advertised\"><h2>Advertised vs measured</h2>\n";
+    s += html_table(advertised_table(cmp));
+    if (!parsed.source.empty()) s += "<p class=\"note\">Source of the advertised figures: " + html_escape(parsed.source) + "</p>\n";
+    for (const auto& n : cmp.notes) s += "<p class=\"note\">" + html_escape(n) + "</p>\n";
+    s += "</section>\n";
+  }
+
+  s += "<section id=\"bandwidth\"><h2>Bandwidth vs working set</h2>\n";
+  s += chart_or_note(bandwidth_chart_svg(results), "No bandwidth benchmarks in this file.");
+  s += "<p class=\"note\">Max of the repetitions per working set (medians when no max aggregate is present). Shaded: "
+       "the working-set range each level's ceiling came from. Dashed lines: fewer threads than the largest count.</p>\n</section>\n";
+
+  s += "<section id=\"batch\"><h2>Throughput and latency vs batch</h2>\n<div class=\"pair\">\n";
+  const std::string throughput = throughput_chart_svg(results), latency = latency_chart_svg(results);
+  if (throughput.empty()) {
+    s += "<p class=\"missing\">No GEMV/GEMM placements in this file.</p>\n";
+  } else {
+    s += "<figure>\n" + throughput + "</figure>\n<figure>\n" + latency + "</figure>\n";
+  }
+  s += "</div>\n<p class=\"note\">Colour: precision; dash pattern: backend. A larger batch buys throughput until the "
+       "ridge (where the dotted compute roof is reached) and costs latency per call.</p>\n</section>\n";
+
+  s += "<section id=\"tables\"><h2>Tables</h2>\n";
+  for (const ReportTable& t : report_tables(results, nullptr)) s += html_table(t);
+  s += "</section>\n<footer class=\"note\">Generated by roofline from the results file alone; re-render with "
+       "<code>roofline report</code>.</footer>\n</body>\n</html>\n";
+  return s;
+}
+
+std::string render_svg_chart(const json& results) {
+  const std::string svg = roofline_chart_svg(results);
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" +
+         (svg.empty() ? std::string("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"40\"><text x=\"10\" "
+                                    "y=\"25\">No ceilings or placements in this file.</text></svg>\n")
+                      : svg);
+}
+
+}  // namespace roofline

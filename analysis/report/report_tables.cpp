@@ -1,0 +1,348 @@
+// The report's tables: see report_tables.hpp. Values are formatted for people with their units; the
+// numbers themselves are the file's, never adjusted.
+#include "roofline/analysis/report_tables.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/report_facts.hpp"
+#include "roofline/analysis/spec.hpp"
+#include "roofline/common/units.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+const json& object_at(const json& parent, const char* key) {
+  static const json kEmpty = json::object();
+  if (!parent.is_object() || !parent.contains(key) || !parent[key].is_object()) return kEmpty;
+  return parent[key];
+}
+
+std::string percent(double ratio) { return ratio > 0 ? fmt::format("{:.1f} %", ratio * 100.0) : "n/a"; }
+std::string rate_or_na(double v, const std::string& unit) { return v > 0 ? format_si(v, unit) : "n/a"; }
+
+std::string seconds(double s) {
+  if (!(s > 0)) return "n/a";
+  if (s >= 1.0) return fmt::format("{:.3g} s", s);
+  if (s >= 1e-3) return fmt::format("{:.3g} ms", s * 1e3);
+  if (s >= 1e-6) return fmt::format("{:.3g} us", s * 1e6);
+  return fmt::format("{:.3g} ns", s * 1e9);
+}
+
+void add_fact(ReportTable& t, const std::string& fact, const std::string& value, const std::string& source) {
+  if (!value.empty()) t.rows.push_back({fact, value, source});
+}
+
+std::string true_flags(const json& isa) {
+  std::string out;
+  if (!isa.is_object()) return out;
+  for (auto it = isa.begin(); it != isa.end(); ++it) {
+    if (it.value() == true) out += (out.empty() ? "" : " ") + it.key();
+  }
+  return out;
+}
+
+// Formats one value of a generic table by its key (see generic_table).
+std::string format_by_key(const std::string& key, const json& v, const json& row) {
+  if (v.is_null()) return "n/a";
+  if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_array()) {
+    std::string out;
+    for (const json& e : v) out += (out.empty() ? "" : ", ") + format_by_key(key, e, row);
+    return out;
+  }
+  if (v.is_object()) return v.dump();
+  const double d = v.get<double>();
+  auto ends = [&](const char* s) { const std::string suf(s); return key.size() >= suf.size() && key.compare(key.size() - suf.size(), suf.size(), suf) == 0; };
+  if (ends("_bytes") || key == "bytes") return d > 0 ? format_bytes(d) : "n/a";
+  if (ends("_hz")) return format_si(d, "Hz");
+  if (key == "bandwidth" || ends("_bandwidth")) return format_si(d, "B/s");
+  if (ends("_seconds")) return seconds(d);
+  if (key == "efficiency" || ends("_ratio")) return percent(d);
+  if (key.find("percent") != std::string::npos) return fmt::format("{:.1f} %", d);
+  if (key == "value" || key == "attainable" || key == "theoretical" || key == "peak" || ends("_per_second")) {
+    const std::string unit = ends("bytes_per_second") ? "B/s" : rate_unit_of(row);
+    return format_si(d, unit);
+  }
+  if (v.is_number_integer()) return fmt::format("{}", v.get<long long>());
+  return fmt::format("{:.4g}", d);
+}
+
+bool numeric_column(const json& array, const std::string& key) {
+  for (const json& r : array) {
+    if (r.is_object() && r.contains(key) && !r[key].is_null()) return r[key].is_number();
+  }
+  return false;
+}
+
+}  // namespace
+
+ReportTable machine_table(const json& results) {
+  ReportTable t{"table-machine", "Machine", {"fact", "value", "source"}, {false, false, false}, {}, ""};
+  const json& ctx = object_at(results, "context");
+  const json& m = object_at(ctx, "machine");
+  const std::string topo = str(m, "topology_source", "n/a");
+  add_fact(t, "host", str(ctx, "host_name", str(m, "hostname")), "context");
+  add_fact(t, "CPU", str(m, "cpu_model"), "cpuid brand string");
+  if (m.contains("cpu_family")) {
+    add_fact(t, "vendor / family / model / stepping",
+             fmt::format("{} / {} / {} / {}", str(m, "cpu_vendor", "?"), str(m, "cpu_family", "?"),
+                         str(m, "cpu_model_number", "?"), str(m, "cpu_stepping", "?")), "cpuid");
+  }
+  add_fact(t, "microarchitecture", str(m, "microarchitecture"), "cpuid family/model table");
+  add_fact(t, "hypervisor", str(m, "hypervisor"), "cpuid");
+  if (m.contains("cores")) {
+    add_fact(t, "packages / cores / PUs",
+             fmt::format("{} / {} / {}", str(m, "packages", "?"), str(m, "cores", "?"), str(m, "pus", "?")), topo);
+  }
+  add_fact(t, "NUMA nodes", str(m, "numa_nodes"), topo);
+  if (num(m, "memory_total_bytes") > 0) {
+    add_fact(t, "memory", fmt::format("{} total, {} available", format_bytes(num(m, "memory_total_bytes")),
+                                      format_bytes(num(m, "memory_available_bytes"))), str(m, "memory_source", "n/a"));
+  }
+  if (m.contains("caches") && m["caches"].is_array()) {
+    for (const json& c : m["caches"]) {
+      std::string value = format_bytes(num(c, "size_bytes"));
+      if (num(c, "instances") > 0) value += fmt::format(" x {}", str(c, "instances"));
+      if (num(c, "cores_per_instance") > 0) value += fmt::format(" ({} core(s) each)", str(c, "cores_per_instance"));
+      add_fact(t, fmt::format("L{} {} cache", str(c, "level", "?"), str(c, "type")), value, str(c, "source", "n/a"));
+    }
+  }
+  add_fact(t, "ISA features", true_flags(m.value("isa", json::object())), "cpuid");
+  const double clock = measured_clock_hz(results);
+  if (clock > 0) add_fact(t, "clock (measured)", format_si(clock, "Hz"), "clock benchmark");
+  if (ctx.contains("threads")) add_fact(t, "threads measured", format_by_key("threads", ctx["threads"], ctx), "run config");
+  const json& binding = object_at(ctx, "binding");
+  if (!binding.empty()) {
+    add_fact(t, "binding", fmt::format("{}{}", str(binding, "policy", "?"), binding.value("pinned", false) ? ", pinned" : ", not pinned"),
+             "run config");
+  }
+  add_fact(t, "ISA cap", str(ctx, "max_isa"), "--max-isa");
+  add_fact(t, "profile", str(ctx, "profile"), "run config");
+  const std::string compiler = str(ctx, "compiler"), flags = str(ctx, "compiler_flags");
+  add_fact(t, "compiler", compiler.empty() ? flags : compiler + (flags.empty() ? "" : " " + flags), "build");
+  add_fact(t, "revision", fmt::format("{}{}", str(ctx, "roofline_version"),
+                                      ctx.contains("git_revision") ? " (" + str(ctx, "git_revision") + ")" : ""), "build");
+  add_fact(t, "date", str(ctx, "date"), "context");
+  if (t.rows.empty()) t.note = "No machine facts in this file.";
+  return t;
+}
+
+ReportTable compute_table(const json& results) {
+  ReportTable t{"table-compute", "Compute ceilings",
+                {"precision", "ISA", "width", "threads", "measured", "theoretical", "% of theoretical"},
+                {false, false, true, true, true, true, true}, {}, ""};
+  const json& table = roofline_array(results, "compute_table");
+  const json& rows = table.empty() ? roofline_array(results, "compute_ceilings") : table;
+  for (const json& r : rows) {
+    const std::string unit = rate_unit_of(r);
+    const double value = num(r, "value"), theo = num(r, "theoretical");
+    std::string measured = rate_or_na(value, unit);
+    if (r.contains("value") && r["value"].is_null()) measured = str(r, "reason", "not supported");
+    const double ratio = num(r, "percent", -1) >= 0 ? num(r, "percent") / 100.0 : (theo > 0 && value > 0 ? value / theo : 0);
+    const std::string width = num(r, "vector_bits") > 0 ? str(r, "vector_bits") + " bit" : "";
+    t.rows.push_back({str(r, "precision"), str(r, "isa"), width, str(r, "threads"), measured, rate_or_na(theo, unit),
+                      percent(ratio)});
+  }
+  if (t.rows.empty()) t.note = "No compute ceilings in this file.";
+  else t.note = "Theoretical = threads x measured clock x operations per cycle per core.";
+  return t;
+}
+
+ReportTable memory_table(const json& results) {
+  ReportTable t{"table-memory", "Memory ceilings", {"level", "kernel", "threads", "bandwidth", "working sets"},
+                {false, false, true, true, false}, {}, ""};
+  for (const json& r : roofline_array(results, "memory_ceilings")) {
+    const double lo = num(r, "min_bytes"), hi = num(r, "max_bytes");
+    t.rows.push_back({str(r, "level"), str(r, "kernel"), str(r, "threads"), rate_or_na(num(r, "value"), "B/s"),
+                      lo > 0 || hi > 0 ? fmt::format("{} .. {}", format_bytes(lo), format_bytes(hi)) : "n/a"});
+  }
+  if (t.rows.empty()) t.note = "No memory ceilings in this file.";
+  return t;
+}
+
+ReportTable placements_table(const json& results) {
+  ReportTable t{"table-placements", "GEMV/GEMM placements",
+                {"backend", "precision", "threads", "batch", "AI (FLOP/B)", "measured", "latency/call", "attainable",
+                 "bound", "% of roof"},
+                {false, false, true, true, true, true, true, true, false, true}, {}, ""};
+  for (const json& r : roofline_array(results, "placements")) {
+    const std::string unit = rate_unit_of(r);
+    t.rows.push_back({str(r, "backend"), str(r, "precision"), str(r, "threads"), str(r, "batch"),
+                      fmt::format("{:.3g}", num(r, "ai")), rate_or_na(num(r, "value"), unit),
+                      seconds(num(r, "latency_seconds")), rate_or_na(num(r, "attainable"), unit), str(r, "bound"),
+                      percent(num(r, "efficiency"))});
+  }
+  if (t.rows.empty()) t.note = "No GEMV/GEMM placements in this file.";
+  else t.note = "attainable = min(compute ceiling, DRAM roof x AI); % of roof = measured / attainable.";
+  return t;
+}
+
+ReportTable notes_table(const json& results) {
+  ReportTable t{"table-notes", "Notes", {"from", "note"}, {false, false}, {}, ""};
+  auto add = [&](const char* from, const json& arr) {
+    if (!arr.is_array()) return;
+    for (const json& n : arr) {
+      if (n.is_string()) t.rows.push_back({from, n.get<std::string>()});
+    }
+  };
+  const json& ctx = object_at(results, "context");
+  add("machine", object_at(ctx, "machine").value("notes", json::array()));
+  add("run", ctx.value("notes", json::array()));
+  add("analysis", roofline_of(results).value("notes", json::array()));
+  if (t.rows.empty()) t.note = "No notes.";
+  return t;
+}
+
+ReportTable conventions_table(const json& results) {
+  ReportTable t{"table-conventions", "Counting conventions", {"what", "convention"}, {false, false}, {}, ""};
+  const json& c = object_at(roofline_of(results), "conventions");
+  for (auto it = c.begin(); it != c.end(); ++it) {
+    t.rows.push_back({it.key(), it.value().is_string() ? it.value().get<std::string>() : it.value().dump()});
+  }
+  if (t.rows.empty()) t.note = "This file does not state its counting conventions.";
+  return t;
+}
+
+ReportTable advertised_table(const AdvertisedComparison& cmp) {
+  ReportTable t{"table-advertised", fmt::format("Advertised vs measured: {}", cmp.spec_name),
+                {"what", "advertised (stated)", "advertised (this run)", "theoretical @ measured clock", "measured ceiling",
+                 "best GEMM", "measured/advertised", "GEMM/advertised (MFU)", "verdict"},
+                {false, true, true, true, true, true, true, true, false}, {}, cmp.basis};
+  for (const AdvertisedRow& r : cmp.rows) {
+    t.rows.push_back({r.what, r.stated + (r.sparse ? " (sparse)" : ""), rate_or_na(r.advertised, r.unit),
+                      rate_or_na(r.theoretical, r.unit), rate_or_na(r.measured, r.unit), rate_or_na(r.best_gemm, r.unit),
+                      percent(r.measured_ratio()), percent(r.gemm_ratio()), r.verdict});
+  }
+  return t;
+}
+
+ReportTable generic_table(const std::string& id, const std::string& title, const json& array) {
+  ReportTable t{id, title, {}, {}, {}, ""};
+  if (!array.is_array()) return t;
+  for (const json& r : array) {
+    if (!r.is_object()) continue;
+    for (auto it = r.begin(); it != r.end(); ++it) {
+      if (it.key() == "unit") continue;  // shown with the values
+      if (std::find(t.columns.begin(), t.columns.end(), it.key()) == t.columns.end()) t.columns.push_back(it.key());
+    }
+  }
+  // Identity columns first (JSON objects come back with their keys sorted), the measured values after.
+  static const std::vector<std::string> kFirst{"level", "kernel", "backend", "precision", "isa", "threads", "batch"};
+  std::stable_sort(t.columns.begin(), t.columns.end(), [](const std::string& a, const std::string& b) {
+    auto rank = [](const std::string& k) { return std::find(kFirst.begin(), kFirst.end(), k) - kFirst.begin(); };
+    return rank(a) < rank(b);
+  });
+  for (const std::string& c : t.columns) t.right_aligned.push_back(numeric_column(array, c));
+  for (const json& r : array) {
+    if (!r.is_object()) continue;
+    std::vector<std::string> row;
+    for (const std::string& c : t.columns) row.push_back(r.contains(c) ? format_by_key(c, r[c], r) : "");
+    t.rows.push_back(row);
+  }
+  return t;
+}
+
+// Cache levels as the curve shows them beside what the machine facts report: where they disagree, the
+// curve is used, and this table is where a reader sees both.
+ReportTable memory_levels_table(const json& results) {
+  ReportTable t{"table-memory-levels", "Memory levels (reported vs inferred)",
+                {"threads", "level", "plateau (working sets)", "bandwidth", "curve leaves at", "reported size",
+                 "agreement", "source"},
+                {true, false, false, true, true, true, false, false}, {}, ""};
+  auto bytes_or_na = [](const json& r, const char* key) {
+    return r.contains(key) && r[key].is_number() ? format_bytes(r[key].get<double>()) : std::string("n/a");
+  };
+  for (const json& r : roofline_array(results, "memory_levels")) {
+    t.rows.push_back({str(r, "threads"), str(r, "level"),
+                      fmt::format("{} .. {}", bytes_or_na(r, "min_bytes"), bytes_or_na(r, "max_bytes")),
+                      rate_or_na(num(r, "bandwidth"), "B/s"), bytes_or_na(r, "inferred_bytes"),
+                      bytes_or_na(r, "reported_bytes"), str(r, "agreement"), str(r, "source")});
+  }
+  if (!t.rows.empty()) {
+    t.note = "bandwidth: the plateau's median for the reference (read) kernel; reported: the machine facts' cache "
+             "capacity for these threads; the curve decides when they disagree.";
+  }
+  return t;
+}
+
+// Predicted crossover beside the measured knee, per sweep: the comparison the roofline exists to make.
+ReportTable crossovers_table(const json& results) {
+  ReportTable t{"table-crossovers", "Crossovers: predicted vs measured knee",
+                {"backend", "precision", "threads", "shape MxK", "ridge AI", "predicted batch", "measured knee",
+                 "batches measured"},
+                {false, false, true, false, true, true, true, false}, {}, ""};
+  auto batch_or_na = [](const json& r, const char* exact, const char* first) {
+    if (!r.contains(exact) || !r[exact].is_number()) return std::string("n/a");
+    std::string s = fmt::format("{:.3g}", r[exact].get<double>());
+    if (r.contains(first) && r[first].is_number()) s += fmt::format(" (first measured: {})", r[first].get<long long>());
+    return s;
+  };
+  for (const json& r : roofline_array(results, "crossovers")) {
+    std::string batches;
+    const json measured = r.value("batches", json::array());
+    for (const json& b : measured) {
+      if (!batches.empty()) batches += ',';
+      batches += b.dump();
+    }
+    // A knee read off two or three batches is an extrapolation, not a measurement: shown only from four.
+    const std::string knee = measured.size() >= 4 ? batch_or_na(r, "knee_batch", "knee_first_batch") : "n/a";
+    t.rows.push_back({str(r, "backend"), str(r, "precision"), str(r, "threads"),
+                      fmt::format("{}x{}", str(r, "m"), str(r, "k")),
+                      r.contains("ridge_ai") && r["ridge_ai"].is_number() ? fmt::format("{:.3g}", num(r, "ridge_ai")) : "n/a",
+                      batch_or_na(r, "predicted_batch", "predicted_first_batch"),
+                      knee, batches});
+  }
+  if (t.rows.empty()) t.note = "No GEMM sweeps in this file.";
+  else t.note = "predicted: the batch whose AI reaches the DRAM ridge; measured knee: where attained FLOP/s stops growing with the batch (n/a: fewer than four batches measured, or no knee yet).";
+  return t;
+}
+
+std::vector<ReportTable> report_tables(const json& results, const json& spec) {
+  std::vector<ReportTable> out{machine_table(results), compute_table(results), memory_table(results)};
+  const json& r = roofline_of(results);
+  if (r.contains("memory_levels")) out.push_back(memory_levels_table(results));
+  out.push_back(placements_table(results));
+  if (r.contains("crossovers")) out.push_back(crossovers_table(results));
+  if (r.contains("best_backends")) out.push_back(generic_table("table-best-backends", "Best backend per batch and precision", r["best_backends"]));
+  if (spec.is_object()) out.push_back(advertised_table(compare_to_spec(results, parse_spec(spec, str(spec, "file", "spec")))));
+  out.push_back(notes_table(results));
+  out.push_back(conventions_table(results));
+  return out;
+}
+
+std::string render_table_text(const ReportTable& t) {
+  std::string s = t.title + "\n";
+  if (!t.rows.empty() && !t.columns.empty()) {
+    std::vector<std::size_t> width(t.columns.size(), 0);
+    for (std::size_t c = 0; c < t.columns.size(); ++c) width[c] = t.columns[c].size();
+    for (const auto& row : t.rows) {
+      for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) width[c] = std::max(width[c], row[c].size());
+    }
+    auto line = [&](const std::vector<std::string>& cells) {
+      std::string l = " ";
+      for (std::size_t c = 0; c < width.size(); ++c) {
+        const std::string cell = c < cells.size() ? cells[c] : "";
+        const bool right = c < t.right_aligned.size() && t.right_aligned[c];
+        const bool last = c + 1 == width.size();
+        l += " " + (right ? fmt::format("{:>{}}", cell, width[c]) : last ? cell : fmt::format("{:<{}}", cell, width[c]));
+      }
+      while (!l.empty() && l.back() == ' ') l.pop_back();
+      return l + "\n";
+    };
+    s += line(t.columns);
+    std::size_t total = 1;
+    for (std::size_t w : width) total += w + 1;
+    s += "  " + std::string(total - 1, '-') + "\n";
+    for (const auto& row : t.rows) s += line(row);
+  }
+  if (!t.note.empty()) s += "  " + t.note + "\n";
+  return s;
+}
+
+}  // namespace roofline

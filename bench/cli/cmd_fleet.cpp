@@ -1,0 +1,112 @@
+// `roofline fleet FILES... [--html F] [--json F] [--markdown] [--threshold PCT]`: the fleet analysis
+// (analysis/fleet.cpp) on per-node results files gathered any way, or on fleet files from `run --mpi`.
+// Exit 0: every node in line; 1: a node flagged or a rank failed; 2: bad input (nothing written). Also the
+// end of `run --mpi` on rank 0: the fleet file, its report and summary.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "roofline/analysis/fleet.hpp"
+#include "roofline/common/errors.hpp"
+
+namespace roofline::cli {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+fs::path report_path(const fs::path& fleet_file) {
+  fs::path html = fleet_file;
+  html.replace_extension(".html");
+  return html;
+}
+
+// "rank 1 (node-b): compute/fma/fp32/avx512/threads:2: wrong result" for each failed benchmark.
+std::vector<std::string> validation_failures(const std::vector<FleetNode>& nodes) {
+  std::vector<std::string> out;
+  for (const FleetNode& n : nodes) {
+    if (!n.ok) continue;
+    for (const json& e : n.results["benchmarks"]) {
+      if (e.is_object() && e.value("error_occurred", false)) {
+        out.push_back(fmt::format("{}: {}: {}", n.source, e.value("name", "?"), e.value("error_message", "")));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+void check_fleet_destinations(const fs::path& out, bool report, Overwrite overwrite) {
+  check_destination(out, overwrite, "--out");
+  if (report) check_destination(report_path(out), overwrite, "report");
+}
+
+int finish_fleet_run(const json& fleet, const fs::path& out, bool report, Overwrite overwrite, bool quiet) {
+  write_file_atomically(out, fleet.dump(2) + "\n", overwrite);
+  std::vector<FleetNode> nodes = fleet_nodes(fleet, out.string());
+  const std::vector<std::string> failures = validation_failures(nodes);
+  FleetOptions options;
+  options.strict = false;  // the run's flags may leave out suites: say so instead of failing the gather
+  const FleetAnalysis analysis = analyze_fleet(std::move(nodes), options);
+  if (report) write_file_atomically(report_path(out), render_fleet_html(analysis), overwrite);
+  if (!quiet) {
+    std::fputs(render_fleet_text(analysis).c_str(), stdout);
+    std::printf("\nfleet    %s\n", out.string().c_str());
+    if (report) std::printf("report   %s\n", report_path(out).string().c_str());
+  }
+  for (const std::string& f : failures) std::fprintf(stderr, "roofline: FAILED %s\n", f.c_str());
+  for (const FleetNode& n : analysis.nodes) {
+    if (!n.ok) std::fprintf(stderr, "roofline: rank %d (%s) failed: %s\n", n.rank.value_or(-1), n.name.c_str(), n.error.c_str());
+  }
+  return failures.empty() && analysis.failed_count() == 0 ? kExitOk : kExitFailure;
+}
+
+void add_fleet_command(CLI::App& app, CliState& state) {
+  auto* cmd = app.add_subcommand("fleet", "Compare nodes' results (per-node files or fleet files): flag slow nodes "
+                                          "and say why; exit 1 when a node is flagged");
+  struct Args {
+    std::vector<std::string> files;
+    std::string html, json_out, threshold = "5";
+    bool markdown = false, force = false;
+  };
+  auto args = std::make_shared<Args>();
+  cmd->add_option("FILES", args->files, "Results files (one per node) and/or fleet files from `run --mpi`")->required();
+  cmd->add_option("--html", args->html, "Write the fleet report (self-contained HTML) to this file");
+  cmd->add_option("--json", args->json_out, "Write the analysis as JSON to this file");
+  cmd->add_flag("--markdown", args->markdown, "Markdown on stdout (CI step summary) instead of the text table");
+  cmd->add_option("--threshold", args->threshold, "Percent below the group median a figure must be to be flagged")
+      ->capture_default_str();
+  cmd->add_flag("--force", args->force, "Overwrite --html and --json if they exist");
+  cmd->callback([args, cmd, &state] {
+    for (const char* flag : {"--html", "--json", "--threshold"}) {
+      const CLI::Option* opt = cmd->get_option(flag);
+      if (opt->count() > 0 && opt->as<std::string>().find_first_not_of(' ') == std::string::npos) {
+        throw InputError(fmt::format("{}: empty value", flag));
+      }
+    }
+    FleetOptions options;
+    options.threshold = parse_percent("--threshold", args->threshold);
+    const Overwrite overwrite = args->force ? Overwrite::yes : Overwrite::no;
+    if (!args->html.empty()) check_destination(args->html, overwrite, "--html");
+    if (!args->json_out.empty()) check_destination(args->json_out, overwrite, "--json");
+
+    std::vector<fs::path> files(args->files.begin(), args->files.end());
+    // Everything is read and analysed before anything is written: bad input leaves no file behind.
+    const FleetAnalysis analysis = analyze_fleet(load_fleet_inputs(files), options);
+    const std::string html = args->html.empty() ? "" : render_fleet_html(analysis);
+    const std::string json_text = args->json_out.empty() ? "" : fleet_to_json(analysis).dump(2) + "\n";
+    const std::string out = args->markdown ? render_fleet_markdown(analysis) : render_fleet_text(analysis);
+    if (!args->html.empty()) write_file_atomically(args->html, html, overwrite);
+    if (!args->json_out.empty()) write_file_atomically(args->json_out, json_text, overwrite);
+    std::fwrite(out.data(), 1, out.size(), stdout);
+    std::fflush(stdout);
+    state.exit_code = analysis.exit_code();
+  });
+}
+
+}  // namespace roofline::cli
