@@ -70,9 +70,15 @@ std::vector<std::vector<std::uint64_t>> octave_batches(const std::vector<std::ui
   return out;
 }
 
-std::size_t elements_for(StreamKernel kernel, std::uint64_t working_set_bytes) {
-  const std::uint64_t per_array = working_set_bytes / (sizeof(double) * stream_array_count(kernel));
-  return std::max<std::size_t>(8, per_array / 8 * 8);
+std::size_t elements_for(StreamKernel kernel, std::uint64_t working_set_bytes, std::size_t unit_elements) {
+  const std::size_t unit = std::max<std::size_t>(1, unit_elements);
+  const double per_array = static_cast<double>(working_set_bytes) / (sizeof(double) * stream_array_count(kernel));
+  const auto units = static_cast<std::size_t>(std::llround(per_array / static_cast<double>(unit)));
+  return std::max<std::size_t>(1, units) * unit;
+}
+
+std::size_t element_unit(StreamKernel kernel, int threads, const IsaFeatures& features) {
+  return static_cast<std::size_t>(std::max(threads, 1)) * std::max<std::size_t>(8, stream_step_elements(kernel, features));
 }
 
 int passes_per_call(StreamKernel kernel, std::size_t n, std::uint64_t target_bytes) {

@@ -1,6 +1,7 @@
 // cpuid/xgetbv queries: see cpuid.hpp. Uses the compiler's <cpuid.h>; a feature counts only when both the
 // CPU has it and the OS saves its register state (XCR0), else a kernel using it would fault.
 #include "roofline/bench/cpuid.hpp"
+#include "roofline/bench/amx.hpp"
 
 #include <cpuid.h>
 
@@ -101,8 +102,21 @@ IsaFeatures cpuid_features() {
     const Regs l71 = cpuid(7, 1);
     f.avx_vnni = bit(l71.a, 4) && os_avx;
     f.avx512_bf16 = bit(l71.a, 5) && os_avx512;
+    f.amx_fp16 = bit(l71.a, 21) && os_amx;
   }
   return f;
+}
+
+AmxCpuid read_amx_cpuid() {
+  AmxCpuid c;
+  c.max_leaf = max_leaf(0);
+  c.osxsave = bit(cpuid(1).c, 27);
+  c.xcr0 = c.osxsave ? xgetbv0() : 0;
+  if (c.max_leaf >= 7) {
+    c.leaf7_edx = cpuid(7, 0).d;
+    c.leaf7_1_eax = cpuid(7, 1).a;
+  }
+  return c;
 }
 
 std::vector<CacheInfo> cpuid_caches() {

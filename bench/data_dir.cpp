@@ -18,8 +18,9 @@ namespace roofline {
 namespace {
 // Data folder name -> where it lives in the source tree. cmake/RooflineInstall.cmake installs the same
 // folders as share/roofline/<name>.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 1> kFolders{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 2> kFolders{{
     {"specs", "analysis/specs"},
+    {"models", "analysis/llm/models"},
 }};
 
 std::string_view source_path_of(std::string_view folder) {

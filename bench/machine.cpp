@@ -102,6 +102,9 @@ MachineFacts detect_machine() {
   m.hypervisor = id.hypervisor;
   m.microarchitecture = microarchitecture_name(id.vendor, id.family, id.model);
   m.isa = cpuid_features();
+  m.amx = detect_amx();
+  // Kernels see AMX only when every gate passed: a tile instruction without the OS's permission faults.
+  if (!m.amx.usable()) m.isa.amx_tile = m.isa.amx_bf16 = m.isa.amx_int8 = m.isa.amx_fp16 = false;
 
   detect_topology_hwloc(m);
   if (m.cores <= 0 || m.pus <= 0) {
@@ -154,7 +157,7 @@ json isa_to_json(const IsaFeatures& f) {
           {"avx512f", f.avx512f},     {"avx512dq", f.avx512dq},       {"avx512bw", f.avx512bw},
           {"avx512vl", f.avx512vl},   {"avx512_vnni", f.avx512_vnni}, {"avx512_bf16", f.avx512_bf16},
           {"avx512_fp16", f.avx512_fp16}, {"avx_vnni", f.avx_vnni},   {"amx_tile", f.amx_tile},
-          {"amx_bf16", f.amx_bf16},   {"amx_int8", f.amx_int8}};
+          {"amx_bf16", f.amx_bf16},   {"amx_int8", f.amx_int8},       {"amx_fp16", f.amx_fp16}};
 }
 
 IsaFeatures isa_from_json(const json& j) {
@@ -177,6 +180,7 @@ IsaFeatures isa_from_json(const json& j) {
   f.amx_tile = get("amx_tile");
   f.amx_bf16 = get("amx_bf16");
   f.amx_int8 = get("amx_int8");
+  f.amx_fp16 = get("amx_fp16");
   return f;
 }
 }  // namespace
@@ -207,6 +211,7 @@ json to_json(const MachineFacts& m) {
           {"hwloc_numa_memory_bytes", m.hwloc_numa_memory_bytes},
           {"caches", caches},
           {"isa", isa_to_json(m.isa)},
+          {"amx", to_json(m.amx)},
           {"compiler", m.compiler},
           {"compiler_flags", m.compiler_flags},
           {"build_type", m.build_type},
@@ -245,6 +250,14 @@ MachineFacts machine_from_json(const json& j) {
                           c.value("instances", 0), c.value("cores_per_instance", 0), c.value("source", "")});
     }
     m.isa = isa_from_json(j.at("isa"));
+    // Files from before the AMX fact: what the isa flags said, with that as the source.
+    if (j.contains("amx")) {
+      m.amx = amx_from_json(j.at("amx"));
+    } else {
+      m.amx.tile = m.isa.amx_tile;
+      m.amx.status = m.isa.amx_tile ? AmxStatus::usable : AmxStatus::absent;
+      m.amx.source = "isa flags (a file without the amx fact)";
+    }
     m.compiler = j.value("compiler", "");
     m.compiler_flags = j.value("compiler_flags", "");
     m.build_type = j.value("build_type", "");
@@ -286,11 +299,14 @@ std::string format_machine(const MachineFacts& m) {
       {f.sse2, "sse2"}, {f.sse4_2, "sse4.2"}, {f.avx, "avx"}, {f.avx2, "avx2"}, {f.fma, "fma"}, {f.f16c, "f16c"},
       {f.avx512f, "avx512f"}, {f.avx512dq, "avx512dq"}, {f.avx512bw, "avx512bw"}, {f.avx512vl, "avx512vl"},
       {f.avx512_vnni, "avx512_vnni"}, {f.avx512_bf16, "avx512_bf16"}, {f.avx512_fp16, "avx512_fp16"},
-      {f.avx_vnni, "avx_vnni"}, {f.amx_tile, "amx_tile"}, {f.amx_bf16, "amx_bf16"}, {f.amx_int8, "amx_int8"}};
+      {f.avx_vnni, "avx_vnni"}, {f.amx_tile, "amx_tile"}, {f.amx_bf16, "amx_bf16"}, {f.amx_int8, "amx_int8"},
+      {f.amx_fp16, "amx_fp16"}};
   for (const auto& [on, name] : flags) {
     if (on) isa += std::string(isa.empty() ? "" : " ") + name;
   }
   line("isa", isa + "  [source: cpuid + xgetbv]");
+  line("amx", fmt::format("{}{}  [source: {}]", to_string(m.amx.status), m.amx.detail.empty() ? "" : " (" + m.amx.detail + ")",
+                          m.amx.source));
   line("compiler", fmt::format("{} ({}; {})", m.compiler, m.build_type, m.compiler_flags));
   line("revision", m.git_revision);
   line("os", m.os);

@@ -119,18 +119,20 @@ std::pair<std::int64_t, std::int64_t> parse_gemm_shape(const std::string& text) 
   return {parse_positive_integer(parts[0], "--gemm-shape", text), parse_positive_integer(parts[1], "--gemm-shape", text)};
 }
 
-std::vector<int> parse_batches(const std::string& text) {
-  require_nonempty(text, "--batches");
+std::vector<int> parse_positive_list(const std::string& text, const std::string& flag, std::int64_t max) {
+  require_nonempty(text, flag);
   std::vector<int> out;
   for (const std::string& part : split(text, ',')) {
-    const std::int64_t v = parse_positive_integer(part, "--batches", text);
-    if (v > 1 << 20) throw InputError(fmt::format("--batches '{}': {} is larger than the 1048576 allowed", text, v));
+    const std::int64_t v = parse_positive_integer(part, flag, text);
+    if (v > max) throw InputError(fmt::format("{} '{}': {} is larger than the {} allowed", flag, text, v, max));
     out.push_back(static_cast<int>(v));
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
+
+std::vector<int> parse_batches(const std::string& text) { return parse_positive_list(text, "--batches", 1 << 20); }
 
 std::vector<std::string> parse_name_list(const std::string& text, const std::string& flag) {
   require_nonempty(text, flag);

@@ -10,8 +10,10 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -112,13 +114,30 @@ class StreamArena {
   bool has_kernel_ = false;
 };
 
-BenchmarkSpec make_spec(StreamKernel kernel, std::uint64_t size, int threads, const RunConfig& config,
-                        StreamArena& arena) {
+// Seconds one call of a kernel costs beyond its memory traffic (OpenMP fork/join, pass loop set-up): the
+// median of many calls of `read` over one step per thread, pinned like the measurements.
+double measure_call_overhead(StreamArena& arena, int threads, const IsaFeatures& features) {
+  const std::size_t n = element_unit(StreamKernel::read, threads, features);
+  const StreamArrays x = arena.get(StreamKernel::read, n, threads);
+  if (x.n == 0) return 0.0;
+  std::vector<double> seconds;
+  for (int i = 0; i < 301; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(run_stream_kernel(StreamKernel::read, x, threads, 1, features));
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::nth_element(seconds.begin(), seconds.begin() + 150, seconds.end());
+  return seconds[150];
+}
+
+BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
+                        const RunConfig& config, StreamArena& arena) {
   const StreamKernelInfo& info = stream_kernel_info(kernel);
-  const std::size_t n = elements_for(kernel, size);
   const std::uint64_t working_set = stream_working_set_bytes(kernel, n);
   const int passes = passes_per_call(kernel, n, kCallTargetBytesPerThread * static_cast<std::uint64_t>(threads));
   const std::uint64_t bytes_per_call = stream_bytes_per_pass(kernel, n) * static_cast<std::uint64_t>(passes);
+  const std::uint64_t wa_bytes_per_call =
+      stream_bytes_per_pass_write_allocate(kernel, n) * static_cast<std::uint64_t>(passes);
   const Isa isa = stream_kernel_isa(kernel, config.features);
   const IsaFeatures features = config.features;
 
@@ -135,8 +154,8 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::uint64_t size, int threads, co
   spec.repetitions = config.profile == Profile::full || key ? 5 : 3;
   const int repetitions = spec.repetitions;
   auto calls = std::make_shared<int>(0);
-  spec.body = [&arena, kernel, n, threads, passes, bytes_per_call, working_set, features, repetitions,
-               calls](benchmark::State& state) {
+  spec.body = [&arena, kernel, n, threads, passes, bytes_per_call, wa_bytes_per_call, working_set, features,
+               repetitions, calls, call_overhead_s](benchmark::State& state) {
     const StreamArrays x = arena.get(kernel, n, threads);
     if (x.n == 0) {
       state.SkipWithError("could not allocate the arrays");
@@ -145,15 +164,27 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::uint64_t size, int threads, co
       return;
     }
     double sum = 0.0;
+    const auto start = std::chrono::steady_clock::now();
     for (auto _ : state) sum = run_stream_kernel(kernel, x, threads, passes, features);
+    const double per_call = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+                            static_cast<double>(std::max<benchmark::IterationCount>(1, state.iterations()));
+    const auto set_counters = [&] {
+      state.counters["bytes_per_second"] =
+          benchmark::Counter(static_cast<double>(bytes_per_call), benchmark::Counter::kIsIterationInvariantRate);
+      state.counters["bytes_per_second_write_allocate"] =
+          benchmark::Counter(static_cast<double>(wa_bytes_per_call), benchmark::Counter::kIsIterationInvariantRate);
+      state.counters["working_set_bytes"] = benchmark::Counter(static_cast<double>(working_set));
+      state.counters["elements"] = benchmark::Counter(static_cast<double>(n));
+      state.counters["passes_per_call"] = benchmark::Counter(static_cast<double>(passes));
+      // The share of a call that the measured fixed cost of a call takes (target: under 2%).
+      state.counters["call_overhead_fraction"] = benchmark::Counter(per_call > 0.0 ? call_overhead_s / per_call : 0.0);
+    };
     // Google Benchmark calls this body once per repetition (plus its iteration-count estimates): the first
     // call and every call from the last repetition's on are validated, so the final arrays always are,
     // while large working sets are not re-read five times for nothing.
     const int call = ++*calls;
     if (call > 1 && call < repetitions) {
-      state.counters["bytes_per_second"] =
-          benchmark::Counter(static_cast<double>(bytes_per_call), benchmark::Counter::kIsIterationInvariantRate);
-      state.counters["working_set_bytes"] = benchmark::Counter(static_cast<double>(working_set));
+      set_counters();
       return;
     }
     const StreamCheck check = validate_stream(kernel, x, sum, threads);
@@ -161,31 +192,85 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::uint64_t size, int threads, co
       state.SkipWithError(check.message.c_str());
       return;
     }
-    state.counters["bytes_per_second"] =
-        benchmark::Counter(static_cast<double>(bytes_per_call), benchmark::Counter::kIsIterationInvariantRate);
-    state.counters["working_set_bytes"] = benchmark::Counter(static_cast<double>(working_set));
+    set_counters();
   };
   return spec;
 }
 
-// The median bandwidth per working set of `kernel` in these entries, appended to `curve`.
-void append_curve(const std::vector<json>& entries, const std::string& kernel, std::vector<CurvePoint>& curve) {
-  for (const json& e : entries) {
-    if (e.value("run_type", "") != "aggregate" || e.value("aggregate_name", "") != "median") continue;
-    if (e.value("error_occurred", false) || !e.contains("labels") || e["labels"].value("kernel", "") != kernel) continue;
-    curve.push_back({e.value("working_set_bytes", 0.0), e.value("bytes_per_second", 0.0)});
+// Specs for `kernels` at `size`, grouped by arity (kernels sharing a set of arrays run back to back on the
+// same allocation). A (kernel, elements) pair already in `planned` is skipped: rounding to whole steps can
+// map two neighbouring small sizes onto the same arrays.
+void add_specs(const std::vector<StreamKernel>& kernels, std::uint64_t size, int threads, double overhead_s,
+               const RunConfig& config, StreamArena& arena, std::set<std::pair<int, std::size_t>>& planned,
+               std::vector<BenchmarkSpec>& specs) {
+  for (int arity = 1; arity <= 3; ++arity) {
+    for (StreamKernel k : kernels) {
+      if (stream_array_count(k) != arity) continue;
+      const std::size_t n = elements_for(k, size, element_unit(k, threads, config.features));
+      if (!planned.insert({static_cast<int>(k), n}).second) continue;
+      specs.push_back(make_spec(k, n, threads, overhead_s, config, arena));
+    }
   }
 }
 
-// Whether the quick sweep may stop: the read curve's last plateau is DRAM (per label_levels) and has
-// stayed flat for two octaves past the last knee.
-bool sweep_is_done(std::vector<CurvePoint> curve, const std::vector<ReportedLevel>& reported, double& dram_from) {
-  const std::vector<Plateau> plateaus = find_plateaus(curve);
-  if (!flat_after_last_knee(curve, plateaus, 2.0)) return false;
-  const LevelLabels labels = label_levels(curve, plateaus, reported);
-  if (labels.levels.empty() || labels.levels.back().level != "DRAM") return false;
-  dram_from = labels.levels.back().min_bytes;
+// The memory levels the analysis finds in the entries measured so far at `threads` (derive_memory_ceilings
+// itself, on the same entries, so that the sweep's decisions and the spot sizes agree with the levels the
+// results file will show).
+std::vector<LevelLabel> levels_so_far(const std::vector<json>& entries, const json& machine,
+                                      const std::string& policy, int threads) {
+  const json doc = {{"context", {{"machine", machine}, {"binding", {{"policy", policy}}}}},
+                    {"benchmarks", entries}};
+  std::vector<LevelLabel> out;
+  for (const json& l : derive_memory_ceilings(doc)["memory_levels"]) {
+    if (l.value("threads", 0) != threads || l.value("source", "") != "curve") continue;
+    LevelLabel label;
+    label.level = l.value("level", "");
+    label.min_bytes = l["min_bytes"].is_number() ? l["min_bytes"].get<double>() : 0.0;
+    label.max_bytes = l["max_bytes"].is_number() ? l["max_bytes"].get<double>() : 0.0;
+    out.push_back(label);
+  }
+  return out;
+}
+
+// Whether the quick sweep may stop: the last level is DRAM, has stayed flat for two octaves up to the
+// largest size measured, and the sweep is past twice the reported caches (a flat L3 must not pass for
+// DRAM; a VM reporting its host's L3 only costs an octave or two more).
+bool sweep_is_done(const std::vector<LevelLabel>& levels, double largest_measured,
+                   const std::vector<ReportedLevel>& reported, double& dram_from) {
+  if (levels.empty() || levels.back().level != "DRAM") return false;
+  const LevelLabel& dram = levels.back();
+  if (dram.max_bytes < largest_measured * 0.99 || std::log2(dram.max_bytes / dram.min_bytes) < 2.0 - 1e-9) return false;
+  if (!reported.empty() && largest_measured < 2.0 * reported.back().bytes) return false;
+  dram_from = dram.min_bytes;
   return true;
+}
+
+// One size per level for the spot kernels: the middle of each level's range (DRAM: the second size of its
+// plateau; any size there is DRAM-resident and larger ones only cost time); every fourth size without levels.
+std::vector<std::uint64_t> spot_sizes_for(const std::vector<LevelLabel>& levels, const std::vector<std::uint64_t>& measured) {
+  std::vector<std::uint64_t> out;
+  for (const LevelLabel& l : levels) {
+    const std::uint64_t s = l.level == "DRAM" ? middle_size(measured, l.min_bytes, l.min_bytes * 2.0)
+                                              : middle_size(measured, l.min_bytes, l.max_bytes);
+    if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  }
+  if (out.empty()) {
+    for (std::size_t i = 0; i < measured.size(); i += 4) out.push_back(measured[i]);
+  }
+  return out;
+}
+
+// The kernels' metadata rows as the results file records them: both word counts, so that either byte
+// count can be recomputed from the file.
+json kernel_table(const IsaFeatures& features) {
+  json rows = json::array();
+  for (const StreamKernelInfo& k : stream_kernels()) {
+    rows.push_back({{"kernel", std::string(k.name)}, {"words_read", k.words_read},
+                    {"words_written", k.words_written}, {"words_write_allocate", k.words_write_allocate},
+                    {"flops_per_element", k.flops_per_element}, {"non_temporal", k.non_temporal},
+                    {"step_elements", stream_step_elements(k.kernel, features)}});
+  }
+  return rows;
 }
 
 std::vector<std::string> kernel_names(const std::vector<StreamKernel>& kernels) {
@@ -220,9 +305,12 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
     const SweepPlan& plan = plans[t];
     const std::vector<ReportedLevel> reported = reported_levels(machine_json, threads, policy);
     const std::string who = fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
-    std::vector<CurvePoint> curve;
+    std::vector<json> entries;  // this thread count's, for levels_so_far
+    double largest = 0.0;       // the largest size measured so far
     std::vector<std::uint64_t> measured;
+    std::set<std::pair<int, std::size_t>> planned;
     bool stopped_early = false;
+    const double overhead_s = measure_call_overhead(arena, threads, config.features);
     // Past the planned end, one more octave (two in `full`, within the budget) while the curve has not
     // yet settled on a DRAM plateau: DRAM must be reached in fact, not only by the reported cache sizes.
     std::vector<std::vector<std::uint64_t>> batches = octave_batches(plan.sizes, plan.per_octave);
@@ -242,28 +330,24 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
       const std::vector<std::uint64_t>& batch = batches[bi];
       if (bi == planned_batches) {
         double ignored = 0.0;
-        if (sweep_is_done(curve, reported, ignored)) break;
+        if (sweep_is_done(levels_so_far(entries, machine_json, policy, threads), largest, reported, ignored)) break;
         out.notes.push_back(fmt::format("bandwidth, {}: no flat DRAM plateau by {}; the sweep goes on up to {}.", who,
                                         format_bytes(double(plan.sizes.back())),
                                         format_bytes(double(batches.back().back()))));
       }
       std::vector<BenchmarkSpec> specs;
       for (std::uint64_t size : batch) {
-        // Grouped by arity, so kernels sharing a set of arrays run back to back on the same allocation.
-        for (int arity = 1; arity <= 3; ++arity) {
-          for (StreamKernel k : swept) {
-            if (stream_array_count(k) == arity) specs.push_back(make_spec(k, size, threads, config, arena));
-          }
-        }
+        add_specs(swept, size, threads, overhead_s, config, arena, planned, specs);
         measured.push_back(size);
       }
-      append_curve(runner.run(specs), "read", curve);
+      for (json& e : runner.run(specs)) entries.push_back(std::move(e));
+      largest = std::max(largest, static_cast<double>(batch.back()));
       double dram_from = 0.0;
       // Never stop below the sweep's minimum end: a flat L3 plateau (the 2-thread VM curve is flat from 8 to
       // ~90 MiB) would otherwise pass for DRAM. DRAM must be reached in fact, not only by the curve so far.
       const std::uint64_t stop_floor = plan.capped ? 0 : std::min<std::uint64_t>(kSweepMinEndBytes, plan.sizes.back());
       if (config.profile == Profile::quick && !user && batch.back() >= stop_floor &&
-          sweep_is_done(curve, reported, dram_from)) {
+          sweep_is_done(levels_so_far(entries, machine_json, policy, threads), largest, reported, dram_from)) {
         stopped_early = bi + 1 < planned_batches;
         if (stopped_early) {
           stopped[std::to_string(threads)] = batch.back();
@@ -277,25 +361,11 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
     // Quick: the other kernels at the middle of each level the read curve shows.
     std::vector<std::uint64_t> spot_sizes;
     if (!spot.empty()) {
-      std::vector<CurvePoint> sorted = curve;
-      const std::vector<Plateau> plateaus = find_plateaus(sorted);
-      for (const LevelLabel& l : label_levels(sorted, plateaus, reported).levels) {
-        // DRAM: the second size of its plateau (any size there is DRAM-resident; larger ones only cost time).
-        const std::uint64_t s = l.level == "DRAM" ? middle_size(measured, l.min_bytes, l.min_bytes * 2.0)
-                                                  : middle_size(measured, l.min_bytes, l.max_bytes);
-        if (std::find(spot_sizes.begin(), spot_sizes.end(), s) == spot_sizes.end()) spot_sizes.push_back(s);
-      }
-      if (spot_sizes.empty()) {  // no plateaus: every fourth size
-        for (std::size_t i = 0; i < measured.size(); i += 4) spot_sizes.push_back(measured[i]);
-      }
+      // The levels as the analysis will find them (the same detection on the same entries), so that each
+      // spot size lies inside its level's final range.
+      spot_sizes = spot_sizes_for(levels_so_far(entries, machine_json, policy, threads), measured);
       std::vector<BenchmarkSpec> specs;
-      for (std::uint64_t size : spot_sizes) {
-        for (int arity = 1; arity <= 3; ++arity) {
-          for (StreamKernel k : spot) {
-            if (stream_array_count(k) == arity) specs.push_back(make_spec(k, size, threads, config, arena));
-          }
-        }
-      }
+      for (std::uint64_t size : spot_sizes) add_specs(spot, size, threads, overhead_s, config, arena, planned, specs);
       runner.run(specs);
     }
     arena.release();
@@ -308,12 +378,17 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
         {"start_bytes", plan.start_bytes},   {"planned_end_bytes", plan.planned_end_bytes},
         {"end_bytes", measured.empty() ? 0 : measured.back()},
         {"capped", plan.capped},             {"stopped_early", stopped_early},
-        {"size_count", measured.size()},          {"spot_sizes", spot_sizes}};
+        {"size_count", measured.size()},          {"spot_sizes", spot_sizes},
+        {"call_overhead_seconds", overhead_s}};
   }
   out.context = {{"sizes_from", user ? "--sizes" : "profile"},
                  {"points_per_octave", plans.empty() ? 0 : plans.front().per_octave},
                  {"memory_budget_bytes", config.memory_budget_bytes},
                  {"swept_kernels", kernel_names(swept)},
+                 {"kernels", kernel_table(config.features)},
+                 {"byte_counts", "bytes_per_second: STREAM's convention (the words a kernel names); "
+                                 "bytes_per_second_write_allocate: plus the read of each line a cached store "
+                                 "writes (copy 3 words, triad 4, write 2; _nt kernels as STREAM's)"},
                  {"spot_kernels", kernel_names(spot)},
                  {"call_target_bytes_per_thread", kCallTargetBytesPerThread},
                  {"huge_pages", "arrays of 4 MiB and more are 2 MiB aligned with madvise(MADV_HUGEPAGE)"},

@@ -76,7 +76,20 @@ json variant_json(const PeakVariant& v) {
           {"chains", v.chains},
           {"instructions_per_iteration", v.instructions_per_iteration},
           {"ops_per_instruction", v.ops_per_instruction},
+          {"ops_per_cycle_per_core", v.ops_per_cycle_per_core},
+          {"engine", std::string(to_string(v.engine()))},
           {"unit", std::string(v.unit())}};
+}
+
+// Why a row does not run: the build, the --max-isa cap, the AMX gates (machine.amx) or the CPU.
+std::string not_supported_reason(const PeakVariant& v, const RunConfig& config, const MachineFacts& machine) {
+  if (auto gap = peak_build_gap(v)) return *gap;
+  // machine.isa is the detected set before the cap: runnable there means only the cap stops it.
+  if (peak_runnable(v, machine.isa)) return fmt::format("above --max-isa {}", to_string(config.max_isa));
+  if (v.isa == Isa::amx && !machine.amx.usable()) {
+    return fmt::format("AMX {} ({})", to_string(machine.amx.status), machine.amx.source);
+  }
+  return "CPU lacks the feature";
 }
 
 BenchmarkSpec clock_spec(int threads, const std::vector<int>& pus, const Plan& plan) {
@@ -162,8 +175,7 @@ void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Run
   json not_supported = json::array();
   for (const PeakVariant* v : selection.not_supported) {
     json row = variant_json(*v);
-    // machine.isa is the detected set before the cap: runnable there means only the cap stops it.
-    row["reason"] = peak_runnable(*v, machine.isa) ? fmt::format("above --max-isa {}", to_string(config.max_isa)) : "CPU lacks the feature";
+    row["reason"] = not_supported_reason(*v, config, machine);
     not_supported.push_back(row);
   }
   out.context["variants"] = variants;
@@ -172,7 +184,9 @@ void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Run
       "dependent chain of 64 register-register integer adds per loop trip, assumed 1 cycle each";
   out.context["counting"] =
       "FMA = 2 FLOP per lane; mul or add = 1 FLOP per lane; vdpbf16ps = 2 multiply-adds per 32-bit lane = "
-      "4 FLOP/lane; vpdpbusd = 4 multiply-adds per 32-bit lane = 8 OP/lane";
+      "4 FLOP/lane; vpdpbusd = 4 multiply-adds per 32-bit lane = 8 OP/lane; one AMX tdpbf16ps/tdpfp16ps on full "
+      "tiles = 16x16x32 multiply-adds = 16384 FLOP, one tdpbssd/tdpbusd = 16x16x64 = 32768 OP";
+  out.context["amx"] = to_json(machine.amx);
   out.context["instructions_per_call"] = kInstructionsPerCall;
   if (!not_supported.empty()) {
     out.notes.push_back(fmt::format("compute: {} precision x ISA x width rows not supported on this CPU or above "

@@ -7,7 +7,7 @@ include(GNUInstallDirs)
 install(TARGETS roofline RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # Data folders, each installed as share/roofline/<name>; bench/data_dir.cpp knows the same list (a
 # folder added here is added there too, and a test checks that the installed tree has each).
-set(ROOFLINE_DATA_FOLDERS analysis/specs)
+set(ROOFLINE_DATA_FOLDERS analysis/specs analysis/llm/models)
 foreach(folder IN LISTS ROOFLINE_DATA_FOLDERS)
   get_filename_component(name ${folder} NAME)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/ DESTINATION ${CMAKE_INSTALL_DATADIR}/roofline/${name}

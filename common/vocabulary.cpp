@@ -13,12 +13,13 @@ constexpr std::array<std::pair<Precision, std::string_view>, 5> kPrecisionNames{
     {Precision::fp16, "fp16"},
     {Precision::int8, "int8"},
 }};
-constexpr std::array<std::pair<Isa, std::string_view>, 5> kIsaNames{{
+constexpr std::array<std::pair<Isa, std::string_view>, 6> kIsaNames{{
     {Isa::scalar, "scalar"},
     {Isa::sse, "sse"},
     {Isa::avx2, "avx2"},
     {Isa::avx_vnni, "avx_vnni"},
     {Isa::avx512, "avx512"},
+    {Isa::amx, "amx"},
 }};
 constexpr std::array<Precision, 5> kPrecisions{Precision::fp64, Precision::fp32, Precision::bf16, Precision::fp16,
                                                Precision::int8};
@@ -87,6 +88,7 @@ int isa_rank(Isa isa) {
     case Isa::avx2:
     case Isa::avx_vnni: return 2;
     case Isa::avx512: return 3;
+    case Isa::amx: return 4;
   }
   return 0;
 }
@@ -98,17 +100,20 @@ int vector_bits(Isa isa) {
     case Isa::avx2:
     case Isa::avx_vnni: return 256;
     case Isa::avx512: return 512;
+    case Isa::amx: return 8192;
   }
   return 64;
 }
 
+Engine engine_of(Isa isa) { return isa == Isa::amx ? Engine::matrix : Engine::vector; }
+
 IsaFeatures IsaFeatures::capped(Isa max_isa) const {
   IsaFeatures f = *this;
   const int rank = isa_rank(max_isa);
+  if (rank < 4) f.amx_tile = f.amx_bf16 = f.amx_int8 = f.amx_fp16 = false;
   if (rank < 3) {
     f.avx512f = f.avx512dq = f.avx512bw = f.avx512vl = false;
     f.avx512_vnni = f.avx512_bf16 = f.avx512_fp16 = false;
-    f.amx_tile = f.amx_bf16 = f.amx_int8 = false;
   }
   if (rank < 2) {
     f.avx = f.avx2 = f.fma = f.f16c = f.avx_vnni = false;
@@ -130,6 +135,7 @@ bool IsaFeatures::supports(Isa isa) const {
     case Isa::avx2: return avx2 && fma;
     case Isa::avx_vnni: return avx2 && avx_vnni;
     case Isa::avx512: return avx512f && avx512dq && avx512bw && avx512vl;
+    case Isa::amx: return amx_tile;
   }
   return false;
 }

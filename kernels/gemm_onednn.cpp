@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include <oneapi/dnnl/dnnl.hpp>
 
@@ -48,16 +49,23 @@ std::string isa_name(dnnl::cpu_isa isa) {
   }
 }
 
+// The cap --max-isa implies for oneDNN: none at amx (the top level), AVX512_CORE_BF16 at avx512 (everything
+// AVX-512 but the AMX kernels, so that two runs show what AMX buys), and the matching level below.
+std::optional<dnnl::cpu_isa> onednn_isa_cap(Isa max_isa) {
+  if (isa_rank(max_isa) >= isa_rank(Isa::amx)) return std::nullopt;
+  if (isa_rank(max_isa) >= isa_rank(Isa::avx512)) return dnnl::cpu_isa::avx512_core_bf16;
+  if (max_isa == Isa::avx_vnni) return dnnl::cpu_isa::avx2_vnni;
+  return isa_rank(max_isa) >= isa_rank(Isa::avx2) ? dnnl::cpu_isa::avx2 : dnnl::cpu_isa::sse41;
+}
+
 // Honours --max-isa: oneDNN's ISA cap can only be set before its first JIT kernel, once per process.
 void apply_isa_cap(const IsaFeatures& features) {
   static std::once_flag once;
   std::call_once(once, [&] {
-    if (isa_rank(features.max_isa) >= isa_rank(Isa::avx512)) return;
-    const dnnl::cpu_isa cap = features.max_isa == Isa::avx_vnni ? dnnl::cpu_isa::avx2_vnni
-                              : isa_rank(features.max_isa) >= isa_rank(Isa::avx2) ? dnnl::cpu_isa::avx2
-                                                                                  : dnnl::cpu_isa::sse41;
+    const std::optional<dnnl::cpu_isa> cap = onednn_isa_cap(features.max_isa);
+    if (!cap) return;
     try {
-      dnnl::set_max_cpu_isa(cap);
+      dnnl::set_max_cpu_isa(*cap);
     } catch (const dnnl::error&) {
       // Already fixed by an earlier primitive or ONEDNN_MAX_CPU_ISA: library_facts() reports the ISA in force.
     }
@@ -190,7 +198,10 @@ class OnednnBackend final : public GemmBackend {
     return {{"version", std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch)},
             {"git_hash", v->hash ? v->hash : ""},
             {"cpu_runtime", runtime},
-            {"effective_isa", isa_name(dnnl::get_effective_cpu_isa())}};
+            {"effective_isa", isa_name(dnnl::get_effective_cpu_isa())},
+            {"isa_cap", onednn_isa_cap(features.max_isa) ? isa_name(*onednn_isa_cap(features.max_isa)) + " (--max-isa " +
+                                                             std::string(to_string(features.max_isa)) + ")"
+                                                       : "none"}};
   }
   [[nodiscard]] std::vector<std::string> environment() const override { return {"ONEDNN_MAX_CPU_ISA"}; }
 };

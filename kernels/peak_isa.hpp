@@ -18,6 +18,8 @@ namespace roofline::peak_isa {
 // room for the two inputs).
 inline constexpr int kChainsLegacy = 12;
 inline constexpr int kChainsEvex = 20;
+// AMX: four accumulator tiles (of the eight), each 16 x 16 32-bit elements; the other four hold A and B.
+inline constexpr int kChainsTile = 4;
 
 // peak_scalar.cpp (baseline x86-64, SSE2 scalar: mulsd/addsd)
 void muladd_fp64_scalar(std::int64_t n, const PeakInputs& in, double* out);
@@ -51,6 +53,13 @@ void dot_int8_avx512_512(std::int64_t n, const PeakInputs& in, double* out);
 // peak_avx_vnni.cpp (-mavx2 -mavxvnni): VEX {vex} vpdpbusd at 128/256 bits
 void dot_int8_avx_vnni_128(std::int64_t n, const PeakInputs& in, double* out);
 void dot_int8_avx_vnni_256(std::int64_t n, const PeakInputs& in, double* out);
+// peak_amx.cpp (-mamx-tile -mamx-bf16 -mamx-int8 [-mamx-fp16]): tile dot products on 4 accumulator tiles
+void tile_bf16_amx(std::int64_t n, const PeakInputs& in, double* out);
+void tile_int8_ss_amx(std::int64_t n, const PeakInputs& in, double* out);
+void tile_int8_us_amx(std::int64_t n, const PeakInputs& in, double* out);
+#ifdef ROOFLINE_HAVE_AMX_FP16
+void tile_fp16_amx(std::int64_t n, const PeakInputs& in, double* out);
+#endif
 
 // The hot loops are inline assembly: one asm statement per trip holding one instruction per chain, with
 // every accumulator an in/out register operand. With intrinsics, g++ 12 copies the accumulators between

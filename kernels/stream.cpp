@@ -13,17 +13,18 @@
 namespace roofline {
 
 const std::vector<StreamKernelInfo>& stream_kernels() {
-  // name, words read, words written, FLOP per element, lowest ISA, non-temporal, formula
+  // name, words read, words written, words with write-allocate, FLOP per element, lowest ISA,
+  // non-temporal, formula
   static const std::vector<StreamKernelInfo> table = {
-      {StreamKernel::copy, "copy", 1, 1, 0, Isa::scalar, false, "c = a"},
-      {StreamKernel::scale, "scale", 1, 1, 1, Isa::scalar, false, "b = s*c"},
-      {StreamKernel::add, "add", 2, 1, 1, Isa::scalar, false, "c = a + b"},
-      {StreamKernel::triad, "triad", 2, 1, 2, Isa::scalar, false, "a = b + s*c"},
-      {StreamKernel::read, "read", 1, 0, 1, Isa::scalar, false, "sum += a"},
-      {StreamKernel::write, "write", 0, 1, 0, Isa::scalar, false, "a = v"},
-      {StreamKernel::copy_nt, "copy_nt", 1, 1, 0, Isa::sse, true, "c = a (streaming stores)"},
-      {StreamKernel::triad_nt, "triad_nt", 2, 1, 2, Isa::sse, true, "a = b + s*c (streaming stores)"},
-      {StreamKernel::write_nt, "write_nt", 0, 1, 0, Isa::sse, true, "a = v (streaming stores)"},
+      {StreamKernel::copy, "copy", 1, 1, 3, 0, Isa::scalar, false, "c = a"},
+      {StreamKernel::scale, "scale", 1, 1, 3, 1, Isa::scalar, false, "b = s*c"},
+      {StreamKernel::add, "add", 2, 1, 4, 1, Isa::scalar, false, "c = a + b"},
+      {StreamKernel::triad, "triad", 2, 1, 4, 2, Isa::scalar, false, "a = b + s*c"},
+      {StreamKernel::read, "read", 1, 0, 1, 1, Isa::scalar, false, "sum += a"},
+      {StreamKernel::write, "write", 0, 1, 2, 0, Isa::scalar, false, "a = v"},
+      {StreamKernel::copy_nt, "copy_nt", 1, 1, 2, 0, Isa::sse, true, "c = a (streaming stores)"},
+      {StreamKernel::triad_nt, "triad_nt", 2, 1, 3, 2, Isa::sse, true, "a = b + s*c (streaming stores)"},
+      {StreamKernel::write_nt, "write_nt", 0, 1, 1, 0, Isa::sse, true, "a = v (streaming stores)"},
   };
   return table;
 }
@@ -64,6 +65,10 @@ std::uint64_t stream_bytes_per_pass(StreamKernel kernel, std::size_t n) {
   return static_cast<std::uint64_t>(k.words_read + k.words_written) * sizeof(double) * n;
 }
 
+std::uint64_t stream_bytes_per_pass_write_allocate(StreamKernel kernel, std::size_t n) {
+  return static_cast<std::uint64_t>(stream_kernel_info(kernel).words_write_allocate) * sizeof(double) * n;
+}
+
 std::uint64_t stream_working_set_bytes(StreamKernel kernel, std::size_t n) {
   return static_cast<std::uint64_t>(stream_array_count(kernel)) * sizeof(double) * n;
 }
@@ -82,6 +87,17 @@ Isa stream_kernel_isa(StreamKernel, const IsaFeatures& features) {
   if (features.supports(Isa::avx512)) return Isa::avx512;
   if (features.supports(Isa::avx2)) return Isa::avx2;
   return Isa::sse;  // SSE2 is part of x86-64
+}
+
+std::size_t stream_step_elements(StreamKernel kernel, const IsaFeatures& features) {
+  // Must match stream_loops.hpp: NtVec::kWidth doubles per vector, read unrolled over 2 x kReadLanes.
+  std::size_t width = 2;  // SSE2: 2 doubles per xmm
+  switch (stream_kernel_isa(kernel, features)) {
+    case Isa::avx512: width = 8; break;
+    case Isa::avx2: width = 4; break;
+    default: break;
+  }
+  return kernel == StreamKernel::read ? 2 * 8 * width : width;
 }
 
 void stream_init(StreamKernel kernel, const StreamArrays& x, int threads) {

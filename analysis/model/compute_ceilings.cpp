@@ -12,8 +12,12 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/matrix_engine.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -76,17 +80,18 @@ int precision_rank(const std::string& p) {
 }
 
 int isa_order(const std::string& isa) {
-  static const std::array<std::string, 5> kOrder{"scalar", "sse", "avx2", "avx_vnni", "avx512"};
+  static const std::array<std::string, 6> kOrder{"scalar", "sse", "avx2", "avx_vnni", "avx512", "amx"};
   const auto it = std::find(kOrder.begin(), kOrder.end(), isa);
   return static_cast<int>(it - kOrder.begin());
 }
 
-// Row key: precision rank, vector bits, isa rank, threads (the table's display order).
-using Key = std::tuple<int, int, int, int>;
+// Row key: precision rank, vector bits, isa rank, threads (the table's display order), and for tile kernels
+// the variant (TDPBSSD and TDPBUSD are two rows of one precision and width).
+using Key = std::tuple<int, int, int, int, std::string>;
 
 struct Row {
   json labels;
-  std::string precision, isa;
+  std::string precision, isa, engine = "vector";
   int bits = 0;
   int threads = 0;
   std::vector<double> values;
@@ -98,14 +103,6 @@ struct Row {
   std::string reason;
 };
 
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 == 1 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
-double max_of(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); }
 
 // The benchmark's own name, without the "/min_time:..", "/repeats:.." and "/real_time" Google Benchmark adds.
 std::string base_name(const json& e) {
@@ -135,8 +132,29 @@ int label_int(const json& labels, const char* key) {
   return 0;
 }
 
-Key key_of(const std::string& precision, int bits, const std::string& isa, int threads) {
-  return {precision_rank(precision), bits, isa_order(isa), threads};
+Key key_of(const Row& r) {
+  const bool tile = r.labels.value("kernel", std::string()) == "tile";
+  return {precision_rank(r.precision), r.bits, isa_order(r.isa), r.threads,
+          tile ? r.labels.value("variant", std::string()) : std::string()};
+}
+
+// A row's engine: its "engine" label, else from its ISA (files from before engines: every row is vector
+// but AMX's). An unknown engine is bad input, never guessed.
+std::string engine_label(const json& labels, const std::string& isa) {
+  if (!labels.contains("engine")) return std::string(to_string(isa == "amx" ? Engine::matrix : Engine::vector));
+  const json& e = labels["engine"];
+  if (!e.is_string() || !parse_engine(e.get<std::string>())) {
+    throw InputError(fmt::format("compute entry: engine {} is not 'vector' or 'matrix'", e.dump()));
+  }
+  return e.get<std::string>();
+}
+
+// Pipes (instructions per cycle per core) of a row: the datasheet's when the kernel carries an
+// architectural rate (AMX TMUL), else the plausible count nearest the measured throughput.
+double row_pipes(const json& labels, double measured_ipc, int ops_per_instruction) {
+  const int opc = label_int(labels, "ops_per_cycle_per_core");
+  if (opc > 0 && ops_per_instruction > 0) return static_cast<double>(opc) / ops_per_instruction;
+  return plausible_pipes(measured_ipc);
 }
 
 // A row's clock: the best clock measured beside its own calls when recorded, else the clock benchmark's
@@ -149,19 +167,21 @@ double row_clock(const Row& r, const std::map<int, double>& clock) {
 
 json number_or_null(double v) { return v > 0.0 ? json(v) : json(nullptr); }
 
-}  // namespace
-
-json derive_compute_ceilings(const json& results) {
-  json notes = json::array();
-  const json empty = json::object();
-  const json& context = results.contains("context") && results["context"].is_object() ? results["context"] : empty;
-  const json& machine = context.contains("machine") && context["machine"].is_object() ? context["machine"] : empty;
-  const std::string uarch = machine.value("microarchitecture", std::string());
-
-  // Clock per thread count: the best repetition.
+// The compute and clock suites' entries as rows (one per precision x isa x width x threads, a tile row per
+// variant), with the rows the CPU or the cap did not support at every thread count, and the best clock per
+// thread count.
+struct Collected {
   std::map<int, double> clock;
   std::map<Key, Row> rows;
   std::set<int> thread_counts;
+};
+
+Collected collect_rows(const json& results, const json& context) {
+  Collected out;
+  std::map<int, double>& clock = out.clock;
+  std::map<Key, Row>& rows = out.rows;
+  std::set<int>& thread_counts = out.thread_counts;
+  // Clock per thread count: the best repetition.
   const json benchmarks = results.contains("benchmarks") && results["benchmarks"].is_array() ? results["benchmarks"]
                                                                                             : json::array();
   for (const json& e : benchmarks) {
@@ -179,9 +199,11 @@ json derive_compute_ceilings(const json& results) {
     r.isa = l.value("isa", std::string());
     r.bits = label_int(l, "vector_bits");
     r.threads = label_int(l, "threads");
+    r.labels = l;
+    r.engine = engine_label(l, r.isa);
     if (r.precision.empty() || r.threads <= 0) continue;
     thread_counts.insert(r.threads);
-    Row& row = rows.try_emplace(key_of(r.precision, r.bits, r.isa, r.threads), r).first->second;
+    Row& row = rows.try_emplace(key_of(r), r).first->second;
     row.labels = l;
     row.benchmark = base_name(e);
     if (failed) {
@@ -216,9 +238,10 @@ json derive_compute_ceilings(const json& results) {
         r.isa = u.value("isa", std::string());
         r.bits = label_int(u, "vector_bits");
         r.threads = t;
+        r.engine = engine_label(u, r.isa);
         r.status = "not supported";
         r.reason = u.value("reason", std::string("not supported on this CPU"));
-        rows.try_emplace(key_of(r.precision, r.bits, r.isa, t), r);
+        rows.try_emplace(key_of(r), r);
       }
     }
   }
@@ -229,53 +252,96 @@ json derive_compute_ceilings(const json& results) {
     }
   }
 
-  // Pipes per (precision, bits, isa) from its lowest measured thread count.
-  std::map<std::tuple<int, int, int>, double> pipes;
+  return out;
+}
+
+// Scaling: a thread count far below linear over the lowest one (SMT siblings or a busy host).
+void scaling_notes(const std::map<std::tuple<int, std::string, int>, json>& best, json& notes) {
+  for (const auto& [k, c] : best) {
+    const auto& [precision, engine, threads] = k;
+    const auto first = best.lower_bound({precision, engine, 0});
+    if (first->first == k || std::get<0>(first->first) != precision || std::get<1>(first->first) != engine) continue;
+    const int first_threads = std::get<2>(first->first);
+    const double ratio = c.value("value", 0.0) / first->second.value("value", 1.0);
+    const double ideal = static_cast<double>(threads) / first_threads;
+    if (ratio < 0.6 * ideal) {
+      notes.push_back(fmt::format("compute: {} {} peaks at {} threads are only {:.2f}x those at {} (ideal {:.0f}x): "
+                                  "the cores may be SMT siblings or busy with other work",
+                                  c.value("precision", ""), engine, threads, ratio, first_threads, ideal));
+    }
+  }
+}
+
+// A compute_table row before measurement fills it in: identity, status and what the kernel counts.
+json table_row(const Row& r, const std::string& unit, const std::string& kernel, int opi, const std::vector<double>& known) {
+  return {{"precision", r.precision},
+          {"isa", r.isa},
+          {"engine", r.engine},
+          {"vector_bits", r.bits},
+          {"threads", r.threads},
+          {"status", r.status},
+          {"value", nullptr},
+          {"median", nullptr},
+          {"unit", unit},
+          {"theoretical", nullptr},
+          {"percent", nullptr},
+          {"clock_hz", nullptr},
+          {"kernel", kernel},
+          {"variant", r.labels.value("variant", std::string())},
+          {"instruction", r.labels.value("instruction", std::string())},
+          {"ops_per_instruction", opi},
+          {"instructions_per_cycle", nullptr},
+          {"pipes", nullptr},
+          {"ops_per_cycle_per_core", nullptr},
+          {"known_pipes", known},
+          {"exceeds_theoretical", false},
+          {"reason", r.reason},
+          {"benchmark", r.benchmark}};
+}
+
+}  // namespace
+
+json derive_compute_ceilings(const json& results) {
+  json notes = json::array();
+  const json empty = json::object();
+  const json& context = results.contains("context") && results["context"].is_object() ? results["context"] : empty;
+  const json& machine = context.contains("machine") && context["machine"].is_object() ? context["machine"] : empty;
+  const std::string uarch = machine.value("microarchitecture", std::string());
+
+  Collected collected = collect_rows(results, context);
+  const std::map<int, double>& clock = collected.clock;
+  std::map<Key, Row>& rows = collected.rows;
+
+  // Pipes per (precision, bits, isa, variant of a tile row) from its lowest measured thread count.
+  using RowKey = std::tuple<int, int, int, std::string>;
+  auto row_key_of = [](const Key& k) { return RowKey{std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<4>(k)}; };
+  std::map<RowKey, double> pipes;
   for (const auto& [key, r] : rows) {
-    const auto row_key = std::make_tuple(std::get<0>(key), std::get<1>(key), std::get<2>(key));
+    const RowKey row_key = row_key_of(key);
     if (r.status != "measured" || pipes.count(row_key)) continue;  // rows iterate by ascending threads
     const double hz = row_clock(r, clock);
     const int opi = label_int(r.labels, "ops_per_instruction");
     if (hz <= 0.0 || opi <= 0) continue;
-    pipes[row_key] = plausible_pipes(max_of(r.values) / (r.threads * hz * opi));
+    pipes[row_key] = row_pipes(r.labels, max_of(r.values) / (r.threads * hz * opi), opi);
   }
 
   json table = json::array();
-  std::map<std::pair<int, int>, json> best;         // precision rank, threads -> ceiling
-  std::map<std::pair<int, int>, json> theoretical;  // precision rank, threads -> theoretical peak
+  // (precision rank, engine, threads) -> the best ceiling and the highest theoretical peak.
+  using PeakKey = std::tuple<int, std::string, int>;
+  std::map<PeakKey, json> best;
+  std::map<PeakKey, json> theoretical;
   for (const auto& [key, r] : rows) {
-    const auto row_key = std::make_tuple(std::get<0>(key), std::get<1>(key), std::get<2>(key));
+    const RowKey row_key = row_key_of(key);
     const std::string unit = r.precision == "int8" ? "OP/s" : "FLOP/s";
     const int opi = label_int(r.labels, "ops_per_instruction");
     const std::string kernel = r.labels.value("kernel", std::string());
     const std::vector<double> known = known_pipes(uarch, kernel, r.precision, r.isa, r.bits);
-    json row = {{"precision", r.precision},
-                {"isa", r.isa},
-                {"vector_bits", r.bits},
-                {"threads", r.threads},
-                {"status", r.status},
-                {"value", nullptr},
-                {"median", nullptr},
-                {"unit", unit},
-                {"theoretical", nullptr},
-                {"percent", nullptr},
-                {"clock_hz", nullptr},
-                {"kernel", kernel},
-                {"variant", r.labels.value("variant", std::string())},
-                {"instruction", r.labels.value("instruction", std::string())},
-                {"ops_per_instruction", opi},
-                {"instructions_per_cycle", nullptr},
-                {"pipes", nullptr},
-                {"ops_per_cycle_per_core", nullptr},
-                {"known_pipes", known},
-                {"exceeds_theoretical", false},
-                {"reason", r.reason},
-                {"benchmark", r.benchmark}};
+    json row = table_row(r, unit, kernel, opi, known);
     if (r.status == "measured") {
       const double value = max_of(r.values);
       const double hz = row_clock(r, clock);
       row["value"] = value;
-      row["median"] = median_of(r.values);
+      row["median"] = median(r.values);
       row["clock_hz"] = number_or_null(hz);
       if (hz > 0.0 && opi > 0) row["instructions_per_cycle"] = value / (r.threads * hz * opi);
       const double p = pipes.count(row_key) ? pipes.at(row_key) : 0.0;
@@ -304,17 +370,21 @@ json derive_compute_ceilings(const json& results) {
                                       r.precision, r.isa, r.bits, r.threads,
                                       fmt::format("{:.0f}%", 100.0 * value / peak)));
         }
-        const std::pair<int, int> pk{std::get<0>(key), r.threads};
+        const PeakKey pk{std::get<0>(key), r.engine, r.threads};
         if (!theoretical.count(pk) || peak > theoretical[pk].value("value", 0.0)) {
+          const bool datasheet = label_int(r.labels, "ops_per_cycle_per_core") > 0;
           theoretical[pk] = {{"precision", r.precision}, {"threads", r.threads}, {"isa", r.isa},
-                             {"vector_bits", r.bits},    {"value", peak},        {"unit", unit},
-                             {"clock_hz", hz},           {"ops_per_cycle_per_core", opc},
-                             {"pipes", p},               {"source", "measured instruction throughput"}};
+                             {"engine", r.engine},       {"vector_bits", r.bits}, {"value", peak},
+                             {"unit", unit},             {"clock_hz", hz},        {"ops_per_cycle_per_core", opc},
+                             {"pipes", p},
+                             {"source", datasheet ? "architectural rate per cycle (AMX TMUL) x measured clock"
+                                                  : "measured instruction throughput"}};
         }
       }
-      const std::pair<int, int> bk{std::get<0>(key), r.threads};
+      const PeakKey bk{std::get<0>(key), r.engine, r.threads};
       if (!best.count(bk) || value > best[bk].value("value", 0.0)) {
         best[bk] = {{"precision", r.precision},    {"isa", r.isa},
+                    {"engine", r.engine},
                     {"vector_bits", r.bits},       {"threads", r.threads},
                     {"value", value},              {"unit", unit},
                     {"theoretical", row["theoretical"]}, {"percent", row["percent"]},
@@ -330,21 +400,13 @@ json derive_compute_ceilings(const json& results) {
   json peaks = json::array();
   for (const auto& [k, p] : theoretical) peaks.push_back(p);
 
-  // Scaling: a thread count far below linear over the lowest one (SMT siblings or a busy host).
-  for (const auto& [k, c] : best) {
-    const auto first = best.lower_bound({k.first, 0});
-    if (first->first == k || first->first.first != k.first) continue;
-    const double ratio = c.value("value", 0.0) / first->second.value("value", 1.0);
-    const double ideal = static_cast<double>(k.second) / first->first.second;
-    if (ratio < 0.6 * ideal) {
-      notes.push_back(fmt::format("compute: {} peaks at {} threads are only {:.2f}x those at {} (ideal {:.0f}x): the "
-                                  "cores may be SMT siblings or busy with other work",
-                                  c.value("precision", ""), k.second, ratio, first->first.second, ideal));
-    }
-  }
+  scaling_notes(best, notes);
   if (!rows.empty()) {
     notes.push_back("compute: FMA = 2 FLOP per lane; vdpbf16ps = 4 FLOP per 32-bit lane; vpdpbusd = 8 OP per "
                     "32-bit lane; theoretical = threads x measured clock x measured pipes x ops per instruction");
+    notes.push_back("compute: one AMX tdpbf16ps on full tiles = 16x16x32 multiply-adds = 16384 FLOP (tdpbssd/tdpbusd: "
+                    "32768 OP); the matrix engine's theoretical = threads x the clock measured beside it x 1024 FLOP "
+                    "(bf16, fp16) or 2048 OP (int8) per cycle per core");
     notes.push_back("compute: each repetition's rate is its fastest call (every call timed alone, the clock "
                     "measured beside it); the *_average counters keep the mean of all its calls, which on a "
                     "shared or virtual machine includes preempted calls");
@@ -353,7 +415,10 @@ json derive_compute_ceilings(const json& results) {
   if (!rows.empty() && uarch.empty()) {
     notes.push_back("compute: microarchitecture unknown; pipe counts come from the measured throughput alone");
   }
-  return {{"compute_ceilings", ceilings}, {"compute_table", table}, {"theoretical_peaks", peaks}, {"notes", notes}};
+  json matrix = matrix_engine_summary(results, ceilings);
+  for (const json& line : matrix["lines"]) notes.push_back("compute: " + line.get<std::string>());
+  return {{"compute_ceilings", ceilings}, {"compute_table", table},   {"theoretical_peaks", peaks},
+          {"matrix_engine", matrix},      {"notes", notes}};
 }
 
 }  // namespace roofline

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/results.hpp"
+#include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {
@@ -37,15 +38,16 @@ struct Point {
   std::vector<double> repetitions;
   double median = -1.0;  // from the aggregate when present, else computed
   double best = -1.0;    // likewise, the max
+  double best_write_allocate = -1.0;    // bytes_per_second_write_allocate of the best repetition (-1: absent)
+  double median_write_allocate = -1.0;  // and of the median aggregate
+  std::vector<double> write_allocate;   // per repetition, beside `repetitions`
   std::string benchmark;
+  // The repetitions' robust relative spread: 1.4826 x MAD / median (0 with fewer than 3 repetitions).
+  double spread() const {
+    if (repetitions.size() < 3 || !(median > 0.0)) return 0.0;
+    return robust_sigma(repetitions) / median;
+  }
 };
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 == 1 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
 
 using Key = std::tuple<int, std::string, double>;  // threads, kernel, working_set_bytes
 
@@ -74,6 +76,7 @@ std::map<Key, Point> collect_points(const json& results) {
     Point& p = points[key];
     p.bytes = std::get<2>(key);
     p.repetitions.push_back(counter(e, "bytes_per_second"));
+    p.write_allocate.push_back(counter(e, "bytes_per_second_write_allocate", -1.0));
     if (p.benchmark.empty()) p.benchmark = entry_name(e);
   }
   for (const char* aggregate : {"median", "max"}) {
@@ -81,13 +84,20 @@ std::map<Key, Point> collect_points(const json& results) {
       if (!key_of(e, key)) continue;
       Point& p = points[key];
       p.bytes = std::get<2>(key);
-      (std::string(aggregate) == "median" ? p.median : p.best) = counter(e, "bytes_per_second");
+      const bool median = std::string(aggregate) == "median";
+      (median ? p.median : p.best) = counter(e, "bytes_per_second");
+      (median ? p.median_write_allocate : p.best_write_allocate) = counter(e, "bytes_per_second_write_allocate", -1.0);
       if (p.benchmark.empty()) p.benchmark = entry_name(e);
     }
   }
   for (auto& [k, p] : points) {
-    if (p.median < 0.0) p.median = median_of(p.repetitions);
-    if (p.best < 0.0) p.best = p.repetitions.empty() ? p.median : *std::max_element(p.repetitions.begin(), p.repetitions.end());
+    if (p.median < 0.0 && !p.repetitions.empty()) p.median = median(p.repetitions);
+    if (p.best < 0.0 && !p.repetitions.empty()) {
+      const auto it = std::max_element(p.repetitions.begin(), p.repetitions.end());
+      p.best = *it;
+      p.best_write_allocate = p.write_allocate[static_cast<std::size_t>(it - p.repetitions.begin())];
+    }
+    if (p.best < 0.0) p.best = p.median;
   }
   return points;
 }
@@ -129,6 +139,156 @@ std::vector<ReportedLevel> reported_levels(const json& machine, int threads, con
   return out;
 }
 
+namespace {
+
+using KernelPoints = std::map<std::string, std::vector<const Point*>>;  // kernel -> its sizes
+
+struct Range {
+  std::string level;
+  double lo, hi;
+  std::string source;
+};
+
+// The swept kernels at one thread count: `read` first (the memory roof and reference curve), then every
+// kernel with at least half as many sizes (the quick profile's spot kernels, measured at one size per
+// level, are not curves).
+std::vector<std::string> swept_kernels_of(const KernelPoints& kernels) {
+  std::string reference;
+  const auto score = [&](const std::string& k) {
+    return std::make_tuple(kernels.at(k).size(), k == "read" ? 1 : 0, -kernel_rank(k));
+  };
+  for (const auto& [kernel, pts] : kernels) {
+    if (reference.empty() || score(kernel) > score(reference)) reference = kernel;
+  }
+  std::vector<std::string> out = {reference};
+  const std::size_t enough = std::max<std::size_t>(4, (kernels.at(reference).size() + 1) / 2);
+  for (const auto& [kernel, pts] : kernels) {
+    if (kernel != reference && pts.size() >= enough) out.push_back(kernel);
+  }
+  return out;
+}
+
+std::vector<CurvePoint> curve_of(const std::vector<const Point*>& pts) {
+  std::vector<CurvePoint> c;
+  for (const Point* p : pts) c.push_back({p->bytes, p->median, p->spread()});
+  return c;
+}
+
+// The levels at one thread count, appended to out["memory_levels"] and out["notes"]; returns their ranges.
+std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const std::vector<ReportedLevel>& reported,
+                              json& out) {
+  const std::vector<std::string> swept = swept_kernels_of(kernels);
+  const std::string& reference = swept.front();
+  const std::string prefix = fmt::format("{} thread{}: ", threads, threads == 1 ? "" : "s");
+  std::vector<std::vector<CurvePoint>> curves;
+  for (const std::string& k : swept) curves.push_back(curve_of(kernels.at(k)));
+  const LevelDetection d = detect_levels(curves, reported);
+  // Say when the repetitions scatter so much that the plateaus are a guess (a shared machine under load).
+  std::vector<double> spreads;
+  for (const CurvePoint& p : d.curve) spreads.push_back(p.spread);
+  if (!spreads.empty() && median(spreads) > 0.1) {
+    out["notes"].push_back(prefix + fmt::format("the repetitions scatter by {:.0f}% (median robust spread): the "
+                                                "machine was busy, and the levels below may be misplaced; "
+                                                "measure again on a quiet machine.", 100.0 * median(spreads)));
+  }
+  std::vector<Range> ranges;
+  if (!d.plateaus.empty()) {
+    for (const LevelLabel& l : d.labels.levels) {
+      ranges.push_back({l.level, l.min_bytes, l.max_bytes, l.source});
+      // The level's bandwidth: the reference kernel's median over its plateau (the combined curve only finds
+      // it; a stray plateau folded into the level widens its range, not its bandwidth).
+      const Plateau& core = d.plateaus[l.plateau];
+      std::vector<double> inside;
+      for (const Point* p : kernels.at(reference)) {
+        if (in_range(p->bytes, core.min_bytes, core.max_bytes)) inside.push_back(p->median);
+      }
+      out["memory_levels"].push_back({{"threads", threads},
+                                      {"level", l.level},
+                                      {"reference_kernel", reference},
+                                      {"detected_from", swept},
+                                      {"min_bytes", bytes_or_null(l.min_bytes)},
+                                      {"max_bytes", bytes_or_null(l.max_bytes)},
+                                      {"bandwidth", inside.empty() ? l.bandwidth : median(inside)},
+                                      {"inferred_bytes", bytes_or_null(l.inferred_bytes)},
+                                      {"reported_bytes", bytes_or_null(l.reported_bytes)},
+                                      {"agreement", l.agreement},
+                                      {"source", l.source}});
+    }
+    for (const std::string& n : d.labels.notes) out["notes"].push_back(prefix + n);
+  } else if (!reported.empty()) {
+    out["notes"].push_back(prefix + fmt::format("the '{}' curve has too few sizes for plateaus ({}); levels come "
+                                                "from the reported cache sizes only.", reference, d.curve.size()));
+    double lo = 0.0;
+    for (const ReportedLevel& r : reported) {
+      ranges.push_back({r.name, lo, r.bytes, "reported"});
+      out["memory_levels"].push_back({{"threads", threads}, {"level", r.name}, {"reference_kernel", reference},
+                                      {"min_bytes", bytes_or_null(lo)}, {"max_bytes", bytes_or_null(r.bytes)},
+                                      {"bandwidth", nullptr}, {"inferred_bytes", nullptr},
+                                      {"reported_bytes", bytes_or_null(r.bytes)}, {"agreement", "unchecked"},
+                                      {"source", "reported"}});
+      lo = r.bytes * 1.03;  // just above, so in_range's slack does not put one size in two levels
+    }
+    ranges.push_back({"DRAM", 2.0 * reported.back().bytes, 1e30, "reported"});
+  } else {
+    out["notes"].push_back(prefix + "too few sizes for plateaus and no reported cache sizes: no memory levels.");
+  }
+  return ranges;
+}
+
+// Each kernel's best repetition inside each level's range; a level seen twice keeps the better one. Both
+// byte counts: value (STREAM's) and value_write_allocate (null when the file predates that counter).
+void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
+                  std::vector<json>& ceilings) {
+  for (const auto& [kernel, pts] : kernels) {
+    std::map<std::string, json> best_by_level;
+    for (const Range& r : ranges) {
+      const Point* best = nullptr;
+      double lo = 0.0, hi = 0.0;
+      int count = 0;
+      for (const Point* p : pts) {
+        if (!in_range(p->bytes, r.lo, r.hi)) continue;
+        if (best == nullptr || p->best > best->best) best = p;
+        lo = count == 0 ? p->bytes : std::min(lo, p->bytes);
+        hi = count == 0 ? p->bytes : std::max(hi, p->bytes);
+        ++count;
+      }
+      if (best == nullptr) continue;
+      const auto rate_or_null = [](double v) { return v >= 0.0 ? json(v) : json(nullptr); };
+      json c = {{"level", r.level},     {"kernel", kernel},       {"threads", threads},
+                {"value", best->best},  {"unit", "B/s"},          {"min_bytes", static_cast<std::uint64_t>(lo)},
+                {"max_bytes", static_cast<std::uint64_t>(hi)},   {"median", best->median},
+                {"value_write_allocate", rate_or_null(best->best_write_allocate)},
+                {"median_write_allocate", rate_or_null(best->median_write_allocate)},
+                {"points", count},      {"benchmark", best->benchmark}, {"source", r.source}};
+      auto it = best_by_level.find(r.level);
+      if (it == best_by_level.end() || it->second["value"].get<double>() < best->best) best_by_level[r.level] = c;
+    }
+    for (auto& [level, c] : best_by_level) ceilings.push_back(std::move(c));
+  }
+}
+
+// Says where thread counts found different sets of levels (the hardware is the same; the sweep was not).
+void check_consistency(const std::map<int, std::vector<Range>>& by_threads, json& notes) {
+  std::map<int, std::vector<std::string>> names;
+  for (const auto& [threads, ranges] : by_threads) {
+    for (const Range& r : ranges) {
+      if (std::find(names[threads].begin(), names[threads].end(), r.level) == names[threads].end()) {
+        names[threads].push_back(r.level);
+      }
+    }
+  }
+  for (const auto& [threads, list] : names) {
+    if (list == names.begin()->second) continue;
+    notes.push_back(fmt::format(
+        "{} threads show the levels {} but {} thread{} show {}: a level whose plateau is too short at one thread "
+        "count (its knee merges with a neighbour's when the threads' share of a cache changes) is missing there.",
+        threads, fmt::join(list, ", "), names.begin()->first, names.begin()->first == 1 ? "" : "s",
+        fmt::join(names.begin()->second, ", ")));
+  }
+}
+
+}  // namespace
+
 json derive_memory_ceilings(const json& results) {
   json out = {{"memory_ceilings", json::array()}, {"memory_levels", json::array()}, {"notes", json::array()}};
   if (!results.is_object() || !results.contains("context")) return out;
@@ -137,91 +297,17 @@ json derive_memory_ceilings(const json& results) {
   const json machine = results["context"].value("machine", json::object());
   const std::string policy = binding_policy(results);
 
-  std::map<int, std::map<std::string, std::vector<const Point*>>> by_threads;  // threads -> kernel -> points
+  std::map<int, KernelPoints> by_threads;
   for (const auto& [key, p] : points) by_threads[std::get<0>(key)][std::get<1>(key)].push_back(&p);
 
   std::vector<json> ceilings;
+  std::map<int, std::vector<Range>> ranges_by_threads;
   for (const auto& [threads, kernels] : by_threads) {
-    // Reference curve: the kernel with the most sizes, `read` first among equals (it is the memory roof).
-    std::string reference;
-    const auto score = [&](const std::string& k) {
-      return std::make_tuple(kernels.at(k).size(), k == "read" ? 1 : 0, -kernel_rank(k));
-    };
-    for (const auto& [kernel, pts] : kernels) {
-      if (reference.empty() || score(kernel) > score(reference)) reference = kernel;
-    }
-    std::vector<CurvePoint> curve;
-    for (const Point* p : kernels.at(reference)) curve.push_back({p->bytes, p->median});
-    const std::vector<Plateau> plateaus = find_plateaus(curve);
-    const std::vector<ReportedLevel> reported = reported_levels(machine, threads, policy);
-    const std::string prefix = fmt::format("{} thread{}: ", threads, threads == 1 ? "" : "s");
-
-    // Level ranges: from the curve when it has plateaus, else from the reported sizes.
-    struct Range {
-      std::string level;
-      double lo, hi;
-      std::string source;
-    };
-    std::vector<Range> ranges;
-    if (!plateaus.empty()) {
-      const LevelLabels labels = label_levels(curve, plateaus, reported);
-      for (const LevelLabel& l : labels.levels) {
-        ranges.push_back({l.level, l.min_bytes, l.max_bytes, l.source});
-        out["memory_levels"].push_back({{"threads", threads},
-                                        {"level", l.level},
-                                        {"reference_kernel", reference},
-                                        {"min_bytes", bytes_or_null(l.min_bytes)},
-                                        {"max_bytes", bytes_or_null(l.max_bytes)},
-                                        {"bandwidth", plateaus[l.plateau].level},
-                                        {"inferred_bytes", bytes_or_null(l.inferred_bytes)},
-                                        {"reported_bytes", bytes_or_null(l.reported_bytes)},
-                                        {"agreement", l.agreement},
-                                        {"source", l.source}});
-      }
-      for (const std::string& n : labels.notes) out["notes"].push_back(prefix + n);
-    } else if (!reported.empty()) {
-      out["notes"].push_back(prefix + fmt::format("the '{}' curve has too few sizes for plateaus ({}); levels come "
-                                                  "from the reported cache sizes only.", reference, curve.size()));
-      double lo = 0.0;
-      for (const ReportedLevel& r : reported) {
-        ranges.push_back({r.name, lo, r.bytes, "reported"});
-        out["memory_levels"].push_back({{"threads", threads}, {"level", r.name}, {"reference_kernel", reference},
-                                        {"min_bytes", bytes_or_null(lo)}, {"max_bytes", bytes_or_null(r.bytes)},
-                                        {"bandwidth", nullptr}, {"inferred_bytes", nullptr},
-                                        {"reported_bytes", bytes_or_null(r.bytes)}, {"agreement", "unchecked"},
-                                        {"source", "reported"}});
-        lo = r.bytes * 1.03;  // just above, so in_range's slack does not put one size in two levels
-      }
-      ranges.push_back({"DRAM", 2.0 * reported.back().bytes, 1e30, "reported"});
-    } else {
-      out["notes"].push_back(prefix + "too few sizes for plateaus and no reported cache sizes: no memory levels.");
-    }
-
-    // Each kernel's best repetition inside each level's range; a level seen twice keeps the better one.
-    for (const auto& [kernel, pts] : kernels) {
-      std::map<std::string, json> best_by_level;
-      for (const Range& r : ranges) {
-        const Point* best = nullptr;
-        double lo = 0.0, hi = 0.0;
-        int count = 0;
-        for (const Point* p : pts) {
-          if (!in_range(p->bytes, r.lo, r.hi)) continue;
-          if (best == nullptr || p->best > best->best) best = p;
-          lo = count == 0 ? p->bytes : std::min(lo, p->bytes);
-          hi = count == 0 ? p->bytes : std::max(hi, p->bytes);
-          ++count;
-        }
-        if (best == nullptr) continue;
-        json c = {{"level", r.level},     {"kernel", kernel},       {"threads", threads},
-                  {"value", best->best},  {"unit", "B/s"},          {"min_bytes", static_cast<std::uint64_t>(lo)},
-                  {"max_bytes", static_cast<std::uint64_t>(hi)},   {"median", best->median},
-                  {"points", count},      {"benchmark", best->benchmark}, {"source", r.source}};
-        auto it = best_by_level.find(r.level);
-        if (it == best_by_level.end() || it->second["value"].get<double>() < best->best) best_by_level[r.level] = c;
-      }
-      for (auto& [level, c] : best_by_level) ceilings.push_back(std::move(c));
-    }
+    const std::vector<Range> ranges = levels_for(threads, kernels, reported_levels(machine, threads, policy), out);
+    ceilings_for(threads, kernels, ranges, ceilings);
+    ranges_by_threads[threads] = ranges;
   }
+  check_consistency(ranges_by_threads, out["notes"]);
   std::sort(ceilings.begin(), ceilings.end(), [](const json& a, const json& b) {
     const auto key = [](const json& c) {
       return std::make_tuple(c["threads"].get<int>(), level_rank(c["level"].get<std::string>()),
@@ -231,11 +317,13 @@ json derive_memory_ceilings(const json& results) {
   });
   for (json& c : ceilings) out["memory_ceilings"].push_back(std::move(c));
   out["notes"].push_back(
-      "Bandwidth counts STREAM's bytes (the words a kernel names); the write-allocate read of each line a "
-      "cached store writes is not counted, so copy/scale/add/triad/write move more than they are credited "
-      "with; the _nt kernels (streaming stores) avoid that traffic.");
-  out["notes"].push_back("Memory levels come from the plateaus of the reference kernel's bandwidth curve "
-                         "(medians of the repetitions); a ceiling is the best repetition inside a level's range.");
+      "Bandwidth is given in two byte counts: STREAM's (value, bytes_per_second: the words a kernel names) and "
+      "with write-allocate (value_write_allocate, bytes_per_second_write_allocate: each cached store also reads "
+      "its line, so copy/scale move 3 words per element, add/triad 4, write 2; the _nt kernels' streaming "
+      "stores do not, so theirs equal STREAM's). Roofs and placements use STREAM's count.");
+  out["notes"].push_back("Memory levels come from the plateaus of every swept kernel's bandwidth curve combined "
+                         "(medians of the repetitions, their spread widening the flatness test); a ceiling is the "
+                         "best repetition inside a level's range.");
   return out;
 }
 

@@ -1,9 +1,16 @@
 // Placing GEMV/GEMM points on the roofline (issues 5, 6). Reads the gemm suite's entries and the ceilings
 // derived before (roofline_section.cpp) and adds to the section:
 //  placements:    one per (backend, precision, threads, batch, shape): value = median of the
-//                 repetitions (value_max the best), attainable = min(compute ceiling of that precision
-//                 and thread count, DRAM roof x AI), bound, efficiency = value / attainable, and "roofs":
-//                 the same against every measured level's roof (L1, L2, L3, DRAM).
+//                 repetitions (value_max the best), attainable = min(compute ceiling of that precision,
+//                 thread count and engine, memory roof x AI), bound, efficiency = value / attainable, "roof":
+//                 {engine, level} it was placed against, and "roofs": the same against every measured level's
+//                 roof (L1, L2, L3, DRAM). The engine is what ran: "matrix" when the implementation string
+//                 says amx (oneDNN's brg:avx512_core_amx_*), else "vector"; a matrix point in a run without a
+//                 matrix ceiling is placed against the vector ceiling and says so (roof.engine_missing). The
+//                 level is the smallest measured one whose range holds the operands (resident_level), DRAM
+//                 when none does.
+//  roof_violations: every placement above 110% of its attainable (beats_roof): a missing ceiling or a
+//                 wrong count, never a result; the run and the report say so loudly.
 //  crossovers:    per (backend, precision, threads, shape) sweep: the predicted crossover batch where the
 //                 AI reaches the DRAM ridge point (solved from the counting formula, and the first
 //                 measured batch at or past it) beside the measured knee (rule below).
@@ -21,6 +28,7 @@
 #include "roofline/common/units.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <string>
@@ -32,6 +40,7 @@
 #include "roofline/analysis/model.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roofline_section.hpp"
+#include "roofline/common/statistics.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -48,12 +57,8 @@ struct Point {
   std::vector<double> values, latencies;
 };
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 == 1 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
+// The invariant the tool enforces on itself: no point above this fraction of its attainable.
+constexpr double kRoofTolerance = 1.10;
 
 template <class T>
 T label(const json& labels, const char* key, T fallback) {
@@ -119,6 +124,56 @@ std::vector<Point> collect_points(const json& results, int& failed) {
   return out;
 }
 
+// The engine a point ran on: oneDNN names its AMX kernels "brg:avx512_core_amx_bf16" and the like.
+std::string engine_that_ran(const Point& p) {
+  std::string impl = p.implementation;
+  std::transform(impl.begin(), impl.end(), impl.begin(), [](unsigned char c) { return std::tolower(c); });
+  return impl.find("amx") != std::string::npos ? "matrix" : "vector";
+}
+
+// The compute ceiling a point is placed against: its engine's, else (a matrix point in a run that measured
+// no matrix ceiling) the vector one, with a note. Records roof.engine (and engine_missing) in j.
+double compute_side(const Point& p, const json& section, json& j, json& notes) {
+  const std::string engine = engine_that_ran(p);
+  j["engine"] = engine;
+  j["roof"] = {{"engine", engine}};
+  const json* peak = compute_roof(section, p.precision, p.threads, engine);
+  if (peak == nullptr && engine == "matrix") {
+    peak = compute_roof(section, p.precision, p.threads, "vector");
+    j["roof"]["engine"] = "vector";
+    j["roof"]["engine_missing"] = "matrix";
+    notes.push_back(fmt::format(
+        "{} {} at {} thread(s) ran on the matrix engine ({}), but this run has no measured matrix roof: it is placed "
+        "against the vector ceiling, which says nothing about AMX (a ceiling is missing).",
+        p.backend, p.precision, p.threads, p.implementation));
+  }
+  const double peak_value = peak ? peak->value("value", 0.0) : 0.0;
+  if (peak_value <= 0.0) {
+    notes.push_back(fmt::format("No {} compute ceiling at {} thread(s): GEMM points of that precision are placed "
+                                "against the memory roofs only, without a bound (run the compute suite).",
+                                p.precision, p.threads));
+  } else {
+    j["compute_ceiling"] = peak_value;
+  }
+  return peak_value;
+}
+
+// The smallest level whose measured range (where the bandwidth curve leaves it) holds all of A, B and C;
+// "DRAM" when none does or the file has no measured levels. a/b/c_bytes are element sizes: A is MxK, B is
+// KxN, C is MxN.
+std::string resident_level(const Point& p, const json& section, double operands, double& leaves_at) {
+  for (const char* level : {"L1", "L2", "L3"}) {
+    for (const json& l : section.value("memory_levels", json::array())) {
+      if (l.value("level", "") == level && l.value("threads", 0) == p.threads && l.contains("inferred_bytes") &&
+          l["inferred_bytes"].is_number() && l["inferred_bytes"].get<double>() >= operands) {
+        leaves_at = l["inferred_bytes"].get<double>();
+        return level;
+      }
+    }
+  }
+  return "DRAM";
+}
+
 json place(const Point& p, const json& section, json& notes) {
   const double value = median(p.values);
   json j = {{"kernel", p.kernel},
@@ -134,17 +189,9 @@ json place(const Point& p, const json& section, json& notes) {
             {"value_max", *std::max_element(p.values.begin(), p.values.end())},
             {"repetitions", p.values.size()},
             {"unit", unit_of(p.precision)},
-            {"latency_seconds", median(p.latencies)},
+            {"latency_seconds", p.latencies.empty() ? 0.0 : median(p.latencies)},
             {"implementation", p.implementation}};
-  const json* peak = compute_roof(section, p.precision, p.threads);
-  const double peak_value = peak ? peak->value("value", 0.0) : 0.0;
-  if (peak_value <= 0.0) {
-    notes.push_back(fmt::format("No {} compute ceiling at {} thread(s): GEMM points of that precision are placed "
-                                "against the memory roofs only, without a bound (run the compute suite).",
-                                p.precision, p.threads));
-  } else {
-    j["compute_ceiling"] = peak_value;
-  }
+  const double peak_value = compute_side(p, section, j, notes);
   json roofs = json::array();
   for (const char* level : {"L1", "L2", "L3", "DRAM"}) {
     const json* roof = memory_roof(section, level, p.threads);
@@ -161,49 +208,44 @@ json place(const Point& p, const json& section, json& notes) {
       r["attainable"] = bw * p.ai;
       r["efficiency"] = value / (bw * p.ai);
     }
-    if (std::string(level) == "DRAM") {
-      j["memory_ceiling"] = bw;
-      j["attainable"] = r["attainable"];
-      j["efficiency"] = r["efficiency"];
-      if (r.contains("bound")) {
-        j["bound"] = r["bound"];
-        j["ridge_ai"] = r["ridge_ai"];
-      }
-    }
     roofs.push_back(std::move(r));
   }
-  j["roofs"] = std::move(roofs);
-  // Where the operands live: the smallest level whose measured range (where the bandwidth curve leaves it)
-  // holds all of A, B and C. A point whose operands fit a cache is not DRAM-bound, and may beat the DRAM
-  // roof: that is the cache at work, said here rather than hidden.
-  // a_bytes/b_bytes/c_bytes are element sizes: A is MxK, B is KxN, C is MxN.
   const double m = static_cast<double>(p.m), k = static_cast<double>(p.k), n = static_cast<double>(p.batch);
   const double operands = m * k * p.a_bytes + k * n * p.b_bytes + m * n * p.c_bytes;
+  double leaves_at = 0.0;
+  std::string level = "DRAM";
   if (operands > 0.0) {
     j["operand_bytes"] = operands;
-    j["resident_level"] = "DRAM";
-    for (const char* level : {"L1", "L2", "L3"}) {
-      double leaves_at = 0.0;
-      for (const json& l : section.value("memory_levels", json::array())) {
-        if (l.value("level", "") == level && l.value("threads", 0) == p.threads && l.contains("inferred_bytes") &&
-            l["inferred_bytes"].is_number()) {
-          leaves_at = l["inferred_bytes"].get<double>();
-        }
-      }
-      if (leaves_at > 0.0 && operands <= leaves_at) {
-        j["resident_level"] = level;
-        // Only where memory is the limit does the level matter to the reader.
-        if (j.value("bound", "memory") != "memory") break;
-        notes.push_back(fmt::format(
-            "{} {} batch {} at {} thread(s): its operands ({}) fit the {} range the bandwidth curve measured (up to "
-            "{}), so it is not DRAM-bound; compare it with the {} roof in 'roofs'.",
-            p.backend, p.precision, p.batch, p.threads, format_bytes(operands), level, format_bytes(leaves_at), level));
-        break;
-      }
-    }
+    level = resident_level(p, section, operands, leaves_at);
+    j["resident_level"] = level;
   }
-  if (!j.contains("memory_ceiling")) {
-    notes.push_back(fmt::format("No DRAM roof at {} thread(s): GEMM points are placed against the compute ceiling "
+  // The memory side: the resident level's roof when it was measured, else DRAM's.
+  const json* used = nullptr;
+  for (const json& r : roofs) {
+    if (r["level"] == "DRAM" && used == nullptr) used = &r;
+    if (r["level"] == level) used = &r;
+  }
+  if (used != nullptr) {
+    j["roof"]["level"] = (*used)["level"];
+    j["memory_ceiling"] = (*used)["bandwidth"];
+    j["attainable"] = (*used)["attainable"];
+    j["efficiency"] = (*used)["efficiency"];
+    if (used->contains("bound")) {
+      j["bound"] = (*used)["bound"];
+      j["ridge_ai"] = (*used)["ridge_ai"];
+    }
+    // Only where memory is the limit does the level matter to the reader.
+    if (level != "DRAM" && j.value("bound", "memory") == "memory") {
+      const bool has_roof = (*used)["level"] == level;
+      notes.push_back(fmt::format(
+          "{} {} batch {} at {} thread(s): its operands ({}) fit the {} range the bandwidth curve measured (up to "
+          "{}), so {}.",
+          p.backend, p.precision, p.batch, p.threads, format_bytes(operands), level, format_bytes(leaves_at),
+          has_roof ? fmt::format("it is placed against the {} roof, not DRAM's", level)
+                   : fmt::format("it is not DRAM-bound, but this run has no {} roof: it is placed against DRAM's", level)));
+    }
+  } else {
+    notes.push_back(fmt::format("No memory roof at {} thread(s): GEMM points are placed against the compute ceiling "
                                 "only (run the bandwidth suite).",
                                 p.threads));
     if (peak_value > 0.0) {
@@ -211,7 +253,23 @@ json place(const Point& p, const json& section, json& notes) {
       j["efficiency"] = value / peak_value;
     }
   }
+  j["roofs"] = std::move(roofs);
+  j["beats_roof"] = j.contains("efficiency") && j["efficiency"].get<double>() > kRoofTolerance;
   return j;
+}
+
+// The sentence a point above its roof gets, naming it and its roof.
+std::string violation_note(const json& p) {
+  const json& roof = p["roof"];
+  std::string why = "a ceiling is missing or a count is wrong";
+  if (roof.contains("engine_missing")) why = "the matrix-engine ceiling is missing (this run measured no AMX roof)";
+  return fmt::format("A point beats its roof: {} {} batch {} at {} thread(s) reaches {} = {:.0f}% of its attainable {} "
+                     "({} compute, {} memory roof): {}.",
+                     p["backend"].get<std::string>(), p["precision"].get<std::string>(), p["batch"].get<long long>(),
+                     p["threads"].get<int>(), format_si(p["value"].get<double>(), p["unit"].get<std::string>()),
+                     100.0 * p["efficiency"].get<double>(),
+                     format_si(p["attainable"].get<double>(), p["unit"].get<std::string>()),
+                     roof.value("engine", "vector"), roof.value("level", "no"), why);
 }
 
 // Predicted vs measured crossover of one sweep (points of one backend/precision/threads/shape, sorted
@@ -230,9 +288,12 @@ json crossover(const std::vector<const Point*>& sweep, const std::vector<const j
             {"knee_batch", nullptr},
             {"knee_first_batch", nullptr}};
   for (const Point* p : sweep) c["batches"].push_back(p->batch);
-  // Prediction: from the DRAM ridge of this precision and thread count.
-  if (placed.front()->contains("ridge_ai")) {
-    const double ridge = (*placed.front())["ridge_ai"].get<double>();
+  // Prediction: from the DRAM ridge of this precision, engine and thread count.
+  double ridge = 0.0;
+  for (const json& r : placed.front()->value("roofs", json::array())) {
+    if (r.value("level", "") == "DRAM" && r.contains("ridge_ai")) ridge = r["ridge_ai"].get<double>();
+  }
+  if (ridge > 0.0) {
     c["ridge_ai"] = ridge;
     if (first.a_bytes > 0 && first.b_bytes > 0 && first.c_bytes > 0) {
       const double n = crossover_batch(static_cast<double>(first.m), static_cast<double>(first.k), first.a_bytes,
@@ -279,6 +340,7 @@ json derive_placements(const json& results, const json& section) {
   json out = {{"placements", json::array()},
               {"crossovers", json::array()},
               {"best_backends", json::array()},
+              {"roof_violations", json::array()},
               {"notes", json::array()}};
   int failed = 0;
   const std::vector<Point> points = collect_points(results, failed);
@@ -343,6 +405,14 @@ json derive_placements(const json& results, const json& section) {
                                                                            b["precision"].get<std::string>(),
                                                                            b["threads"].get<int>(), b["batch"].get<long long>());
   });
+  for (const json& p : placed) {
+    if (!p.value("beats_roof", false)) continue;
+    out["roof_violations"].push_back({{"backend", p["backend"]}, {"precision", p["precision"]}, {"batch", p["batch"]},
+                                      {"threads", p["threads"]}, {"value", p["value"]}, {"unit", p["unit"]},
+                                      {"attainable", p["attainable"]}, {"efficiency", p["efficiency"]},
+                                      {"roof", p["roof"]}, {"note", violation_note(p)}});
+    out["notes"].push_back(violation_note(p));
+  }
   for (json& p : placed) out["placements"].push_back(std::move(p));
   return out;
 }

@@ -1,11 +1,15 @@
 // Assembles the roofline section from the parts each concern derives: see roofline_section.hpp.
 #include "roofline/analysis/roofline_section.hpp"
 
+#include <fmt/format.h>
+
 #include "roofline/analysis/compute_ceilings.hpp"
 #include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/analysis/model.hpp"
 #include "roofline/analysis/placement.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -28,7 +32,9 @@ json counting_conventions() {
       {"flop", "An FMA counts 2 FLOP. GEMM C(MxN) = A(MxK) B(KxN) counts 2*M*N*K FLOP."},
       {"int_ops", "Integer dot products count 2 OP per multiply-add: vpdpbusd = 4 multiply-adds per 32-bit lane = 8 OP/lane."},
       {"bf16", "vdpbf16ps = 2 multiply-adds per 32-bit lane = 4 FLOP/lane."},
-      {"bytes", "STREAM convention: the bytes the kernel names (copy 2 words/element, triad 3); write-allocate traffic is not counted, the _nt variants show what avoiding it buys."},
+      {"amx", "AMX on full tiles: one tdpbf16ps (or tdpfp16ps) = 16x16x32 multiply-adds = 16384 FLOP; one tdpbssd/tdpbusd = 16x16x64 = 32768 OP. Matrix-engine theoretical = threads x measured clock x 1024 FLOP (bf16, fp16) or 2048 OP (int8) per cycle per core."},
+      {"placement", "A point is placed against the roof of what ran: the matrix engine's ceiling when its implementation says amx (the vector ceiling, flagged, when the run measured no matrix ceiling), and the memory roof of the smallest measured level its operands fit (DRAM otherwise). A point above 110% of its attainable is flagged: a ceiling is missing or a count is wrong."},
+      {"bytes", "STREAM convention: the bytes the kernel names (copy 2 words/element, triad 3), used for roofs; beside it (bytes_per_second_write_allocate, value_write_allocate) the traffic with write-allocate: each cached store also reads its line (copy 3, triad 4, write 2); the _nt variants avoid it and count the same in both."},
       {"gemm_bytes", "GEMV/GEMM arithmetic intensity uses compulsory traffic: every input read once, the output written once."},
       {"ceilings", "A ceiling is the best (max) of the repetitions; comparisons use medians and their spread."},
       {"memory_roof", std::string("A level's memory roof (ridge points, placements) is its '") + kRoofKernel +
@@ -56,11 +62,21 @@ const json* memory_roof(const json& section, const std::string& level, int threa
   return best;
 }
 
-const json* compute_roof(const json& section, const std::string& precision, int threads) {
+std::string engine_field(const json& entry, const std::string& where) {
+  if (!entry.is_object() || !entry.contains("engine")) return std::string(to_string(Engine::vector));
+  const json& e = entry["engine"];
+  if (!e.is_string() || !parse_engine(e.get<std::string>())) {
+    throw InputError(fmt::format("{}: engine {} is not 'vector' or 'matrix'", where, e.dump()));
+  }
+  return e.get<std::string>();
+}
+
+const json* compute_roof(const json& section, const std::string& precision, int threads, const std::string& engine) {
   if (!section.contains("compute_ceilings")) return nullptr;
   const json* best = nullptr;
   for (const json& c : section["compute_ceilings"]) {
     if (c.value("precision", "") != precision || c.value("threads", 0) != threads) continue;
+    if (!engine.empty() && engine_field(c, "roofline.compute_ceilings") != engine) continue;
     if (best == nullptr || c.value("value", 0.0) > best->value("value", 0.0)) best = &c;
   }
   return best;
@@ -72,8 +88,9 @@ json derive_ridge_points(const json& section) {
   for (const json& c : section["compute_ceilings"]) {
     const std::string precision = c.value("precision", "");
     const int threads = c.value("threads", 0);
-    const json* best = compute_roof(section, precision, threads);
-    if (best != &c) continue;  // one ridge per precision and thread count: the best ISA's
+    const std::string engine = engine_field(c, "roofline.compute_ceilings");
+    const json* best = compute_roof(section, precision, threads, engine);
+    if (best != &c) continue;  // one ridge per precision, engine and thread count: the best ISA's
     for (const char* level : {"L1", "L2", "L3", "DRAM"}) {
       const json* roof = memory_roof(section, level, threads);
       if (roof == nullptr) continue;
@@ -81,6 +98,7 @@ json derive_ridge_points(const json& section) {
       const double bw = roof->value("value", 0.0);
       if (peak <= 0.0 || bw <= 0.0) continue;
       out.push_back({{"precision", precision},
+                     {"engine", engine},
                      {"level", level},
                      {"threads", threads},
                      {"kernel", roof->value("kernel", "")},

@@ -1,11 +1,13 @@
-// The two curve charts of the report: bandwidth against working set (one line per kernel and thread
-// count, the detected levels shaded), and throughput and latency per call against batch size (one line per
+// The two curve charts of the report: bandwidth against working set (swept kernels as curves, the quick
+// profile's spot measurements as markers only, the detected levels as bands labelled with their ceiling,
+// the reported cache sizes as ticks), and throughput and latency per call against batch size (one line per
 // backend and precision), which show the trade-off the roofline implies: a larger batch buys throughput
 // until the ridge and costs latency per call.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -32,15 +34,26 @@ struct Extent {
   [[nodiscard]] bool empty() const { return x_hi == 0; }
 };
 
-// Draws each series as a polyline with point markers; `attr_of` gives extra attributes of a series.
+// Draws each series as a polyline with point markers (series in `markers_only`: the markers alone, since
+// joining measurements of different levels would draw a curve nobody measured); `data_of` gives extra
+// attributes of a series.
 std::string draw_series(const LogLogPlot& plot, const std::string& id, const Series& series,
                         const std::map<std::string, std::string>& colour_of, const std::map<std::string, std::string>& dash_of,
-                        const std::string& css_class, const std::map<std::string, std::string>& data_of) {
+                        const std::string& css_class, const std::map<std::string, std::string>& data_of,
+                        const std::set<std::string>& markers_only = {}) {
   std::string s = svg_clipped_group(id, fmt::format(" class=\"{}\"", css_class));
   for (const auto& [name, points] : series) {
     std::vector<std::pair<double, double>> px;
     for (const auto& [x, y] : points) px.emplace_back(plot.x.to_px(x), plot.y.to_px(y));
     const std::string colour = colour_of.at(name);
+    const bool spot = markers_only.count(name) > 0;
+    for (std::size_t i = 0; spot && i < points.size(); ++i) {
+      s += svg_rect(px[i].first - 3.5, px[i].second - 3.5, 7, 7,
+                    fmt::format(" class=\"spot\"{}{} data-x=\"{:g}\" data-y=\"{:g}\" fill=\"none\" stroke=\"{}\" "
+                                "stroke-width=\"1.5\"", svg_attr("data-series", name),
+                                data_of.count(name) ? data_of.at(name) : "", points[i].first, points[i].second, colour));
+    }
+    if (spot) continue;
     s += svg_polyline(px, fmt::format(" class=\"series\"{}{} stroke=\"{}\" stroke-width=\"2\"{}", svg_attr("data-series", name),
                                       data_of.count(name) ? data_of.at(name) : "", colour,
                                       dash_of.count(name) && !dash_of.at(name).empty() ? svg_attr("stroke-dasharray", dash_of.at(name)) : ""));
@@ -90,6 +103,13 @@ std::string bandwidth_chart_svg(const json& results) {
   }
   if (ext.empty()) return "";
   for (auto& [name, pts] : series) std::sort(pts.begin(), pts.end());
+  // Spot measurements (a kernel with few sizes beside swept ones, as in the quick profile) are markers.
+  std::size_t most = 0;
+  for (const auto& [name, pts] : series) most = std::max(most, pts.size());
+  std::set<std::string> spots;
+  for (const auto& [name, pts] : series) {
+    if (pts.size() < std::max<std::size_t>(4, (most + 1) / 2)) spots.insert(name);
+  }
 
   PlotFrame frame;
   frame.width = 1000;
@@ -114,10 +134,23 @@ std::string bandwidth_chart_svg(const json& results) {
     s += svg_text((x0 + x1) / 2, plot.frame.plot_top() + 14, fmt::format("{} {}", level, format_si(num(*roof, "value"), "B/s")),
                   fmt::format(" class=\"level-label\" text-anchor=\"middle\" font-size=\"11\" fill=\"{}\"", series_colour(level)));
   }
+  // The cache sizes the machine facts report for these threads: ticks the bands can be checked against.
+  for (const json& l : roofline_array(results, "memory_levels")) {
+    if (static_cast<int>(num(l, "threads")) != threads || !(num(l, "reported_bytes") > 0)) continue;
+    const double x = plot.x.to_px(num(l, "reported_bytes"));
+    const std::string level = str(l, "level");
+    s += svg_line(x, plot.frame.plot_bottom(), x, plot.frame.plot_bottom() - 12,
+                  fmt::format(" class=\"reported-size\"{} data-bytes=\"{:.0f}\" stroke=\"{}\" stroke-width=\"2\"",
+                              svg_attr("data-level", level), num(l, "reported_bytes"), series_colour(level)));
+    s += svg_text(x + 3, plot.frame.plot_bottom() - 14, fmt::format("{} reported", level),
+                  fmt::format(" class=\"reported-label\" font-size=\"10\" fill=\"{}\"", series_colour(level)));
+  }
   s += "</g>\n";
-  s += draw_series(plot, id, series, colours, dashed, "bandwidth-series", data);
+  s += draw_series(plot, id, series, colours, dashed, "bandwidth-series", data, spots);
   std::vector<LegendRow> legend;
-  for (const auto& [name, pts] : series) legend.push_back({name, colours[name], dashed[name], ""});
+  for (const auto& [name, pts] : series) {
+    legend.push_back({spots.count(name) ? name + " (spot)" : name, colours[name], dashed[name], ""});
+  }
   s += svg_legend(plot, legend);
   s += "</svg>\n";
   return s;

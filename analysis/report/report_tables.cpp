@@ -135,51 +135,97 @@ ReportTable machine_table(const json& results) {
 
 ReportTable compute_table(const json& results) {
   ReportTable t{"table-compute", "Compute ceilings",
-                {"precision", "ISA", "width", "threads", "measured", "theoretical", "% of theoretical"},
-                {false, false, true, true, true, true, true}, {}, ""};
+                {"precision", "engine", "ISA", "width", "threads", "measured", "theoretical", "% of theoretical"},
+                {false, false, false, true, true, true, true, true}, {}, ""};
   const json& table = roofline_array(results, "compute_table");
   const json& rows = table.empty() ? roofline_array(results, "compute_ceilings") : table;
   for (const json& r : rows) {
+    // Tile rows that did not run are said once, in the note ("no matrix-unit roofs because ..."), so a
+    // machine without AMX gets the table it always had.
+    if (str(r, "engine") == "matrix" && str(r, "status") == "not supported") continue;
     const std::string unit = rate_unit_of(r);
     const double value = num(r, "value"), theo = num(r, "theoretical");
     std::string measured = rate_or_na(value, unit);
     if (r.contains("value") && r["value"].is_null()) measured = str(r, "reason", "not supported");
     const double ratio = num(r, "percent", -1) >= 0 ? num(r, "percent") / 100.0 : (theo > 0 && value > 0 ? value / theo : 0);
-    const std::string width = num(r, "vector_bits") > 0 ? str(r, "vector_bits") + " bit" : "";
-    t.rows.push_back({str(r, "precision"), str(r, "isa"), width, str(r, "threads"), measured, rate_or_na(theo, unit),
-                      percent(ratio)});
+    const std::string engine = str(r, "engine", "vector");
+    // A tile is a 16 x 64-byte register, not a vector width.
+    const std::string width = engine == "matrix" ? "tile" : num(r, "vector_bits") > 0 ? str(r, "vector_bits") + " bit" : "";
+    t.rows.push_back({str(r, "precision"), engine, str(r, "isa"), width, str(r, "threads"), measured,
+                      rate_or_na(theo, unit), percent(ratio)});
   }
-  if (t.rows.empty()) t.note = "No compute ceilings in this file.";
-  else t.note = "Theoretical = threads x measured clock x operations per cycle per core.";
+  if (t.rows.empty()) {
+    t.note = "No compute ceilings in this file.";
+    return t;
+  }
+  t.note = "Theoretical = threads x measured clock x operations per cycle per core (matrix engine: 1024 FLOP bf16/fp16 "
+           "or 2048 OP int8 per cycle per core).";
+  const json& matrix = object_at(roofline_of(results), "matrix_engine");
+  for (const json& line : matrix.value("lines", json::array())) {
+    if (line.is_string()) t.note += "\n  " + line.get<std::string>();
+  }
   return t;
 }
 
 ReportTable memory_table(const json& results) {
-  ReportTable t{"table-memory", "Memory ceilings", {"level", "kernel", "threads", "bandwidth", "working sets"},
-                {false, false, true, true, false}, {}, ""};
+  ReportTable t{"table-memory", "Memory ceilings",
+                {"level", "kernel", "threads", "bandwidth (STREAM bytes)", "bandwidth (with write-allocate)",
+                 "working sets"},
+                {false, false, true, true, true, false}, {}, ""};
   for (const json& r : roofline_array(results, "memory_ceilings")) {
     const double lo = num(r, "min_bytes"), hi = num(r, "max_bytes");
     t.rows.push_back({str(r, "level"), str(r, "kernel"), str(r, "threads"), rate_or_na(num(r, "value"), "B/s"),
+                      rate_or_na(num(r, "value_write_allocate"), "B/s"),
                       lo > 0 || hi > 0 ? fmt::format("{} .. {}", format_bytes(lo), format_bytes(hi)) : "n/a"});
   }
-  if (t.rows.empty()) t.note = "No memory ceilings in this file.";
+  static const std::string byte_counts =
+      "STREAM bytes: the words a kernel names (copy 2 per element, triad 3). With write-allocate: each cached "
+      "store also reads its line first (copy 3, triad 4, write 2; the _nt kernels' streaming stores do not, so "
+      "they equal STREAM's). n/a: the file predates that counter.";
+  t.note = t.rows.empty() ? std::string("No memory ceilings in this file.") : byte_counts;
   return t;
 }
 
 ReportTable placements_table(const json& results) {
   ReportTable t{"table-placements", "GEMV/GEMM placements",
                 {"backend", "precision", "threads", "batch", "AI (FLOP/B)", "measured", "latency/call", "attainable",
-                 "bound", "% of roof"},
-                {false, false, true, true, true, true, true, true, false, true}, {}, ""};
+                 "bound", "roof", "% of roof"},
+                {false, false, true, true, true, true, true, true, false, false, true}, {}, ""};
   for (const json& r : roofline_array(results, "placements")) {
     const std::string unit = rate_unit_of(r);
+    const json& roof = object_at(r, "roof");
+    // engine/level placed against; "matrix?" marks a matrix point placed on the vector roof for want of one.
+    std::string roof_text = roof.empty() ? "vector/DRAM"
+                                         : fmt::format("{}/{}", str(roof, "engine", "vector"), str(roof, "level", "none"));
+    if (roof.contains("engine_missing")) roof_text += " (no matrix roof)";
+    std::string pct = percent(num(r, "efficiency"));
+    if (r.value("beats_roof", false)) pct += " !";
     t.rows.push_back({str(r, "backend"), str(r, "precision"), str(r, "threads"), str(r, "batch"),
                       fmt::format("{:.3g}", num(r, "ai")), rate_or_na(num(r, "value"), unit),
                       seconds(num(r, "latency_seconds")), rate_or_na(num(r, "attainable"), unit), str(r, "bound"),
-                      percent(num(r, "efficiency"))});
+                      roof_text, pct});
   }
   if (t.rows.empty()) t.note = "No GEMV/GEMM placements in this file.";
-  else t.note = "attainable = min(compute ceiling, DRAM roof x AI); % of roof = measured / attainable.";
+  else t.note = "attainable = min(compute ceiling of the engine that ran, roof of the level the operands fit x AI); "
+                "% of roof = measured / attainable; ! = above 110% of its roof (a ceiling is missing or a count is wrong).";
+  return t;
+}
+
+// Points above 110% of their roof: the tool's invariant on itself, shown loudly (never hidden or clamped).
+ReportTable roof_violations_table(const json& results) {
+  ReportTable t{"table-roof-violations", "A point beats its roof: a ceiling is missing or a count is wrong",
+                {"backend", "precision", "threads", "batch", "measured", "attainable", "% of roof", "roof", "why"},
+                {false, false, true, true, true, true, true, false, false}, {}, ""};
+  for (const json& v : roofline_array(results, "roof_violations")) {
+    const std::string unit = rate_unit_of(v);
+    const json& roof = object_at(v, "roof");
+    t.rows.push_back({str(v, "backend"), str(v, "precision"), str(v, "threads"), str(v, "batch"),
+                      rate_or_na(num(v, "value"), unit), rate_or_na(num(v, "attainable"), unit),
+                      percent(num(v, "efficiency")),
+                      fmt::format("{}/{}", str(roof, "engine", "vector"), str(roof, "level", "none")),
+                      roof.contains("engine_missing") ? "ran on the matrix engine; no matrix roof was measured"
+                                                      : "a ceiling is missing or a count is wrong"});
+  }
   return t;
 }
 
@@ -287,7 +333,7 @@ ReportTable crossovers_table(const json& results) {
     std::string batches;
     const json measured = r.value("batches", json::array());
     for (const json& b : measured) {
-      if (!batches.empty()) batches += ',';
+      if (!batches.empty()) batches += ',';  // (not `"," + dump()`: GCC 12 -Wrestrict false positive)
       batches += b.dump();
     }
     // A knee read off two or three batches is an extrapolation, not a measurement: shown only from four.
@@ -308,6 +354,7 @@ std::vector<ReportTable> report_tables(const json& results, const json& spec) {
   const json& r = roofline_of(results);
   if (r.contains("memory_levels")) out.push_back(memory_levels_table(results));
   out.push_back(placements_table(results));
+  if (!roofline_array(results, "roof_violations").empty()) out.push_back(roof_violations_table(results));
   if (r.contains("crossovers")) out.push_back(crossovers_table(results));
   if (r.contains("best_backends")) out.push_back(generic_table("table-best-backends", "Best backend per batch and precision", r["best_backends"]));
   if (spec.is_object()) out.push_back(advertised_table(compare_to_spec(results, parse_spec(spec, str(spec, "file", "spec")))));

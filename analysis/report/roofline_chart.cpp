@@ -1,5 +1,6 @@
 // The roofline chart: one thread count (the largest measured, said in the title), a horizontal compute
-// roof per precision with its theoretical peak dashed above it, a diagonal memory roof per level clipped at
+// roof per precision and engine (the matrix engine's, AMX, drawn thicker above the vector one where both
+// exist) with its theoretical peak dashed above it, a diagonal memory roof per level clipped at
 // the ridge with the highest compute roof, ridge points marked with their AI, and the GEMV/GEMM points
 // labelled by batch and precision.
 #include <algorithm>
@@ -24,7 +25,7 @@ constexpr const char* kLevels[] = {"L1", "L2", "L3", "DRAM"};
 
 struct Roofs {
   int threads = 0;
-  std::vector<std::pair<std::string, const json*>> compute;  // precision -> best ceiling
+  std::vector<std::pair<std::string, const json*>> compute;  // precision -> best ceiling per engine
   std::vector<std::pair<std::string, double>> memory;        // level -> roof bandwidth
   std::vector<const json*> placements;
   double bw_max = 0.0;
@@ -36,10 +37,12 @@ Roofs collect_roofs(const json& results) {
   r.threads = report_threads(results);
   const json& section = roofline_of(results);
   for (const std::string& p : report_precisions(results)) {
-    const json* c = compute_roof(section, p, r.threads);
-    if (c != nullptr && num(*c, "value") > 0) {
-      r.compute.emplace_back(p, c);
-      r.peak_max = std::max(r.peak_max, num(*c, "value"));
+    for (const char* engine : {"vector", "matrix"}) {
+      const json* c = compute_roof(section, p, r.threads, engine);
+      if (c != nullptr && num(*c, "value") > 0) {
+        r.compute.emplace_back(p, c);
+        r.peak_max = std::max(r.peak_max, num(*c, "value"));
+      }
     }
   }
   for (const char* level : kLevels) {
@@ -134,10 +137,13 @@ std::string roofline_chart_svg(const json& results) {
     const double peak = num(*c, "value"), theo = num(*c, "theoretical");
     const double x_start = r.bw_max > 0 ? peak / r.bw_max : x_lo;
     const std::string colour = series_colour(precision);
+    const std::string engine = str(*c, "engine", "vector");
     s += svg_line(plot.x.to_px(x_start), plot.y.to_px(peak), plot.x.to_px(x_hi), plot.y.to_px(peak),
-                  fmt::format(" class=\"ceiling compute\"{} data-precision=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
-                              "stroke-width=\"2.5\"",
-                              svg_attr("data-isa", str(*c, "isa")), html_escape(precision), peak, colour));
+                  fmt::format(" class=\"ceiling compute\"{}{}{} data-precision=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
+                              "stroke-width=\"{}\"",
+                              engine == "matrix" ? " data-matrix=\"1\"" : "", svg_attr("data-isa", str(*c, "isa")),
+                              svg_attr("data-engine", engine), html_escape(precision), peak, colour,
+                              engine == "matrix" ? "5" : "2.5"));
     if (theo > 0) {
       const double tx = r.bw_max > 0 ? theo / r.bw_max : x_lo;
       s += svg_line(plot.x.to_px(tx), plot.y.to_px(theo), plot.x.to_px(x_hi), plot.y.to_px(theo),
@@ -205,7 +211,12 @@ std::string roofline_chart_svg(const json& results) {
   s += "</g>\n";
 
   std::vector<LegendRow> legend;
-  for (const auto& [precision, c] : r.compute) legend.push_back({fmt::format("{} {} ({})", precision, format_si(num(*c, "value"), rate_unit_of(*c)), str(*c, "isa")), series_colour(precision), "", ""});
+  for (const auto& [precision, c] : r.compute) {
+    const bool matrix = str(*c, "engine", "vector") == "matrix";
+    legend.push_back({fmt::format("{}{} {} ({})", precision, matrix ? " matrix" : "", format_si(num(*c, "value"), rate_unit_of(*c)),
+                                  str(*c, "isa")),
+                      series_colour(precision), "", ""});
+  }
   legend.push_back({"theoretical peak", "#666", "7 5", ""});
   legend.push_back({"ridge point", "#666", "", "circle"});
   for (const auto& [level, bw] : r.memory) legend.push_back({std::string(level) + " " + format_si(bw, "B/s"), series_colour(level), "", ""});

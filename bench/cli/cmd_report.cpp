@@ -1,6 +1,7 @@
 // `roofline report RESULTS.json`: re-renders a results file, on any machine, long after the run: the HTML
 // report (default: RESULTS.html beside the file), the roofline chart as SVG, CSV of every benchmark point,
-// and the terminal summary (--text). With --spec, the datasheet figures are set beside the measured ones.
+// the terminal summary (--text), and the results file itself (--json; with --rederive, the repaired file
+// with this version's roofline section, so old runs can be compared with new ones). With --spec, the datasheet figures are set beside the measured ones.
 // All inputs are read and all destinations checked before anything is written, so bad input leaves no
 // half-written output.
 #include <cstdio>
@@ -27,7 +28,7 @@ namespace {
 
 struct ReportArgs {
   std::string results;
-  std::string html, svg, csv, spec;
+  std::string html, svg, csv, spec, json;
   bool text = false;
   bool force = false;
   bool rederive = false;
@@ -50,6 +51,7 @@ void run_report(const ReportArgs& a) {
   if (!a.html.empty()) outputs.push_back({a.html, "--html", ""});
   if (!a.svg.empty()) outputs.push_back({a.svg, "--svg", ""});
   if (!a.csv.empty()) outputs.push_back({a.csv, "--csv", ""});
+  if (!a.json.empty()) outputs.push_back({a.json, "--json", ""});
   if (outputs.empty() && !a.text) {
     fs::path html = a.results;
     html.replace_extension(".html");
@@ -72,17 +74,34 @@ void run_report(const ReportArgs& a) {
   for (Output& o : outputs) {
     if (o.flag == "--svg") o.content = render_svg_chart(results);
     else if (o.flag == "--csv") o.content = render_csv(results);
+    else if (o.flag == "--json") o.content = results.dump(2) + "\n";
     else o.content = render_html_report(results, spec);
   }
   if (a.text) std::fputs(render_text_summary(results, spec).c_str(), stdout);
+  warn_roof_violations(results, a.text);
   for (const Output& o : outputs) {
     write_file_atomically(o.path, o.content, overwrite);
-    const char* what = o.flag == "--svg" ? "chart" : o.flag == "--csv" ? "csv" : "report";
+    const char* what = o.flag == "--svg" ? "chart" : o.flag == "--csv" ? "csv" : o.flag == "--json" ? "results" : "report";
     std::printf("%-8s %s\n", what, o.path.string().c_str());
   }
 }
 
 }  // namespace
+
+void warn_roof_violations(const nlohmann::json& results, bool summary) {
+  const nlohmann::json empty = nlohmann::json::array();
+  const nlohmann::json& section = results.value("roofline", nlohmann::json::object());
+  const nlohmann::json& violations = section.contains("roof_violations") && section["roof_violations"].is_array()
+                                         ? section["roof_violations"]
+                                         : empty;
+  for (const nlohmann::json& v : violations) {
+    const std::string note = v.is_object() && v.contains("note") && v["note"].is_string() ? v["note"].get<std::string>() : v.dump();
+    std::fprintf(stderr, "roofline: WARNING: %s\n", note.c_str());
+  }
+  if (!violations.empty() && summary) {
+    std::printf("summary  %zu point(s) beat their roof: a ceiling is missing or a count is wrong\n", violations.size());
+  }
+}
 
 void add_report_command(CLI::App& app, CliState&) {
   auto* cmd = app.add_subcommand("report", "Render a results file: HTML report (default), SVG chart, CSV, text summary");
@@ -91,6 +110,8 @@ void add_report_command(CLI::App& app, CliState&) {
   cmd->add_option("--html", a->html, "Write the self-contained HTML report here (default: RESULTS.html beside the file)");
   cmd->add_option("--svg", a->svg, "Write the roofline chart alone as SVG here");
   cmd->add_option("--csv", a->csv, "Write one CSV row per benchmark point, with all counters, here");
+  cmd->add_option("--json", a->json,
+                  "Write the results file here (with --rederive: with the re-derived roofline section)");
   cmd->add_option("--spec", a->spec,
                   "Advertised figures to compare with: a spec file (JSON; see analysis/specs/README.md) or the name of "
                   "a shipped one (e.g. intel-xeon-8592plus-emerald-rapids)");

@@ -23,6 +23,7 @@ void add_model_command(CLI::App& app, CliState& state);
 void add_report_command(CLI::App& app, CliState& state);
 void add_compare_command(CLI::App& app, CliState& state);
 void add_history_command(CLI::App& app, CliState& state);
+void add_llm_command(CLI::App& app, CliState& state);
 void add_fleet_command(CLI::App& app, CliState& state);
 
 // A percentage flag ("5", "5%", "2.5") as a fraction (0.05); InputError naming `flag` otherwise (compare,
@@ -35,5 +36,10 @@ double parse_percent(const std::string& flag, std::string text);
 void check_fleet_destinations(const std::filesystem::path& out, bool report, Overwrite overwrite);
 int finish_fleet_run(const nlohmann::json& fleet, const std::filesystem::path& out, bool report, Overwrite overwrite,
                      bool quiet);
+
+// The roof invariant on the terminal: one "roofline: WARNING: <note>" line on stderr per placement above
+// 110% of its roof (roofline.roof_violations), and with `summary` the line "N point(s) beat their roof: a
+// ceiling is missing or a count is wrong" on stdout. Defined in cmd_report.cpp; run and report call it.
+void warn_roof_violations(const nlohmann::json& results, bool summary);
 
 }  // namespace roofline::cli

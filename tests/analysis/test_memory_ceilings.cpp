@@ -11,54 +11,15 @@
 
 #include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/analysis/plateaus.hpp"
+#include "synthetic_curves.hpp"
 
 namespace roofline {
 namespace {
 using nlohmann::json;
 
-constexpr double KiB = 1024.0;
-constexpr double MiB = 1024.0 * 1024.0;
-constexpr double GB = 1e9;
+using namespace roofline::testing;
 
-struct Level {
-  double capacity;   // bytes; the last level's is ignored
-  double bandwidth;  // B/s
-};
-
-// A curve with plateaus at each level's bandwidth and a one-octave log-linear transition after each
-// capacity; `per_octave` points per octave from `from` to `to`; optional multiplicative noise pattern.
-std::vector<CurvePoint> synthetic_curve(const std::vector<Level>& levels, double from, double to, int per_octave,
-                                        const std::vector<double>& noise = {}) {
-  std::vector<CurvePoint> out;
-  for (int i = 0;; ++i) {
-    const double bytes = from * std::pow(2.0, double(i) / per_octave);
-    if (bytes > to * 1.0001) break;
-    double bw = levels.back().bandwidth;
-    for (std::size_t k = 0; k + 1 < levels.size(); ++k) {
-      const double c = levels[k].capacity;
-      if (bytes <= c) {
-        bw = levels[k].bandwidth;
-        break;
-      }
-      if (bytes < 2 * c) {
-        const double f = std::log2(bytes / c);
-        bw = levels[k].bandwidth * std::pow(levels[k + 1].bandwidth / levels[k].bandwidth, f);
-        break;
-      }
-    }
-    if (!noise.empty()) bw *= noise[out.size() % noise.size()];
-    out.push_back({bytes, bw});
-  }
-  return out;
-}
-
-const std::vector<Level> kFourLevels = {{48 * KiB, 400 * GB}, {2 * MiB, 150 * GB}, {32 * MiB, 60 * GB}, {0, 20 * GB}};
-
-std::vector<std::string> names(const LevelLabels& l) {
-  std::vector<std::string> out;
-  for (const LevelLabel& x : l.levels) out.push_back(x.level);
-  return out;
-}
+std::vector<std::string> names(const LevelLabels& l) { return level_names(l); }
 
 TEST(Plateaus, FindsFourPlateausOnACleanCurve) {
   auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 4);
@@ -175,14 +136,18 @@ TEST(Levels, VmReportsTheHostsL3AndTheCurveWins) {
 }
 
 TEST(Levels, SpuriousKneeDoesNotShiftLargerLevels) {
-  // An extra step inside L2 (at 256 KiB): the reported 2 MiB still names the plateau before its knee.
+  // An extra step inside L2 (at 256 KiB, x1.4): with three levels reported, the two steps closest in
+  // bandwidth are one level, and the larger levels keep their names.
   const std::vector<Level> five = {{48 * KiB, 400 * GB}, {256 * KiB, 200 * GB}, {2 * MiB, 140 * GB},
                                    {32 * MiB, 60 * GB},  {0, 20 * GB}};
   auto curve = synthetic_curve(five, 4 * KiB, 1024 * MiB, 4);
   const auto p = find_plateaus(curve);
   ASSERT_EQ(p.size(), 5u);
   const LevelLabels l = label_levels(curve, p, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 32 * MiB}});
-  EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L2", "L3", "DRAM"}));
+  EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  EXPECT_EQ(l.levels[1].min_bytes, p[1].min_bytes);
+  EXPECT_EQ(l.levels[1].max_bytes, p[2].max_bytes);
+  EXPECT_EQ(l.levels[1].agreement, "agrees");
 }
 
 TEST(Levels, SweepThatStopsInACacheHasNoDram) {
@@ -199,8 +164,9 @@ TEST(Levels, SweepThatStopsInACacheHasNoDram) {
 
 // A results document with the bandwidth entries a sweep would write: per point 3 repetitions (the
 // curve's value x 0.98, 1.0, 1.01) and median/max aggregates.
+// write_allocate > 0: the entries also carry bytes_per_second_write_allocate = that factor x STREAM's.
 json results_doc(const std::vector<std::tuple<std::string, int, std::vector<CurvePoint>>>& curves,
-                 const json& caches) {
+                 const json& caches, double write_allocate = 0.0) {
   json doc = {{"context", {{"schema_version", 1}, {"machine", {{"caches", caches}}},
                            {"binding", {{"policy", "compact"}}}}},
               {"benchmarks", json::array()}};
@@ -213,11 +179,13 @@ json results_doc(const std::vector<std::tuple<std::string, int, std::vector<Curv
         doc["benchmarks"].push_back({{"name", name}, {"run_name", name}, {"run_type", "iteration"},
                                      {"labels", labels}, {"bytes_per_second", c.value * f},
                                      {"working_set_bytes", c.bytes}});
+        if (write_allocate > 0) doc["benchmarks"].back()["bytes_per_second_write_allocate"] = c.value * f * write_allocate;
       }
       for (auto [agg, f] : {std::pair{"median", 1.0}, std::pair{"max", 1.01}}) {
         doc["benchmarks"].push_back({{"name", name + "_" + agg}, {"run_name", name}, {"run_type", "aggregate"},
                                      {"aggregate_name", agg}, {"labels", labels},
                                      {"bytes_per_second", c.value * f}, {"working_set_bytes", c.bytes}});
+        if (write_allocate > 0) doc["benchmarks"].back()["bytes_per_second_write_allocate"] = c.value * f * write_allocate;
       }
     }
   }
@@ -293,6 +261,53 @@ TEST(MemoryCeilings, DerivedFromAResultsDocument) {
   bool caveat = false;
   for (const json& n : out["notes"]) caveat = caveat || n.get<std::string>().find("write-allocate") != std::string::npos;
   EXPECT_TRUE(caveat);
+}
+
+TEST(MemoryCeilings, BothByteCountsPerCeiling) {
+  // copy with write-allocate moves 3 words where STREAM counts 2: x1.5 in every entry.
+  const auto read1 = synthetic_curve(kFourLevels, 4 * KiB, 512 * MiB, 2);
+  const json doc = results_doc({{"read", 1, read1}}, kVmCaches, 1.5);
+  const json out = derive_memory_ceilings(doc);
+  const json* dram = find_ceiling(out, "DRAM", "read", 1);
+  ASSERT_NE(dram, nullptr);
+  EXPECT_DOUBLE_EQ((*dram)["value_write_allocate"].get<double>(), 1.5 * (*dram)["value"].get<double>());
+  EXPECT_DOUBLE_EQ((*dram)["median_write_allocate"].get<double>(), 1.5 * (*dram)["median"].get<double>());
+  // A file from before the counter: the field is there, and null.
+  const json old = derive_memory_ceilings(results_doc({{"read", 1, read1}}, kVmCaches));
+  EXPECT_TRUE((*find_ceiling(old, "DRAM", "read", 1))["value_write_allocate"].is_null());
+}
+
+TEST(MemoryCeilings, LevelsFromEveryKernelAndSaidWhenThreadCountsDiffer) {
+  const auto read1 = synthetic_curve(kFourLevels, 4 * KiB, 512 * MiB, 2);
+  const std::vector<Level> three = {{96 * KiB, 790 * GB}, {48 * MiB, 100 * GB}, {0, 24 * GB}};
+  const auto read2 = synthetic_curve(three, 4 * KiB, 512 * MiB, 2);
+  const json out = derive_memory_ceilings(
+      results_doc({{"read", 1, read1}, {"triad", 1, read1}, {"read", 2, read2}}, kVmCaches));
+  bool both = false;
+  for (const json& l : out["memory_levels"]) {
+    if (l["threads"] == 1) both = l["detected_from"] == json::array({"read", "triad"});
+  }
+  EXPECT_TRUE(both);
+  bool said = false;
+  for (const json& n : out["notes"]) {
+    said = said || (n.get<std::string>().find("2 threads show the levels L1, L3, DRAM but 1 thread show") !=
+                    std::string::npos);
+  }
+  EXPECT_TRUE(said) << out["notes"].dump(1);
+  EXPECT_NE(find_ceiling(out, "DRAM", "read", 2), nullptr);
+}
+
+TEST(MemoryCeilings, ScatteredRepetitionsAreSaid) {
+  json doc = results_doc({{"read", 1, synthetic_curve(kFourLevels, 4 * KiB, 512 * MiB, 2)}}, kVmCaches);
+  int i = 0;
+  for (json& e : doc["benchmarks"]) {
+    if (e["run_type"] == "iteration") e["bytes_per_second"] = e["bytes_per_second"].get<double>() * (0.6 + 0.4 * (i++ % 3));
+  }
+  const json out = derive_memory_ceilings(doc);
+  bool said = false;
+  for (const json& n : out["notes"]) said = said || n.get<std::string>().find("the machine was busy") != std::string::npos;
+  EXPECT_TRUE(said);
+  EXPECT_NE(find_ceiling(out, "DRAM", "read", 1), nullptr);  // and still a DRAM roof
 }
 
 TEST(MemoryCeilings, FewSizesFallBackToReportedLevels) {

@@ -210,5 +210,30 @@ TEST(Report, CsvQuotesFieldsWithSeparators) {
   EXPECT_NE(csv.find("\"a,\"\"b\"\"\""), std::string::npos) << csv;
 }
 
+TEST(Report, BandwidthChartDrawsSweptCurvesSpotMarkersBandsAndReportedSizes) {
+  json results = load_results(kData / "report_full.json");
+  // A spot kernel (the quick profile's copy: one size per level) beside the swept read and triad curves.
+  for (double ws : {16384.0, 1048576.0, 268435456.0}) {
+    results["benchmarks"].push_back({{"name", "bandwidth/copy/x_max"}, {"run_type", "aggregate"},
+                                     {"aggregate_name", "max"}, {"bytes_per_second", 1e11},
+                                     {"working_set_bytes", ws},
+                                     {"labels", {{"suite", "bandwidth"}, {"kernel", "copy"}, {"threads", 2}}}});
+  }
+  results["roofline"]["memory_levels"] = json::array({{{"threads", 2}, {"level", "L2"}, {"reported_bytes", 4194304}},
+                                                      {{"threads", 1}, {"level", "L2"}, {"reported_bytes", 2097152}}});
+  const std::string svg = bandwidth_chart_svg(results);
+  const auto spots = elements(svg, "rect", "spot");
+  ASSERT_EQ(spots.size(), 3u);
+  EXPECT_EQ(attr(spots[0], "data-kernel"), "copy");
+  for (const std::string& line : elements(svg, "polyline", "series")) EXPECT_NE(attr(line, "data-kernel"), "copy");
+  EXPECT_FALSE(elements(svg, "polyline", "series").empty());
+  // The reported sizes for the report's thread count (2) are ticks; the 1-thread one is not drawn.
+  const auto ticks = elements(svg, "line", "reported-size");
+  ASSERT_EQ(ticks.size(), 1u);
+  EXPECT_EQ(attr(ticks[0], "data-level"), "L2");
+  EXPECT_EQ(num_attr(ticks[0], "data-bytes"), 4194304);
+  EXPECT_NE(svg.find("copy 2t (spot)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace roofline

@@ -68,6 +68,25 @@ TEST(BandwidthPlan, ElementsAndPassesPerCall) {
   EXPECT_EQ(elements_for(StreamKernel::copy, 64 * KiB), 4096u);
   EXPECT_EQ(elements_for(StreamKernel::triad, 4096), 168u);  // 4096/24 = 170, whole lines: 168
   EXPECT_EQ(elements_for(StreamKernel::triad, 1), 8u);
+  // Whole steps per thread: read with AVX-512 unrolls 128 doubles, so 2 threads round to 256 elements.
+  IsaFeatures avx512;
+  avx512.sse2 = avx512.avx = avx512.avx2 = avx512.fma = true;
+  avx512.avx512f = avx512.avx512dq = avx512.avx512bw = avx512.avx512vl = true;
+  ASSERT_EQ(element_unit(StreamKernel::read, 2, avx512), 256u);
+  EXPECT_EQ(element_unit(StreamKernel::triad, 2, avx512), 16u);
+  EXPECT_EQ(elements_for(StreamKernel::read, 5824, 256), 768u);    // 728 elements -> 3 units (6 KiB)
+  EXPECT_EQ(elements_for(StreamKernel::read, 11584, 256), 1536u);  // 1448 -> 6 units
+  EXPECT_EQ(elements_for(StreamKernel::read, 100, 256), 256u);     // at least one unit
+  for (std::uint64_t size : geometric_sizes(4 * KiB, 64 * MiB, 4)) {
+    for (int threads : {1, 2, 3}) {
+      const std::size_t unit = element_unit(StreamKernel::read, threads, avx512);
+      const std::size_t n = elements_for(StreamKernel::read, size, unit);
+      for (int t = 0; t < threads; ++t) {
+        const StreamRange r = stream_chunk(n, threads, t);
+        EXPECT_EQ((r.end - r.begin) % 128, 0u) << size << " " << threads;
+      }
+    }
+  }
   // 16 KiB read = 16 KiB per pass: 1024 passes move 16 MiB; a DRAM-sized array needs one pass.
   EXPECT_EQ(passes_per_call(StreamKernel::read, 2048, 16 * MiB), 1024);
   EXPECT_EQ(passes_per_call(StreamKernel::triad, 64 * MiB, 16 * MiB), 1);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The HTML report tested as a web page: renders reports of hand-made results files in headless Chromium,
 # checks that the charts are in the rendered DOM (ceilings, ridge points, placements, level bands), that a
-# host name like <script>alert(1)</script> stays text, and that the screenshot is not blank.
+# host name like <script>alert(1)</script> stays text, and that the screenshot is not blank; then the same
+# for the page of `roofline llm --html`.
 # Usage: render_report.sh ROOFLINE_EXE DATA_DIR [SCREENSHOT_OUT]. Exit 77 (ctest SKIP) without Chromium.
 set -euo pipefail
 exe=$1
@@ -55,4 +56,13 @@ chrome --screenshot="$work/full.png" --window-size=1400,3000 "file://$work/full.
   fail "chromium could not take a screenshot"
 python3 "$here/png_not_blank.py" "$work/full.png" 1400 3000 || fail "the screenshot looks blank"
 if [[ -n $keep ]]; then cp "$work/full.png" "$keep"; fi
-echo "OK: report rendered by $browser; charts present in the DOM; screenshot not blank"
+
+# The LLM page (roofline llm --html): its charts reach the DOM, with one point per decode batch.
+"$exe" llm --config llama-3-8b --results "$data/llm/results_2t.json" --batches 1,8,64 --html "$work/llm.html" >/dev/null
+chrome --dump-dom "file://$work/llm.html" >"$work/llm.dom" || fail "chromium could not render llm.html"
+for needle in 'id="llm-roofline-chart"' 'id="llm-throughput-chart"' 'id="llm-latency-chart"' 'id="llm-decode"'; do
+  [[ $(count "$needle" llm.dom) -ge 1 ]] || fail "$needle missing from the rendered DOM of llm.html"
+done
+[[ $(count 'class="decode-point"' llm.dom) -eq 6 ]] || fail "expected 3 decode points in each batch chart"
+[[ $(count 'class="llm-prefill"' llm.dom) -eq 1 ]] || fail "expected the prefill step on the roofline chart"
+echo "OK: report and llm page rendered by $browser; charts present in the DOM; screenshot not blank"

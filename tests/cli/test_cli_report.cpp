@@ -93,6 +93,32 @@ TEST(CliReport, RederiveRecomputesTheRooflineSectionFromTheBenchmarks) {
   EXPECT_EQ(read_file(dir / "ref.json"), before);
 }
 
+TEST(CliReport, RederiveJsonWritesTheRepairedFileAndNeverOverwritesWithoutForce) {
+  TempDir dir;
+  const fs::path results = copy_in(dir, "report_full.json");
+  const fs::path out = dir / "repaired.json";
+  const CliResult r = run_cli({"report", results.string(), "--rederive", "--json", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(out.string()), std::string::npos) << r.out;
+  const std::string repaired = read_file(out);
+  EXPECT_NE(repaired.find("\"memory_levels\""), std::string::npos);
+  EXPECT_NE(repaired.find("\"benchmarks\""), std::string::npos);
+  // The repaired file is a results file again: it renders.
+  const CliResult again = run_cli({"report", out.string(), "--text"});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+
+  write_file(out, "keep me");
+  const CliResult refused = run_cli({"report", results.string(), "--rederive", "--json", out.string()});
+  expect_one_line_error(refused, "--json");
+  EXPECT_EQ(read_file(out), "keep me");
+  const CliResult forced = run_cli({"report", results.string(), "--rederive", "--json", out.string(), "--force"});
+  EXPECT_EQ(forced.exit_code, 0) << forced.err;
+  EXPECT_EQ(read_file(out), repaired);
+  // Not onto the input itself.
+  expect_one_line_error(run_cli({"report", results.string(), "--rederive", "--json", results.string(), "--force"}),
+                        "--json");
+}
+
 TEST(CliReport, BadResultsExitTwoAndWriteNothing) {
   for (const char* name : {"report_not_json.json", "report_truncated.json", "report_schema2.json",
                            "report_no_roofline.json"}) {

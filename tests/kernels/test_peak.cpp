@@ -20,7 +20,15 @@ IsaFeatures all_features() {
   f.sse2 = f.sse4_2 = f.avx = f.avx2 = f.fma = f.f16c = true;
   f.avx512f = f.avx512dq = f.avx512bw = f.avx512vl = true;
   f.avx512_vnni = f.avx512_bf16 = f.avx512_fp16 = f.avx_vnni = true;
+  f.amx_tile = f.amx_bf16 = f.amx_int8 = f.amx_fp16 = true;
   return f;
+}
+
+// Rows this build cannot run whatever the CPU (AMX-FP16 without a toolchain that encodes it).
+std::size_t build_gaps() {
+  std::size_t n = 0;
+  for (const PeakVariant& v : peak_variants()) n += peak_build_gap(v).has_value() ? 1 : 0;
+  return n;
 }
 
 // An AVX2 machine without AVX-512 or VNNI (Haswell .. Zen 3).
@@ -38,7 +46,10 @@ std::set<std::string> names(const std::vector<const PeakVariant*>& vs) {
   return out;
 }
 
-constexpr std::size_t kRows = 19;  // fp64 x4, fp32 x4, bf16 x3, fp16 x3, int8 x5 (precision x isa x width)
+// fp64 x4, fp32 x4, bf16 x3, fp16 x3, int8 x5 (precision x isa x width), and 4 AMX tile rows (bf16, fp16,
+// int8 s8 x s8 and u8 x s8: each tile instruction is its own row).
+constexpr std::size_t kRows = 23;
+constexpr std::size_t kTileRows = 4;
 
 TEST(PeakTable, CountsFollowTheConventions) {
   std::set<std::string> seen;
@@ -50,11 +61,13 @@ TEST(PeakTable, CountsFollowTheConventions) {
       case PeakOp::fma: per_lane = 2; break;                                          // FMA = 2 FLOP
       case PeakOp::muladd: per_lane = 1; break;                                       // mul or add = 1 FLOP
       case PeakOp::dot: per_lane = v.precision == Precision::bf16 ? 4 : 8; break;     // 2 or 4 multiply-adds
+      case PeakOp::tile: per_lane = is_integer(v.precision) ? 128 : 64; break;        // 64 or 32 multiply-adds
     }
     EXPECT_EQ(v.ops_per_instruction, v.lanes() * per_lane);
     EXPECT_EQ(v.instructions_per_iteration, v.op == PeakOp::muladd ? 2 * v.chains : v.chains);
     EXPECT_EQ(v.accumulators(), v.chains * v.lanes());
-    EXPECT_GE(v.chains, v.vector_bits == 512 ? 12 : 8);
+    EXPECT_GE(v.chains, v.op == PeakOp::tile ? 4 : v.vector_bits == 512 ? 12 : 8);
+    EXPECT_EQ(v.engine(), v.isa == Isa::amx ? Engine::matrix : Engine::vector);
     EXPECT_EQ(v.unit(), v.precision == Precision::int8 ? "OP/s" : "FLOP/s");
     if (v.isa == Isa::scalar) {
       EXPECT_EQ(v.vector_bits, element_bytes(v.precision) * 8);
@@ -62,7 +75,9 @@ TEST(PeakTable, CountsFollowTheConventions) {
     } else if (v.precision == Precision::fp64 || v.precision == Precision::fp32) {
       EXPECT_EQ(v.vector_bits, vector_bits(v.isa));
     }
-    EXPECT_NE(v.fn, nullptr);
+    if (v.fn == nullptr) {
+      EXPECT_TRUE(peak_build_gap(v).has_value());
+    }
   }
 }
 
@@ -83,12 +98,22 @@ TEST(PeakTable, KnownInstructionsCountAsDatasheetsDo) {
   EXPECT_EQ(find("dot_int8_avx512_512").ops_per_instruction, 128);  // 16 lanes x 8
   EXPECT_EQ(find("dot_int8_avx_vnni_256").ops_per_instruction, 64);
   EXPECT_EQ(find("fma_fp64_avx512").ops_per_iteration(), 16.0 * find("fma_fp64_avx512").chains);
+  // One TDPBF16PS on full tiles: 16 x 16 x 32 multiply-adds = 16384 FLOP; TDPBSSD 16 x 16 x 64 = 32768 OP.
+  EXPECT_EQ(find("tile_bf16_amx").ops_per_instruction, 16384);
+  EXPECT_EQ(find("tile_int8_ss_amx").ops_per_instruction, 32768);
+  EXPECT_EQ(find("tile_int8_us_amx").ops_per_instruction, 32768);
+  EXPECT_EQ(find("tile_bf16_amx").lanes(), 256);
+  EXPECT_EQ(find("tile_fp16_amx").lanes(), 256);  // fp32 accumulators
+  EXPECT_EQ(find("tile_bf16_amx").ops_per_cycle_per_core, 1024);
+  EXPECT_EQ(find("tile_int8_ss_amx").ops_per_cycle_per_core, 2048);
 }
 
 TEST(PeakDispatch, EverythingRunsWithEveryFeature) {
   const PeakSelection s = select_peak_variants(all_features());
-  EXPECT_EQ(s.runnable.size(), kRows);
-  EXPECT_TRUE(s.not_supported.empty());
+  EXPECT_EQ(s.runnable.size(), kRows - build_gaps());
+  EXPECT_EQ(s.not_supported.size(), build_gaps());
+  EXPECT_TRUE(names(s.runnable).count("tile_int8_ss_amx"));  // both int8 tile instructions run
+  EXPECT_TRUE(names(s.runnable).count("tile_int8_us_amx"));
   EXPECT_TRUE(names(s.runnable).count("fma_fp64_scalar"));  // FMA preferred over mul+add
   EXPECT_FALSE(names(s.runnable).count("muladd_fp64_scalar"));
 }
@@ -97,11 +122,18 @@ TEST(PeakDispatch, CapAtAvx2DropsAvx512Rows) {
   const PeakSelection s = select_peak_variants(all_features().capped(Isa::avx2));
   EXPECT_EQ(s.runnable.size() + s.not_supported.size(), kRows);
   for (const PeakVariant* v : s.runnable) EXPECT_NE(v->isa, Isa::avx512) << v->name;
-  for (const PeakVariant* v : s.not_supported) EXPECT_EQ(v->isa, Isa::avx512) << v->name;
+  for (const PeakVariant* v : s.not_supported) EXPECT_TRUE(v->isa == Isa::avx512 || v->isa == Isa::amx) << v->name;
   const auto run = names(s.runnable);
   EXPECT_TRUE(run.count("fma_fp32_avx2"));
   EXPECT_TRUE(run.count("dot_int8_avx_vnni_256"));  // AVX_VNNI sits beside avx2
-  EXPECT_EQ(s.not_supported.size(), 2u + 3u + 3u + 3u);  // fp64/fp32 512, bf16, fp16, int8 EVEX
+  EXPECT_EQ(s.not_supported.size(), 2u + 3u + 3u + 3u + kTileRows);  // fp64/fp32 512, bf16, fp16, int8 EVEX, tiles
+}
+
+TEST(PeakDispatch, CapAtAvx512RunsNoTileKernel) {
+  const PeakSelection s = select_peak_variants(all_features().capped(Isa::avx512));
+  for (const PeakVariant* v : s.runnable) EXPECT_NE(v->isa, Isa::amx) << v->name;
+  EXPECT_EQ(s.not_supported.size(), kTileRows);
+  EXPECT_TRUE(names(s.runnable).count("dot_bf16_avx512_512"));
 }
 
 TEST(PeakDispatch, CapAtSseFallsBackToMulAdd) {
@@ -121,7 +153,7 @@ TEST(PeakDispatch, Avx2MachineSaysNotSupportedForLowPrecision) {
   const PeakSelection s = select_peak_variants(avx2_only());
   EXPECT_EQ(s.runnable.size(), 6u);  // fp64/fp32 at scalar, 128, 256 bits
   for (const PeakVariant* v : s.not_supported) {
-    EXPECT_TRUE(v->isa == Isa::avx512 || v->isa == Isa::avx_vnni) << v->name;
+    EXPECT_TRUE(v->isa == Isa::avx512 || v->isa == Isa::avx_vnni || v->isa == Isa::amx) << v->name;
   }
 }
 

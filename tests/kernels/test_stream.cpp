@@ -66,11 +66,30 @@ TEST(StreamTable, BytesFromTheTableFollowStreamConvention) {
   EXPECT_EQ(stream_working_set_bytes(StreamKernel::scale, n), 16u * n);
   EXPECT_EQ(stream_working_set_bytes(StreamKernel::read, n), 8u * n);
   EXPECT_EQ(stream_kernel_info(StreamKernel::triad).flops_per_element, 2);
+  // With write-allocate each cached store also reads its line; streaming stores do not.
+  EXPECT_EQ(stream_bytes_per_pass_write_allocate(StreamKernel::copy, n), 24u * n);
+  EXPECT_EQ(stream_bytes_per_pass_write_allocate(StreamKernel::scale, n), 24u * n);
+  EXPECT_EQ(stream_bytes_per_pass_write_allocate(StreamKernel::add, n), 32u * n);
+  EXPECT_EQ(stream_bytes_per_pass_write_allocate(StreamKernel::triad, n), 32u * n);
+  EXPECT_EQ(stream_bytes_per_pass_write_allocate(StreamKernel::read, n), 8u * n);
+  EXPECT_EQ(stream_bytes_per_pass_write_allocate(StreamKernel::write, n), 16u * n);
+  for (const StreamKernelInfo& k : stream_kernels()) {
+    const int stream_words = k.words_read + k.words_written;
+    EXPECT_EQ(k.words_write_allocate, k.non_temporal ? stream_words : stream_words + k.words_written) << k.name;
+  }
   for (const StreamKernelInfo& k : stream_kernels()) {
     EXPECT_EQ(parse_stream_kernel(k.name), k.kernel);
     EXPECT_EQ(&stream_kernel_info(k.kernel), &k);
   }
   EXPECT_FALSE(parse_stream_kernel("stream").has_value());
+}
+
+TEST(StreamStep, ReadUnrollsTwoBlocksOfEightVectorsOthersOneVector) {
+  EXPECT_EQ(stream_step_elements(StreamKernel::read, features_for(Isa::avx512)), 128u);
+  EXPECT_EQ(stream_step_elements(StreamKernel::read, features_for(Isa::avx2)), 64u);
+  EXPECT_EQ(stream_step_elements(StreamKernel::read, features_for(Isa::sse)), 32u);
+  EXPECT_EQ(stream_step_elements(StreamKernel::triad, features_for(Isa::avx512)), 8u);
+  EXPECT_EQ(stream_step_elements(StreamKernel::copy, features_for(Isa::avx2)), 4u);
 }
 
 TEST(StreamChunk, CoversAllElementsWithLineAlignedBoundaries) {
@@ -97,7 +116,9 @@ TEST_P(StreamKernels, ResultIsExactAndValidatorAccepts) {
   if (!cpu_has(isa)) GTEST_SKIP() << "CPU lacks " << to_string(isa);
   const IsaFeatures features = features_for(isa);
   ASSERT_EQ(stream_kernel_isa(kernel, features), isa);
-  for (std::size_t n : {1ul, 13ul, 1003ul, 4099ul}) {
+  // 1003 and 4099: every piece of read's tail (a block of 8 vectors, single vectors, scalars); 200 and 72:
+  // whole-vector tails only; 2048: whole steps, no tail at all.
+  for (std::size_t n : {1ul, 13ul, 72ul, 200ul, 1003ul, 2048ul, 4099ul}) {
     Arrays x(n);
     stream_init(kernel, x.view, threads);
     const double sum = run_stream_kernel(kernel, x.view, threads, 3, features);

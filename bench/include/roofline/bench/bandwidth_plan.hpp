@@ -39,8 +39,13 @@ SweepPlan plan_sweep(Profile profile, const std::vector<std::uint64_t>& user_siz
 // Sizes grouped into batches of one octave each (the quick profile checks for flatness after each).
 std::vector<std::vector<std::uint64_t>> octave_batches(const std::vector<std::uint64_t>& sizes, int per_octave);
 
-// Elements per array for a kernel at a working set: whole cache lines (multiples of 8), at least 8.
-std::size_t elements_for(StreamKernel kernel, std::uint64_t working_set_bytes);
+// Elements per array for a kernel at a working set, rounded to the nearest multiple of `unit_elements`
+// (threads x the kernel's unrolled step, itself whole cache lines), at least one unit: every thread's
+// block is then a whole number of steps, so neighbouring sizes run the same code with no tail. The exact
+// working set is stream_working_set_bytes(kernel, n), which is what results record.
+std::size_t elements_for(StreamKernel kernel, std::uint64_t working_set_bytes, std::size_t unit_elements = 8);
+// The unit elements_for rounds to: threads x the kernel's step, at least a cache line (8 doubles) each.
+std::size_t element_unit(StreamKernel kernel, int threads, const IsaFeatures& features);
 
 // Passes of the kernel per timed call, so that one call moves at least `target_bytes` and the OpenMP
 // fork/join (about a microsecond) stays below 1% of a call even in L1.

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/bench/amx.hpp"
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
@@ -45,7 +46,8 @@ struct MachineFacts {
   std::uint64_t hwloc_numa_memory_bytes = 0;  // what hwloc reports, kept to show disagreements
 
   std::vector<CacheInfo> caches;  // data and unified caches, by level
-  IsaFeatures isa;                // as detected, before any --max-isa cap
+  IsaFeatures isa;                // as detected, before any --max-isa cap; amx_* only when amx.usable()
+  AmxFact amx;                    // whether tile instructions may run here, and which gate decided
 
   std::string compiler;
   std::string compiler_flags;

@@ -24,7 +24,7 @@ struct RunConfig {
   std::vector<int> thread_counts;
   BindPolicy bind = BindPolicy::compact;
   // ISA cap (--max-isa / ROOFLINE_MAX_ISA); `features` below already has it applied.
-  Isa max_isa = Isa::avx512;
+  Isa max_isa = Isa::amx;
   IsaFeatures features;
   // Memory the run may use for working sets, in bytes: MemAvailable (and cgroup limit) with headroom.
   std::uint64_t memory_budget_bytes = 0;
@@ -53,6 +53,8 @@ std::vector<int> parse_thread_list(const std::string& text, int max_threads);
 std::vector<std::uint64_t> parse_size_list(const std::string& text, std::uint64_t budget_bytes);
 // "8192,4096" -> {M, K}, both positive integers.
 std::pair<std::int64_t, std::int64_t> parse_gemm_shape(const std::string& text);
+// A comma-separated list of positive integers up to `max`, sorted, without repeats; errors name `flag`.
+std::vector<int> parse_positive_list(const std::string& text, const std::string& flag, std::int64_t max);
 // "1,2,4" -> batch sizes, each positive.
 std::vector<int> parse_batches(const std::string& text);
 // "eigen,onednn" -> backend names (not checked against what was built: the gemm suite does that).

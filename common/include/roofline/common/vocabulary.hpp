@@ -25,14 +25,16 @@ std::string_view rate_unit(Precision p);
 std::span<const Precision> all_precisions();
 
 // Instruction-set levels, ordered: a cap of `avx2` allows scalar, sse and avx2 kernels.
-// avx_vnni is the 256-bit VEX-encoded VNNI of Alder Lake / Zen 5 and sits beside avx2.
-enum class Isa { scalar, sse, avx2, avx_vnni, avx512 };
+// avx_vnni is the 256-bit VEX-encoded VNNI of Alder Lake / Zen 5 and sits beside avx2; amx (the tile
+// matrix unit of Sapphire Rapids and later) is the top level, above avx512.
+enum class Isa { scalar, sse, avx2, avx_vnni, avx512, amx };
 
 std::string_view to_string(Isa isa);
 std::optional<Isa> parse_isa(std::string_view name);
-// The cap order used by --max-isa: scalar < sse < avx2 == avx_vnni < avx512.
+// The cap order used by --max-isa: scalar < sse < avx2 == avx_vnni < avx512 < amx.
 int isa_rank(Isa isa);
-// Vector width in bits a kernel of this ISA uses (scalar -> 64, sse -> 128, avx2/avx_vnni -> 256, avx512 -> 512).
+// Vector width in bits a kernel of this ISA uses (scalar -> 64, sse -> 128, avx2/avx_vnni -> 256, avx512 -> 512;
+// amx -> 8192, one 1 KiB tile register).
 int vector_bits(Isa isa);
 
 // CPU features a kernel may need. Filled by bench/ from cpuid (and xgetbv for OS support).
@@ -54,12 +56,14 @@ struct IsaFeatures {
   bool amx_tile = false;
   bool amx_bf16 = false;
   bool amx_int8 = false;
+  bool amx_fp16 = false;
   // The highest ISA level kernels may use (--max-isa); features above it read as absent.
-  Isa max_isa = Isa::avx512;
+  Isa max_isa = Isa::amx;
 
   // Features left after a --max-isa cap: everything above the cap is switched off.
   [[nodiscard]] IsaFeatures capped(Isa max_isa) const;
-  // Whether kernels of this ISA level can run (e.g. avx512 needs F+BW+VL+DQ, avx2 needs AVX2+FMA).
+  // Whether kernels of this ISA level can run (e.g. avx512 needs F+BW+VL+DQ, avx2 needs AVX2+FMA, amx needs
+  // AMX-TILE, which bench/ sets only when the OS granted the tile state and a trial instruction ran).
   [[nodiscard]] bool supports(Isa isa) const;
 };
 
@@ -78,5 +82,7 @@ enum class Engine { vector, matrix };
 
 std::string_view to_string(Engine engine);
 std::optional<Engine> parse_engine(std::string_view name);
+// The engine kernels of an ISA level run on: amx -> matrix, every other level -> vector.
+Engine engine_of(Isa isa);
 
 }  // namespace roofline

@@ -19,7 +19,9 @@ namespace roofline {
 enum class PeakOp {
   fma,     // acc = acc * m + a, one fused instruction: 2 FLOP per lane
   muladd,  // acc = acc * m, then acc = acc + a: two instructions of 1 FLOP per lane (no FMA unit/flag)
-  dot      // vdpbf16ps (2 multiply-adds per 32-bit lane) / vpdpbusd (4 multiply-adds per 32-bit lane)
+  dot,     // vdpbf16ps (2 multiply-adds per 32-bit lane) / vpdpbusd (4 multiply-adds per 32-bit lane)
+  tile     // AMX tdpbf16ps / tdpfp16ps / tdpbssd / tdpbusd on full 16x64-byte tiles: every 32-bit element of
+           // the 16x16 accumulator tile adds 32 (bf16, fp16) or 64 (int8) products per instruction
 };
 std::string_view to_string(PeakOp op);
 
@@ -32,6 +34,10 @@ enum PeakFeature : std::uint32_t {
   kNeedsAvx512Fp16 = 1u << 4,
   kNeedsAvx512Vnni = 1u << 5,
   kNeedsAvxVnni = 1u << 6,
+  kNeedsAmxTile = 1u << 7,     // amx_tile as bench/ reports it: advertised, enabled by the OS, permitted, tried
+  kNeedsAmxBf16 = 1u << 8,
+  kNeedsAmxInt8 = 1u << 9,
+  kNeedsAmxFp16 = 1u << 10,
 };
 
 // Inputs of one run, given at run time so the compiler cannot fold the chains. Chain c of every
@@ -40,6 +46,9 @@ enum PeakFeature : std::uint32_t {
 //   dot:        acc += multiplier * addend + multiplier * addend per step and lane
 //               (bf16: the lane's 2 products are (m, m) . (a, a); int8: its 4 products are the u8 bytes
 //               (m, m, m, m) . the s8 bytes (a, a, a, -a)).
+//   tile:       acc += 32 * multiplier * addend per step and element: A holds m everywhere, B holds a in
+//               every bf16/fp16 element (16 K-pairs: 32 products), or the bytes (a, a, a, -a) in every
+//               32-bit group (16 K-quads: 64 products, net 32 m a). See amx_tile.hpp.
 struct PeakInputs {
   double multiplier = 1.0;
   double addend = 0.0;
@@ -57,16 +66,21 @@ struct PeakVariant {
   PeakOp op;
   Precision precision;
   Isa isa;                       // the --max-isa level that allows it
-  int vector_bits;               // register width the instructions use (scalar: the element's bits)
+  int vector_bits;               // register width the instructions use (scalar: the element's bits; a tile: 8192)
   int chains;                    // independent accumulators (registers)
   int instructions_per_iteration;
   int ops_per_instruction;       // FLOP (or OP for int8) per instruction, by the counting conventions
   std::uint32_t required;        // PeakFeature bits
   std::string_view instruction;  // the hot instruction(s), for people
-  PeakFn fn;
+  PeakFn fn;                     // null when this build's toolchain cannot encode the instruction
+  // Architectural FLOP (OP) per cycle per core when a datasheet fixes it (AMX TMUL: 1024 bf16/fp16 FLOP,
+  // 2048 int8 OP); 0: derived from the measured instruction throughput.
+  int ops_per_cycle_per_core = 0;
 
-  // 32/64-bit accumulator lanes per register.
+  // 32/64-bit accumulator lanes per register (a tile: 16 x 16 32-bit elements = 256).
   [[nodiscard]] int lanes() const;
+  // vector for every ISA level but amx, whose tiles are the matrix engine.
+  [[nodiscard]] Engine engine() const { return engine_of(isa); }
   // Accumulator values one thread writes (chains x lanes).
   [[nodiscard]] int accumulators() const { return chains * lanes(); }
   // FLOP (OP) of one loop trip of one thread.
@@ -75,7 +89,7 @@ struct PeakVariant {
   }
   // "FLOP/s" or "OP/s".
   [[nodiscard]] std::string_view unit() const;
-  // The benchmark label "fma", "muladd" or "dot".
+  // The benchmark label "fma", "muladd", "dot" or "tile".
   [[nodiscard]] std::string_view kernel() const { return to_string(op); }
 };
 
@@ -85,6 +99,8 @@ std::span<const PeakVariant> peak_variants();
 
 // Whether this variant can run with these (already capped) features.
 bool peak_runnable(const PeakVariant& v, const IsaFeatures& features);
+// Why this build cannot run the variant whatever the CPU (its toolchain lacks the instruction), or nothing.
+std::optional<std::string> peak_build_gap(const PeakVariant& v);
 
 // What dispatch picked: one variant per row that can run, and for each row that cannot, its preferred
 // variant (so the report can say "not supported" for that precision x isa x width).

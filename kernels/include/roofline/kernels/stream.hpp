@@ -25,6 +25,9 @@ struct StreamKernelInfo {
   std::string_view name;       // as in results files: "copy", "triad_nt", ...
   int words_read;              // fp64 words read per element (STREAM's count)
   int words_written;           // fp64 words written per element (write-allocate not counted)
+  // fp64 words of memory traffic per element with write-allocate: each cached store also reads its line
+  // first (copy 3, triad 4, write 2); streaming stores (the _nt kernels) do not, so theirs equals STREAM's.
+  int words_write_allocate;
   int flops_per_element;       // scale 1, add 1, triad 2 (mul + add; an FMA is 2 FLOP)
   Isa needs_isa;               // lowest ISA level that has the kernel (movntpd is SSE2)
   bool non_temporal;           // streaming stores that bypass the caches
@@ -48,6 +51,8 @@ int stream_array_count(StreamKernel kernel);
 
 // Bytes one pass over n elements moves, STREAM's convention: (words read + words written) x 8 x n.
 std::uint64_t stream_bytes_per_pass(StreamKernel kernel, std::size_t n);
+// The same pass counted with write-allocate traffic: words_write_allocate x 8 x n.
+std::uint64_t stream_bytes_per_pass_write_allocate(StreamKernel kernel, std::size_t n);
 // Bytes of all arrays the kernel touches: array count x 8 x n.
 std::uint64_t stream_working_set_bytes(StreamKernel kernel, std::size_t n);
 
@@ -77,6 +82,12 @@ StreamRange stream_chunk(std::size_t n, int threads, int t);
 
 // The ISA level whose code run_stream_kernel uses for this kernel under `features` (avx512, avx2 or sse).
 Isa stream_kernel_isa(StreamKernel kernel, const IsaFeatures& features);
+
+// Elements one iteration of the kernel's unrolled loop handles under `features` (read: two blocks of its
+// accumulators, 128 doubles with AVX-512; the others: one vector). A thread's block that is a whole number
+// of steps runs no tail at all; a tail is done in whole vectors (scalars only below one vector, which
+// blocks of whole cache lines never have). Plan sizes so that n is a multiple of threads x step.
+std::size_t stream_step_elements(StreamKernel kernel, const IsaFeatures& features);
 
 // Writes the initial values into the arrays `kernel` uses, from an OpenMP team of `threads` threads,
 // each writing its stream_chunk: call it from the pinned team right after allocation (first touch).

@@ -12,7 +12,7 @@ namespace roofline {
 // The whole section (schema in results/README.md).
 nlohmann::json derive_roofline(const nlohmann::json& results);
 
-// Ridge point per (precision, threads) x memory level: peak / that level's roof bandwidth.
+// Ridge point per (precision, engine, threads) x memory level: peak / that level's roof bandwidth.
 nlohmann::json derive_ridge_points(const nlohmann::json& roofline_section);
 
 // The counting conventions, stated in every results file and report.
@@ -25,9 +25,14 @@ inline constexpr const char* kRoofKernel = "read";
 // the best ceiling of that level when the roof kernel was not measured), or nullptr.
 const nlohmann::json* memory_roof(const nlohmann::json& roofline_section, const std::string& level, int threads);
 
-// The best compute ceiling of `precision` at `threads` threads, or nullptr.
+// The best compute ceiling of `precision` at `threads` threads on `engine` ("vector" or "matrix"; empty:
+// either), or nullptr. Ceilings without an engine field (older files) are vector.
 const nlohmann::json* compute_roof(const nlohmann::json& roofline_section, const std::string& precision,
-                                   int threads);
+                                   int threads, const std::string& engine = "");
+
+// A ceiling's or roof's engine: its "engine" field, "vector" when absent; throws InputError naming `where`
+// for anything but "vector" or "matrix".
+std::string engine_field(const nlohmann::json& entry, const std::string& where);
 
 // Appends a note (a sentence for people) to the section's notes, once.
 void add_note(nlohmann::json& roofline_section, const std::string& note);

@@ -26,6 +26,8 @@ ReportTable machine_table(const nlohmann::json& results);
 ReportTable compute_table(const nlohmann::json& results);
 ReportTable memory_table(const nlohmann::json& results);
 ReportTable placements_table(const nlohmann::json& results);
+// Placements above 110% of their roof (roofline.roof_violations); no rows when there are none.
+ReportTable roof_violations_table(const nlohmann::json& results);
 ReportTable notes_table(const nlohmann::json& results);
 ReportTable conventions_table(const nlohmann::json& results);
 ReportTable advertised_table(const AdvertisedComparison& comparison);

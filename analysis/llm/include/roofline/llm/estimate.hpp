@@ -1,0 +1,50 @@
+// Placing each operation of a decode or prefill step on the measured roofline: compute time = FLOPs / the
+// compute roof of its precision, memory time = bytes / the roof of the level its working set fits in,
+// time = max of the two (the roofline's bound), summed over the operations of a layer and over the model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "roofline/analysis/model.hpp"
+#include "roofline/llm/ops.hpp"
+#include "roofline/llm/roofs.hpp"
+
+namespace roofline::llm {
+
+struct OpEstimate {
+  Op op;
+  double ai = 0.0;           // FLOP/byte
+  double compute_seconds = 0.0;
+  double memory_seconds = 0.0;
+  double seconds = 0.0;      // max(compute, memory)
+  Bound bound = Bound::memory;
+  Level level = Level::DRAM;  // the memory roof used
+  double bandwidth = 0.0;    // B/s of that roof
+  double compute_roof = 0.0;  // FLOP/s (OP/s) of that roof
+};
+
+struct StepEstimate {
+  std::vector<OpEstimate> ops;  // one layer's operations, then the once-per-model ones
+  std::int64_t layers = 0;
+  double layer_seconds = 0.0;   // one layer
+  double seconds = 0.0;         // layers x layer + once-per-model operations
+  double flops = 0.0;           // of the whole step
+  double bytes = 0.0;
+  double memory_bound_seconds = 0.0;  // of `seconds`, spent in memory-bound operations
+  Bound bound = Bound::memory;  // memory when memory-bound operations take at least half the time
+  Level level = Level::DRAM;    // where the working set lives
+  double mbu = 0.0;             // (bytes / seconds) / that level's roof
+  double mfu = 0.0;             // (flops / seconds) / the weights precision's FMA peak
+};
+
+// Estimates a step of `layers` layers. `working_set` is the bytes touched between two uses of the same
+// operand (a whole model step for inference; one layer's for the --measure chain, which repeats one layer).
+StepEstimate estimate_step(const std::vector<Op>& ops, std::int64_t layers, const Roofs& roofs, double working_set,
+                           Precision weights);
+
+// Bytes one step moves over all layers (the working set of estimate_step for a whole model).
+double step_bytes(const std::vector<Op>& ops, std::int64_t layers);
+
+}  // namespace roofline::llm

@@ -1,0 +1,47 @@
+// Setting what the --measure chain timed beside the estimate: per decode batch and per prefill prompt,
+// each of one layer's operations and the layer, estimated_seconds vs measured_seconds (the median pass)
+// and the residual (estimated - measured) / measured; also the fastest pass (measured_best_seconds,
+// residual_best), the statistic the ceilings use (their best repetition), which a shared machine's
+// preemptions disturb least. The chain repeats one layer, so its estimate places the operations
+// against the level one layer's working set fits in (the whole model's estimate uses the model's).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/llm/config.hpp"
+#include "roofline/llm/roofs.hpp"
+#include "roofline/llm/summary.hpp"
+
+namespace roofline::llm {
+
+enum class Phase { decode, prefill };
+
+// What one timed step of the chain gave (filled by bench/llm_chain.cpp).
+struct MeasuredStep {
+  Phase phase = Phase::decode;
+  std::int64_t batch = 1;    // decode
+  std::int64_t context = 0;  // decode
+  std::int64_t prompt = 0;   // prefill
+  std::map<std::string, double> op_seconds;  // median per operation; an operation left out was not measured
+  std::map<std::string, double> op_best_seconds;  // fastest pass per operation
+  double layer_seconds = 0.0;                // median of the summed chain (0: not measured)
+  double layer_best_seconds = 0.0;           // fastest pass of the chain (0: not measured)
+  int repetitions = 0;
+  std::vector<std::string> implementations;  // what the libraries ran
+  std::string note;                          // why something was not measured
+};
+
+// The ops the chain runs for a step: one layer's (decode_ops or prefill_ops, per-layer ones only).
+std::vector<Op> chain_ops(const ModelConfig& c, const Precisions& p, const MeasuredStep& step);
+
+// {"steps": [{"id", "title", "phase", "batch"/"prompt_tokens", "estimated_seconds", "measured_seconds",
+// "residual", "ops": [op_json + measured_seconds + residual], "note"}]}.
+nlohmann::json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs,
+                                const std::vector<MeasuredStep>& steps);
+
+}  // namespace roofline::llm

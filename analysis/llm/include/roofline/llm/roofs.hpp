@@ -1,0 +1,62 @@
+// The ceilings an LLM estimate runs against, read from a results file's roofline section only: per
+// precision the compute ceiling at the thread count used (the best ISA and engine measured: AMX when the
+// run had it), and per memory level its roof (the read kernel's ceiling) with the working-set range it was
+// measured over. With RoofSource::gemm the roofs are instead what the run's GEMM suite attained at that
+// precision (the library's measured roofline): compute = its best GEMM rate, DRAM = the bandwidth its GEMV
+// (batch 1) streamed the weights at; the FMA peak and the read ceilings are kept for MFU and MBU.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/common/vocabulary.hpp"
+
+namespace roofline::llm {
+
+enum class RoofSource { peak, gemm };
+
+struct ComputeRoof {
+  double value = 0.0;  // FLOP/s or OP/s used for the estimate
+  double peak = 0.0;   // the FMA-kernel ceiling (MFU is against this)
+  Engine engine = Engine::vector;
+  std::string isa;
+  std::string source;  // "compute ceiling" or "gemm <backend> batch <n>"
+};
+
+struct MemoryRoof {
+  Level level = Level::DRAM;
+  double bandwidth = 0.0;  // B/s
+  double max_bytes = 0.0;  // largest working set of the level's plateau (0: unknown)
+};
+
+struct Roofs {
+  int threads = 0;
+  RoofSource source = RoofSource::peak;
+  std::map<Precision, ComputeRoof> compute;
+  std::vector<MemoryRoof> levels;  // from L1 to DRAM; DRAM always present
+  double memory_total_bytes = 0.0;  // the machine's memory (0: not recorded)
+  std::map<Precision, double> gemv_bandwidth;  // RoofSource::gemm: B/s the batch-1 GEMV attained
+
+  // The bandwidth an operation of precision `p` gets from `level`: the level's roof, or with
+  // RoofSource::gemm and a GEMV point of that precision, the GEMV's bandwidth for DRAM.
+  [[nodiscard]] double bandwidth(const MemoryRoof& level, Precision p) const;
+
+  // The level whose plateau holds `working_set` bytes: the smallest one whose range reaches it, DRAM
+  // when none does.
+  [[nodiscard]] const MemoryRoof& level_for(double working_set) const;
+  [[nodiscard]] const MemoryRoof& dram() const { return levels.back(); }
+};
+
+// The engine a ceiling or placement roof names ("vector" when the file predates engines).
+Engine engine_of(const nlohmann::json& ceiling);
+
+// Reads the roofs at `threads` (0: the largest thread count with a DRAM roof). Throws InputError naming
+// `file`, the missing ceiling and the run that measures it, when a precision of `needed` has no compute
+// ceiling (or, with RoofSource::gemm, no GEMM point) or there is no DRAM memory roof at those threads.
+Roofs read_roofs(const nlohmann::json& results, const std::string& file, int threads,
+                 const std::vector<Precision>& needed, RoofSource source);
+
+}  // namespace roofline::llm

@@ -1,0 +1,118 @@
+// Reading the LLM estimate's ceilings from a results file: see roofs.hpp.
+#include "roofline/llm/roofs.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "roofline/common/errors.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+
+namespace roofline::llm {
+using nlohmann::json;
+
+namespace {
+
+int largest_threads_with_dram(const json& section) {
+  int best = 0;
+  for (const json& c : section.value("memory_ceilings", json::array())) {
+    if (c.value("level", "") == to_string(Level::DRAM)) best = std::max(best, c.value("threads", 0));
+  }
+  return best;
+}
+
+// The bandwidth of the best batch-1 placement of `precision` at `threads` (value / AI), or 0.
+double best_gemv_bandwidth(const json& section, Precision precision, int threads) {
+  double best = 0.0;
+  for (const json& p : section.value("placements", json::array())) {
+    if (p.value("precision", "") != to_string(precision) || p.value("threads", 0) != threads || p.value("batch", 0) != 1) {
+      continue;
+    }
+    const double ai = p.value("ai", 0.0);
+    if (ai > 0.0) best = std::max(best, p.value("value", 0.0) / ai);
+  }
+  return best;
+}
+
+// The best attained GEMM rate of `precision` at `threads` among the run's placements, or a zero roof.
+ComputeRoof best_gemm(const json& section, Precision precision, int threads) {
+  ComputeRoof roof;
+  for (const json& p : section.value("placements", json::array())) {
+    if (p.value("precision", "") != to_string(precision) || p.value("threads", 0) != threads) continue;
+    const double v = p.value("value", 0.0);
+    if (v > roof.value) {
+      roof.value = v;
+      roof.engine = p.contains("roof") && p["roof"].is_object() ? engine_of(p["roof"]) : Engine::vector;
+      roof.source = fmt::format("gemm {} batch {}", p.value("backend", "?"), p.value("batch", 0));
+    }
+  }
+  return roof;
+}
+
+}  // namespace
+
+Engine engine_of(const json& ceiling) {
+  // A file from before engines has no field: its ceilings are the vector units'.
+  return parse_engine(ceiling.value("engine", std::string(to_string(Engine::vector)))).value_or(Engine::vector);
+}
+
+double Roofs::bandwidth(const MemoryRoof& level, Precision p) const {
+  const auto it = gemv_bandwidth.find(p);
+  return level.level == Level::DRAM && it != gemv_bandwidth.end() ? it->second : level.bandwidth;
+}
+
+const MemoryRoof& Roofs::level_for(double working_set) const {
+  for (const MemoryRoof& l : levels) {
+    if (l.level != Level::DRAM && l.max_bytes > 0.0 && working_set <= l.max_bytes) return l;
+  }
+  return dram();
+}
+
+Roofs read_roofs(const json& results, const std::string& file, int threads, const std::vector<Precision>& needed,
+                 RoofSource source) {
+  const json& section = results.at("roofline");
+  Roofs r;
+  r.source = source;
+  r.threads = threads > 0 ? threads : largest_threads_with_dram(section);
+  if (r.threads == 0) {
+    throw InputError(fmt::format("{}: no DRAM memory ceiling at any thread count; measure one with "
+                                 "`roofline run --suites bandwidth`", file));
+  }
+  for (Level level : all_levels()) {
+    const json* m = memory_roof(section, std::string(to_string(level)), r.threads);
+    if (m == nullptr || m->value("value", 0.0) <= 0.0) continue;
+    r.levels.push_back({level, m->value("value", 0.0), m->value("max_bytes", 0.0)});
+  }
+  if (r.levels.empty() || r.levels.back().level != Level::DRAM) {
+    throw InputError(fmt::format("{}: no DRAM memory ceiling at {} threads; measure one with `roofline run --suites "
+                                 "bandwidth --threads {}` (or pass --threads with a measured count)", file, r.threads,
+                                 r.threads));
+  }
+  for (Precision p : needed) {
+    if (r.compute.count(p) != 0) continue;
+    const json* c = compute_roof(section, std::string(to_string(p)), r.threads);
+    if (c == nullptr || c->value("value", 0.0) <= 0.0) {
+      throw InputError(fmt::format("{}: no {} compute ceiling at {} threads; measure it with `roofline run --suites "
+                                   "compute --threads {}`", file, to_string(p), r.threads, r.threads));
+    }
+    ComputeRoof roof{c->value("value", 0.0), c->value("value", 0.0), engine_of(*c), c->value("isa", ""),
+                     "compute ceiling"};
+    if (source == RoofSource::gemm) {
+      const ComputeRoof g = best_gemm(section, p, r.threads);
+      if (g.value <= 0.0) {
+        throw InputError(fmt::format("{}: no {} GEMM point at {} threads for --roof gemm; measure it with `roofline run "
+                                     "--suites gemm --threads {}`", file, to_string(p), r.threads, r.threads));
+      }
+      roof.value = g.value;
+      roof.engine = g.engine;
+      roof.source = g.source;
+      if (const double bw = best_gemv_bandwidth(section, p, r.threads); bw > 0.0) r.gemv_bandwidth[p] = bw;
+    }
+    r.compute[p] = roof;
+  }
+  const json& machine = results.value("context", json::object()).value("machine", json::object());
+  r.memory_total_bytes = machine.value("memory_total_bytes", 0.0);
+  return r;
+}
+
+}  // namespace roofline::llm

@@ -1,0 +1,153 @@
+// The tables of `roofline llm`: see tables.hpp.
+#include "roofline/llm/tables.hpp"
+
+#include <fmt/format.h>
+
+#include "roofline/common/units.hpp"
+
+namespace roofline::llm {
+using nlohmann::json;
+
+namespace {
+
+std::string seconds(double s) { return format_si(s, "s"); }
+std::string percent(double f) { return fmt::format("{:.1f} %", 100.0 * f); }
+std::string count(const json& v) { return v.is_null() ? "n/a" : fmt::format("{}", v.get<long long>()); }
+std::string rate_unit(const json& op) { return op.value("precision", "") == "int8" ? "OP" : "FLOP"; }
+
+ReportTable model_table(const json& a) {
+  const json& m = a["model"];
+  ReportTable t{"llm-model", "Model", {"quantity", "value"}, {false, true}, {}, ""};
+  t.rows = {{"model", m.value("name", "")},
+            {"parameters", fmt::format("{} ({})", m["parameters"].get<long long>(), format_si(m["parameters"].get<double>(), ""))},
+            {"weight bytes (" + m.value("weights", "") + ")", format_bytes(m["weight_bytes"].get<double>())},
+            {"KV cache per token (" + m.value("kv", "") + ")", format_bytes(m["kv_cache_bytes_per_token"].get<double>())},
+            {fmt::format("KV cache per sequence at context {}", m["context"].get<long long>()),
+             format_bytes(m["kv_cache_bytes_per_sequence"].get<double>())},
+            {"sequences that fit in memory", count(m["max_sequences"])}};
+  if (m.contains("memory_total_bytes")) t.note = "memory: " + format_bytes(m["memory_total_bytes"].get<double>()) + " total in the run's machine facts";
+  return t;
+}
+
+ReportTable roofs_table(const json& a) {
+  const json& r = a["roofs"];
+  ReportTable t{"llm-roofs", fmt::format("Ceilings used ({} threads, compute roof: {})", r["threads"].get<int>(), r.value("source", "")),
+                {"roof", "value", "engine / range", "source"}, {false, true, false, false}, {}, ""};
+  for (const json& c : r["compute"]) {
+    t.rows.push_back({c.value("precision", ""), format_si(c["value"].get<double>(), c.value("unit", "")),
+                      c.value("engine", "") + " " + c.value("isa", ""), c.value("source", "")});
+  }
+  for (const json& l : r["memory"]) {
+    t.rows.push_back({l.value("level", ""), format_si(l["value"].get<double>(), "B/s"),
+                      l["max_bytes"].get<double>() > 0 ? "up to " + format_bytes(l["max_bytes"].get<double>()) : "",
+                      l.contains("precision") ? l.value("precision", "") + " GEMV (batch 1)" : "read ceiling"});
+  }
+  return t;
+}
+
+ReportTable decode_table(const json& a) {
+  ReportTable t{"llm-decode", fmt::format("Decode at context {}", a["model"]["context"].get<long long>()),
+                {"batch", "s/token", "tokens/s total", "tokens/s per sequence", "bound", "MBU", "MFU", "KV cache", "fits"},
+                {true, true, true, true, false, true, true, true, false}, {}, ""};
+  for (const json& r : a["decode"]) {
+    t.rows.push_back({fmt::format("{}", r["batch"].get<long long>()), seconds(r["seconds_per_token"].get<double>()),
+                      fmt::format("{:.4g}", r["tokens_per_second"].get<double>()),
+                      fmt::format("{:.4g}", r["tokens_per_second_per_sequence"].get<double>()), r.value("bound", ""),
+                      percent(r["mbu"].get<double>()), percent(r["mfu"].get<double>()),
+                      format_bytes(r["kv_cache_bytes"].get<double>()),
+                      r["fits_in_memory"].is_null() ? "n/a" : (r["fits_in_memory"].get<bool>() ? "yes" : "no")});
+  }
+  const json& ridge = a["ridge"];
+  t.note = fmt::format("projections turn compute-bound at batch {}; the whole decode step at batch {} (n/a: not below {})",
+                       count(ridge["projections_compute_bound_batch"]), count(ridge["decode_compute_bound_batch"]),
+                       ridge["search_limit"].get<long long>());
+  return t;
+}
+
+ReportTable prefill_table(const json& a) {
+  ReportTable t{"llm-prefill", "Prefill (time to first token)", {"prompt tokens", "seconds", "tokens/s", "bound", "MFU", "MBU"},
+                {true, true, true, false, true, true}, {}, ""};
+  for (const json& r : a["prefill"]) {
+    t.rows.push_back({fmt::format("{}", r["prompt_tokens"].get<long long>()), seconds(r["seconds"].get<double>()),
+                      fmt::format("{:.4g}", r["tokens_per_second"].get<double>()), r.value("bound", ""),
+                      percent(r["mfu"].get<double>()), percent(r["mbu"].get<double>())});
+  }
+  return t;
+}
+
+// Measured (median pass), its residual, fastest pass, its residual; "not measured" when absent.
+void append_measured(std::vector<std::string>& row, const json& m) {
+  for (const auto& [value, residual] : {std::pair{"measured_seconds", "residual"}, std::pair{"measured_best_seconds", "residual_best"}}) {
+    const bool has = m.contains(value) && m[value].is_number();
+    row.push_back(has ? seconds(m[value].get<double>()) : "not measured");
+    row.push_back(has ? fmt::format("{:+.1f} %", 100.0 * m[residual].get<double>()) : "");
+  }
+}
+
+ReportTable ops_table(const std::string& id, const std::string& title, const json& ops, bool measured) {
+  ReportTable t{id, title, {"operation", "precision", "FLOPs", "bytes", "AI (FLOP/B)", "roof", "bound", "estimated"},
+                {false, false, true, true, true, false, false, true}, {}, ""};
+  if (measured) {
+    t.columns.insert(t.columns.end(), {"measured", "residual", "fastest", "residual"});
+    t.right_aligned.insert(t.right_aligned.end(), {true, true, true, true});
+  }
+  for (const json& op : ops) {
+    std::vector<std::string> row{op.value("name", "") + (op.value("per_layer", true) ? "" : " (once)"),
+                                 op.value("precision", ""), format_si(op["flops"].get<double>(), rate_unit(op)),
+                                 format_bytes(op["bytes"].get<double>()), fmt::format("{:.3g}", op["ai"].get<double>()),
+                                 op.value("level", ""), op.value("bound", ""), seconds(op["estimated_seconds"].get<double>())};
+    if (measured) {
+      append_measured(row, op);
+    }
+    t.rows.push_back(row);
+  }
+  return t;
+}
+
+ReportTable conventions_table(const json& a) {
+  ReportTable t{"llm-conventions", "Counting conventions", {"what", "convention"}, {false, false}, {}, ""};
+  for (auto it = a["conventions"].begin(); it != a["conventions"].end(); ++it) t.rows.push_back({it.key(), it.value().get<std::string>()});
+  return t;
+}
+
+}  // namespace
+
+json llm_notes(const json& a) {
+  json notes = a.value("notes", json::array());
+  if (a.contains("measured")) {
+    for (const json& n : a["measured"].value("notes", json::array())) notes.push_back(n);
+  }
+  return notes;
+}
+
+std::vector<ReportTable> llm_tables(const json& a) {
+  std::vector<ReportTable> tables{model_table(a), roofs_table(a), decode_table(a), prefill_table(a)};
+  const json& d = a["layer"]["decode"];
+  tables.push_back(ops_table("llm-layer-decode", fmt::format("One layer, decode at batch {}, context {} (estimate)",
+                                                             d["batch"].get<long long>(), d["context"].get<long long>()),
+                             d["ops"], false));
+  const json& p = a["layer"]["prefill"];
+  tables.push_back(ops_table("llm-layer-prefill", fmt::format("One layer, prefill of {} tokens (estimate)", p["prompt_tokens"].get<long long>()),
+                             p["ops"], false));
+  if (a.contains("measured")) {
+    for (const json& m : a["measured"]["steps"]) {
+      ReportTable t = ops_table("llm-measured-" + m.value("id", ""), m.value("title", ""), m["ops"], true);
+      std::vector<std::string> layer{"layer", "", "", "", "", "", "", seconds(m["estimated_seconds"].get<double>())};
+      append_measured(layer, m);
+      t.rows.push_back(layer);
+      t.note = m.value("note", "");
+      tables.push_back(t);
+    }
+  }
+  tables.push_back(conventions_table(a));
+  return tables;
+}
+
+std::string render_llm_text(const json& a) {
+  std::string s;
+  for (const ReportTable& t : llm_tables(a)) s += render_table_text(t) + "\n";
+  for (const json& n : llm_notes(a)) s += "note: " + n.get<std::string>() + "\n";
+  return s;
+}
+
+}  // namespace roofline::llm

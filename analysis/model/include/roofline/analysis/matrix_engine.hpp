@@ -1,0 +1,15 @@
+// What the matrix engine (AMX tiles) adds on this machine, in a sentence per precision: the ratio of its
+// measured ceiling to the vector units' (AMX over AVX-512), or, where no matrix-unit roof was measured, why
+// not (the CPU lacks AMX, the OS or a hypervisor does not let it run, --max-isa capped it, or the file was
+// measured by a version without tile kernels). Shown by the report under the compute table and in the notes.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+namespace roofline {
+
+// {"roofs": bool (any matrix ceiling measured), "lines": [sentences], "ratios": [{precision, threads,
+// matrix, vector, ratio}]} from the results document and the compute ceilings just derived.
+nlohmann::json matrix_engine_summary(const nlohmann::json& results, const nlohmann::json& compute_ceilings);
+
+}  // namespace roofline

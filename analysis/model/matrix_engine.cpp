@@ -1,0 +1,98 @@
+// The matrix engine's summary lines: see matrix_engine.hpp.
+#include "roofline/analysis/matrix_engine.hpp"
+
+#include <map>
+#include <string>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "roofline/common/units.hpp"
+#include "roofline/common/vocabulary.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+const json& object_or_empty(const json& parent, const char* key) {
+  static const json kEmpty = json::object();
+  return parent.is_object() && parent.contains(key) && parent[key].is_object() ? parent[key] : kEmpty;
+}
+
+// Why a run has no matrix-unit roofs, from what its context recorded (most specific reason first).
+std::string missing_reason(const json& results) {
+  const json& context = object_or_empty(results, "context");
+  const json& machine = object_or_empty(context, "machine");
+  const json& amx = object_or_empty(machine, "amx");
+  const std::string status = amx.value("status", std::string());
+  const std::optional<Isa> cap = parse_isa(context.value("max_isa", std::string("amx")));
+  if (!status.empty() && status != "usable") {
+    return fmt::format("AMX is {} on this machine ({})", status, amx.value("source", std::string("machine facts")));
+  }
+  const json& isa = object_or_empty(machine, "isa");
+  // Files from before the AMX fact were measured by a version whose top level was avx512: their max_isa
+  // says nothing about a cap.
+  if (status.empty()) {
+    return isa.value("amx_tile", false)
+               ? "this file was measured by a version without AMX tile kernels, although the CPU advertises AMX "
+                 "(re-run to measure them)"
+               : "the CPU does not advertise AMX";
+  }
+  if (cap && isa_rank(*cap) < isa_rank(Isa::amx)) {
+    return fmt::format("--max-isa {} runs no tile kernel (and caps oneDNN below AMX)", to_string(*cap));
+  }
+  const json& compute = object_or_empty(object_or_empty(context, "suites"), "compute");
+  for (const json& u : compute.value("not_supported", json::array())) {
+    if (u.is_object() && u.value("isa", std::string()) == "amx" && u.contains("reason")) {
+      return u["reason"].get<std::string>();
+    }
+  }
+  return "the tile kernels did not measure (see the compute table)";
+}
+
+}  // namespace
+
+json matrix_engine_summary(const json& results, const json& ceilings) {
+  json out = {{"roofs", false}, {"lines", json::array()}, {"ratios", json::array()}};
+  if (!ceilings.is_array() || ceilings.empty()) return out;
+  // (precision, threads) -> best value per engine.
+  std::map<std::tuple<int, std::string, int>, std::pair<double, std::string>> best;
+  for (const json& c : ceilings) {
+    if (!c.is_object()) continue;
+    const std::string precision = c.value("precision", std::string());
+    const auto p = parse_precision(precision);
+    const std::string engine = c.value("engine", std::string("vector"));
+    const double v = c.value("value", 0.0);
+    if (!p || v <= 0.0) continue;
+    auto& slot = best[{static_cast<int>(*p), engine, c.value("threads", 0)}];
+    if (v > slot.first) slot = {v, c.value("isa", std::string())};
+  }
+  for (const auto& [key, m] : best) {
+    const auto& [p, engine, threads] = key;
+    if (engine != "matrix") continue;
+    out["roofs"] = true;
+    const auto precision = static_cast<Precision>(p);
+    const std::string unit(rate_unit(precision));
+    const auto v = best.find({p, "vector", threads});
+    if (v == best.end()) {
+      out["lines"].push_back(fmt::format("matrix engine: {} at {} thread(s) reaches {} on AMX tiles; no vector "
+                                         "ceiling of that precision to compare with", to_string(precision), threads,
+                                         format_si(m.first, unit)));
+      continue;
+    }
+    const double ratio = m.first / v->second.first;
+    out["ratios"].push_back({{"precision", to_string(precision)}, {"threads", threads}, {"matrix", m.first},
+                             {"vector", v->second.first}, {"vector_isa", v->second.second}, {"ratio", ratio}});
+    out["lines"].push_back(fmt::format("matrix engine: {} at {} thread(s): AMX {} is {:.1f}x the {} ceiling ({})",
+                                       to_string(precision), threads, format_si(m.first, unit), ratio,
+                                       v->second.second, format_si(v->second.first, unit)));
+  }
+  if (out["roofs"] == false) {
+    out["lines"].push_back("no matrix-unit roofs because " + missing_reason(results) +
+                           ": bf16 and int8 ceilings are the vector units'");
+  }
+  return out;
+}
+
+}  // namespace roofline

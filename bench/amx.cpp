@@ -1,0 +1,163 @@
+// AMX usability: the pure classification over recorded cpuid/XCR0 values and the process-level probe
+// (Linux permission request and a SIGILL-guarded trial). See amx.hpp.
+#include "roofline/bench/amx.hpp"
+
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "roofline/common/errors.hpp"
+
+namespace roofline {
+namespace {
+
+// Linux's arch_prctl codes and the tile data state component (asm/prctl.h, 5.16+; not in glibc's headers).
+constexpr int kArchReqXcompPerm = 0x1023;
+constexpr int kXfeatureXtiledata = 18;
+constexpr std::uint64_t kXcr0Tile = (1ULL << 17) | (1ULL << 18);  // XTILECFG, XTILEDATA
+
+constexpr std::array<std::pair<AmxStatus, std::string_view>, 5> kNames{{
+    {AmxStatus::usable, "usable"},
+    {AmxStatus::not_enabled_by_os, "advertised but not enabled by the OS"},
+    {AmxStatus::permission_refused, "permission refused"},
+    {AmxStatus::faulted, "faulted"},
+    {AmxStatus::absent, "absent"},
+}};
+
+bool bit(std::uint64_t reg, int n) { return ((reg >> n) & 1U) != 0; }
+
+sigjmp_buf trial_jump;
+void on_sigill(int) { siglongjmp(trial_jump, 1); }
+
+}  // namespace
+
+// Loads a one-tile configuration, zeroes the tile and releases it: the smallest use of the tile state.
+bool amx_trial_faults() {
+  struct alignas(64) {
+    std::uint8_t palette = 1, start_row = 0, reserved[14] = {};
+    std::uint16_t colsb[16] = {64};
+    std::uint8_t rows[16] = {16};
+  } cfg;
+  struct sigaction guard {}, previous {};
+  guard.sa_handler = on_sigill;
+  sigemptyset(&guard.sa_mask);
+  sigaction(SIGILL, &guard, &previous);
+  bool faulted = false;
+  if (sigsetjmp(trial_jump, 1) == 0) {
+    asm volatile("ldtilecfg %0\n\ttilezero %%tmm0\n\ttilerelease" ::"m"(cfg) : "memory");
+  } else {
+    faulted = true;
+  }
+  sigaction(SIGILL, &previous, nullptr);
+  return faulted;
+}
+
+std::string_view to_string(AmxStatus s) {
+  for (const auto& [value, name] : kNames) {
+    if (value == s) return name;
+  }
+  return "absent";
+}
+
+AmxStatus parse_amx_status(std::string_view text) {
+  for (const auto& [value, name] : kNames) {
+    if (name == text) return value;
+  }
+  throw InputError(fmt::format("machine facts: amx status '{}' is not one of usable, advertised but not enabled by "
+                               "the OS, permission refused, faulted, absent", text));
+}
+
+bool amx_advertised_and_enabled(const AmxCpuid& c) {
+  return c.max_leaf >= 7 && bit(c.leaf7_edx, 24) && c.osxsave && (c.xcr0 & kXcr0Tile) == kXcr0Tile;
+}
+
+AmxFact classify_amx(const AmxCpuid& c, const AmxProbe& p) {
+  AmxFact f;
+  if (c.max_leaf >= 7) {
+    f.bf16 = bit(c.leaf7_edx, 22);
+    f.tile = bit(c.leaf7_edx, 24);
+    f.int8 = bit(c.leaf7_edx, 25);
+    f.fp16 = bit(c.leaf7_1_eax, 21);
+  }
+  if (!f.tile) {
+    f.status = AmxStatus::absent;
+    f.source = "cpuid leaf 7 EDX bit 24 (AMX-TILE) clear";
+    return f;
+  }
+  if (!amx_advertised_and_enabled(c)) {
+    f.status = AmxStatus::not_enabled_by_os;
+    f.source = "xgetbv: XCR0 bits 17-18 (XTILECFG, XTILEDATA) not both set";
+    f.detail = c.osxsave ? fmt::format("XCR0 = {:#x}", c.xcr0) : "OSXSAVE clear: the OS enables no extended state";
+    return f;
+  }
+  if (!p.permission_requested || p.permission_errno != 0) {
+    f.status = AmxStatus::permission_refused;
+    f.source = "arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)";
+    f.detail = p.permission_requested ? std::strerror(p.permission_errno) : "not requested";
+    return f;
+  }
+  if (!p.trial_ran || p.trial_faulted) {
+    f.status = AmxStatus::faulted;
+    f.source = "trial ldtilecfg/tilezero/tilerelease under a SIGILL guard";
+    f.detail = p.trial_ran ? "SIGILL: the CPU or hypervisor advertises AMX but faults on it" : "trial not run";
+    return f;
+  }
+  f.status = AmxStatus::usable;
+  f.source = "cpuid leaf 7 + XCR0 bits 17-18 + arch_prctl permission + trial instruction";
+  return f;
+}
+
+AmxProbe probe_amx() {
+  static AmxProbe result;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    result.permission_requested = true;
+    if (syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) != 0) {
+      result.permission_errno = errno != 0 ? errno : EPERM;
+      return;  // no tile instruction without the permission: it would fault
+    }
+    result.trial_ran = true;
+    result.trial_faulted = amx_trial_faults();
+  });
+  return result;
+}
+
+AmxFact detect_amx() {
+  const AmxCpuid c = read_amx_cpuid();
+  return classify_amx(c, amx_advertised_and_enabled(c) ? probe_amx() : AmxProbe{});
+}
+
+nlohmann::json to_json(const AmxFact& f) {
+  return {{"status", std::string(to_string(f.status))}, {"source", f.source}, {"detail", f.detail},
+          {"advertised", {{"amx_tile", f.tile}, {"amx_bf16", f.bf16}, {"amx_int8", f.int8}, {"amx_fp16", f.fp16}}}};
+}
+
+AmxFact amx_from_json(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("status") || !j["status"].is_string()) {
+    throw InputError("machine facts: 'amx' must be an object with a 'status' string");
+  }
+  AmxFact f;
+  f.status = parse_amx_status(j["status"].get<std::string>());
+  try {
+    f.source = j.value("source", "");
+    f.detail = j.value("detail", "");
+    const nlohmann::json adv = j.value("advertised", nlohmann::json::object());
+    f.tile = adv.value("amx_tile", false);
+    f.bf16 = adv.value("amx_bf16", false);
+    f.int8 = adv.value("amx_int8", false);
+    f.fp16 = adv.value("amx_fp16", false);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("machine facts: amx: {}", e.what()));
+  }
+  return f;
+}
+
+}  // namespace roofline

@@ -1,0 +1,137 @@
+// Property tests of the level detection (plateaus.hpp) on generated curves: known plateaus under a
+// sawtooth, noise with its spread, a missing level, a VM whose reported L3 is the host's, an undecidable
+// end (conservative DRAM), and several kernels' curves combined. Every case checks the invariants: the
+// levels come out in order of size with decreasing bandwidth, and the last one is DRAM.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "roofline/analysis/plateaus.hpp"
+#include "synthetic_curves.hpp"
+
+namespace roofline {
+namespace {
+using namespace roofline::testing;
+
+const std::vector<ReportedLevel> kReported = {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 32 * MiB}};
+
+// Invariants of any labelling that ends in DRAM: ascending ranges, strictly falling bandwidth, names in order.
+void expect_ordered(const LevelLabels& l) {
+  ASSERT_FALSE(l.levels.empty());
+  EXPECT_EQ(l.levels.back().level, "DRAM");
+  for (std::size_t i = 1; i < l.levels.size(); ++i) {
+    EXPECT_GT(l.levels[i].min_bytes, l.levels[i - 1].max_bytes) << i;
+    EXPECT_LT(l.levels[i].bandwidth, l.levels[i - 1].bandwidth) << i;
+    EXPECT_LT(l.levels[i - 1].level, l.levels[i].level == "DRAM" ? std::string("L9") : l.levels[i].level) << i;
+  }
+}
+
+LevelLabels labels_of(std::vector<CurvePoint> curve, const std::vector<ReportedLevel>& reported) {
+  return detect_levels({std::move(curve)}, reported).labels;
+}
+
+TEST(LevelDetection, SawtoothInsideL1DoesNotSplitIt) {
+  // The recorded failure: every other size inside L1 30-60% low (a tail loop at non-power-of-two sizes).
+  auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 2);
+  for (std::size_t i = 1; i < curve.size(); i += 2) {
+    if (curve[i].bytes < 40 * KiB) curve[i].value *= i % 4 == 1 ? 0.68 : 0.45;
+  }
+  const LevelLabels l = labels_of(curve, kReported);
+  ASSERT_EQ(level_names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  expect_ordered(l);
+  EXPECT_EQ(l.levels[0].min_bytes, 4 * KiB);
+  EXPECT_GE(l.levels[0].max_bytes, 32 * KiB);
+  EXPECT_DOUBLE_EQ(l.levels[0].bandwidth, 400 * GB);
+}
+
+TEST(LevelDetection, NoisyRepetitionsWidenTheFlatnessTest) {
+  // +-12% scatter between neighbouring sizes, and repetitions that say so (spread 8%).
+  const std::vector<double> noise = {1.0, 1.12, 0.9, 1.08, 0.88, 1.1, 0.94, 1.05};
+  auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 4, noise);
+  for (CurvePoint& p : curve) p.spread = 0.08;
+  const LevelLabels l = labels_of(curve, kReported);
+  EXPECT_EQ(level_names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  expect_ordered(l);
+}
+
+TEST(LevelDetection, MissingLevelLeavesAGapInsteadOfShiftingNames) {
+  // No L3 plateau (an L3 too small for these threads to see): L1, L2, then DRAM.
+  const std::vector<Level> no_l3 = {{48 * KiB, 400 * GB}, {2 * MiB, 150 * GB}, {0, 20 * GB}};
+  const LevelLabels a = labels_of(synthetic_curve(no_l3, 4 * KiB, 1024 * MiB, 2), kReported);
+  EXPECT_EQ(level_names(a), (std::vector<std::string>{"L1", "L2", "DRAM"}));
+  expect_ordered(a);
+  bool said = false;
+  for (const std::string& n : a.notes) said = said || n.find("L3 (reported 32 MiB) has no plateau") != std::string::npos;
+  EXPECT_TRUE(said);
+
+  // No L2 plateau: the knees name the levels that exist (L1 at 48 KiB, L3 at 32 MiB).
+  const std::vector<Level> no_l2 = {{48 * KiB, 400 * GB}, {32 * MiB, 60 * GB}, {0, 20 * GB}};
+  const LevelLabels b = labels_of(synthetic_curve(no_l2, 4 * KiB, 1024 * MiB, 2), kReported);
+  EXPECT_EQ(level_names(b), (std::vector<std::string>{"L1", "L3", "DRAM"}));
+  expect_ordered(b);
+}
+
+TEST(LevelDetection, VmReportingTheHostsL3StillGetsDram) {
+  // The recorded VM: L3 flat from 4 to 64 MiB, DRAM flat from 128 MiB on, but an L3 of 300 MiB reported.
+  const std::vector<Level> vm = {{45 * KiB, 300 * GB}, {1.4 * MiB, 140 * GB}, {64 * MiB, 29 * GB}, {0, 17 * GB}};
+  const std::vector<ReportedLevel> reported = {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 300 * MiB}};
+  for (double end : {512 * MiB, 724 * MiB, 3 * 1024 * MiB}) {
+    const LevelLabels l = labels_of(synthetic_curve(vm, 4 * KiB, end, 2), reported);
+    ASSERT_EQ(level_names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"})) << end;
+    expect_ordered(l);
+    EXPECT_EQ(l.levels[2].agreement, "disagrees");
+    EXPECT_LE(l.levels[3].min_bytes, 192 * MiB);
+  }
+}
+
+TEST(LevelDetection, AStrayPlateauJoinsACacheLevelNeverDram) {
+  // This session's VM: L1 48 KiB, L2 1 MiB, L3 32 MiB reported, but the curve has a fourth cache-like step
+  // (64..128 MiB at 45 GB/s) before DRAM. The reported sizes pick L1-L3; the stray step joins L3 (its
+  // bandwidth stays L3's) and the DRAM roof stays the large end's.
+  const std::vector<Level> five = {{45 * KiB, 540 * GB}, {700 * KiB, 205 * GB}, {24 * MiB, 122 * GB},
+                                   {128 * MiB, 45 * GB}, {0, 20 * GB}};
+  const std::vector<ReportedLevel> reported = {{"L1", 48 * KiB}, {"L2", 1 * MiB}, {"L3", 32 * MiB}};
+  const LevelLabels l = labels_of(synthetic_curve(five, 4 * KiB, 1024 * MiB, 2), reported);
+  ASSERT_EQ(level_names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  expect_ordered(l);
+  EXPECT_DOUBLE_EQ(l.levels[2].bandwidth, 122 * GB);
+  EXPECT_GE(l.levels[2].max_bytes, 128 * MiB);
+  EXPECT_DOUBLE_EQ(l.levels[3].bandwidth, 20 * GB);
+}
+
+TEST(LevelDetection, UndecidableEndIsTakenAsDram) {
+  // The sweep ends half an octave into the last plateau, past the reported L3 but within twice it: the
+  // conservative reading keeps a DRAM roof, and says so.
+  auto curve = synthetic_curve(kFourLevels, 4 * KiB, 96 * MiB, 2);
+  const LevelLabels l = labels_of(curve, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 40 * MiB}});
+  ASSERT_EQ(level_names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  bool said = false;
+  for (const std::string& n : l.notes) said = said || n.find("conservative") != std::string::npos;
+  EXPECT_TRUE(said);
+  // Nothing reported and a flat end of one octave: DRAM too.
+  const LevelLabels bare = labels_of(synthetic_curve(kFourLevels, 4 * KiB, 256 * MiB, 2), {});
+  EXPECT_EQ(bare.levels.back().level, "DRAM");
+}
+
+TEST(LevelDetection, EveryKernelSweptAddsEvidence) {
+  // read with a sawtooth over all of L1 and L2, triad clean but on other levels' bandwidths: together
+  // the knees are where both change, and the combined curve stays on the read curve's scale.
+  auto read = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 2);
+  for (std::size_t i = 1; i < read.size(); i += 2) {
+    if (read[i].bytes < 1 * MiB) read[i].value *= 0.7;
+  }
+  const std::vector<Level> triad_levels = {{48 * KiB, 450 * GB}, {2 * MiB, 100 * GB}, {32 * MiB, 30 * GB},
+                                           {0, 15 * GB}};
+  auto triad = synthetic_curve(triad_levels, 4 * KiB, 1024 * MiB, 2);
+  for (CurvePoint& p : triad) p.bytes *= 0.98;  // 3 arrays of whole steps: slightly different sizes
+  const std::vector<CurvePoint> combined = combined_curve({read, triad});
+  ASSERT_EQ(combined.size(), read.size());
+  EXPECT_NEAR(combined[0].value, 400 * GB, 1e6);  // both at their best
+  const LevelDetection d = detect_levels({read, triad}, kReported);
+  EXPECT_EQ(level_names(d.labels), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  expect_ordered(d.labels);
+}
+
+}  // namespace
+}  // namespace roofline
