@@ -36,7 +36,11 @@ Calibration calibrate_noise(const std::vector<HistoryRun>& all, const GateOption
       values.back()[f.key] = f.value;
       if (!by_id.contains(f.key)) {
         order.push_back(f.key);
-        by_id[f.key] = CalibrationFigure{f.key, f.label, f.unit};
+        CalibrationFigure figure;
+        figure.id = f.key;
+        figure.label = f.label;
+        figure.unit = f.unit;
+        by_id[f.key] = figure;
       }
     }
   }

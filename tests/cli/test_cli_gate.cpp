@@ -3,6 +3,7 @@
 // a history-based threshold, configuration differences, the rerun plan, and `history calibrate`.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_harness.hpp"
@@ -107,8 +108,9 @@ TEST(CliGate, HistoryThresholdsAndCalibration) {
     return doc;
   };
   for (int i = 0; i < 6; ++i) {
-    const auto path = dir / ("h" + std::to_string(i) + ".json");
-    write_file(path, scaled(1.0 + offsets[i], "h" + std::to_string(i)).dump());
+    const std::string name = fmt::format("h{}", i);  // (not "h" + to_string: GCC 12's false -Wrestrict)
+    const auto path = dir / (name + ".json");
+    write_file(path, scaled(1.0 + offsets[i], name).dump());
     ASSERT_EQ(run_cli({"history", "add", path.string(), "--db", db}).exit_code, 0);
   }
   write_file(dir / "slow15.json", scaled(0.85, "slow").dump());
