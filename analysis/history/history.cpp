@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/key_figures.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {
@@ -27,28 +28,9 @@ namespace {
 
 // "RFLN" in the SQLite header's application_id: tells our databases from any other SQLite file.
 constexpr int kApplicationId = 0x52464C4E;
-constexpr int kGemmBatches[] = {16, 256, 1024};
-
 std::string text_of(const json& j, const char* key) {
   if (!j.contains(key)) return "";
   return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
-}
-
-// The entry of `array` matching `want` (field -> value) at the largest thread count, or nullptr.
-const json* at_max_threads(const json& array, const std::map<std::string, std::string>& want) {
-  const json* best = nullptr;
-  for (const json& e : array) {
-    if (!e.is_object() || !e.contains("value") || !e["value"].is_number()) continue;
-    const bool match = std::all_of(want.begin(), want.end(), [&](const auto& kv) { return text_of(e, kv.first.c_str()) == kv.second; });
-    if (!match) continue;
-    if (best == nullptr || e.value("threads", 0) > best->value("threads", 0)) best = &e;
-  }
-  return best;
-}
-
-HistoryFigure figure(const std::string& key, const std::string& label, const json& e, const std::string& unit,
-                     const std::string& detail) {
-  return HistoryFigure{key, label, e["value"].get<double>(), e.value("unit", unit), e.value("threads", 0), detail};
 }
 
 // --- SQLite plumbing: one connection, statements that finalize themselves, errors as InputError.
@@ -142,7 +124,7 @@ class WriterLock {
 
 // Opens the database, checks that it is intact and ours (or empty), and prepares it for concurrent use.
 // Nothing is written before these checks pass.
-Db open_history(const fs::path& path, bool create, std::chrono::milliseconds wait) {
+Db open_history(const fs::path& path, bool create, std::chrono::milliseconds wait, int* version_out = nullptr) {
   std::error_code ec;
   const bool exists = fs::exists(path, ec);
   if (!exists && !create) throw InputError(fmt::format("{}: no such history database", path.string()));
@@ -178,8 +160,17 @@ Db open_history(const fs::path& path, bool create, std::chrono::milliseconds wai
     throw InputError(fmt::format("{}: history schema version {} is newer than this roofline reads ({})", path.string(),
                                  version, kHistorySchemaVersion));
   }
+  if (version_out != nullptr) *version_out = version;
   if (app_id == kApplicationId && version == kHistorySchemaVersion) {
     return db;  // ours and current; WAL mode is persistent in the file
+  }
+  if (app_id == kApplicationId && version == 1) {
+    if (!create) return db;  // read as it is; the next add upgrades it
+    // Version 1 -> 2: the identities the noise model matches on (old runs keep them empty).
+    exec(raw, path, "BEGIN IMMEDIATE");
+    exec(raw, path, fmt::format("ALTER TABLE runs ADD COLUMN machine_id TEXT; ALTER TABLE runs ADD COLUMN configuration_id TEXT;"
+                                "PRAGMA user_version={}; COMMIT;", kHistorySchemaVersion));
+    return db;
   }
   if (!create) throw InputError(fmt::format("{}: empty database, no runs recorded yet", path.string()));
 
@@ -197,7 +188,7 @@ Db open_history(const fs::path& path, bool create, std::chrono::milliseconds wai
                    " id INTEGER PRIMARY KEY AUTOINCREMENT,"
                    " added_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),"
                    " date TEXT, git_revision TEXT, host TEXT, cpu_model TEXT, profile TEXT, source TEXT,"
-                   " content_hash TEXT NOT NULL UNIQUE);"
+                   " content_hash TEXT NOT NULL UNIQUE, machine_id TEXT, configuration_id TEXT);"
                    "CREATE TABLE IF NOT EXISTS figures("
                    " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
                    " key TEXT NOT NULL, label TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL,"
@@ -228,64 +219,22 @@ void step_done(sqlite3* db, const fs::path& path, sqlite3_stmt* s) {
 
 }  // namespace
 
-std::vector<HistoryFigure> history_figures(const json& results) {
-  std::vector<HistoryFigure> out;
-  if (!results.contains("roofline") || !results["roofline"].is_object()) return out;
-  const json& r = results["roofline"];
-  const json empty = json::array();
-  const json& memory = r.contains("memory_ceilings") ? r["memory_ceilings"] : empty;
-  const json& compute = r.contains("compute_ceilings") ? r["compute_ceilings"] : empty;
-  const json& placements = r.contains("placements") ? r["placements"] : empty;
+std::string results_hash(const json& doc) { return content_hash(doc); }
 
-  if (const json* e = at_max_threads(memory, {{"level", "DRAM"}, {"kernel", "triad"}})) {
-    out.push_back(figure("memory/DRAM/triad", "DRAM triad", *e, "B/s", ""));
-  }
-  if (const json* e = at_max_threads(memory, {{"level", "L1"}, {"kernel", "read"}})) {
-    out.push_back(figure("memory/L1/read", "L1 read", *e, "B/s", ""));
-  }
-  std::vector<std::string> precisions;  // in file order, each once
-  for (const json& e : compute) {
-    const std::string p = text_of(e, "precision");
-    if (!p.empty() && std::find(precisions.begin(), precisions.end(), p) == precisions.end()) precisions.push_back(p);
-  }
-  for (const std::string& p : precisions) {
-    if (const json* e = at_max_threads(compute, {{"precision", p}})) {
-      out.push_back(figure("compute/" + p, "peak " + p, *e, "FLOP/s", text_of(*e, "isa")));
-    }
-  }
-  // GEMV/GEMM: per precision and batch, the best backend at the largest thread count.
-  std::vector<std::string> gemm_precisions;
-  int max_threads = 0;
-  for (const json& e : placements) {
-    if (!e.is_object() || !e.contains("value") || !e["value"].is_number()) continue;
-    const std::string p = text_of(e, "precision");
-    if (!p.empty() && std::find(gemm_precisions.begin(), gemm_precisions.end(), p) == gemm_precisions.end()) {
-      gemm_precisions.push_back(p);
-    }
-    max_threads = std::max(max_threads, e.value("threads", 0));
-  }
-  for (const std::string& p : gemm_precisions) {
-    std::vector<int> batches{1};
-    batches.insert(batches.end(), std::begin(kGemmBatches), std::end(kGemmBatches));
-    for (int batch : batches) {
-      const json* best = nullptr;
-      for (const json& e : placements) {
-        if (!e.is_object() || !e.contains("value") || !e["value"].is_number()) continue;
-        if (text_of(e, "precision") != p || e.value("batch", 0) != batch || e.value("threads", 0) != max_threads) continue;
-        if (best == nullptr || e["value"].get<double>() > (*best)["value"].get<double>()) best = &e;
-      }
-      if (best == nullptr) continue;
-      out.push_back(batch == 1 ? figure("gemv/" + p, "GEMV " + p, *best, "FLOP/s", text_of(*best, "backend"))
-                               : figure(fmt::format("gemm/{}/batch:{}", p, batch), fmt::format("GEMM {} batch {}", p, batch),
-                                        *best, "FLOP/s", text_of(*best, "backend")));
-    }
+std::vector<HistoryPoint> history_points(const std::vector<HistoryRun>& runs) {
+  std::vector<HistoryPoint> out;
+  for (const HistoryRun& r : runs) {
+    HistoryPoint p{r.machine_id, r.configuration_id, r.content_hash, {}};
+    for (const HistoryFigure& f : r.figures) p.figures[f.key] = f.value;
+    out.push_back(std::move(p));
   }
   return out;
 }
 
 HistoryAddResult history_add(const fs::path& path, const json& results, const std::string& source,
                              std::chrono::milliseconds wait) {
-  const std::vector<HistoryFigure> figures = history_figures(results);
+  std::vector<HistoryFigure> figures;
+  for (const KeyFigure& f : key_figures(results)) figures.push_back({f.id, f.label, f.value, f.unit, f.threads, f.group});
   const std::string hash = content_hash(results);
   const json ctx = results.value("context", json::object());
   const json machine = ctx.value("machine", json::object());
@@ -309,8 +258,8 @@ HistoryAddResult history_add(const fs::path& path, const json& results, const st
       return result;
     }
     Stmt run = prepare(raw, path,
-                       "INSERT INTO runs(date, git_revision, host, cpu_model, profile, source, content_hash)"
-                       " VALUES(?, ?, ?, ?, ?, ?, ?)");
+                       "INSERT INTO runs(date, git_revision, host, cpu_model, profile, source, content_hash,"
+                       " machine_id, configuration_id) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
     bind_text(run.get(), 1, text_of(ctx, "date"));
     bind_text(run.get(), 2, text_of(ctx, "git_revision"));
     bind_text(run.get(), 3, ctx.contains("host_name") ? text_of(ctx, "host_name") : text_of(machine, "hostname"));
@@ -318,6 +267,8 @@ HistoryAddResult history_add(const fs::path& path, const json& results, const st
     bind_text(run.get(), 5, text_of(ctx, "profile"));
     bind_text(run.get(), 6, source);
     bind_text(run.get(), 7, hash);
+    bind_text(run.get(), 8, machine_identity(results));
+    bind_text(run.get(), 9, configuration_identity(results));
     step_done(raw, path, run.get());
     result.run_id = sqlite3_last_insert_rowid(raw);
     Stmt fig = prepare(raw, path,
@@ -344,14 +295,18 @@ HistoryAddResult history_add(const fs::path& path, const json& results, const st
 }
 
 std::vector<HistoryRun> history_runs(const fs::path& path, std::chrono::milliseconds wait) {
-  Db db = open_history(path, false, wait);
+  int version = 0;
+  Db db = open_history(path, false, wait, &version);
   sqlite3* raw = db.get();
   std::vector<HistoryRun> runs;
   std::map<long long, std::size_t> index;
   // One read transaction: a consistent snapshot even while another process adds.
   exec(raw, path, "BEGIN");
   Stmt s = prepare(raw, path,
-                   "SELECT id, added_at, date, git_revision, host, cpu_model, profile, source FROM runs ORDER BY id");
+                   version >= 2 ? "SELECT id, added_at, date, git_revision, host, cpu_model, profile, source, content_hash,"
+                                  " machine_id, configuration_id FROM runs ORDER BY id"
+                                : "SELECT id, added_at, date, git_revision, host, cpu_model, profile, source, content_hash,"
+                                  " '', '' FROM runs ORDER BY id");
   int rc = 0;
   while ((rc = sqlite3_step(s.get())) == SQLITE_ROW) {
     HistoryRun r;
@@ -363,6 +318,9 @@ std::vector<HistoryRun> history_runs(const fs::path& path, std::chrono::millisec
     r.cpu_model = column(s.get(), 5);
     r.profile = column(s.get(), 6);
     r.source = column(s.get(), 7);
+    r.content_hash = column(s.get(), 8);
+    r.machine_id = column(s.get(), 9);
+    r.configuration_id = column(s.get(), 10);
     index[r.id] = runs.size();
     runs.push_back(std::move(r));
   }

@@ -1,5 +1,6 @@
 // Comparing two runs: matching, per-repetition extraction, U test + threshold verdicts, ceilings and
-// placements, machine check. Rendering lives in compare_render.cpp. See compare.hpp.
+// placements, machine vs configuration; the key-figure gate is compare_gate.cpp. Rendering lives in
+// compare_render.cpp. See compare.hpp.
 #include "roofline/analysis/compare.hpp"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/mann_whitney.hpp"
+#include "roofline/common/statistics.hpp"
 
 namespace roofline {
 namespace {
@@ -109,12 +111,6 @@ std::vector<std::pair<std::string, Series>> collect_series(const json& doc, cons
   return out;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
 // compare.py's calculate_change.
 double relative_change(double base, double next) {
   if (base == 0.0 && next == 0.0) return 0.0;
@@ -204,7 +200,7 @@ void ceiling_rows(const json& base, const json& next, const char* array, RowKind
     row.base = (*b)["value"].get<double>();
     row.next = (*it->second)["value"].get<double>();
     row.change = relative_change(row.base, row.next);
-    row.gates = options.gate_ceilings;
+    row.gates = false;  // single values of one run's moment: the key-figure gate decides
     judge(row, options);
     rows.push_back(std::move(row));
   }
@@ -212,10 +208,13 @@ void ceiling_rows(const json& base, const json& next, const char* array, RowKind
 
 std::string describe(const json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
 
-// Facts that make two runs comparable. Ours: machine.cpu_model/cores/isa, the ISA cap, compiler and flags.
-// Plain Google Benchmark JSON has only num_cpus, caches and the library build type.
-std::vector<std::pair<std::string, json>> machine_facts(const json& doc, bool ours) {
-  std::vector<std::pair<std::string, json>> facts;
+// Facts of a machine (hardware) and of a run's configuration. Ours: the machine's CPU model, cores, the ISA
+// features the CPU has and its memory; the configuration: ISA cap, threads, profile, binding, compiler and
+// flags, random interleaving. Plain Google Benchmark JSON has only num_cpus, caches and the build type.
+using Facts = std::vector<std::pair<std::string, json>>;
+
+Facts machine_facts(const json& doc, bool ours) {
+  Facts facts;
   const json& ctx = doc.at("context");
   auto add = [&](const std::string& name, const json& parent, const char* key) {
     if (parent.is_object() && parent.contains(key) && !parent[key].is_null()) facts.emplace_back(name, parent[key]);
@@ -231,13 +230,26 @@ std::vector<std::pair<std::string, json>> machine_facts(const json& doc, bool ou
       }
       facts.emplace_back("isa", isa);
     }
-    add("max_isa", ctx, "max_isa");
-    add("compiler", ctx, "compiler");
-    add("compiler_flags", ctx, "compiler_flags");
+    if (machine.contains("memory_total_bytes") && machine["memory_total_bytes"].is_number()) {
+      // In GiB: MemTotal moves by a few MiB with the kernel, which is no other machine.
+      facts.emplace_back("memory", fmt::format("{:.0f} GiB", machine["memory_total_bytes"].get<double>() / double(1ull << 30)));
+    }
   } else {
     add("num_cpus", ctx, "num_cpus");
     add("caches", ctx, "caches");
     add("library_build_type", ctx, "library_build_type");
+  }
+  return facts;
+}
+
+Facts configuration_facts(const json& doc) {
+  Facts facts;
+  const json& ctx = doc.at("context");
+  for (const char* key : {"max_isa", "threads", "profile", "compiler", "compiler_flags", "build_type", "random_interleaving"}) {
+    if (ctx.contains(key) && !ctx[key].is_null()) facts.emplace_back(key, ctx[key]);
+  }
+  if (ctx.contains("binding") && ctx["binding"].is_object() && ctx["binding"].contains("policy")) {
+    facts.emplace_back("binding", ctx["binding"]["policy"]);
   }
   return facts;
 }
@@ -254,6 +266,17 @@ std::string isa_difference(const json& a, const json& b) {
     if (!sb.contains(f)) out += " -" + f;
   }
   return "isa:" + out;
+}
+
+// "name: A -> B" for each fact both sides know and disagree on (unknown on one side: no evidence).
+std::vector<std::string> differences(const Facts& base, const Facts& next) {
+  std::vector<std::string> out;
+  for (const auto& [key, bv] : base) {
+    const auto it = std::find_if(next.begin(), next.end(), [&](const auto& p) { return p.first == key; });
+    if (it == next.end() || it->second == bv) continue;
+    out.push_back(key == "isa" ? isa_difference(bv, it->second) : fmt::format("{}: {} -> {}", key, describe(bv), describe(it->second)));
+  }
+  return out;
 }
 
 RunInfo run_info(const json& doc, const std::string& path, ResultsKind kind) {
@@ -303,12 +326,18 @@ int Comparison::count(Verdict v, bool gating_only) const {
   }));
 }
 
+int Comparison::exit_code() const {
+  if (gate) return roofline::exit_code(gate->outcome, options.fail_on_inconclusive);
+  return count(Verdict::regression, true) > 0 ? 1 : 0;
+}
+
 Comparison compare_runs(const json& base, const std::string& base_path, const json& next, const std::string& next_path,
-                        const CompareOptions& options) {
+                        const CompareOptions& options, const NoiseModel* noise) {
   if (!(options.threshold >= 0.0) || !std::isfinite(options.threshold)) {
     throw InputError(fmt::format("--threshold must be a finite percentage >= 0"));
   }
   if (!(options.alpha > 0.0 && options.alpha < 1.0)) throw InputError("--alpha must be between 0 and 1");
+  if (!(options.gate.floor >= 0.0 && options.gate.floor_no_history >= 0.0)) throw InputError("--floor must be a percentage >= 0");
   const ResultsKind base_kind = classify_results(base, base_path);
   const ResultsKind next_kind = classify_results(next, next_path);
   const bool both_ours = base_kind == ResultsKind::roofline && next_kind == ResultsKind::roofline;
@@ -334,6 +363,7 @@ Comparison compare_runs(const json& base, const std::string& base_path, const js
     }
     matched.insert(name);
     c.rows.push_back(benchmark_row(name, b, *it->second, options));
+    if (both_ours) c.rows.back().gates = false;  // shown, never gate: the key figures do
   }
   for (const auto& [name, s] : next_series) {
     if (!matched.contains(name)) c.only_in_next.push_back(name);
@@ -352,14 +382,11 @@ Comparison compare_runs(const json& base, const std::string& base_path, const js
                  options, c.rows);
   }
 
-  const auto base_facts = machine_facts(base, both_ours);
-  const auto next_facts = machine_facts(next, both_ours);
-  for (const auto& [key, bv] : base_facts) {
-    const auto it = std::find_if(next_facts.begin(), next_facts.end(), [&](const auto& p) { return p.first == key; });
-    if (it == next_facts.end() || it->second == bv) continue;  // unknown on one side: no evidence either way
-    c.same_machine = false;
-    c.machine_differences.push_back(key == "isa" ? isa_difference(bv, it->second)
-                                                 : fmt::format("{}: {} -> {}", key, describe(bv), describe(it->second)));
+  c.machine_differences = differences(machine_facts(base, both_ours), machine_facts(next, both_ours));
+  c.same_machine = c.machine_differences.empty();
+  if (both_ours) {
+    c.configuration_differences = differences(configuration_facts(base), configuration_facts(next));
+    c.gate = gate_runs(base, next, noise, options.gate);
   }
   return c;
 }

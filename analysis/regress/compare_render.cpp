@@ -49,7 +49,19 @@ std::string run_line(const RunInfo& run) {
   return s;
 }
 
+int figure_count(const Gate& g, const char* verdict) {
+  return static_cast<int>(
+      std::count_if(g.figures.begin(), g.figures.end(), [&](const FigureRow& r) { return r.verdict == verdict; }));
+}
+
 std::string summary_line(const Comparison& c) {
+  if (c.gate) {
+    const auto n = [&](const char* v) { return figure_count(*c.gate, v); };
+    return fmt::format("{} regression(s), {} improvement(s) among {} key figures in common; {} benchmarks shown ({} only in "
+                       "base, {} only in new)",
+                       n("regression"), n("improvement"), c.gate->figures.size(), c.rows.size(), c.only_in_base.size(),
+                       c.only_in_next.size());
+  }
   const int benchmarks = static_cast<int>(std::count_if(c.rows.begin(), c.rows.end(),
                                                         [](const CompareRow& r) { return r.kind == RowKind::benchmark; }));
   return fmt::format("{} regression(s), {} improvement(s) among {} benchmarks in common; {} only in base, {} only in new",
@@ -58,9 +70,9 @@ std::string summary_line(const Comparison& c) {
 }
 
 std::string method_line(const Comparison& c) {
-  return fmt::format("threshold {:g}%, alpha {:g} (two-sided Mann-Whitney U on the repetitions); fewer than {} "
+  return fmt::format("{}threshold {:g}%, alpha {:g} (two-sided Mann-Whitney U on the repetitions); fewer than {} "
                      "repetitions: threshold alone (low confidence)",
-                     c.options.threshold * 100.0, c.options.alpha, kConfidentRepetitions);
+                     c.gate ? "benchmark rows: " : "", c.options.threshold * 100.0, c.options.alpha, kConfidentRepetitions);
 }
 
 using Cells = std::vector<std::string>;
@@ -122,7 +134,12 @@ std::string md_table(const std::vector<const CompareRow*>& rows, const char* fir
 
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
+std::string rows_title(const Comparison& c) {
+  return c.gate ? "report only: the key figures gate" : "report only, not gated";
+}
+
 }  // namespace
+
 
 std::string render_compare_text(const Comparison& c) {
   std::string out;
@@ -132,25 +149,31 @@ std::string render_compare_text(const Comparison& c) {
     for (const auto& d : c.machine_differences) out += "  " + d + "\n";
   }
   out += fmt::format("base: {}\nnew:  {}\n", run_line(c.base), run_line(c.next));
+  if (!c.configuration_differences.empty()) {
+    out += fmt::format("configuration differs (compared; the figures both have are gated): {}\n",
+                       fmt::join(c.configuration_differences, "; "));
+  }
   out += method_line(c) + "\n\n";
   std::vector<Cells> bench{kHeader}, ceilings{kHeader};
   for (const CompareRow& r : c.rows) (r.kind == RowKind::benchmark ? bench : ceilings).push_back(cells(r, true));
   out += text_table(bench);
   if (ceilings.size() > 1) {
-    out += fmt::format("\nCeilings and placements ({}):\n",
-                       c.options.gate_ceilings ? "gated on the threshold" : "report only, not gated");
+    out += fmt::format("\nCeilings and placements ({}):\n", rows_title(c));
     ceilings[0][0] = "Ceiling";
     out += text_table(ceilings);
   }
   for (const auto& n : c.notes) out += "note: " + n + "\n";
   out += "\n" + summary_line(c) + "\n";
+  if (c.gate) out += "\nKey figures (the gate):\n" + render_gate_text(*c.gate);
   return out;
 }
 
 std::string render_compare_markdown(const Comparison& c) {
-  const int regressions = c.count(Verdict::regression, true);
+  const int regressions = c.gate ? figure_count(*c.gate, "regression") : c.count(Verdict::regression, true);
+  const bool inconclusive = c.gate && c.gate->outcome == Outcome::inconclusive;
   std::string out = fmt::format("## roofline compare: {}\n\n",
                                 !c.same_machine && !c.options.allow_machine_mismatch ? ":warning: not gated (different machines)"
+                                : inconclusive    ? ":warning: inconclusive"
                                 : regressions > 0 ? fmt::format(":x: {} regression(s)", regressions)
                                                   : ":white_check_mark: no regression");
   out += fmt::format("- **Base:** {}\n- **New:** {}\n", md_escape(run_line(c.base)), md_escape(run_line(c.next)));
@@ -159,6 +182,11 @@ std::string render_compare_markdown(const Comparison& c) {
     for (const auto& d : c.machine_differences) out += " " + md_escape(d) + ";";
     out += "\n";
   }
+  if (!c.configuration_differences.empty()) {
+    out += "\n> **Configuration differs** (compared; the figures both have are gated): " +
+           md_escape(fmt::format("{}", fmt::join(c.configuration_differences, "; "))) + "\n";
+  }
+  if (c.gate) out += "\n" + render_gate_markdown(*c.gate);
   out += "\n" + md_escape(summary_line(c)) + ". " + md_escape(method_line(c)) + ".\n\n";
 
   std::vector<const CompareRow*> changed, benchmarks, ceilings;
@@ -178,8 +206,8 @@ std::string render_compare_markdown(const Comparison& c) {
   out += fmt::format("<details><summary>All {} benchmarks</summary>\n\n{}\n</details>\n", benchmarks.size(),
                      md_table(benchmarks));
   if (!ceilings.empty()) {
-    out += fmt::format("\n<details><summary>Ceilings and placements ({})</summary>\n\n{}\n</details>\n",
-                       c.options.gate_ceilings ? "gated on the threshold" : "report only, not gated", md_table(ceilings, "Ceiling"));
+    out += fmt::format("\n<details><summary>Ceilings and placements ({})</summary>\n\n{}\n</details>\n", rows_title(c),
+                       md_table(ceilings, "Ceiling"));
   }
   for (const auto& n : c.notes) out += "\n_note:_ " + md_escape(n) + "\n";
   return out;
@@ -222,14 +250,16 @@ json compare_to_json(const Comparison& c) {
               {"same_machine", c.same_machine},
               {"machine_differences", c.machine_differences},
               {"allow_machine_mismatch", c.options.allow_machine_mismatch},
-              {"gate_ceilings", c.options.gate_ceilings},
+              {"configuration_differences", c.configuration_differences},
+              {"gate", c.gate ? gate_to_json(*c.gate) : json(nullptr)},
+              {"verdict", c.gate ? std::string(to_string(c.gate->outcome))
+                                 : std::string(c.exit_code() == 1 ? "regression" : "clean")},
               {"rows", rows},
               {"only_in_base", c.only_in_base},
               {"only_in_new", c.only_in_next},
               {"notes", c.notes},
-              {"summary",
-               {{"regressions", c.count(Verdict::regression, true)},
-                {"improvements", c.count(Verdict::improvement, true)}}},
+              {"summary", {{"regressions", c.gate ? figure_count(*c.gate, "regression") : c.count(Verdict::regression, true)},
+                           {"improvements", c.gate ? figure_count(*c.gate, "improvement") : c.count(Verdict::improvement, true)}}},
               {"exit_code", !c.same_machine && !c.options.allow_machine_mismatch ? 2 : c.exit_code()}};
 }
 

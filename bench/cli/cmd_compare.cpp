@@ -1,8 +1,13 @@
-// `roofline compare BASE.json NEW.json`: noise-aware comparison of two runs for CI. Exit 0: no regression;
-// 1: at least one significant regression; 2: bad input, or runs from different machines without
-// --allow-machine-mismatch. Output: a terminal table, --markdown (CI step summary, PR comment) or --json,
-// on stdout or atomically into --out.
+// `roofline compare BASE.json NEW.json [--history DB]`: the CI gate on two runs' key figures, and
+// `roofline compare --base-bin A --new-bin B [--rounds R] -- [run flags]`: paired A/B of two builds on
+// this machine. Exit 0: clean (or inconclusive, with a loud line); 1: regression; 3: inconclusive with
+// --fail-on-inconclusive; 2: bad input, or runs from different machines without --allow-machine-mismatch.
+// Output: a terminal table, --markdown (CI step summary, PR comment) or --json, on stdout or atomically
+// into --out. --print-rerun prints, per regressed figure, the `run` flags that re-measure it
+// (scripts/ci-regression's confirmation).
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -11,10 +16,16 @@
 #include "commands.hpp"
 #include "roofline/common/atomic_file.hpp"
 #include "roofline/analysis/compare.hpp"
+#include "roofline/analysis/history.hpp"
+#include "roofline/analysis/html_escape.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/bench/paired_runs.hpp"
+#include "roofline/bench/run_config.hpp"
 
 namespace roofline::cli {
+namespace fs = std::filesystem;
+using nlohmann::json;
 
 // "5", "5%", "2.5" -> 0.05, 0.05, 0.025 (also fleet's --threshold).
 double parse_percent(const std::string& flag, std::string text) {
@@ -32,54 +43,171 @@ double parse_percent(const std::string& flag, std::string text) {
   return value / 100.0;
 }
 
+namespace {
+
+struct Args {
+  std::vector<std::string> files;  // BASE NEW, or the run flags in paired mode
+  std::string threshold = "5", floor = "5", floor_no_history = "10", max_steal = "5", max_busy = "10", out, history, figures;
+  std::string base_bin, next_bin, runs_dir;
+  double alpha = 0.05;
+  int rounds = 6, max_rounds = 16;
+  unsigned seed = 0;
+  bool markdown = false, json = false, force = false, allow_mismatch = false, fail_on_inconclusive = false;
+  bool print_rerun = false;
+};
+
+// The `run` flags that re-measure one key figure: its suite at its thread count.
+std::string rerun_flags(const KeyFigure& f) {
+  const char* suite = f.group == "memory" ? "bandwidth" : f.group == "gemm" ? "gemm" : "compute";
+  return fmt::format("{} --suites {} --threads {}", f.id, suite, f.threads);
+}
+
+NoiseModel load_noise(const std::string& db, const json& next) {
+  NoiseModel none;
+  none.source = db;
+  if (!fs::exists(db)) return none;  // the first run of a machine: recorded later, no history yet
+  return noise_model(history_points(history_runs(db)), next, results_hash(next), db);
+}
+
+void emit(const Args& a, const std::string& output) {
+  if (a.out.empty()) {
+    std::fwrite(output.data(), 1, output.size(), stdout);
+    std::fflush(stdout);
+  } else {
+    write_file_atomically(a.out, output, a.force ? Overwrite::yes : Overwrite::no);
+  }
+}
+
+void compare_files(const Args& a, const CompareOptions& options, CliState& state) {
+  if (a.files.size() != 2) throw InputError("compare: give BASE.json NEW.json, or --base-bin A --new-bin B");
+  const json base = load_json_file(a.files[0]);
+  const json next = load_json_file(a.files[1]);
+  NoiseModel noise;
+  const bool with_history = !a.history.empty() && classify_results(next, a.files[1]) == ResultsKind::roofline;
+  if (with_history) noise = load_noise(a.history, next);
+  const Comparison c = compare_runs(base, a.files[0], next, a.files[1], options, with_history ? &noise : nullptr);
+  const std::string output = a.json       ? compare_to_json(c).dump(2) + "\n"
+                             : a.markdown ? render_compare_markdown(c)
+                                          : render_compare_text(c);
+  emit(a, output);
+  // The report (with the mismatch at its top) is out; now refuse to gate.
+  if (!c.same_machine && !options.allow_machine_mismatch) throw InputError(machine_mismatch_error(c));
+  if (a.print_rerun && c.gate) {
+    for (const FigureRow& r : c.gate->figures) {
+      if (r.verdict == "regression") std::printf("rerun %s\n", rerun_flags(r.figure).c_str());
+    }
+  }
+  if (c.gate && c.gate->outcome == Outcome::inconclusive) std::fprintf(stderr, "roofline: %s\n", c.gate->verdict_line.c_str());
+  state.exit_code = c.exit_code();
+}
+
+void compare_paired(const Args& a, const CompareOptions& options, CliState& state) {
+  if (a.base_bin.empty() || a.next_bin.empty()) throw InputError("--base-bin and --new-bin go together");
+  PairedOptions p;
+  p.base_bin = a.base_bin;
+  p.next_bin = a.next_bin;
+  p.run_flags = a.files;
+  p.rounds = a.rounds;
+  p.max_rounds = a.max_rounds;
+  p.seed = a.seed;
+  p.allow_machine_mismatch = a.allow_mismatch;
+  std::string tmp;
+  if (a.runs_dir.empty()) {
+    std::string tmpl = (fs::temp_directory_path() / "roofline-paired-XXXXXX").string();
+    if (::mkdtemp(tmpl.data()) == nullptr) throw InputError("cannot create a temporary folder for the rounds");
+    tmp = tmpl;
+    p.work_dir = tmp;
+  } else {
+    if (!fs::is_directory(a.runs_dir)) throw InputError(fmt::format("--runs-dir {}: not a folder", a.runs_dir));
+    p.work_dir = a.runs_dir;
+  }
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code ec;
+      if (!dir.empty()) fs::remove_all(dir, ec);
+    }
+  } cleanup{tmp};
+  const PairedResult r = run_paired(p, options.gate, [](const std::string& line) { std::fprintf(stderr, "compare: %s\n", line.c_str()); });
+  std::string head = fmt::format("base: {}\nnew:  {}\nrounds: {} (order per round: {}; seed {})\n", a.base_bin, a.next_bin,
+                                 r.rounds.rounds, fmt::join(r.order, " "), r.seed);
+  if (!r.configuration_differences.empty()) {
+    head += fmt::format("configuration differs (compared; the figures both have are gated): {}\n",
+                        fmt::join(r.configuration_differences, "; "));
+  }
+  std::string output;
+  if (a.json) {
+    json doc = gate_to_json(r.gate);
+    doc["base_bin"] = a.base_bin;
+    doc["new_bin"] = a.next_bin;
+    doc["rounds"] = r.rounds.rounds;
+    doc["order"] = r.order;
+    doc["seed"] = r.seed;
+    doc["configuration_differences"] = r.configuration_differences;
+    doc["exit_code"] = exit_code(r.gate.outcome, options.fail_on_inconclusive);
+    output = doc.dump(2) + "\n";
+  } else {
+    output = a.markdown ? "## roofline compare (paired A/B)\n\n" + markdown_escape(head) + "\n" + render_gate_markdown(r.gate)
+                        : head + "\n" + render_gate_text(r.gate);
+  }
+  emit(a, output);
+  if (r.gate.outcome == Outcome::inconclusive) std::fprintf(stderr, "roofline: %s\n", r.gate.verdict_line.c_str());
+  state.exit_code = exit_code(r.gate.outcome, options.fail_on_inconclusive);
+}
+
+}  // namespace
+
 void add_compare_command(CLI::App& app, CliState& state) {
   auto* cmd = app.add_subcommand(
-      "compare", "Compare two runs (roofline results or plain Google Benchmark JSON); exit 1 on a regression");
-  struct Args {
-    std::string base, next, threshold = "5", out;
-    double alpha = 0.05;
-    bool markdown = false, json = false, force = false, allow_mismatch = false, gate_ceilings = false;
-  };
-  auto args = std::make_shared<Args>();
-  cmd->add_option("BASE", args->base, "Baseline results file")->required();
-  cmd->add_option("NEW", args->next, "New results file")->required();
-  cmd->add_option("--threshold", args->threshold,
-                  "Relative change, in percent, a regression must exceed (and be significant)")
+      "compare", "Gate two runs on their key figures (or two builds, paired A/B); exit 1 on a regression");
+  auto a = std::make_shared<Args>();
+  cmd->add_option("FILES", a->files, "BASE.json NEW.json; in paired mode, after --: flags for `run`");
+  cmd->add_option("--history", a->history, "History database (SQLite) of earlier runs: per-figure noise thresholds");
+  cmd->add_option("--floor", a->floor, "Smallest relative change, in percent, that can gate (with history, paired)")
       ->capture_default_str();
-  cmd->add_option("--alpha", args->alpha, "Significance level of the Mann-Whitney U test")->capture_default_str();
-  auto* md = cmd->add_flag("--markdown", args->markdown, "Markdown output (CI step summary, PR comment)");
-  cmd->add_flag("--json", args->json, "JSON output")->excludes(md);
-  cmd->add_option("--out", args->out, "Write the output to this file (atomically) instead of stdout");
-  cmd->add_flag("--force", args->force, "Overwrite --out if it exists");
-  cmd->add_flag("--allow-machine-mismatch", args->allow_mismatch,
-                "Gate even when the runs come from different machines or builds");
-  cmd->add_flag("--gate-ceilings", args->gate_ceilings,
-                "Also fail on ceilings and placements beyond the threshold (default: report only)");
-  cmd->callback([args, &state] {
+  cmd->add_option("--floor-no-history", a->floor_no_history, "The floor without a history, in percent")->capture_default_str();
+  cmd->add_option("--max-steal", a->max_steal, "CPU steal, in percent of the run, above which a run is disturbed")
+      ->capture_default_str();
+  cmd->add_option("--max-busy", a->max_busy, "CPU time of other processes, in percent of the run, above which a run is disturbed")
+      ->capture_default_str();
+  cmd->add_option("--figures", a->figures, "Gate only these key figures (comma-separated ids)");
+  cmd->add_flag("--fail-on-inconclusive", a->fail_on_inconclusive, "Exit 3 (not 0) on an inconclusive verdict");
+  cmd->add_option("--threshold", a->threshold,
+                  "Benchmark rows (and plain Google Benchmark files): relative change in percent a regression must exceed")
+      ->capture_default_str();
+  cmd->add_option("--alpha", a->alpha, "Significance: family-wise over the key figures; U test of benchmark rows")
+      ->capture_default_str();
+  cmd->add_option("--base-bin", a->base_bin, "Paired A/B: the baseline roofline executable");
+  cmd->add_option("--new-bin", a->next_bin, "Paired A/B: the new roofline executable");
+  cmd->add_option("--rounds", a->rounds, "Paired A/B: rounds to run at least")->capture_default_str();
+  cmd->add_option("--max-rounds", a->max_rounds, "Paired A/B: rounds at most while unclear")->capture_default_str();
+  cmd->add_option("--runs-dir", a->runs_dir, "Paired A/B: keep the rounds' results files in this folder");
+  cmd->add_option("--seed", a->seed, "Paired A/B: seed of the per-round order (default: random)");
+  auto* md = cmd->add_flag("--markdown", a->markdown, "Markdown output (CI step summary, PR comment)");
+  cmd->add_flag("--json", a->json, "JSON output")->excludes(md);
+  cmd->add_option("--out", a->out, "Write the output to this file (atomically) instead of stdout");
+  cmd->add_flag("--force", a->force, "Overwrite --out if it exists");
+  cmd->add_flag("--allow-machine-mismatch", a->allow_mismatch, "Gate even when the runs come from different machines");
+  cmd->add_flag("--print-rerun", a->print_rerun, "Print 'rerun ID FLAGS' for each regressed key figure");
+  cmd->callback([a, &state] {
     CompareOptions options;
-    options.threshold = parse_percent("--threshold", args->threshold);
-    options.alpha = args->alpha;
-    options.allow_machine_mismatch = args->allow_mismatch;
-    options.gate_ceilings = args->gate_ceilings;
-    const Overwrite overwrite = args->force ? Overwrite::yes : Overwrite::no;
-    if (!args->out.empty()) check_destination(args->out, overwrite, "--out");
-
-    const nlohmann::json base = load_json_file(args->base);
-    const nlohmann::json next = load_json_file(args->next);
-    const Comparison c = compare_runs(base, args->base, next, args->next, options);
-
-    const std::string output = args->json       ? compare_to_json(c).dump(2) + "\n"
-                               : args->markdown ? render_compare_markdown(c)
-                                                : render_compare_text(c);
-    if (args->out.empty()) {
-      std::fwrite(output.data(), 1, output.size(), stdout);
-      std::fflush(stdout);
+    options.threshold = parse_percent("--threshold", a->threshold);
+    options.alpha = a->alpha;
+    options.allow_machine_mismatch = a->allow_mismatch;
+    options.fail_on_inconclusive = a->fail_on_inconclusive;
+    options.gate.floor = parse_percent("--floor", a->floor);
+    options.gate.floor_no_history = parse_percent("--floor-no-history", a->floor_no_history);
+    options.gate.max_steal = parse_percent("--max-steal", a->max_steal);
+    options.gate.max_busy = parse_percent("--max-busy", a->max_busy);
+    options.gate.alpha = a->alpha;
+    if (!(a->alpha > 0.0 && a->alpha < 1.0)) throw InputError("--alpha must be between 0 and 1");
+    if (!a->figures.empty()) options.gate.only_figures = parse_name_list(a->figures, "--figures");
+    if (!a->out.empty()) check_destination(a->out, a->force ? Overwrite::yes : Overwrite::no, "--out");
+    if (!a->base_bin.empty() || !a->next_bin.empty()) {
+      compare_paired(*a, options, state);
     } else {
-      write_file_atomically(args->out, output, overwrite);
+      compare_files(*a, options, state);
     }
-    // The report (with the mismatch at its top) is out; now refuse to gate.
-    if (!c.same_machine && !options.allow_machine_mismatch) throw InputError(machine_mismatch_error(c));
-    state.exit_code = c.exit_code();
   });
 }
 

@@ -1,5 +1,7 @@
 // `roofline history add RESULTS.json --db FILE` records a run's key figures in an SQLite history;
-// `roofline history show --db FILE` prints them per run and charts their trend (--svg, --html).
+// `roofline history show --db FILE` prints them per run and charts their trend (--svg, --html);
+// `roofline history calibrate --db FILE` prints each key figure's run-to-run spread and the A/A
+// false-alarm rates the compare gate would have had (scripts/calibrate-noise fills the database).
 // Concurrent adds from parallel CI jobs are safe (see analysis/history.hpp); a corrupt, foreign or locked
 // database is refused with exit 2 and left as it was.
 #include <chrono>
@@ -29,7 +31,8 @@ void add_history_command(CLI::App& app, CliState&) {
   auto* cmd = app.add_subcommand("history", "Record runs in a history database and chart their key figures");
   cmd->require_subcommand(1);
   struct Args {
-    std::string results, db, svg, html;
+    std::string results, db, svg, html, floor = "5", floor_no_history = "10";
+    double alpha = 0.05;
     double wait = 30.0;
     std::size_t last = 10;
     bool force = false;
@@ -52,6 +55,23 @@ void add_history_command(CLI::App& app, CliState&) {
       std::printf("%s is already recorded as run #%lld in %s; nothing added\n", args->results.c_str(), r.run_id,
                   args->db.c_str());
     }
+  });
+
+  auto* calibrate = cmd->add_subcommand("calibrate", "Run-to-run spread of each key figure and the gate's A/A false-alarm rate");
+  calibrate->add_option("--db", args->db, db_help)->envname("ROOFLINE_HISTORY_DB")->required();
+  calibrate->add_option("--floor", args->floor, "The gate's floor with history, in percent")->capture_default_str();
+  calibrate->add_option("--floor-no-history", args->floor_no_history, "The gate's floor without history, in percent")
+      ->capture_default_str();
+  calibrate->add_option("--alpha", args->alpha, "Family-wise alpha over the key figures")->capture_default_str();
+  calibrate->add_option("--wait", args->wait, wait_help)->capture_default_str();
+  calibrate->callback([args] {
+    GateOptions options;
+    options.floor = parse_percent("--floor", args->floor);
+    options.floor_no_history = parse_percent("--floor-no-history", args->floor_no_history);
+    if (!(args->alpha > 0.0 && args->alpha < 1.0)) throw InputError("--alpha must be between 0 and 1");
+    options.alpha = args->alpha;
+    const std::string text = render_calibration_text(calibrate_noise(history_runs(args->db, wait_of(args->wait)), options));
+    std::fwrite(text.data(), 1, text.size(), stdout);
   });
 
   auto* show = cmd->add_subcommand("show", "Print the key figures per run and chart their trend");

@@ -18,6 +18,7 @@
 #include "roofline/analysis/report.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roofline_section.hpp"
+#include "roofline/bench/environment.hpp"
 #include "roofline/bench/gemm_plan.hpp"
 #include "roofline/bench/machine.hpp"
 #include "roofline/bench/memory.hpp"
@@ -142,6 +143,9 @@ Measured measure(const MachineFacts& machine, const RunConfig& config) {
   }
 
   Progress progress(!config.quiet);
+  progress.phase("environment");
+  progress.update("canary");
+  const EnvironmentSample env_start = sample_environment(machine, config);
   Runner runner(&progress);
   json suites_context = json::object();
   for (const Suite& suite : all_suites()) {
@@ -156,12 +160,16 @@ Measured measure(const MachineFacts& machine, const RunConfig& config) {
     suites_context[suite.name] = suite_out.context;
     notes.insert(notes.end(), suite_out.notes.begin(), suite_out.notes.end());
   }
+  progress.phase("environment");
+  progress.update("canary");
+  const EnvironmentSample env_end = sample_environment(machine, config);
   progress.finish();
 
   json context = runner.context().is_object() ? runner.context() : minimal_gb_context(machine);
   const json ours = our_context(config, machine, notes);
   for (auto it = ours.begin(); it != ours.end(); ++it) context[it.key()] = it.value();
   context["suites"] = suites_context;
+  context["environment"] = environment_json(env_start, env_end, canary_bytes(machine, config), config.max_threads());
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   context["wall_seconds"] = seconds;
 

@@ -26,7 +26,8 @@ void add_history_command(CLI::App& app, CliState& state);
 void add_llm_command(CLI::App& app, CliState& state);
 void add_fleet_command(CLI::App& app, CliState& state);
 
-// A percentage flag ("5", "5%", "2.5") as a fraction (0.05); InputError naming `flag` otherwise.
+// A percentage flag ("5", "5%", "2.5") as a fraction (0.05); InputError naming `flag` otherwise (compare,
+// history calibrate, fleet).
 double parse_percent(const std::string& flag, std::string text);
 
 // fleet (issue 17), for `run --mpi` on rank 0 (cmd_fleet.cpp): checks the fleet file and its report can be

@@ -58,7 +58,18 @@ def entries(name, labels, counter, median, work, offsets, scale=1.0):
     return out
 
 
-def roofline_doc(revision, date, scales=None, offsets=None, machine=None, reps=5):
+def environment(canary_start=20e9, canary_end=20.2e9, steal=0.001, busy=0.01):
+    """context.environment as bench/environment.cpp writes it."""
+    sample = lambda canary: {"clock_hz": 3.0e9, "canary_bytes_per_second": canary, "load_avg": [0.1, 0.1, 0.1],
+                             "governor": None, "turbo": None}
+    return {"start": sample(canary_start), "end": sample(canary_end), "steal_fraction": steal,
+            "other_busy_fraction": busy,
+            "canary": {"kernel": "triad", "working_set_bytes": 134217728, "threads": 2, "passes": 4,
+                       "start": canary_start, "end": canary_end, "drift": abs(canary_end / canary_start - 1)},
+            "clock_drift": 0.0}
+
+
+def roofline_doc(revision, date, scales=None, offsets=None, machine=None, reps=5, max_isa="avx512", env=None):
     scales = scales or {}
     offsets = offsets or {}
     benchmarks = []
@@ -81,8 +92,9 @@ def roofline_doc(revision, date, scales=None, offsets=None, machine=None, reps=5
             "caches": [{"type": "Data", "level": 1, "size": 49152, "num_sharing": 1}],
             "library_build_type": "release", "schema_version": 1, "roofline_version": "0.1.0",
             "git_revision": revision, "compiler": "GNU 12.2.0", "compiler_flags": " -O3 -DNDEBUG",
-            "build_type": "Release", "profile": "quick", "threads": [1, 2], "max_isa": "avx512",
+            "build_type": "Release", "profile": "quick", "threads": [1, 2], "max_isa": max_isa,
             "machine": machine or MACHINE, "suites": {}, "notes": [],
+            **({"environment": env} if env else {}),
         },
         "benchmarks": benchmarks,
         "roofline": {
@@ -141,6 +153,13 @@ def main():
                                        offsets={triad: [0.0, -0.31, 0.41, -0.16, 0.29]}))
     write("base_3reps.json", roofline_doc("gggg888", "2024-05-08T10:00:00+00:00", reps=3))
     write("slow20_3reps.json", roofline_doc("gggg999", "2024-05-09T10:00:00+00:00", scales={triad: 0.8}, reps=3))
+    # Issue 15: the environment guard and the machine-vs-configuration rule.
+    write("quiet_env.json", roofline_doc("llll111", "2024-05-14T10:00:00+00:00", env=environment()))
+    write("disturbed.json", roofline_doc("llll222", "2024-05-15T10:00:00+00:00", scales={triad: 0.8},
+                                         env=environment(canary_end=16e9)))
+    write("stolen.json", roofline_doc("llll333", "2024-05-16T10:00:00+00:00", env=environment(steal=0.2)))
+    peak = BENCHMARKS[2][0]
+    write("avx2.json", roofline_doc("mmmm111", "2024-05-17T10:00:00+00:00", scales={peak: 0.5}, max_isa="avx2"))
     other = dict(MACHINE, cpu_model="AMD EPYC 9654 96-Core Processor", cores=96)
     other["isa"] = dict(MACHINE["isa"], amx_tile=False, avx512f=False)
     write("other_machine.json", roofline_doc("hhhh000", "2024-05-10T10:00:00+00:00", machine=other))

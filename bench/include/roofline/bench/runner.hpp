@@ -30,6 +30,10 @@ struct BenchmarkSpec {
   std::function<void(benchmark::internal::Benchmark*)> configure;
 };
 
+// Repetitions of each run() batch are shuffled (Google Benchmark's random interleaving); the context
+// records it as "random_interleaving".
+inline constexpr bool kRandomInterleaving = true;
+
 class Runner {
  public:
   explicit Runner(Progress* progress = nullptr) : progress_(progress) {}

@@ -1,9 +1,12 @@
-// Comparing two runs for CI regression tracking (`roofline compare BASE NEW`). Benchmarks are matched by
-// name; each gets the medians of its repetitions, the change, and a verdict that needs two things to call
-// a regression: a Mann-Whitney U test on the repetitions (as Google Benchmark's compare.py) with
-// p < alpha, and a change beyond the relative threshold in the worse direction. Ceilings and placements
-// of the roofline sections are compared by threshold and reported (they gate only with gate_ceilings).
-// Reads plain Google Benchmark JSON too (no roofline section): its benchmarks are compared the same way.
+// Comparing two runs for CI regression tracking (`roofline compare BASE NEW`). Two roofline results files
+// are gated on their key figures only (compare_gate.hpp: history noise model, floors, environment,
+// verdict regression/clean/inconclusive); their benchmarks, ceilings and placements are matched by name
+// and shown (median of the repetitions, change, Mann-Whitney U p-value) but never gate. Plain Google
+// Benchmark JSON (no roofline section) is gated as compare.py does: a regression needs a U test on the
+// repetitions with p < alpha and a change beyond the relative threshold in the worse direction.
+// A machine is its hardware (CPU model, cores, ISA the CPU has, memory): runs of different machines are
+// refused unless allowed. A run's configuration (ISA cap, threads, profile, binding, compiler and flags)
+// is not: runs that differ in it are compared on the figures both have, and the differences are stated.
 #pragma once
 
 #include <optional>
@@ -13,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/compare_gate.hpp"
 #include "roofline/analysis/results.hpp"
 
 namespace roofline {
@@ -23,10 +27,11 @@ namespace roofline {
 inline constexpr int kConfidentRepetitions = 5;
 
 struct CompareOptions {
-  double threshold = 0.05;  // relative change, 0.05 = 5 %
+  double threshold = 0.05;  // relative change, 0.05 = 5 % (benchmark rows; plain Google Benchmark files gate on it)
   double alpha = 0.05;      // significance level of the U test
   bool allow_machine_mismatch = false;
-  bool gate_ceilings = false;  // also fail on ceiling/placement rows beyond the threshold
+  bool fail_on_inconclusive = false;  // exit 3 instead of 0 on an inconclusive verdict
+  GateOptions gate;                   // the key-figure gate of two roofline files
 };
 
 enum class RowKind { benchmark, memory_ceiling, compute_ceiling, placement };
@@ -69,22 +74,27 @@ struct Comparison {
   RunInfo base, next;
   CompareOptions options;
   bool same_machine = true;
-  std::vector<std::string> machine_differences;  // "cpu_model: A -> B", ...
+  std::vector<std::string> machine_differences;        // "cpu_model: A -> B", ...
+  std::vector<std::string> configuration_differences;  // "max_isa: avx512 -> avx2", ...: compared, stated
   std::vector<CompareRow> rows;
   std::vector<std::string> only_in_base, only_in_next;  // benchmark names without a partner
   std::vector<std::string> notes;
+  std::optional<Gate> gate;  // two roofline files: the key-figure gate decides
 
   [[nodiscard]] int count(Verdict v, bool gating_only) const;
-  // 0: no gating regression; 1: at least one. (A machine mismatch without allow is an InputError.)
-  [[nodiscard]] int exit_code() const { return count(Verdict::regression, true) > 0 ? 1 : 0; }
+  // Gate: 0 clean, 1 regression, 0/3 inconclusive; plain files: 1 on a gating regression. (A machine
+  // mismatch without allow is an InputError.)
+  [[nodiscard]] int exit_code() const;
 };
 
 // Compares two parsed files (each a roofline results file or plain Google Benchmark JSON; `*_path` name
 // them in messages). Throws InputError for a file of neither kind or of another schema version, for
 // malformed entries, and when the runs have no benchmark in common. A machine mismatch is recorded in
 // the result; the caller decides (see machine_mismatch_error).
+// `noise`: the history's noise model for the new run (nullptr: no history).
 Comparison compare_runs(const nlohmann::json& base, const std::string& base_path, const nlohmann::json& next,
-                        const std::string& next_path, const CompareOptions& options);
+                        const std::string& next_path, const CompareOptions& options, const NoiseModel* noise = nullptr);
+
 
 // One line for the InputError raised when machines differ and mismatch is not allowed.
 std::string machine_mismatch_error(const Comparison& comparison);
@@ -94,5 +104,6 @@ std::string machine_mismatch_error(const Comparison& comparison);
 std::string render_compare_text(const Comparison& comparison);
 std::string render_compare_markdown(const Comparison& comparison);
 nlohmann::json compare_to_json(const Comparison& comparison);
+
 
 }  // namespace roofline

@@ -1,0 +1,245 @@
+// The key-figure gate of `roofline compare`: identities of machine and configuration, the environment
+// check, the history noise model, and the verdict of two runs. Paired rounds: compare_paired.cpp;
+// rendering: compare_gate_render.cpp. See compare_gate.hpp.
+#include "roofline/analysis/compare_gate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "roofline/common/errors.hpp"
+#include "roofline/analysis/signed_rank.hpp"
+#include "roofline/common/statistics.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+std::string text(const json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
+
+const json& object_at(const json& parent, const char* key) {
+  static const json empty = json::object();
+  return parent.is_object() && parent.contains(key) && parent[key].is_object() ? parent[key] : empty;
+}
+
+double number_at(const json& parent, const char* key) {
+  return parent.is_object() && parent.contains(key) && parent[key].is_number() ? parent[key].get<double>() : 0.0;
+}
+
+std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100.0); }
+
+bool better_than(const KeyFigure& f, double change, double threshold) {
+  return f.higher_is_better ? change > threshold : change < -threshold;
+}
+
+std::string environment_part(const char* side, const EnvironmentCheck& e) {
+  return e.recorded ? fmt::format("{} {}{}", side, e.why, e.disturbed ? " (DISTURBED)" : "")
+                    : fmt::format("{} environment not recorded", side);
+}
+
+}  // namespace
+
+bool worse_than(bool higher_is_better, double change, double threshold) {
+  return higher_is_better ? change < -threshold : change > threshold;
+}
+
+double gate_k(double alpha, std::size_t figures) { return normal_quantile(1.0 - alpha / static_cast<double>(std::max<std::size_t>(1, figures))); }
+
+std::pair<double, std::string> history_threshold(double relative_spread, double k, const GateOptions& options) {
+  const double spread_threshold = k * relative_spread;
+  if (spread_threshold > options.floor) {
+    return {spread_threshold, fmt::format("history: {:.2f} x spread {}", k, percent(relative_spread))};
+  }
+  return {options.floor, fmt::format("floor {} (history: {:.2f} x spread {} is below)", percent(options.floor), k,
+                                     percent(relative_spread))};
+}
+
+std::string_view to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::clean: return "clean";
+    case Outcome::regression: return "regression";
+    case Outcome::inconclusive: return "inconclusive";
+  }
+  return "";
+}
+
+int exit_code(Outcome outcome, bool fail_on_inconclusive) {
+  if (outcome == Outcome::regression) return 1;
+  if (outcome == Outcome::inconclusive && fail_on_inconclusive) return 3;
+  return 0;
+}
+
+std::string machine_identity(const json& results) {
+  const json& machine = object_at(object_at(results, "context"), "machine");
+  std::vector<std::string> isa;  // the features the CPU has, whatever the run's cap
+  for (const auto& [k, v] : object_at(machine, "isa").items()) {
+    if (v.is_boolean() && v.get<bool>()) isa.push_back(k);
+  }
+  std::sort(isa.begin(), isa.end());
+  const double gib = std::round(number_at(machine, "memory_total_bytes") / double(1ull << 30));
+  return fmt::format("cpu_model={};cores={};isa={};memory_gib={:g}",
+                     machine.contains("cpu_model") ? text(machine["cpu_model"]) : "", number_at(machine, "cores"),
+                     fmt::join(isa, ","), gib);
+}
+
+std::string configuration_identity(const json& results) {
+  const json& ctx = object_at(results, "context");
+  return fmt::format("max_isa={};threads={};profile={};binding={}", ctx.contains("max_isa") ? text(ctx["max_isa"]) : "",
+                     ctx.contains("threads") ? text(ctx["threads"]) : "", ctx.contains("profile") ? text(ctx["profile"]) : "",
+                     text(object_at(ctx, "binding").value("policy", json(""))));
+}
+
+EnvironmentCheck check_environment(const json& results, double canary_limit, const GateOptions& options) {
+  EnvironmentCheck e;
+  const json& env = object_at(object_at(results, "context"), "environment");
+  if (env.empty()) return e;
+  e.recorded = true;
+  e.steal = number_at(env, "steal_fraction");
+  e.other_busy = number_at(env, "other_busy_fraction");
+  auto drift = [](double a, double b) { return a > 0.0 && b > 0.0 ? std::fabs(b / a - 1.0) : 0.0; };
+  const json& canary = object_at(env, "canary");
+  e.canary_drift = drift(number_at(canary, "start"), number_at(canary, "end"));
+  e.clock_drift = drift(number_at(object_at(env, "start"), "clock_hz"), number_at(object_at(env, "end"), "clock_hz"));
+  const bool steal_high = e.steal > options.max_steal;
+  const bool busy_high = e.other_busy > options.max_busy;
+  const bool canary_moved = e.canary_drift > canary_limit;
+  e.disturbed = steal_high || busy_high || canary_moved;
+  e.why = fmt::format("steal {}{}, other processes {}{}, canary drift {}{}, clock drift {}", percent(e.steal),
+                      steal_high ? fmt::format(" > {}", percent(options.max_steal)) : "", percent(e.other_busy),
+                      busy_high ? fmt::format(" > {}", percent(options.max_busy)) : "", percent(e.canary_drift),
+                      canary_moved ? fmt::format(" > {}", percent(canary_limit)) : "", percent(e.clock_drift));
+  return e;
+}
+
+NoiseModel noise_model(const std::vector<HistoryPoint>& runs, const json& results, const std::string& exclude_hash,
+                       const std::string& source) {
+  NoiseModel model;
+  model.source = source;
+  const std::string machine = machine_identity(results), config = configuration_identity(results);
+  std::vector<const HistoryPoint*> matching;
+  for (const HistoryPoint& r : runs) {
+    if (r.machine_id == machine && r.configuration_id == config && r.content_hash != exclude_hash) matching.push_back(&r);
+  }
+  model.runs = static_cast<int>(matching.size());
+  std::map<std::string, std::vector<double>> values;
+  for (auto it = matching.rbegin(); it != matching.rend(); ++it) {  // newest first, up to the window
+    for (const auto& [id, v] : (*it)->figures) {
+      auto& list = values[id];
+      if (static_cast<int>(list.size()) < kHistoryWindow && v > 0.0) list.push_back(v);
+    }
+  }
+  for (auto& [id, list] : values) {
+    FigureNoise n;
+    n.median = median(list);
+    n.relative_spread = n.median > 0.0 ? robust_sigma(list) / n.median : 0.0;
+    n.values = std::move(list);
+    model.figures[id] = std::move(n);
+  }
+  return model;
+}
+
+Gate gate_runs(const json& base, const json& next, const NoiseModel* noise, const GateOptions& options) {
+  const std::vector<KeyFigure> base_figures = key_figures(base), next_figures = key_figures(next);
+  const std::set<std::string> only(options.only_figures.begin(), options.only_figures.end());
+  std::map<std::string, const KeyFigure*> base_by_id;
+  for (const KeyFigure& f : base_figures) base_by_id[f.id] = &f;
+  Gate g;
+  std::vector<std::pair<const KeyFigure*, const KeyFigure*>> pairs;
+  std::set<std::string> matched;
+  for (const KeyFigure& f : next_figures) {
+    const auto it = base_by_id.find(f.id);
+    if (it == base_by_id.end()) {
+      g.only_in_next.push_back(f.id);
+    } else if (only.empty() || only.contains(f.id)) {
+      pairs.emplace_back(it->second, &f);
+      matched.insert(f.id);
+    }
+  }
+  for (const KeyFigure& f : base_figures) {
+    if (!matched.contains(f.id) && (only.empty() || only.contains(f.id))) g.only_in_base.push_back(f.id);
+  }
+  if (pairs.empty()) throw InputError("the two runs have no key figure in common to gate");
+
+  g.history_used = noise != nullptr && noise->runs >= kMinHistoryRuns;
+  g.history_runs = noise != nullptr ? noise->runs : 0;
+  g.history_source = noise != nullptr ? noise->source : "";
+  const double m = static_cast<double>(pairs.size());
+  const double k = gate_k(options.alpha, pairs.size());
+  for (const auto& [b, n] : pairs) {
+    FigureRow row;
+    row.figure = *n;
+    row.base = b->value;
+    row.next = n->value;
+    const FigureNoise* fn = nullptr;
+    if (g.history_used) {
+      const auto it = noise->figures.find(n->id);
+      if (it != noise->figures.end() && static_cast<int>(it->second.values.size()) >= kMinHistoryRuns) fn = &it->second;
+    }
+    std::string from = "base";
+    if (fn != nullptr) {
+      row.reference = fn->median;
+      from = fmt::format("history median of {} runs", fn->values.size());
+      std::tie(row.threshold, row.threshold_source) = history_threshold(fn->relative_spread, k, options);
+      if (fn->relative_spread > 0.0) {
+        double z = (row.next / row.reference - 1.0) / fn->relative_spread;
+        if (n->higher_is_better) z = -z;  // z > 0: worse
+        row.p_value = std::min(1.0, m * 0.5 * std::erfc(z / std::sqrt(2.0)));
+      }
+    } else {
+      row.reference = row.base;
+      row.threshold = options.floor_no_history;
+      row.threshold_source = fmt::format("floor {} (no history: low confidence)", percent(options.floor_no_history));
+    }
+    row.change = row.reference != 0.0 ? row.next / row.reference - 1.0 : 0.0;
+    row.verdict = worse_than(n->higher_is_better, row.change, row.threshold) ? "regression"
+                  : better_than(*n, row.change, row.threshold) ? "improvement"
+                                                               : "ok";
+    row.why = fmt::format("{:+.1f}% vs {}, threshold {} ({}){}", row.change * 100.0, from, percent(row.threshold),
+                          row.threshold_source, row.p_value ? fmt::format(", p {:.2g} (x{} figures)", *row.p_value, pairs.size()) : "");
+    g.figures.push_back(std::move(row));
+  }
+
+  const double canary_limit = g.history_used ? options.floor : options.floor_no_history;
+  g.base_environment = check_environment(base, canary_limit, options);
+  g.next_environment = check_environment(next, canary_limit, options);
+  g.method_line = fmt::format(
+      "gate: {} key figures; {}; family-wise alpha {:g} (k = {:.2f} robust sigmas); per-benchmark rows are shown, never gate",
+      pairs.size(),
+      g.history_used ? fmt::format("history of {} runs of this machine and configuration ({}), floor {}", g.history_runs,
+                                   g.history_source, percent(options.floor))
+                     : fmt::format("no history{}: floor {}, low confidence",
+                                   noise != nullptr ? fmt::format(" ({} matching runs, {} needed)", g.history_runs, kMinHistoryRuns) : "",
+                                   percent(options.floor_no_history)),
+      options.alpha, k);
+
+  std::vector<const FigureRow*> regressions;
+  const FigureRow* closest = nullptr;
+  for (const FigureRow& r : g.figures) {
+    if (r.verdict == "regression") regressions.push_back(&r);
+    const double margin = (r.figure.higher_is_better ? -r.change : r.change) - r.threshold;
+    if (closest == nullptr || margin > (closest->figure.higher_is_better ? -closest->change : closest->change) - closest->threshold) closest = &r;
+  }
+  std::string reasons;
+  for (const FigureRow* r : regressions) reasons += fmt::format("{}{}: {}", reasons.empty() ? "" : "; ", r->figure.id, r->why);
+  const std::string env = environment_part("base", g.base_environment) + "; " + environment_part("new", g.next_environment);
+  if (g.base_environment.disturbed || g.next_environment.disturbed) {
+    g.outcome = Outcome::inconclusive;
+    g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed ({}); {} of {} figures beyond their thresholds, not trusted{}",
+                                 env, regressions.size(), g.figures.size(), reasons.empty() ? "" : ": " + reasons);
+  } else if (!regressions.empty()) {
+    g.outcome = Outcome::regression;
+    g.verdict_line = fmt::format("verdict: REGRESSION: {} of {} key figures worse than their thresholds: {}; {}",
+                                 regressions.size(), g.figures.size(), reasons, env);
+  } else {
+    g.outcome = Outcome::clean;
+    g.verdict_line = fmt::format("verdict: clean: none of {} key figures worse than its threshold (closest: {}: {}); {}",
+                                 g.figures.size(), closest->figure.id, closest->why, env);
+  }
+  return g;
+}
+
+}  // namespace roofline

@@ -1,0 +1,121 @@
+// Rendering the key-figure gate: the table of figures with their thresholds and where those came from,
+// the environment of each run, and the verdict line (last, so that a CI log's tail shows it). Text,
+// Markdown (escaped) and JSON. See compare_gate.hpp.
+#include <fmt/format.h>
+
+#include "roofline/analysis/html_escape.hpp"
+#include "roofline/analysis/compare_gate.hpp"
+#include "roofline/common/units.hpp"
+
+namespace roofline {
+namespace {
+using nlohmann::json;
+
+using Cells = std::vector<std::string>;
+
+Cells header(const Gate& g) {
+  const bool paired = !g.figures.empty() && g.figures.front().rounds > 0;
+  return {"Key figure", "Base", "New", "Change", "Threshold", paired ? "Holm p" : "p", paired ? "Rounds" : "From", "Verdict"};
+}
+
+Cells cells(const FigureRow& r, bool loud) {
+  const std::string verdict = loud && r.verdict == "regression" ? "REGRESSION" : r.verdict;
+  std::string from = r.rounds > 0 ? std::to_string(r.rounds)
+                     : r.threshold_source.rfind("history", 0) == 0 || r.threshold_source.find("(history") != std::string::npos
+                         ? "history"
+                         : "base";
+  return {r.figure.id,
+          format_si(r.base, r.figure.unit),
+          format_si(r.next, r.figure.unit),
+          fmt::format("{:+.1f}%", r.change * 100.0),
+          fmt::format("{:.1f}%", r.threshold * 100.0),
+          r.p_value ? fmt::format("{:.2g}", *r.p_value) : "-",
+          from,
+          verdict};
+}
+
+json environment_json(const EnvironmentCheck& e) {
+  if (!e.recorded) return nullptr;
+  return {{"steal", e.steal}, {"canary_drift", e.canary_drift}, {"clock_drift", e.clock_drift}, {"disturbed", e.disturbed}, {"why", e.why}};
+}
+
+}  // namespace
+
+std::string render_gate_text(const Gate& g) {
+  std::vector<Cells> rows{header(g)};
+  for (const FigureRow& r : g.figures) rows.push_back(cells(r, true));
+  std::vector<std::size_t> width(rows.front().size(), 0);
+  for (const Cells& row : rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  }
+  std::string out = g.method_line + "\n\n";
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    std::string line;
+    for (std::size_t i = 0; i < rows[r].size(); ++i) {
+      const bool numeric = i >= 1 && i <= 5;
+      line += numeric ? fmt::format("{:>{}}  ", rows[r][i], width[i]) : fmt::format("{:<{}}  ", rows[r][i], width[i]);
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+    if (r == 0) out += std::string(line.size(), '-') + "\n";
+  }
+  for (const FigureRow& r : g.figures) {
+    if (r.verdict == "regression" || r.verdict == "unclear") out += fmt::format("  {} {}: {}\n", r.figure.id, r.verdict, r.why);
+  }
+  if (!g.only_in_base.empty()) out += fmt::format("key figures only in base (not gated): {}\n", fmt::join(g.only_in_base, ", "));
+  if (!g.only_in_next.empty()) out += fmt::format("key figures only in new (not gated): {}\n", fmt::join(g.only_in_next, ", "));
+  out += g.verdict_line + "\n";
+  return out;
+}
+
+std::string render_gate_markdown(const Gate& g) {
+  std::string out = fmt::format("**{}**\n\n{}\n\n", markdown_escape(g.verdict_line), markdown_escape(g.method_line));
+  const Cells h = header(g);
+  out += "|";
+  for (const auto& c : h) out += " " + c + " |";
+  out += "\n|---|--:|--:|--:|--:|--:|---|---|\n";
+  for (const FigureRow& r : g.figures) {
+    Cells c = cells(r, false);
+    out += "|";
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      const std::string cell = markdown_escape(c[i]);
+      out += " " + (i == 7 && r.verdict == "regression" ? "**" + cell + "**" : cell) + " |";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+json gate_to_json(const Gate& g) {
+  json figures = json::array();
+  for (const FigureRow& r : g.figures) {
+    figures.push_back({{"id", r.figure.id},
+                       {"group", r.figure.group},
+                       {"label", r.figure.label},
+                       {"threads", r.figure.threads},
+                       {"unit", r.figure.unit},
+                       {"higher_is_better", r.figure.higher_is_better},
+                       {"base", r.base},
+                       {"new", r.next},
+                       {"reference", r.reference},
+                       {"change", r.change},
+                       {"threshold", r.threshold},
+                       {"threshold_source", r.threshold_source},
+                       {"p_value", r.p_value ? json(*r.p_value) : json(nullptr)},
+                       {"rounds", r.rounds},
+                       {"verdict", r.verdict},
+                       {"why", r.why}});
+  }
+  return {{"outcome", to_string(g.outcome)},
+          {"verdict_line", g.verdict_line},
+          {"method", g.method_line},
+          {"history_used", g.history_used},
+          {"history_runs", g.history_runs},
+          {"figures", figures},
+          {"only_in_base", g.only_in_base},
+          {"only_in_new", g.only_in_next},
+          {"base_environment", environment_json(g.base_environment)},
+          {"new_environment", environment_json(g.next_environment)}};
+}
+
+}  // namespace roofline

@@ -1,0 +1,146 @@
+// The CI gate of `roofline compare`: it judges key figures only (key_figures.hpp: ceilings per level,
+// precision and engine, the clock, GEMV/GEMM at batch 1 and the largest batch; per thread count), never
+// the per-size or per-repetition entries, which are shown but share one run's moment and so cry wolf.
+//
+// A figure regresses when its change is worse than its threshold:
+//   - with a history (>= kMinHistoryRuns earlier runs of the same machine and configuration): the change
+//     is measured from the history's median, and threshold = max(floor, k x robust spread), the spread
+//     being 1.4826 x MAD of the per-run values relative to their median, and k = the normal quantile of
+//     1 - alpha/m for m gated figures (Bonferroni: the family of m figures keeps a false-alarm rate of
+//     alpha); its p-value is the normal tail of the robust z, times m;
+//   - without: the change from the base run against the larger no-history floor, "low confidence".
+// The verdict is regression (exit 1), clean (0) or inconclusive (0, or 3 with --fail-on-inconclusive):
+// inconclusive when either run's environment was disturbed (CPU steal or other processes' CPU time above
+// their limits, or its DRAM triad
+// canary moved more than the floor between the start and the end of the run) or, in paired mode, when the
+// rounds allowed were not enough. Every verdict line says why.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/analysis/key_figures.hpp"
+
+namespace roofline {
+
+inline constexpr int kMinHistoryRuns = 5;
+// History runs used per figure: the latest ones, so that an old real change ages out of the spread.
+inline constexpr int kHistoryWindow = 30;
+
+struct GateOptions {
+  double floor = 0.05;             // relative, with history
+  double floor_no_history = 0.10;  // relative, without
+  double alpha = 0.05;             // family-wise false-alarm rate over the gated figures
+  double max_steal = 0.05;         // CPU time stolen by the hypervisor above this: disturbed
+  double max_busy = 0.10;          // CPU time other processes of the OS took during the run above this: disturbed
+  std::vector<std::string> only_figures;  // gate only these ids (confirmation runs); empty: all in common
+};
+
+enum class Outcome { clean, regression, inconclusive };
+std::string_view to_string(Outcome outcome);
+// 0 clean, 1 regression, 0 or 3 inconclusive.
+int exit_code(Outcome outcome, bool fail_on_inconclusive);
+
+// The per-run values of one figure in the history (latest kHistoryWindow, same machine and
+// configuration, the run being judged left out).
+struct FigureNoise {
+  std::vector<double> values;
+  double median = 0.0;
+  double relative_spread = 0.0;  // robust_sigma / median
+};
+struct NoiseModel {
+  std::map<std::string, FigureNoise> figures;  // by KeyFigure id
+  int runs = 0;                                // matching runs found in the history
+  std::string source;                          // e.g. the database path
+};
+
+// Hardware identity (CPU model, cores, ISA the CPU has, memory rounded to GiB) and configuration identity
+// (ISA cap, thread counts, profile, binding) of a roofline results file, as "key=value;..." strings.
+std::string machine_identity(const nlohmann::json& results);
+std::string configuration_identity(const nlohmann::json& results);
+
+// A run's environment, from context.environment (bench/environment.cpp): steal over the run, canary drift.
+struct EnvironmentCheck {
+  bool recorded = false;
+  double steal = 0.0;         // fraction of CPU time stolen during the run
+  double other_busy = 0.0;    // fraction of CPU time other processes took during the run
+  double canary_drift = 0.0;  // |end / start - 1| of the DRAM triad canary
+  double clock_drift = 0.0;   // |end / start - 1| of the measured clock
+  bool disturbed = false;
+  std::string why;            // "steal 0.2%, canary drift 3.1%, clock drift 0.4%" (+ "> limit" parts)
+};
+EnvironmentCheck check_environment(const nlohmann::json& results, double canary_limit, const GateOptions& options);
+
+struct FigureRow {
+  KeyFigure figure;          // the new run's
+  double base = 0.0;         // the base run's value
+  double next = 0.0;         // the new run's value (paired: median over rounds)
+  double reference = 0.0;    // what the change is measured from: base, or history median
+  double change = 0.0;       // next / reference - 1, sign as measured
+  double threshold = 0.0;    // relative
+  std::string threshold_source;  // "floor 10% (no history: low confidence)", "history: 2.9 x spread 1.2% over 9 runs", ...
+  std::optional<double> p_value;  // adjusted for the number of figures gated
+  int rounds = 0;            // paired mode
+  std::string verdict;       // "regression", "improvement", "ok", "unclear"
+  std::string why;
+};
+
+struct Gate {
+  std::vector<FigureRow> figures;
+  std::vector<std::string> only_in_base, only_in_next;  // key figure ids without a partner
+  EnvironmentCheck base_environment, next_environment;
+  bool history_used = false;
+  int history_runs = 0;
+  std::string history_source;
+  Outcome outcome = Outcome::clean;
+  std::string verdict_line;  // "verdict: REGRESSION: ..." with the reasons
+  std::string method_line;   // how figures were judged
+};
+
+// Builds the noise model for `results` from a history's runs (each run: machine id, configuration id,
+// content hash, figures by id), leaving out the run whose content hash equals `exclude_hash`.
+struct HistoryPoint {
+  std::string machine_id, configuration_id, content_hash;
+  std::map<std::string, double> figures;
+};
+NoiseModel noise_model(const std::vector<HistoryPoint>& runs, const nlohmann::json& results,
+                       const std::string& exclude_hash, const std::string& source);
+
+// The gate's rule, shared with history calibration: k for m figures, and a figure's threshold (with the
+// text saying where it came from) given its history's relative spread.
+double gate_k(double alpha, std::size_t figures);
+std::pair<double, std::string> history_threshold(double relative_spread, double k, const GateOptions& options);
+// Whether `change` (next / reference - 1) is worse than `threshold` for a figure of this direction.
+bool worse_than(bool higher_is_better, double change, double threshold);
+
+// Judges two roofline results files on their key figures (noise: nullptr or fewer than kMinHistoryRuns
+// matching runs means no history). Throws InputError when either lacks a roofline section or the runs
+// have no key figure in common.
+Gate gate_runs(const nlohmann::json& base, const nlohmann::json& next, const NoiseModel* noise,
+               const GateOptions& options);
+
+// Paired A/B: per figure id, the base and new values of each round (same order). A figure regresses
+// when the one-sided signed-rank test of the rounds' log ratios is significant after Holm's correction
+// over the figures and the median ratio is worse than the floor; it is "unclear" when the median is worse
+// than the floor but not yet significant. `complete`: no more rounds will be run (unclear ->
+// inconclusive).
+struct PairedRounds {
+  std::vector<KeyFigure> figures;                     // from the first round's new run
+  std::map<std::string, std::vector<double>> base, next;
+  std::vector<EnvironmentCheck> environments;          // every run's
+  int rounds = 0;
+};
+Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, bool complete);
+// True when another round could change the answer (some figure unclear).
+bool paired_unclear(const Gate& gate);
+
+// Renderers of the gate part of a comparison (see compare_render.cpp for the rest).
+std::string render_gate_text(const Gate& gate);
+std::string render_gate_markdown(const Gate& gate);
+nlohmann::json gate_to_json(const Gate& gate);
+
+}  // namespace roofline

@@ -1,0 +1,184 @@
+// The environment guard: /proc readers, the clock and canary measurements, and the context entry. See
+// environment.hpp.
+#include "roofline/bench/environment.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "roofline/bench/pinning.hpp"
+#include "roofline/kernels/peak.hpp"
+#include "roofline/kernels/stream.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+std::string read_text(const char* path) {
+  std::ifstream in(path);
+  if (!in) return "";
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string first_word(const std::string& s) {
+  std::istringstream in(s);
+  std::string w;
+  in >> w;
+  return w;
+}
+
+constexpr int kCanaryPasses = 4;
+constexpr std::int64_t kClockTrips = 100000;  // 6.4 M cycles: milliseconds
+constexpr int kClockSamples = 5;
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double measure_clock(int threads) {
+  std::vector<std::int64_t> out(static_cast<std::size_t>(threads));
+  run_clock(threads, kClockTrips / 10, 1, out.data());  // wakes the team
+  double best = 0.0;
+  for (int i = 0; i < kClockSamples; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run_clock(threads, kClockTrips, 1, out.data());
+    const double s = seconds_since(t0);
+    if (s > 0.0) best = std::max(best, static_cast<double>(kClockTrips) * kClockAddsPerIteration / s);
+  }
+  if (auto err = validate_clock(threads, kClockTrips, 1, out.data())) throw std::runtime_error("environment clock: " + *err);
+  return best;
+}
+
+struct FreeDeleter {
+  void operator()(double* p) const { std::free(p); }
+};
+
+double measure_canary(std::uint64_t bytes, int threads, const IsaFeatures& features) {
+  const std::size_t n = std::max<std::size_t>(8, bytes / (3 * sizeof(double)) / 8 * 8);
+  std::unique_ptr<double, FreeDeleter> a(static_cast<double*>(std::aligned_alloc(64, n * sizeof(double))));
+  std::unique_ptr<double, FreeDeleter> b(static_cast<double*>(std::aligned_alloc(64, n * sizeof(double))));
+  std::unique_ptr<double, FreeDeleter> c(static_cast<double*>(std::aligned_alloc(64, n * sizeof(double))));
+  if (!a || !b || !c) return 0.0;  // no memory for it now: no canary, said by a 0
+  const StreamArrays arrays{a.get(), b.get(), c.get(), n};
+  stream_init(StreamKernel::triad, arrays, threads);
+  double best = 0.0;
+  for (int i = 0; i < kCanaryPasses; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run_stream_kernel(StreamKernel::triad, arrays, threads, 1, features);
+    const double s = seconds_since(t0);
+    if (s > 0.0) best = std::max(best, static_cast<double>(stream_bytes_per_pass(StreamKernel::triad, n)) / s);
+  }
+  const StreamCheck check = validate_stream(StreamKernel::triad, arrays, 0.0, threads);
+  if (!check.ok) throw std::runtime_error("environment canary: " + check.message);
+  return best;
+}
+
+json sample_json(const EnvironmentSample& s) {
+  json j = {{"clock_hz", s.clock_hz}, {"canary_bytes_per_second", s.canary_bytes_per_second}};
+  j["load_avg"] = s.load ? json(*s.load) : json(nullptr);
+  j["governor"] = s.governor.empty() ? json(nullptr) : json(s.governor);
+  j["turbo"] = s.turbo ? json(*s.turbo) : json(nullptr);
+  if (s.cpu) j["proc_stat"] = {{"total_ticks", s.cpu->total}, {"steal_ticks", s.cpu->steal}};
+  return j;
+}
+
+}  // namespace
+
+std::optional<CpuTimes> parse_proc_stat(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string name;
+    fields >> name;
+    if (name != "cpu") continue;
+    // user nice system idle iowait irq softirq steal (guest time is already inside user).
+    std::uint64_t v[8] = {};
+    int read = 0;
+    while (read < 8 && fields >> v[read]) ++read;
+    if (read < 4) return std::nullopt;
+    CpuTimes t;
+    for (int i = 0; i < read; ++i) t.total += v[i];
+    t.steal = read >= 8 ? v[7] : 0;
+    t.idle = v[3] + (read >= 5 ? v[4] : 0);
+    return t;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::array<double, 3>> parse_loadavg(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  std::array<double, 3> l{};
+  if (!(in >> l[0] >> l[1] >> l[2])) return std::nullopt;
+  return l;
+}
+
+std::uint64_t canary_bytes(const MachineFacts& machine, const RunConfig& config) {
+  std::uint64_t largest = 0;
+  for (const CacheInfo& c : machine.caches) largest = std::max(largest, c.size_bytes);
+  std::uint64_t bytes = std::clamp<std::uint64_t>(4 * largest, 64ull << 20, 512ull << 20);
+  if (config.memory_budget_bytes > 0) bytes = std::min(bytes, config.memory_budget_bytes / 2);
+  return bytes;
+}
+
+EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfig& config) {
+  EnvironmentSample s;
+  s.cpu = parse_proc_stat(read_text("/proc/stat"));
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0) {
+    s.own_cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                        static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
+  }
+  s.load = parse_loadavg(read_text("/proc/loadavg"));
+  s.governor = first_word(read_text("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"));
+  const std::string no_turbo = first_word(read_text("/sys/devices/system/cpu/intel_pstate/no_turbo"));
+  const std::string boost = first_word(read_text("/sys/devices/system/cpu/cpufreq/boost"));
+  if (!no_turbo.empty()) s.turbo = no_turbo == "0";
+  else if (!boost.empty()) s.turbo = boost == "1";
+  const int threads = config.max_threads();
+  pin_openmp_threads(threads, binding_plan(machine, threads, config.bind));
+  s.clock_hz = measure_clock(threads);
+  s.canary_bytes_per_second = measure_canary(canary_bytes(machine, config), threads, config.features);
+  return s;
+}
+
+json environment_json(const EnvironmentSample& start, const EnvironmentSample& end, std::uint64_t bytes, int threads) {
+  json env = {{"start", sample_json(start)}, {"end", sample_json(end)}};
+  env["steal_fraction"] = nullptr;
+  env["other_busy_fraction"] = nullptr;
+  if (start.cpu && end.cpu && end.cpu->total > start.cpu->total) {
+    const double total = static_cast<double>(end.cpu->total - start.cpu->total);
+    env["steal_fraction"] = static_cast<double>(end.cpu->steal - start.cpu->steal) / total;
+    const double busy = total - static_cast<double>(end.cpu->idle - start.cpu->idle);
+    const double own = (end.own_cpu_seconds - start.own_cpu_seconds) * static_cast<double>(sysconf(_SC_CLK_TCK));
+    // Not clamped: tick granularity can make it slightly negative on an idle machine.
+    env["other_busy_fraction"] = (busy - own) / total;
+  }
+  auto drift = [](double a, double b) { return a > 0.0 && b > 0.0 ? json(std::fabs(b / a - 1.0)) : json(nullptr); };
+  env["canary"] = {{"kernel", "triad"},
+                   {"working_set_bytes", bytes},
+                   {"threads", threads},
+                   {"passes", kCanaryPasses},
+                   {"start", start.canary_bytes_per_second},
+                   {"end", end.canary_bytes_per_second},
+                   {"drift", drift(start.canary_bytes_per_second, end.canary_bytes_per_second)}};
+  env["clock_drift"] = drift(start.clock_hz, end.clock_hz);
+  env["method"] = "steal and other processes' busy time: /proc/stat and getrusage over the run; canary: best of 4 DRAM triad passes (STREAM bytes); clock: dependent add chain";
+  return env;
+}
+
+}  // namespace roofline

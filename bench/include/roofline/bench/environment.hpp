@@ -1,0 +1,55 @@
+// The environment guard: what a run's machine was doing while it measured, recorded in the results
+// context ("environment") so that compare can call a run disturbed instead of blaming the code. At the
+// start and the end of a run: CPU steal and busy time (/proc/stat), load (/proc/loadavg), the measured
+// clock (the dependent add chain), the cpufreq governor and turbo state where Linux shows them, and a
+// short canary, the DRAM triad (best of a few passes over a working set beyond the caches).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/bench/machine.hpp"
+#include "roofline/bench/run_config.hpp"
+
+namespace roofline {
+
+// The aggregate "cpu" line of /proc/stat, in clock ticks.
+struct CpuTimes {
+  std::uint64_t total = 0;  // user + nice + system + idle + iowait + irq + softirq + steal
+  std::uint64_t steal = 0;
+  std::uint64_t idle = 0;   // idle + iowait
+};
+// Parsers, pure for testing: nullopt when the text has no such line or numbers.
+std::optional<CpuTimes> parse_proc_stat(std::string_view text);
+std::optional<std::array<double, 3>> parse_loadavg(std::string_view text);
+
+struct EnvironmentSample {
+  std::optional<CpuTimes> cpu;
+  std::optional<std::array<double, 3>> load;
+  double own_cpu_seconds = 0.0;  // this process's user + system time (getrusage)
+  double clock_hz = 0.0;
+  double canary_bytes_per_second = 0.0;
+  std::string governor;        // empty when Linux shows none (VMs)
+  std::optional<bool> turbo;   // intel_pstate no_turbo or cpufreq boost, when present
+};
+
+// The canary's working set: four times the largest cache, between 64 MiB and 512 MiB, within the
+// memory budget.
+std::uint64_t canary_bytes(const MachineFacts& machine, const RunConfig& config);
+
+// Takes a sample on `config.max_threads()` pinned threads. The canary validates its arrays and throws
+// std::runtime_error on a wrong result (a broken kernel must not pass as a quiet environment).
+EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfig& config);
+
+// context.environment: start, end, steal over the run, the CPU time other processes of this OS took over
+// the run (other_busy_fraction: busy ticks not ours, of all ticks), the canary's start/end/drift, clock
+// drift.
+nlohmann::json environment_json(const EnvironmentSample& start, const EnvironmentSample& end, std::uint64_t canary_bytes,
+                                int threads);
+
+}  // namespace roofline

@@ -1,0 +1,195 @@
+// The key-figure gate (compare_gate.hpp) on the hand-made files of tests/data/compare: which figures gate,
+// the history noise model on a generated history, the environment guard, the verdict rules (including
+// inconclusive and --fail-on-inconclusive), machine vs configuration, and paired rounds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "roofline/analysis/compare.hpp"
+#include "roofline/analysis/compare_gate.hpp"
+#include "roofline/analysis/history.hpp"
+#include "roofline/analysis/results.hpp"
+#include "roofline/common/errors.hpp"
+
+namespace roofline {
+namespace {
+using nlohmann::json;
+
+const std::string kDir = std::string(ROOFLINE_TEST_DATA_DIR) + "/compare/";
+const std::string kTriad = "memory/DRAM/triad/threads:2";
+const std::string kFp32 = "compute/fp32/vector/threads:2";
+
+json load(const std::string& name) { return load_json_file(kDir + name); }
+
+const FigureRow& figure(const Gate& g, const std::string& id) {
+  const auto it = std::find_if(g.figures.begin(), g.figures.end(), [&](const FigureRow& r) { return r.figure.id == id; });
+  if (it == g.figures.end()) throw std::runtime_error("no figure " + id);
+  return *it;
+}
+
+// A doc whose DRAM triad ceiling is scaled by `scale` (the figure the history tests move).
+json with_triad(json doc, double scale) {
+  for (json& e : doc["roofline"]["memory_ceilings"]) {
+    if (e["level"] == "DRAM") e["value"] = e["value"].get<double>() * scale;
+  }
+  return doc;
+}
+
+// `n` runs of base.json's machine and configuration whose figures vary by +-`spread` in a fixed pattern.
+std::vector<HistoryPoint> generated_history(int n, double spread) {
+  const json base = load("base.json");
+  std::vector<HistoryPoint> runs;
+  const double pattern[] = {0.0, 1.0, -1.0, 0.5, -0.5, 0.8, -0.8, 0.2, -0.2, 0.6};
+  for (int i = 0; i < n; ++i) {
+    HistoryPoint p{machine_identity(base), configuration_identity(base), "hash" + std::to_string(i), {}};
+    for (const KeyFigure& f : key_figures(base)) p.figures[f.id] = f.value * (1.0 + spread * pattern[i % 10]);
+    runs.push_back(p);
+  }
+  return runs;
+}
+
+TEST(CompareGate, GatesKeyFiguresOnlyAndSaysWhy) {
+  const Gate g = gate_runs(load("base.json"), load("slow20.json"), nullptr, GateOptions{});
+  EXPECT_EQ(g.figures.size(), 4u);  // L1 read, DRAM triad, fp32 peak, GEMM at its largest batch
+  EXPECT_EQ(g.outcome, Outcome::regression);
+  EXPECT_EQ(figure(g, kTriad).verdict, "regression");
+  EXPECT_NEAR(figure(g, kTriad).change, -0.2, 1e-9);
+  EXPECT_EQ(figure(g, kFp32).verdict, "ok");
+  EXPECT_FALSE(g.history_used);
+  EXPECT_NE(g.verdict_line.find("verdict: REGRESSION: 1 of 4"), std::string::npos) << g.verdict_line;
+  EXPECT_NE(g.verdict_line.find(kTriad), std::string::npos);
+  EXPECT_NE(g.verdict_line.find("floor 10.0% (no history: low confidence)"), std::string::npos) << g.verdict_line;
+
+  const Gate same = gate_runs(load("base.json"), load("same.json"), nullptr, GateOptions{});
+  EXPECT_EQ(same.outcome, Outcome::clean);
+  EXPECT_EQ(same.verdict_line.rfind("verdict: clean: none of 4 key figures", 0), 0u) << same.verdict_line;
+  // Only the figures asked for gate (confirmation runs).
+  GateOptions only;
+  only.only_figures = {kFp32};
+  EXPECT_EQ(gate_runs(load("base.json"), load("slow20.json"), nullptr, only).outcome, Outcome::clean);
+}
+
+TEST(CompareGate, NoiseModelFromAGeneratedHistory) {
+  const json base = load("base.json");
+  const NoiseModel tight = noise_model(generated_history(10, 0.01), base, "", "generated");
+  EXPECT_EQ(tight.runs, 10);
+  const FigureNoise& triad = tight.figures.at(kTriad);
+  EXPECT_EQ(triad.values.size(), 10u);
+  // Pattern (x 1%) 0, 1, -1, .5, -.5, .8, -.8, .2, -.2, .6: median 0.1%, MAD 0.55%, robust spread ~0.8%.
+  EXPECT_NEAR(triad.median, base["roofline"]["memory_ceilings"][1]["value"].get<double>() * 1.001, 1e3);
+  EXPECT_NEAR(triad.relative_spread, 1.4826 * 0.0055, 2e-4);
+
+  // A quiet history: the 5% floor rules; 15% lower is a regression, 3% lower is not.
+  const Gate slow = gate_runs(base, with_triad(base, 0.85), &tight, GateOptions{});
+  EXPECT_TRUE(slow.history_used);
+  EXPECT_EQ(figure(slow, kTriad).verdict, "regression");
+  EXPECT_DOUBLE_EQ(figure(slow, kTriad).threshold, 0.05);
+  EXPECT_NE(figure(slow, kTriad).threshold_source.find("floor 5.0% (history:"), std::string::npos);
+  ASSERT_TRUE(figure(slow, kTriad).p_value.has_value());
+  EXPECT_LT(*figure(slow, kTriad).p_value, 1e-6);
+  EXPECT_EQ(gate_runs(base, with_triad(base, 0.97), &tight, GateOptions{}).outcome, Outcome::clean);
+
+  // A noisy history (spread ~8%): k x spread is above the floor, so 15% lower is within the noise.
+  const NoiseModel noisy = noise_model(generated_history(10, 0.10), base, "", "generated");
+  const Gate within = gate_runs(base, with_triad(base, 0.85), &noisy, GateOptions{});
+  const double k = gate_k(0.05, 4);
+  EXPECT_NEAR(k, 2.2414, 1e-4);  // Bonferroni: the normal quantile of 1 - 0.05 / 4
+  EXPECT_NEAR(figure(within, kTriad).threshold, k * noisy.figures.at(kTriad).relative_spread, 1e-12);
+  EXPECT_EQ(figure(within, kTriad).threshold_source.rfind("history: 2.24 x spread", 0), 0u);
+  EXPECT_EQ(figure(within, kTriad).verdict, "ok");
+}
+
+TEST(CompareGate, HistoryOfOtherMachinesOrTooFewRunsIsNoHistory) {
+  const json base = load("base.json");
+  auto runs = generated_history(10, 0.01);
+  for (int i = 0; i < 6; ++i) runs[i].machine_id = "another machine";
+  const NoiseModel four = noise_model(runs, base, "hash9", "generated");  // and the run itself left out
+  EXPECT_EQ(four.runs, 3);
+  const Gate g = gate_runs(base, with_triad(base, 0.93), &four, GateOptions{});
+  EXPECT_FALSE(g.history_used);
+  EXPECT_EQ(g.outcome, Outcome::clean);  // 7% is within the 10% no-history floor
+  EXPECT_NE(g.method_line.find("no history (3 matching runs, 5 needed)"), std::string::npos) << g.method_line;
+}
+
+TEST(CompareGate, DisturbedEnvironmentIsInconclusive) {
+  const Gate quiet = gate_runs(load("quiet_env.json"), load("same.json"), nullptr, GateOptions{});
+  EXPECT_EQ(quiet.outcome, Outcome::clean);
+  EXPECT_TRUE(quiet.base_environment.recorded);
+  EXPECT_FALSE(quiet.base_environment.disturbed);
+  EXPECT_FALSE(quiet.next_environment.recorded);
+
+  // The canary fell 20% during the new run: its 20% regression is not trusted.
+  const Gate moved = gate_runs(load("quiet_env.json"), load("disturbed.json"), nullptr, GateOptions{});
+  EXPECT_EQ(moved.outcome, Outcome::inconclusive);
+  EXPECT_NEAR(moved.next_environment.canary_drift, 0.2, 1e-9);
+  EXPECT_NE(moved.verdict_line.find("verdict: INCONCLUSIVE"), std::string::npos) << moved.verdict_line;
+  EXPECT_NE(moved.verdict_line.find("canary drift 20.0% > 10.0%"), std::string::npos) << moved.verdict_line;
+  EXPECT_NE(moved.verdict_line.find("1 of 4 figures beyond their thresholds, not trusted"), std::string::npos);
+
+  const Gate stolen = gate_runs(load("base.json"), load("stolen.json"), nullptr, GateOptions{});
+  EXPECT_EQ(stolen.outcome, Outcome::inconclusive);
+  EXPECT_NE(stolen.verdict_line.find("steal 20.0% > 5.0%"), std::string::npos) << stolen.verdict_line;
+}
+
+TEST(CompareGate, ExitCodes) {
+  EXPECT_EQ(exit_code(Outcome::clean, false), 0);
+  EXPECT_EQ(exit_code(Outcome::regression, false), 1);
+  EXPECT_EQ(exit_code(Outcome::inconclusive, false), 0);
+  EXPECT_EQ(exit_code(Outcome::inconclusive, true), 3);
+  EXPECT_EQ(exit_code(Outcome::clean, true), 0);
+  CompareOptions fail;
+  fail.fail_on_inconclusive = true;
+  const json q = load("quiet_env.json"), d = load("disturbed.json");
+  EXPECT_EQ(compare_runs(q, "q", d, "d", CompareOptions{}).exit_code(), 0);
+  EXPECT_EQ(compare_runs(q, "q", d, "d", fail).exit_code(), 3);
+}
+
+TEST(CompareGate, ConfigurationDiffersMachineDoesNot) {
+  const Comparison c = compare_runs(load("base.json"), "base.json", load("avx2.json"), "avx2.json", CompareOptions{});
+  EXPECT_TRUE(c.same_machine);
+  ASSERT_EQ(c.configuration_differences.size(), 1u);
+  EXPECT_EQ(c.configuration_differences[0], "max_isa: avx512 -> avx2");
+  ASSERT_TRUE(c.gate.has_value());
+  EXPECT_EQ(c.gate->outcome, Outcome::regression);
+  EXPECT_EQ(figure(*c.gate, kFp32).verdict, "regression");
+  EXPECT_NE(render_compare_text(c).find("configuration differs (compared; the figures both have are gated): max_isa"),
+            std::string::npos);
+  // Hardware still decides: another CPU is another machine.
+  const Comparison other =
+      compare_runs(load("base.json"), "base.json", load("other_machine.json"), "other.json", CompareOptions{});
+  EXPECT_FALSE(other.same_machine);
+  EXPECT_EQ(machine_identity(load("base.json")), machine_identity(load("avx2.json")));
+  EXPECT_NE(configuration_identity(load("base.json")), configuration_identity(load("avx2.json")));
+}
+
+PairedRounds rounds_of(const std::vector<double>& triad_ratios) {
+  const json base = load("base.json");
+  PairedRounds r;
+  r.figures = key_figures(base);
+  for (double ratio : triad_ratios) {
+    for (const KeyFigure& f : r.figures) {
+      r.base[f.id].push_back(f.value);
+      r.next[f.id].push_back(f.id == kTriad ? f.value * ratio : f.value);
+    }
+    ++r.rounds;
+  }
+  return r;
+}
+
+TEST(CompareGate, PairedRoundsNeedSignificanceAfterHolmAndTheFloor) {
+  // Every round 20% slower: one-sided signed-rank p = 1/2^n, Holm over 4 figures needs 4/2^n < 0.05.
+  const Gate six = gate_paired(rounds_of(std::vector<double>(6, 0.8)), GateOptions{}, false);
+  EXPECT_EQ(figure(six, kTriad).verdict, "unclear");
+  EXPECT_NEAR(*figure(six, kTriad).p_value, 4.0 / 64, 1e-12);
+  EXPECT_TRUE(paired_unclear(six));
+  EXPECT_EQ(gate_paired(rounds_of(std::vector<double>(6, 0.8)), GateOptions{}, true).outcome, Outcome::inconclusive);
+  const Gate seven = gate_paired(rounds_of(std::vector<double>(7, 0.8)), GateOptions{}, false);
+  EXPECT_EQ(seven.outcome, Outcome::regression);
+  EXPECT_FALSE(paired_unclear(seven));
+  EXPECT_NE(seven.verdict_line.find(kTriad), std::string::npos) << seven.verdict_line;
+  // Consistently 2% slower: significant, but below the 5% floor.
+  EXPECT_EQ(gate_paired(rounds_of(std::vector<double>(10, 0.98)), GateOptions{}, true).outcome, Outcome::clean);
+}
+
+}  // namespace
+}  // namespace roofline

@@ -1,0 +1,140 @@
+// End-to-end: the CI gate of `roofline compare` (issue 15): paired A/B with two stub executables that
+// write prepared results files (tests/data/compare/stubs), verdicts and their exit codes (1, 0, 3, 2),
+// a history-based threshold, configuration differences, the rerun plan, and `history calibrate`.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.hpp"
+
+namespace roofline::testing {
+namespace {
+using nlohmann::json;
+
+const std::string kDir = std::string(ROOFLINE_TEST_DATA_DIR) + "/compare/";
+const std::string kTriad = "memory/DRAM/triad/threads:2";
+
+// `compare --base-bin stub_base --new-bin stub_new` with the stubs writing these files.
+CliResult paired(const std::string& base, const std::string& next, std::vector<std::string> flags,
+                 std::vector<std::string> env = {}) {
+  std::vector<std::string> args{"compare", "--base-bin", kDir + "stubs/stub_base.sh", "--new-bin", kDir + "stubs/stub_new.sh",
+                                "--seed", "7"};
+  args.insert(args.end(), flags.begin(), flags.end());
+  args.insert(args.end(), {"--", "--suites", "bandwidth"});
+  env.push_back("STUB_FILE_base=" + kDir + base);
+  env.push_back("STUB_FILE_new=" + kDir + next);
+  return run_cli(args, env);
+}
+
+TEST(CliGate, PairedRegressionExtendsTheRoundsUntilSignificant) {
+  // 20% slower every round: with 4 key figures (Holm), 6 rounds give p = 4/64, 7 give 4/128 < 0.05.
+  const CliResult r = paired("base.json", "slow20.json", {"--rounds", "6", "--max-rounds", "10"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("rounds: 7"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("unclear after 6 rounds: extending"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("verdict: REGRESSION: 1 of 4 key figures worse in the paired rounds: " + kTriad), std::string::npos)
+      << r.out;
+}
+
+TEST(CliGate, PairedSameBuildIsClean) {
+  const CliResult r = paired("base.json", "same.json", {"--rounds", "3", "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json doc = json::parse(r.out);
+  EXPECT_EQ(doc["outcome"], "clean");
+  EXPECT_EQ(doc["rounds"], 3);
+  EXPECT_EQ(doc["order"].size(), 3u);
+}
+
+TEST(CliGate, PairedWithoutEnoughEvidenceIsInconclusive) {
+  TempDir dir;
+  // Two new runs in three are 20% slower: the median is 20% worse, but 4 worse rounds of 6 are not significant.
+  const std::vector<std::string> env{"STUB_ALT_new=" + kDir + "slow20.json", "STUB_COUNTER_new=" + (dir / "n").string()};
+  const CliResult r = paired("base.json", "base.json", {"--rounds", "4", "--max-rounds", "6"}, env);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("roofline: verdict: INCONCLUSIVE: not enough evidence after 6 rounds"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("unclear"), std::string::npos) << r.out;
+  TempDir again;
+  const std::vector<std::string> env2{"STUB_ALT_new=" + kDir + "slow20.json", "STUB_COUNTER_new=" + (again / "n").string()};
+  EXPECT_EQ(paired("base.json", "base.json", {"--rounds", "4", "--max-rounds", "6", "--fail-on-inconclusive"}, env2).exit_code, 3);
+}
+
+TEST(CliGate, PairedBadInputIsOneLineAndExitTwo) {
+  const CliResult failing = paired("base.json", "base.json", {"--rounds", "2"}, {"STUB_FAIL_new=1"});
+  EXPECT_EQ(failing.exit_code, 2);
+  EXPECT_NE(failing.err.find("stub_new.sh run --suites bandwidth: exited with 1"), std::string::npos) << failing.err;
+  const CliResult machine = paired("base.json", "other_machine.json", {"--rounds", "2"});
+  EXPECT_EQ(machine.exit_code, 2);
+  EXPECT_NE(machine.err.find("report different machines"), std::string::npos) << machine.err;
+  EXPECT_EQ(paired("base.json", "base.json", {"--rounds", "5", "--max-rounds", "3"}).exit_code, 2);
+  EXPECT_EQ(run_cli({"compare", "--base-bin", "/nonexistent/roofline", "--new-bin", "/bin/true"}).exit_code, 2);
+}
+
+TEST(CliGate, InconclusiveIsLoudAndFailsOnlyWhenAsked) {
+  const CliResult r = run_cli({"compare", kDir + "quiet_env.json", kDir + "disturbed.json"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_EQ(r.err.rfind("roofline: verdict: INCONCLUSIVE: environment disturbed", 0), 0u) << r.err;
+  EXPECT_EQ(run_cli({"compare", kDir + "quiet_env.json", kDir + "disturbed.json", "--fail-on-inconclusive"}).exit_code, 3);
+  const CliResult md = run_cli({"compare", kDir + "quiet_env.json", kDir + "disturbed.json", "--markdown"});
+  EXPECT_NE(md.out.find(":warning: inconclusive"), std::string::npos) << md.out.substr(0, 300);
+  const CliResult js = run_cli({"compare", kDir + "quiet_env.json", kDir + "disturbed.json", "--json"});
+  EXPECT_EQ(json::parse(js.out)["verdict"], "inconclusive");
+}
+
+TEST(CliGate, ConfigurationDifferenceIsComparedAndStated) {
+  const CliResult r = run_cli({"compare", kDir + "base.json", kDir + "avx2.json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("configuration differs (compared; the figures both have are gated): max_isa: avx512 -> avx2"),
+            std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("compute/fp32/vector/threads:2: -50.0% vs base"), std::string::npos) << r.out;
+}
+
+TEST(CliGate, PrintsTheRerunPlanOfEachRegression) {
+  const CliResult r = run_cli({"compare", kDir + "base.json", kDir + "slow20.json", "--print-rerun"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.out.find("\nrerun " + kTriad + " --suites bandwidth --threads 2\n"), std::string::npos) << r.out;
+}
+
+TEST(CliGate, HistoryThresholdsAndCalibration) {
+  TempDir dir;
+  const std::string db = (dir / "history.db").string();
+  json base = json::parse(read_file(kDir + "base.json"));
+  const double offsets[] = {0.0, 0.01, -0.01, 0.005, -0.005, 0.002};
+  auto scaled = [&](double scale, const std::string& rev) {
+    json doc = base;
+    doc["context"]["git_revision"] = rev;
+    for (json& e : doc["roofline"]["memory_ceilings"]) e["value"] = e["value"].get<double>() * scale;
+    return doc;
+  };
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = fmt::format("h{}", i);  // (not "h" + to_string: GCC 12's false -Wrestrict)
+    const auto path = dir / (name + ".json");
+    write_file(path, scaled(1.0 + offsets[i], name).dump());
+    ASSERT_EQ(run_cli({"history", "add", path.string(), "--db", db}).exit_code, 0);
+  }
+  write_file(dir / "slow15.json", scaled(0.85, "slow").dump());
+  write_file(dir / "slow7.json", scaled(0.93, "slow7").dump());
+  const CliResult slow = run_cli({"compare", kDir + "base.json", (dir / "slow15.json").string(), "--history", db});
+  EXPECT_EQ(slow.exit_code, 1) << slow.out << slow.err;
+  EXPECT_NE(slow.out.find("vs history median of 6 runs, threshold 5.0% (floor 5.0% (history:"), std::string::npos) << slow.out;
+  // 7% lower: within the no-history floor (10%), beyond the quiet history's (5%).
+  EXPECT_EQ(run_cli({"compare", kDir + "base.json", (dir / "slow7.json").string()}).exit_code, 0);
+  EXPECT_EQ(run_cli({"compare", kDir + "base.json", (dir / "slow7.json").string(), "--history", db}).exit_code, 1);
+  // A history database that does not exist yet: no history, said so.
+  const CliResult none = run_cli({"compare", kDir + "base.json", kDir + "same.json", "--history", (dir / "new.db").string()});
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.out.find("no history (0 matching runs, 5 needed)"), std::string::npos) << none.out;
+
+  const CliResult cal = run_cli({"history", "calibrate", "--db", db});
+  EXPECT_EQ(cal.exit_code, 0) << cal.err;
+  EXPECT_NE(cal.out.find("runs: 6"), std::string::npos) << cal.out;
+  EXPECT_NE(cal.out.find("A/A false alarms without history (each run vs the one before, floor 10%): 0 of 5 pairs"),
+            std::string::npos) << cal.out;
+  EXPECT_NE(cal.out.find("A/A false alarms with history (each run vs the others, leave-one-out): 0 of 6 runs"),
+            std::string::npos) << cal.out;
+  EXPECT_EQ(run_cli({"history", "calibrate", "--db", db, "--floor", "x"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace roofline::testing

@@ -1,0 +1,1 @@
+stub_run.sh
