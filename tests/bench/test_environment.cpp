@@ -31,9 +31,9 @@ TEST(Environment, CanaryGoesBeyondTheCachesWithinTheBudget) {
   m.caches.back().size_bytes = 32ull << 20;
   RunConfig c;
   c.memory_budget_bytes = 8ull << 30;
-  EXPECT_EQ(canary_bytes(m, c), 128ull << 20);
+  EXPECT_EQ(canary_bytes(m, c), 256ull << 20);  // 8x the L3, at least 256 MiB
   m.caches.back().size_bytes = 1ull << 30;
-  EXPECT_EQ(canary_bytes(m, c), 512ull << 20);
+  EXPECT_EQ(canary_bytes(m, c), 1ull << 30);     // at most 1 GiB
   c.memory_budget_bytes = 100ull << 20;
   EXPECT_EQ(canary_bytes(m, c), 50ull << 20);
 }
