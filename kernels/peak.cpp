@@ -39,7 +39,8 @@ constexpr PeakFn kTileFp16 = nullptr;
 // Within a row (precision, isa, bits) the best variant comes first. ops/instruction by the counting
 // conventions: FMA 2 FLOP/lane, mul or add 1 FLOP/lane, vdpbf16ps 4 FLOP per 32-bit lane, vpdpbusd 8 OP
 // per 32-bit lane.
-const std::array<PeakVariant, 27> kVariants{{
+// The row count follows from the table (no count kept by hand).
+const PeakVariant kVariants[] = {
     {"fma_fp64_scalar", PeakOp::fma, Precision::fp64, Isa::scalar, 64, L, L, 2, kFma, "vfmadd213sd", fma_fp64_scalar},
     {"muladd_fp64_scalar", PeakOp::muladd, Precision::fp64, Isa::scalar, 64, L, 2 * L, 1, 0, "mulsd+addsd", muladd_fp64_scalar},
     {"fma_fp64_sse", PeakOp::fma, Precision::fp64, Isa::sse, 128, L, L, 4, kFma, "vfmadd213pd xmm", fma_fp64_sse},
@@ -73,7 +74,7 @@ const std::array<PeakVariant, 27> kVariants{{
     {"tile_fp16_amx", PeakOp::tile, Precision::fp16, Isa::amx, 8192, T, T, kTileFlop, kNeedsAmxTile | kNeedsAmxFp16, "tdpfp16ps", kTileFp16, kTileFlopPerCycle},
     {"tile_int8_ss_amx", PeakOp::tile, Precision::int8, Isa::amx, 8192, T, T, kTileOp, kNeedsAmxTile | kNeedsAmxInt8, "tdpbssd", tile_int8_ss_amx, kTileOpPerCycle},
     {"tile_int8_us_amx", PeakOp::tile, Precision::int8, Isa::amx, 8192, T, T, kTileOp, kNeedsAmxTile | kNeedsAmxInt8, "tdpbusd", tile_int8_us_amx, kTileOpPerCycle},
-}};
+};
 
 bool same_row(const PeakVariant& a, const PeakVariant& b) {
   if (a.op == PeakOp::tile || b.op == PeakOp::tile) return a.name == b.name;  // TDPBSSD and TDPBUSD both run
@@ -126,11 +127,11 @@ std::optional<std::string> peak_build_gap(const PeakVariant& v) {
 
 PeakSelection select_peak_variants(const IsaFeatures& features) {
   PeakSelection s;
-  for (std::size_t i = 0; i < kVariants.size(); ++i) {
+  for (std::size_t i = 0; i < std::size(kVariants); ++i) {
     const PeakVariant& v = kVariants[i];
     if (i > 0 && same_row(v, kVariants[i - 1])) continue;  // rows are contiguous; handle each once
     const PeakVariant* chosen = nullptr;
-    for (std::size_t j = i; j < kVariants.size() && same_row(kVariants[j], v); ++j) {
+    for (std::size_t j = i; j < std::size(kVariants) && same_row(kVariants[j], v); ++j) {
       if (peak_runnable(kVariants[j], features)) {
         chosen = &kVariants[j];
         break;

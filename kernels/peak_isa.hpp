@@ -21,10 +21,10 @@ inline constexpr int kChainsEvex = 20;
 // AMX: four accumulator tiles (of the eight), each 16 x 16 32-bit elements; the other four hold A and B.
 inline constexpr int kChainsTile = 4;
 
-// peak_scalar.cpp (baseline x86-64, SSE2 scalar: mulsd/addsd)
+// peak_baseline.cpp (baseline x86-64, SSE2 scalar: mulsd/addsd)
 void muladd_fp64_scalar(std::int64_t n, const PeakInputs& in, double* out);
 void muladd_fp32_scalar(std::int64_t n, const PeakInputs& in, double* out);
-// peak_sse.cpp (baseline x86-64, packed SSE2: mulpd/addpd)
+// peak_baseline.cpp (baseline x86-64, packed SSE2: mulpd/addpd)
 void muladd_fp64_sse(std::int64_t n, const PeakInputs& in, double* out);
 void muladd_fp32_sse(std::int64_t n, const PeakInputs& in, double* out);
 // peak_fma.cpp (-mavx -mfma: VEX scalar and 128-bit FMA)
