@@ -60,23 +60,30 @@ void keep_best(std::map<Key, double>& best, const Key& key, double value) {
   if (!inserted) it->second = std::max(it->second, value);
 }
 
+constexpr const char* kPlateauMedian = "plateau median";
+constexpr const char* kBestRepetition = "best repetition";
+
 void add_memory(const json& roofline, std::vector<KeyFigure>& out) {
-  // (threads, level order, kernel) -> best value
+  // (threads, level order, kernel) -> the level's value; a level listed twice keeps the larger
   std::map<std::tuple<int, int, std::string>, double> best;
-  for (const json& e : section_array(roofline, "memory_ceilings")) {
+  bool all_plateau = true;  // every entry has plateau_median (files before it give the best repetition)
+  const json& ceilings = section_array(roofline, "memory_ceilings");
+  for (const json& e : ceilings) all_plateau = all_plateau && e.is_object() && e.contains("plateau_median");
+  for (const json& e : ceilings) {
     const std::string kernel = text_field(e, "memory_ceilings", "kernel");
     if (kernel != "read" && kernel != "triad") continue;
     const std::string level_name = text_field(e, "memory_ceilings", "level");
     const std::optional<Level> level = parse_level(level_name);
     if (!level) throw InputError(fmt::format("roofline.memory_ceilings: unknown level '{}'", level_name));
     keep_best(best, {threads_field(e, "memory_ceilings"), static_cast<int>(*level), kernel},
-              positive_field(e, "memory_ceilings", "value"));
+              positive_field(e, "memory_ceilings", all_plateau ? "plateau_median" : "value"));
   }
   for (const auto& [key, value] : best) {
     const auto& [threads, level, kernel] = key;
     const std::string name(to_string(static_cast<Level>(level)));
     out.push_back({fmt::format("memory/{}/{}/threads:{}", name, kernel, threads), "memory",
-                   fmt::format("{} {}, {}", name, kernel, threads_text(threads)), threads, value, "B/s", true});
+                   fmt::format("{} {}, {}", name, kernel, threads_text(threads)), threads, value, "B/s", true,
+                   all_plateau ? kPlateauMedian : kBestRepetition, static_cast<Level>(level) == Level::DRAM});
   }
 }
 
@@ -100,11 +107,11 @@ void add_compute_and_clock(const json& roofline, std::vector<KeyFigure>& out) {
     const std::string e_name(to_string(static_cast<Engine>(engine)));
     out.push_back({fmt::format("compute/{}/{}/threads:{}", to_string(precision), e_name, threads), "compute",
                    fmt::format("{} {} peak, {}", to_string(precision), e_name, threads_text(threads)), threads, value,
-                   std::string(rate_unit(precision)), true});
+                   std::string(rate_unit(precision)), true, "best kernel"});
   }
   for (const auto& [threads, values] : clocks) {
     out.push_back({fmt::format("clock/threads:{}", threads), "clock", fmt::format("core clock, {}", threads_text(threads)),
-                   threads, median(values), "Hz", true});
+                   threads, median(values), "Hz", true, "median over the vector kernels"});
   }
 }
 
@@ -112,6 +119,7 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
   struct Best {
     double value = 0.0;
     std::string backend;
+    bool dram_resident = false;
   };
   std::map<std::tuple<int, int, int>, Best> best;  // (threads, precision order, batch) -> best backend
   for (const json& e : section_array(roofline, "placements")) {
@@ -123,7 +131,11 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
     }
     const double value = positive_field(e, "placements", "value");
     Best& b = best[{threads_field(e, "placements"), static_cast<int>(*p), e["batch"].get<int>()}];
-    if (value > b.value) b = {value, text_field(e, "placements", "backend", "unknown")};
+    if (value > b.value) {
+      // Operands in DRAM, whatever bounds the point (KeyFigure::dram_resident).
+      const bool dram = text_field(e, "placements", "resident_level", "unknown") == to_string(Level::DRAM);
+      b = {value, text_field(e, "placements", "backend", "unknown"), dram};
+    }
   }
   std::set<std::pair<int, int>> seen;  // (threads, precision)
   for (const auto& [key, b] : best) seen.insert({std::get<0>(key), std::get<1>(key)});
@@ -138,13 +150,13 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
     if (one != best.end()) {
       out.push_back({fmt::format("gemm/{}/batch:1/threads:{}", to_string(precision), threads), "gemm",
                      fmt::format("GEMV {} batch 1 ({}), {}", to_string(precision), one->second.backend, threads_text(threads)),
-                     threads, one->second.value, unit, true});
+                     threads, one->second.value, unit, true, "best backend", one->second.dram_resident});
     }
     if (largest > 1) {
       const Best& b = best.at({threads, p, largest});
       out.push_back({fmt::format("gemm/{}/batch:max/threads:{}", to_string(precision), threads), "gemm",
                      fmt::format("GEMM {} batch {} ({}), {}", to_string(precision), largest, b.backend, threads_text(threads)),
-                     threads, b.value, unit, true});
+                     threads, b.value, unit, true, "best backend", b.dram_resident});
     }
   }
 }

@@ -13,6 +13,7 @@
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/signed_rank.hpp"
 #include "roofline/common/statistics.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -104,10 +105,14 @@ EnvironmentCheck check_environment(const json& results, double canary_limit, con
   const json& canary = object_at(env, "canary");
   e.canary_drift = drift(number_at(canary, "start"), number_at(canary, "end"));
   e.clock_drift = drift(number_at(object_at(env, "start"), "clock_hz"), number_at(object_at(env, "end"), "clock_hz"));
+  const double start = number_at(canary, "start"), end = number_at(canary, "end");
+  e.canary = start > 0.0 && end > 0.0 ? 0.5 * (start + end) : 0.0;
   const bool steal_high = e.steal > options.max_steal;
   const bool busy_high = e.other_busy > options.max_busy;
   const bool canary_moved = e.canary_drift > canary_limit;
-  e.disturbed = steal_high || busy_high || canary_moved;
+  e.cpu_disturbed = steal_high || busy_high;
+  e.memory_disturbed = canary_moved;
+  e.disturbed = e.cpu_disturbed || e.memory_disturbed;
   e.why = fmt::format("steal {}{}, other processes {}{}, canary drift {}{}, clock drift {}", percent(e.steal),
                       steal_high ? fmt::format(" > {}", percent(options.max_steal)) : "", percent(e.other_busy),
                       busy_high ? fmt::format(" > {}", percent(options.max_busy)) : "", percent(e.canary_drift),
@@ -142,12 +147,15 @@ NoiseModel noise_model(const std::vector<HistoryPoint>& runs, const json& result
   return model;
 }
 
-Gate gate_runs(const json& base, const json& next, const NoiseModel* noise, const GateOptions& options) {
-  const std::vector<KeyFigure> base_figures = key_figures(base), next_figures = key_figures(next);
+namespace {
+
+// The figures both runs have (and `only` allows), each as (base, new); the rest listed in the gate.
+std::vector<std::pair<const KeyFigure*, const KeyFigure*>> pair_figures(const std::vector<KeyFigure>& base_figures,
+                                                                        const std::vector<KeyFigure>& next_figures,
+                                                                        const GateOptions& options, Gate& g) {
   const std::set<std::string> only(options.only_figures.begin(), options.only_figures.end());
   std::map<std::string, const KeyFigure*> base_by_id;
   for (const KeyFigure& f : base_figures) base_by_id[f.id] = &f;
-  Gate g;
   std::vector<std::pair<const KeyFigure*, const KeyFigure*>> pairs;
   std::set<std::string> matched;
   for (const KeyFigure& f : next_figures) {
@@ -155,90 +163,163 @@ Gate gate_runs(const json& base, const json& next, const NoiseModel* noise, cons
     if (it == base_by_id.end()) {
       g.only_in_next.push_back(f.id);
     } else if (only.empty() || only.contains(f.id)) {
-      pairs.emplace_back(it->second, &f);
       matched.insert(f.id);
+      if (it->second->statistic == f.statistic) {
+        pairs.emplace_back(it->second, &f);
+      } else {  // a best repetition is not a median: comparing them would invent a change
+        g.not_comparable.push_back(fmt::format("{} (base: {}, new: {})", f.id, it->second->statistic, f.statistic));
+      }
     }
   }
   for (const KeyFigure& f : base_figures) {
     if (!matched.contains(f.id) && (only.empty() || only.contains(f.id))) g.only_in_base.push_back(f.id);
   }
-  if (pairs.empty()) throw InputError("the two runs have no key figure in common to gate");
+  if (pairs.empty()) throw InputError("the two runs have no comparable key figure in common to gate");
+  return pairs;
+}
 
+// One figure's row: its reference (history median or base), threshold and verdict before the environment.
+FigureRow judge_figure(const KeyFigure& b, const KeyFigure& n, const NoiseModel* noise, bool history_used, double k,
+                       std::size_t m, const GateOptions& options) {
+  FigureRow row;
+  row.figure = n;
+  // Either run's word: the level a working set was placed in can move by a size between runs.
+  row.figure.dram_resident = b.dram_resident || n.dram_resident;
+  row.base = b.value;
+  row.next = n.value;
+  const FigureNoise* fn = nullptr;
+  if (history_used) {
+    const auto it = noise->figures.find(n.id);
+    if (it != noise->figures.end() && static_cast<int>(it->second.values.size()) >= kMinHistoryRuns) fn = &it->second;
+  }
+  std::string from = "base";
+  if (fn != nullptr) {
+    row.reference = fn->median;
+    from = fmt::format("history median of {} runs", fn->values.size());
+    std::tie(row.threshold, row.threshold_source) = history_threshold(fn->relative_spread, k, options);
+    if (fn->relative_spread > 0.0) {
+      double z = (row.next / row.reference - 1.0) / fn->relative_spread;
+      if (n.higher_is_better) z = -z;  // z > 0: worse
+      row.p_value = std::min(1.0, static_cast<double>(m) * 0.5 * std::erfc(z / std::sqrt(2.0)));
+    }
+  } else {
+    row.reference = row.base;
+    row.threshold = options.floor_no_history;
+    row.threshold_source = fmt::format("floor {} (no history: low confidence)", percent(options.floor_no_history));
+  }
+  row.change = row.reference != 0.0 ? row.next / row.reference - 1.0 : 0.0;
+  row.verdict = worse_than(n.higher_is_better, row.change, row.threshold) ? "regression"
+                : better_than(n, row.change, row.threshold) ? "improvement"
+                                                            : "ok";
+  row.why = fmt::format("{:+.1f}% vs {}, threshold {} ({}){}", row.change * 100.0, from, percent(row.threshold),
+                        row.threshold_source, row.p_value ? fmt::format(", p {:.2g} (x{} figures)", *row.p_value, m) : "");
+  return row;
+}
+
+// The memory environment of the pair: the canary moved within a run, or between the two runs.
+void check_memory_environment(Gate& g, double canary_limit) {
+  const EnvironmentCheck &b = g.base_environment, &n = g.next_environment;
+  std::vector<std::string> why;
+  if (b.memory_disturbed) why.push_back(fmt::format("canary drift {} within the base run", percent(b.canary_drift)));
+  if (n.memory_disturbed) why.push_back(fmt::format("canary drift {} within the new run", percent(n.canary_drift)));
+  if (b.canary > 0.0 && n.canary > 0.0) {
+    g.canary_shift = std::fabs(n.canary / b.canary - 1.0);
+    const bool moved = g.canary_shift > canary_limit;
+    why.push_back(fmt::format("canary {} -> {} between the runs ({:+.1f}%{})", format_si(b.canary, "B/s"),
+                              format_si(n.canary, "B/s"), (n.canary / b.canary - 1.0) * 100.0,
+                              moved ? fmt::format(" > {}", percent(canary_limit)) : ""));
+    if (!moved && !b.memory_disturbed && !n.memory_disturbed) why.clear();
+    g.memory_disturbed = moved;
+  }
+  g.memory_disturbed = g.memory_disturbed || b.memory_disturbed || n.memory_disturbed;
+  g.memory_why = fmt::format("{}", fmt::join(why, ", "));
+}
+
+// Marks the rows the environment does not let us trust; a regression among them reads "unclear".
+void apply_environment(Gate& g) {
+  const bool cpu = g.base_environment.cpu_disturbed || g.next_environment.cpu_disturbed;
+  for (FigureRow& r : g.figures) {
+    r.trusted = !cpu && !(g.memory_disturbed && r.figure.dram_resident);
+    if (!r.trusted && r.verdict == "regression") {
+      r.verdict = "unclear";
+      r.why += cpu ? "; not trusted: CPU disturbed" : "; not trusted: DRAM-resident, memory environment moved";
+    }
+  }
+}
+
+std::string reasons_of(const std::vector<const FigureRow*>& rows) {
+  std::string reasons;
+  for (const FigureRow* r : rows) reasons += fmt::format("{}{}: {}", reasons.empty() ? "" : "; ", r->figure.id, r->why);
+  return reasons;
+}
+
+void decide_verdict(Gate& g) {
+  std::vector<const FigureRow*> regressions, unclear;
+  const FigureRow* closest = nullptr;
+  const auto margin = [](const FigureRow& r) { return (r.figure.higher_is_better ? -r.change : r.change) - r.threshold; };
+  int dram_resident = 0;
+  for (const FigureRow& r : g.figures) {
+    if (r.verdict == "regression") regressions.push_back(&r);
+    if (r.verdict == "unclear") unclear.push_back(&r);
+    dram_resident += r.figure.dram_resident ? 1 : 0;
+    if (closest == nullptr || margin(r) > margin(*closest)) closest = &r;
+  }
+  const std::string env = environment_part("base", g.base_environment) + "; " + environment_part("new", g.next_environment);
+  const bool cpu = g.base_environment.cpu_disturbed || g.next_environment.cpu_disturbed;
+  if (cpu) {
+    g.outcome = Outcome::inconclusive;
+    g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed ({}); {} of {} figures beyond their thresholds, not trusted{}",
+                                 env, unclear.size(), g.figures.size(), unclear.empty() ? "" : ": " + reasons_of(unclear));
+  } else if (!regressions.empty()) {
+    g.outcome = Outcome::regression;
+    g.verdict_line = fmt::format("verdict: REGRESSION: {} of {} key figures worse than their thresholds: {}; {}{}",
+                                 regressions.size(), g.figures.size(), reasons_of(regressions), env,
+                                 unclear.empty() ? "" : fmt::format(" (and {} DRAM-resident figures not trusted: {})", unclear.size(), g.memory_why));
+  } else if (!unclear.empty()) {
+    g.outcome = Outcome::inconclusive;
+    g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed for the DRAM-resident figures ({}; {}); {} of {} figures beyond their thresholds, not trusted: {}",
+                                 g.memory_why, env, unclear.size(), g.figures.size(), reasons_of(unclear));
+  } else {
+    g.outcome = Outcome::clean;
+    g.verdict_line = fmt::format("verdict: clean: none of {} key figures worse than its threshold (closest: {}: {}){}; {}",
+                                 g.figures.size(), closest->figure.id, closest->why,
+                                 g.memory_disturbed ? fmt::format("; the memory environment moved ({}) and the {} DRAM-resident figures stayed within their thresholds", g.memory_why, dram_resident) : "",
+                                 env);
+  }
+}
+
+}  // namespace
+
+Gate gate_runs(const json& base, const json& next, const NoiseModel* noise, const GateOptions& options) {
+  const std::vector<KeyFigure> base_figures = key_figures(base), next_figures = key_figures(next);
+  Gate g;
+  const auto pairs = pair_figures(base_figures, next_figures, options, g);
   g.history_used = noise != nullptr && noise->runs >= kMinHistoryRuns;
   g.history_runs = noise != nullptr ? noise->runs : 0;
   g.history_source = noise != nullptr ? noise->source : "";
-  const double m = static_cast<double>(pairs.size());
   const double k = gate_k(options.alpha, pairs.size());
-  for (const auto& [b, n] : pairs) {
-    FigureRow row;
-    row.figure = *n;
-    row.base = b->value;
-    row.next = n->value;
-    const FigureNoise* fn = nullptr;
-    if (g.history_used) {
-      const auto it = noise->figures.find(n->id);
-      if (it != noise->figures.end() && static_cast<int>(it->second.values.size()) >= kMinHistoryRuns) fn = &it->second;
-    }
-    std::string from = "base";
-    if (fn != nullptr) {
-      row.reference = fn->median;
-      from = fmt::format("history median of {} runs", fn->values.size());
-      std::tie(row.threshold, row.threshold_source) = history_threshold(fn->relative_spread, k, options);
-      if (fn->relative_spread > 0.0) {
-        double z = (row.next / row.reference - 1.0) / fn->relative_spread;
-        if (n->higher_is_better) z = -z;  // z > 0: worse
-        row.p_value = std::min(1.0, m * 0.5 * std::erfc(z / std::sqrt(2.0)));
-      }
-    } else {
-      row.reference = row.base;
-      row.threshold = options.floor_no_history;
-      row.threshold_source = fmt::format("floor {} (no history: low confidence)", percent(options.floor_no_history));
-    }
-    row.change = row.reference != 0.0 ? row.next / row.reference - 1.0 : 0.0;
-    row.verdict = worse_than(n->higher_is_better, row.change, row.threshold) ? "regression"
-                  : better_than(*n, row.change, row.threshold) ? "improvement"
-                                                               : "ok";
-    row.why = fmt::format("{:+.1f}% vs {}, threshold {} ({}){}", row.change * 100.0, from, percent(row.threshold),
-                          row.threshold_source, row.p_value ? fmt::format(", p {:.2g} (x{} figures)", *row.p_value, pairs.size()) : "");
-    g.figures.push_back(std::move(row));
-  }
+  for (const auto& [b, n] : pairs) g.figures.push_back(judge_figure(*b, *n, noise, g.history_used, k, pairs.size(), options));
 
   const double canary_limit = g.history_used ? options.floor : options.floor_no_history;
   g.base_environment = check_environment(base, canary_limit, options);
   g.next_environment = check_environment(next, canary_limit, options);
+  check_memory_environment(g, canary_limit);
+  apply_environment(g);
+  std::string memory_statistic;
+  for (const auto& [b, n] : pairs) {
+    if (n->group == "memory" && memory_statistic.empty()) memory_statistic = fmt::format("memory figures: {}s; ", n->statistic);
+  }
   g.method_line = fmt::format(
-      "gate: {} key figures; {}; family-wise alpha {:g} (k = {:.2f} robust sigmas); per-benchmark rows are shown, never gate",
+      "gate: {} key figures; {}; family-wise alpha {:g} (k = {:.2f} robust sigmas); {}DRAM-resident figures are judged "
+      "only while the DRAM canary holds; per-benchmark rows are shown, never gate",
       pairs.size(),
       g.history_used ? fmt::format("history of {} runs of this machine and configuration ({}), floor {}", g.history_runs,
                                    g.history_source, percent(options.floor))
                      : fmt::format("no history{}: floor {}, low confidence",
                                    noise != nullptr ? fmt::format(" ({} matching runs, {} needed)", g.history_runs, kMinHistoryRuns) : "",
                                    percent(options.floor_no_history)),
-      options.alpha, k);
-
-  std::vector<const FigureRow*> regressions;
-  const FigureRow* closest = nullptr;
-  for (const FigureRow& r : g.figures) {
-    if (r.verdict == "regression") regressions.push_back(&r);
-    const double margin = (r.figure.higher_is_better ? -r.change : r.change) - r.threshold;
-    if (closest == nullptr || margin > (closest->figure.higher_is_better ? -closest->change : closest->change) - closest->threshold) closest = &r;
-  }
-  std::string reasons;
-  for (const FigureRow* r : regressions) reasons += fmt::format("{}{}: {}", reasons.empty() ? "" : "; ", r->figure.id, r->why);
-  const std::string env = environment_part("base", g.base_environment) + "; " + environment_part("new", g.next_environment);
-  if (g.base_environment.disturbed || g.next_environment.disturbed) {
-    g.outcome = Outcome::inconclusive;
-    g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed ({}); {} of {} figures beyond their thresholds, not trusted{}",
-                                 env, regressions.size(), g.figures.size(), reasons.empty() ? "" : ": " + reasons);
-  } else if (!regressions.empty()) {
-    g.outcome = Outcome::regression;
-    g.verdict_line = fmt::format("verdict: REGRESSION: {} of {} key figures worse than their thresholds: {}; {}",
-                                 regressions.size(), g.figures.size(), reasons, env);
-  } else {
-    g.outcome = Outcome::clean;
-    g.verdict_line = fmt::format("verdict: clean: none of {} key figures worse than its threshold (closest: {}: {}); {}",
-                                 g.figures.size(), closest->figure.id, closest->why, env);
-  }
+      options.alpha, k, memory_statistic);
+  decide_verdict(g);
   return g;
 }
 

@@ -36,7 +36,14 @@ Cells cells(const FigureRow& r, bool loud) {
 
 json environment_json(const EnvironmentCheck& e) {
   if (!e.recorded) return nullptr;
-  return {{"steal", e.steal}, {"canary_drift", e.canary_drift}, {"clock_drift", e.clock_drift}, {"disturbed", e.disturbed}, {"why", e.why}};
+  return {{"steal", e.steal},
+          {"canary_drift", e.canary_drift},
+          {"canary", e.canary},
+          {"clock_drift", e.clock_drift},
+          {"disturbed", e.disturbed},
+          {"cpu_disturbed", e.cpu_disturbed},
+          {"memory_disturbed", e.memory_disturbed},
+          {"why", e.why}};
 }
 
 }  // namespace
@@ -64,6 +71,10 @@ std::string render_gate_text(const Gate& g) {
   }
   if (!g.only_in_base.empty()) out += fmt::format("key figures only in base (not gated): {}\n", fmt::join(g.only_in_base, ", "));
   if (!g.only_in_next.empty()) out += fmt::format("key figures only in new (not gated): {}\n", fmt::join(g.only_in_next, ", "));
+  if (!g.not_comparable.empty()) {
+    out += fmt::format("key figures taken differently (not gated): {}\n", fmt::join(g.not_comparable, ", "));
+  }
+  if (g.memory_disturbed) out += fmt::format("memory environment moved: {}: DRAM-resident figures not trusted\n", g.memory_why);
   out += g.verdict_line + "\n";
   return out;
 }
@@ -83,6 +94,12 @@ std::string render_gate_markdown(const Gate& g) {
     }
     out += "\n";
   }
+  if (!g.not_comparable.empty()) {
+    out += fmt::format("\nKey figures taken differently (not gated): {}\n", markdown_escape(fmt::format("{}", fmt::join(g.not_comparable, ", "))));
+  }
+  if (g.memory_disturbed) {
+    out += fmt::format("\nMemory environment moved: {}: DRAM-resident figures not trusted.\n", markdown_escape(g.memory_why));
+  }
   return out;
 }
 
@@ -92,6 +109,9 @@ json gate_to_json(const Gate& g) {
     figures.push_back({{"id", r.figure.id},
                        {"group", r.figure.group},
                        {"label", r.figure.label},
+                       {"statistic", r.figure.statistic},
+                       {"dram_resident", r.figure.dram_resident},
+                       {"trusted", r.trusted},
                        {"threads", r.figure.threads},
                        {"unit", r.figure.unit},
                        {"higher_is_better", r.figure.higher_is_better},
@@ -114,6 +134,8 @@ json gate_to_json(const Gate& g) {
           {"figures", figures},
           {"only_in_base", g.only_in_base},
           {"only_in_new", g.only_in_next},
+          {"not_comparable", g.not_comparable},
+          {"memory_environment", {{"disturbed", g.memory_disturbed}, {"canary_shift", g.canary_shift}, {"why", g.memory_why}}},
           {"base_environment", environment_json(g.base_environment)},
           {"new_environment", environment_json(g.next_environment)}};
 }

@@ -131,6 +131,50 @@ TEST(CompareGate, DisturbedEnvironmentIsInconclusive) {
   EXPECT_NE(stolen.verdict_line.find("steal 20.0% > 5.0%"), std::string::npos) << stolen.verdict_line;
 }
 
+TEST(CompareGate, MemoryStateFlipBetweenRunsLeavesComputeJudged) {
+  // The canary is 40% lower in the new run (steady within each run), and so is its DRAM triad: the DRAM
+  // figure is not trusted, so the verdict is inconclusive, not a regression.
+  const Gate flip = gate_runs(load("quiet_env.json"), load("canary_flip.json"), nullptr, GateOptions{});
+  EXPECT_FALSE(flip.base_environment.memory_disturbed);
+  EXPECT_FALSE(flip.next_environment.memory_disturbed);
+  EXPECT_TRUE(flip.memory_disturbed);
+  EXPECT_NEAR(flip.canary_shift, 1.0 - 12.05 / 20.1, 1e-9);
+  EXPECT_EQ(flip.outcome, Outcome::inconclusive);
+  EXPECT_EQ(figure(flip, kTriad).verdict, "unclear");
+  EXPECT_FALSE(figure(flip, kTriad).trusted);
+  EXPECT_TRUE(figure(flip, kFp32).trusted);
+  EXPECT_NE(flip.verdict_line.find("environment disturbed for the DRAM-resident figures (canary 20.1 GB/s -> 12.1 GB/s "
+                                   "between the runs (-40.0% > 10.0%)"),
+            std::string::npos)
+      << flip.verdict_line;
+  // A compute figure that halved in the same files is still a regression.
+  const Gate both = gate_runs(load("quiet_env.json"), load("canary_flip_compute.json"), nullptr, GateOptions{});
+  EXPECT_EQ(both.outcome, Outcome::regression);
+  EXPECT_EQ(figure(both, kFp32).verdict, "regression");
+  EXPECT_EQ(figure(both, kTriad).verdict, "unclear");
+  EXPECT_NE(both.verdict_line.find("(and 1 DRAM-resident figures not trusted"), std::string::npos) << both.verdict_line;
+  // The memory state moved but nothing DRAM-resident moved beyond its threshold: clean, and said.
+  json steady = load("quiet_env.json");
+  steady["context"]["environment"]["canary"]["start"] = 30e9;
+  steady["context"]["environment"]["canary"]["end"] = 30e9;
+  const Gate moved = gate_runs(load("quiet_env.json"), steady, nullptr, GateOptions{});
+  EXPECT_EQ(moved.outcome, Outcome::clean);
+  EXPECT_NE(moved.verdict_line.find("the memory environment moved (canary"), std::string::npos) << moved.verdict_line;
+  EXPECT_NE(render_gate_text(moved).find("memory environment moved: canary"), std::string::npos);
+  EXPECT_EQ(gate_to_json(moved)["memory_environment"]["disturbed"], true);
+}
+
+TEST(CompareGate, FiguresTakenDifferentlyAreNotCompared) {
+  json next = load("same.json");
+  for (json& e : next["roofline"]["memory_ceilings"]) e["plateau_median"] = e["value"];
+  const Gate g = gate_runs(load("base.json"), next, nullptr, GateOptions{});
+  ASSERT_EQ(g.not_comparable.size(), 2u);
+  EXPECT_EQ(g.not_comparable[0], "memory/L1/read/threads:2 (base: best repetition, new: plateau median)");
+  EXPECT_THROW(figure(g, kTriad), std::runtime_error);
+  EXPECT_NO_THROW(figure(g, kFp32));
+  EXPECT_NE(render_gate_text(g).find("key figures taken differently (not gated)"), std::string::npos);
+}
+
 TEST(CompareGate, ExitCodes) {
   EXPECT_EQ(exit_code(Outcome::clean, false), 0);
   EXPECT_EQ(exit_code(Outcome::regression, false), 1);

@@ -62,6 +62,47 @@ TEST(KeyFigures, MatrixEngineIsItsOwnFigure) {
   EXPECT_NE(find(figures, "compute/bf16/vector/threads:1"), nullptr);
 }
 
+TEST(KeyFigures, MemoryFiguresArePlateauMediansWhenTheFileHasThem) {
+  json doc = load_json_file(kDir + "/report_full.json");
+  // A file before plateau_median: the roof's best repetition, and it says so.
+  const auto old_figures = key_figures(doc);
+  const KeyFigure* old_dram = find(old_figures, "memory/DRAM/read/threads:1");
+  ASSERT_NE(old_dram, nullptr);
+  EXPECT_EQ(old_dram->statistic, "best repetition");
+  EXPECT_TRUE(old_dram->dram_resident);
+  // With plateau medians: those, for every level; the roof (value) is not what gates.
+  for (json& e : doc["roofline"]["memory_ceilings"]) e["plateau_median"] = e["value"].get<double>() * 0.9;
+  const auto figures = key_figures(doc);
+  const KeyFigure* dram = find(figures, "memory/DRAM/read/threads:1");
+  const KeyFigure* l2 = find(figures, "memory/L2/read/threads:1");
+  ASSERT_NE(dram, nullptr);
+  ASSERT_NE(l2, nullptr);
+  EXPECT_EQ(dram->statistic, "plateau median");
+  EXPECT_DOUBLE_EQ(dram->value, old_dram->value * 0.9);
+  EXPECT_TRUE(dram->dram_resident);
+  EXPECT_FALSE(l2->dram_resident);
+  doc["roofline"]["memory_ceilings"][0]["plateau_median"] = "fast";
+  EXPECT_THROW(key_figures(doc), InputError);
+}
+
+TEST(KeyFigures, GemmWithOperandsInDramIsDramResident) {
+  json doc = load_json_file(kDir + "/report_full.json");
+  for (json& p : doc["roofline"]["placements"]) {
+    const bool gemv = p["batch"] == 1;
+    p["bound"] = gemv ? "memory" : "compute";
+    p["resident_level"] = gemv ? "DRAM" : "L2";
+    if (p["precision"] == "int8" && !gemv) p["resident_level"] = "DRAM";  // compute-bound, operands in DRAM
+  }
+  const auto figures = key_figures(doc);
+  ASSERT_NE(find(figures, "gemm/fp32/batch:1/threads:2"), nullptr);
+  EXPECT_TRUE(find(figures, "gemm/fp32/batch:1/threads:2")->dram_resident);
+  EXPECT_FALSE(find(figures, "gemm/fp32/batch:max/threads:2")->dram_resident);
+  EXPECT_FALSE(find(figures, "compute/fp32/vector/threads:2")->dram_resident);
+  EXPECT_TRUE(find(figures, "gemm/int8/batch:max/threads:2")->dram_resident);
+  doc["roofline"]["placements"][0]["resident_level"] = 3;
+  EXPECT_THROW(key_figures(doc), InputError);
+}
+
 TEST(KeyFigures, BadFieldsAreInputErrors) {
   const json good = load_json_file(kDir + "/report_full.json");
   json doc = good;

@@ -158,6 +158,12 @@ def main():
     write("disturbed.json", roofline_doc("llll222", "2024-05-15T10:00:00+00:00", scales={triad: 0.8},
                                          env=environment(canary_end=16e9)))
     write("stolen.json", roofline_doc("llll333", "2024-05-16T10:00:00+00:00", env=environment(steal=0.2)))
+    # The host's memory state flipped between two runs (steady within each): the canary is 40% lower in the
+    # new run, and so is its DRAM triad; a compute figure halved as well in the second file.
+    flipped = environment(canary_start=12e9, canary_end=12.1e9)
+    write("canary_flip.json", roofline_doc("llll444", "2024-05-16T11:00:00+00:00", scales={triad: 0.6}, env=flipped))
+    write("canary_flip_compute.json", roofline_doc("llll555", "2024-05-16T12:00:00+00:00",
+                                                   scales={triad: 0.6, BENCHMARKS[2][0]: 0.5}, env=flipped))
     peak = BENCHMARKS[2][0]
     write("avx2.json", roofline_doc("mmmm111", "2024-05-17T10:00:00+00:00", scales={peak: 0.5}, max_isa="avx2"))
     other = dict(MACHINE, cpu_model="AMD EPYC 9654 96-Core Processor", cores=96)

@@ -8,6 +8,11 @@
 //   clock/threads:T                          the measured core clock beside the vector kernels (Hz)
 //   gemm/<precision>/batch:1/threads:T       the best GEMV/GEMM backend at batch 1
 //   gemm/<precision>/batch:max/threads:T     ... and at the largest batch measured (its batch in the label)
+//
+// A memory figure is the level's plateau median (the median over the level's sizes of each size's
+// median: memory_ceilings.cpp), not the roof's best repetition: the best of a level jumps by 20% when one
+// size bumps or the level's edge moves by a size between runs, which a gate would read as a change.
+// Files older than plateau_median give the best repetition, and say so in `statistic`.
 #pragma once
 
 #include <string>
@@ -25,6 +30,13 @@ struct KeyFigure {
   double value = 0.0;  // base units
   std::string unit;    // "B/s", "FLOP/s", "OP/s", "Hz"
   bool higher_is_better = true;
+  // How the value was taken ("plateau median", "best repetition", "best backend", ...): two runs' values
+  // of one id are comparable only when this is the same.
+  std::string statistic;
+  // Touches DRAM: memory figures of the DRAM level, and GEMV/GEMM whose operands live in DRAM (memory- or
+  // compute-bound: a compute-bound GEMM still streams its panels, and shares them between cores, at the
+  // memory system's state). The run's DRAM canary speaks for its environment (compare_gate.hpp).
+  bool dram_resident = false;
 };
 
 // The key figures of a results file, in a fixed order (memory, compute, clock, gemm; thread counts

@@ -9,11 +9,17 @@
 //     1 - alpha/m for m gated figures (Bonferroni: the family of m figures keeps a false-alarm rate of
 //     alpha); its p-value is the normal tail of the robust z, times m;
 //   - without: the change from the base run against the larger no-history floor, "low confidence".
-// The verdict is regression (exit 1), clean (0) or inconclusive (0, or 3 with --fail-on-inconclusive):
-// inconclusive when either run's environment was disturbed (CPU steal or other processes' CPU time above
-// their limits, or its DRAM triad
-// canary moved more than the floor between the start and the end of the run) or, in paired mode, when the
-// rounds allowed were not enough. Every verdict line says why.
+// The verdict is regression (exit 1), clean (0) or inconclusive (0, or 3 with --fail-on-inconclusive).
+// The environment decides what can be trusted:
+//   - CPU: CPU steal or other processes' CPU time above their limits in either run disturbs every figure:
+//     inconclusive, whatever moved;
+//   - memory: the DRAM triad canary (measured at the start and the end of each run) moving more than the
+//     canary limit within either run, or between the two runs, disturbs the DRAM-resident figures only
+//     (KeyFigure::dram_resident). Shared hosts flip between memory states in minutes (a 2-vCPU VM measured
+//     50 or 90 GB/s at 2 threads, both canary and DRAM figures), and a compute figure does not care.
+//     A DRAM-resident figure beyond its threshold then makes the verdict inconclusive, not a regression; a
+//     regression of a trusted figure still fails.
+// In paired mode, inconclusive also when the rounds allowed were not enough. Every verdict line says why.
 #pragma once
 
 #include <map>
@@ -69,8 +75,11 @@ struct EnvironmentCheck {
   double steal = 0.0;         // fraction of CPU time stolen during the run
   double other_busy = 0.0;    // fraction of CPU time other processes took during the run
   double canary_drift = 0.0;  // |end / start - 1| of the DRAM triad canary
+  double canary = 0.0;        // the canary's level over the run: mean of start and end (B/s; 0: none)
   double clock_drift = 0.0;   // |end / start - 1| of the measured clock
-  bool disturbed = false;
+  bool cpu_disturbed = false;     // steal or other processes above their limits: every figure
+  bool memory_disturbed = false;  // the canary moved within the run: DRAM-resident figures
+  bool disturbed = false;         // either
   std::string why;            // "steal 0.2%, canary drift 3.1%, clock drift 0.4%" (+ "> limit" parts)
 };
 EnvironmentCheck check_environment(const nlohmann::json& results, double canary_limit, const GateOptions& options);
@@ -85,6 +94,7 @@ struct FigureRow {
   std::string threshold_source;  // "floor 10% (no history: low confidence)", "history: 2.9 x spread 1.2% over 9 runs", ...
   std::optional<double> p_value;  // adjusted for the number of figures gated
   int rounds = 0;            // paired mode
+  bool trusted = true;       // false: its environment was disturbed (a regression then reads "unclear")
   std::string verdict;       // "regression", "improvement", "ok", "unclear"
   std::string why;
 };
@@ -92,7 +102,11 @@ struct FigureRow {
 struct Gate {
   std::vector<FigureRow> figures;
   std::vector<std::string> only_in_base, only_in_next;  // key figure ids without a partner
+  std::vector<std::string> not_comparable;  // "id (base: best repetition, new: plateau median)": not gated
   EnvironmentCheck base_environment, next_environment;
+  double canary_shift = 0.0;      // |new canary / base canary - 1| (0 when either lacks one)
+  bool memory_disturbed = false;  // within either run or between them: DRAM-resident figures not trusted
+  std::string memory_why;         // "canary 49.2 GB/s -> 85.1 GB/s between the runs (+73.0% > 10.0%)", ...
   bool history_used = false;
   int history_runs = 0;
   std::string history_source;
