@@ -1,13 +1,17 @@
-// The compute-peak metadata table, dispatch, the OpenMP wrapper and the closed-form validators. The
-// kernels themselves live in one translation unit per ISA (peak_*.cpp); this file has baseline flags.
+// The compute-peak metadata table gathered from the ISA files, dispatch, the OpenMP wrapper and the
+// closed-form validators. The kernels and their rows live in one translation unit per ISA (peak_*.cpp,
+// see peak_isa.hpp); this file has baseline flags.
 #include "roofline/kernels/peak.hpp"
 
 #include <omp.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "peak_isa.hpp"
 #include "roofline/kernels/amx_tile.hpp"
@@ -15,66 +19,25 @@
 namespace roofline {
 namespace {
 using namespace peak_isa;
-constexpr int L = kChainsLegacy;
-constexpr int E = kChainsEvex;
-constexpr std::uint32_t kFma = kNeedsFma;
-constexpr std::uint32_t kAvx2Fma = kNeedsAvx2 | kNeedsFma;
-constexpr std::uint32_t k512 = kNeedsAvx512;
-constexpr int T = kChainsTile;
-// One tile instruction on full tiles: 16 x 16 elements x 32 multiply-adds (bf16/fp16) or 64 (int8), 2 ops each.
-constexpr int kTileFlop = 16 * 16 * 32 * 2;
-constexpr int kTileOp = 16 * 16 * 64 * 2;
-// The TMUL unit's architectural rate (Intel optimization manual): 1024 bf16/fp16 FLOP or 2048 int8 OP per
-// cycle per core, i.e. one full-tile instruction every 16 cycles.
-constexpr int kTileFlopPerCycle = 1024;
-constexpr int kTileOpPerCycle = 2048;
-// AMX-FP16 (Granite Rapids) needs -mamx-fp16 (GCC 13): without it the row is "not supported" (peak_build_gap).
-#ifdef ROOFLINE_HAVE_AMX_FP16
-constexpr PeakFn kTileFp16 = tile_fp16_amx;
-#else
-constexpr PeakFn kTileFp16 = nullptr;
-#endif
 
-// name, op, precision, isa, bits, chains, instructions/iteration, ops/instruction, required, instruction, fn.
-// Within a row (precision, isa, bits) the best variant comes first. ops/instruction by the counting
-// conventions: FMA 2 FLOP/lane, mul or add 1 FLOP/lane, vdpbf16ps 4 FLOP per 32-bit lane, vpdpbusd 8 OP
-// per 32-bit lane.
-// The row count follows from the table (no count kept by hand).
-const PeakVariant kVariants[] = {
-    {"fma_fp64_scalar", PeakOp::fma, Precision::fp64, Isa::scalar, 64, L, L, 2, kFma, "vfmadd213sd", fma_fp64_scalar},
-    {"muladd_fp64_scalar", PeakOp::muladd, Precision::fp64, Isa::scalar, 64, L, 2 * L, 1, 0, "mulsd+addsd", muladd_fp64_scalar},
-    {"fma_fp64_sse", PeakOp::fma, Precision::fp64, Isa::sse, 128, L, L, 4, kFma, "vfmadd213pd xmm", fma_fp64_sse},
-    {"muladd_fp64_sse", PeakOp::muladd, Precision::fp64, Isa::sse, 128, L, 2 * L, 2, 0, "mulpd+addpd", muladd_fp64_sse},
-    {"fma_fp64_avx2", PeakOp::fma, Precision::fp64, Isa::avx2, 256, L, L, 8, kAvx2Fma, "vfmadd213pd ymm", fma_fp64_avx2},
-    {"fma_fp64_avx512", PeakOp::fma, Precision::fp64, Isa::avx512, 512, E, E, 16, k512, "vfmadd213pd zmm", fma_fp64_avx512},
-
-    {"fma_fp32_scalar", PeakOp::fma, Precision::fp32, Isa::scalar, 32, L, L, 2, kFma, "vfmadd213ss", fma_fp32_scalar},
-    {"muladd_fp32_scalar", PeakOp::muladd, Precision::fp32, Isa::scalar, 32, L, 2 * L, 1, 0, "mulss+addss", muladd_fp32_scalar},
-    {"fma_fp32_sse", PeakOp::fma, Precision::fp32, Isa::sse, 128, L, L, 8, kFma, "vfmadd213ps xmm", fma_fp32_sse},
-    {"muladd_fp32_sse", PeakOp::muladd, Precision::fp32, Isa::sse, 128, L, 2 * L, 4, 0, "mulps+addps", muladd_fp32_sse},
-    {"fma_fp32_avx2", PeakOp::fma, Precision::fp32, Isa::avx2, 256, L, L, 16, kAvx2Fma, "vfmadd213ps ymm", fma_fp32_avx2},
-    {"fma_fp32_avx512", PeakOp::fma, Precision::fp32, Isa::avx512, 512, E, E, 32, k512, "vfmadd213ps zmm", fma_fp32_avx512},
-
-    {"dot_bf16_avx512_128", PeakOp::dot, Precision::bf16, Isa::avx512, 128, E, E, 16, k512 | kNeedsAvx512Bf16, "vdpbf16ps xmm", dot_bf16_avx512_128},
-    {"dot_bf16_avx512_256", PeakOp::dot, Precision::bf16, Isa::avx512, 256, E, E, 32, k512 | kNeedsAvx512Bf16, "vdpbf16ps ymm", dot_bf16_avx512_256},
-    {"dot_bf16_avx512_512", PeakOp::dot, Precision::bf16, Isa::avx512, 512, E, E, 64, k512 | kNeedsAvx512Bf16, "vdpbf16ps zmm", dot_bf16_avx512_512},
-
-    {"fma_fp16_avx512_128", PeakOp::fma, Precision::fp16, Isa::avx512, 128, E, E, 16, k512 | kNeedsAvx512Fp16, "vfmadd213ph xmm", fma_fp16_avx512_128},
-    {"fma_fp16_avx512_256", PeakOp::fma, Precision::fp16, Isa::avx512, 256, E, E, 32, k512 | kNeedsAvx512Fp16, "vfmadd213ph ymm", fma_fp16_avx512_256},
-    {"fma_fp16_avx512_512", PeakOp::fma, Precision::fp16, Isa::avx512, 512, E, E, 64, k512 | kNeedsAvx512Fp16, "vfmadd213ph zmm", fma_fp16_avx512_512},
-
-    {"dot_int8_avx_vnni_128", PeakOp::dot, Precision::int8, Isa::avx_vnni, 128, L, L, 32, kNeedsAvxVnni, "{vex} vpdpbusd xmm", dot_int8_avx_vnni_128},
-    {"dot_int8_avx_vnni_256", PeakOp::dot, Precision::int8, Isa::avx_vnni, 256, L, L, 64, kNeedsAvxVnni, "{vex} vpdpbusd ymm", dot_int8_avx_vnni_256},
-    {"dot_int8_avx512_128", PeakOp::dot, Precision::int8, Isa::avx512, 128, E, E, 32, k512 | kNeedsAvx512Vnni, "vpdpbusd xmm", dot_int8_avx512_128},
-    {"dot_int8_avx512_256", PeakOp::dot, Precision::int8, Isa::avx512, 256, E, E, 64, k512 | kNeedsAvx512Vnni, "vpdpbusd ymm", dot_int8_avx512_256},
-    {"dot_int8_avx512_512", PeakOp::dot, Precision::int8, Isa::avx512, 512, E, E, 128, k512 | kNeedsAvx512Vnni, "vpdpbusd zmm", dot_int8_avx512_512},
-
-    // Matrix engine: each tile variant is its own row (no fallback between instructions).
-    {"tile_bf16_amx", PeakOp::tile, Precision::bf16, Isa::amx, 8192, T, T, kTileFlop, kNeedsAmxTile | kNeedsAmxBf16, "tdpbf16ps", tile_bf16_amx, kTileFlopPerCycle},
-    {"tile_fp16_amx", PeakOp::tile, Precision::fp16, Isa::amx, 8192, T, T, kTileFlop, kNeedsAmxTile | kNeedsAmxFp16, "tdpfp16ps", kTileFp16, kTileFlopPerCycle},
-    {"tile_int8_ss_amx", PeakOp::tile, Precision::int8, Isa::amx, 8192, T, T, kTileOp, kNeedsAmxTile | kNeedsAmxInt8, "tdpbssd", tile_int8_ss_amx, kTileOpPerCycle},
-    {"tile_int8_us_amx", PeakOp::tile, Precision::int8, Isa::amx, 8192, T, T, kTileOp, kNeedsAmxTile | kNeedsAmxInt8, "tdpbusd", tile_int8_us_amx, kTileOpPerCycle},
-};
+// Every ISA's rows (peak_isa.hpp), in one table sorted by engine, precision, ISA, register width and then
+// operation, so that the variants of one row (precision, ISA, width) are contiguous with the best first
+// (an FMA before the mul/add pair that stands in for it). Tile variants keep their files' order.
+const std::vector<PeakVariant>& table() {
+  static const std::vector<PeakVariant> rows = [] {
+    std::vector<PeakVariant> all;
+    for (const PeakRows& part : {kBaselineRows, kFmaRows, kAvx2Rows, kAvx512Rows, kAvx512Bf16Rows, kAvx512Fp16Rows,
+                                 kAvx512VnniRows, kAvxVnniRows, kAmxRows}) {
+      all.insert(all.end(), part.rows, part.rows + part.count);
+    }
+    const auto key = [](const PeakVariant& v) {
+      return std::tuple(v.engine(), v.precision, v.isa, v.vector_bits, v.op);
+    };
+    std::stable_sort(all.begin(), all.end(), [&](const PeakVariant& a, const PeakVariant& b) { return key(a) < key(b); });
+    return all;
+  }();
+  return rows;
+}
 
 bool same_row(const PeakVariant& a, const PeakVariant& b) {
   if (a.op == PeakOp::tile || b.op == PeakOp::tile) return a.name == b.name;  // TDPBSSD and TDPBUSD both run
@@ -100,7 +63,7 @@ int PeakVariant::lanes() const {
 
 std::string_view PeakVariant::unit() const { return is_integer(precision) ? "OP/s" : "FLOP/s"; }
 
-std::span<const PeakVariant> peak_variants() { return kVariants; }
+std::span<const PeakVariant> peak_variants() { return table(); }
 
 bool peak_runnable(const PeakVariant& v, const IsaFeatures& f) {
   if (v.fn == nullptr) return false;
@@ -126,14 +89,15 @@ std::optional<std::string> peak_build_gap(const PeakVariant& v) {
 }
 
 PeakSelection select_peak_variants(const IsaFeatures& features) {
+  const std::vector<PeakVariant>& variants = table();
   PeakSelection s;
-  for (std::size_t i = 0; i < std::size(kVariants); ++i) {
-    const PeakVariant& v = kVariants[i];
-    if (i > 0 && same_row(v, kVariants[i - 1])) continue;  // rows are contiguous; handle each once
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    const PeakVariant& v = variants[i];
+    if (i > 0 && same_row(v, variants[i - 1])) continue;  // rows are contiguous; handle each once
     const PeakVariant* chosen = nullptr;
-    for (std::size_t j = i; j < std::size(kVariants) && same_row(kVariants[j], v); ++j) {
-      if (peak_runnable(kVariants[j], features)) {
-        chosen = &kVariants[j];
+    for (std::size_t j = i; j < variants.size() && same_row(variants[j], v); ++j) {
+      if (peak_runnable(variants[j], features)) {
+        chosen = &variants[j];
         break;
       }
     }

@@ -74,7 +74,6 @@ void tile_kernel(TileOp op, const PeakInputs& in, double* out, Trips&& trips) {
   }
 }
 
-}  // namespace
 
 void tile_bf16_amx(std::int64_t n, const PeakInputs& in, double* out) {
   tile_kernel(TileOp::bf16_ps, in, out, [n] {
@@ -101,5 +100,22 @@ void tile_fp16_amx(std::int64_t n, const PeakInputs& in, double* out) {
   });
 }
 #endif
+
+#ifdef ROOFLINE_HAVE_AMX_FP16
+constexpr PeakFn kTileFp16 = tile_fp16_amx;
+#else
+constexpr PeakFn kTileFp16 = nullptr;  // needs -mamx-fp16 (GCC 13): the row is "not supported" (peak_build_gap)
+#endif
+
+}  // namespace
+
+// The rows of this file's kernels (peak_isa.hpp). Each tile variant is its own row (no fallback between instructions).
+const PeakVariant kAmxData[] = {
+    {"tile_bf16_amx", PeakOp::tile, Precision::bf16, Isa::amx, 8192, kChainsTile, kChainsTile, kTileFlop, kNeedsAmxTile | kNeedsAmxBf16, "tdpbf16ps", tile_bf16_amx, kTileFlopPerCycle},
+    {"tile_fp16_amx", PeakOp::tile, Precision::fp16, Isa::amx, 8192, kChainsTile, kChainsTile, kTileFlop, kNeedsAmxTile | kNeedsAmxFp16, "tdpfp16ps", kTileFp16, kTileFlopPerCycle},
+    {"tile_int8_ss_amx", PeakOp::tile, Precision::int8, Isa::amx, 8192, kChainsTile, kChainsTile, kTileOp, kNeedsAmxTile | kNeedsAmxInt8, "tdpbssd", tile_int8_ss_amx, kTileOpPerCycle},
+    {"tile_int8_us_amx", PeakOp::tile, Precision::int8, Isa::amx, 8192, kChainsTile, kChainsTile, kTileOp, kNeedsAmxTile | kNeedsAmxInt8, "tdpbusd", tile_int8_us_amx, kTileOpPerCycle},
+};
+extern const PeakRows kAmxRows = {kAmxData, std::size(kAmxData)};
 
 }  // namespace roofline::peak_isa

@@ -21,45 +21,34 @@ inline constexpr int kChainsEvex = 20;
 // AMX: four accumulator tiles (of the eight), each 16 x 16 32-bit elements; the other four hold A and B.
 inline constexpr int kChainsTile = 4;
 
-// peak_baseline.cpp (baseline x86-64, SSE2 scalar: mulsd/addsd)
-void muladd_fp64_scalar(std::int64_t n, const PeakInputs& in, double* out);
-void muladd_fp32_scalar(std::int64_t n, const PeakInputs& in, double* out);
-// peak_baseline.cpp (baseline x86-64, packed SSE2: mulpd/addpd)
-void muladd_fp64_sse(std::int64_t n, const PeakInputs& in, double* out);
-void muladd_fp32_sse(std::int64_t n, const PeakInputs& in, double* out);
-// peak_fma.cpp (-mavx -mfma: VEX scalar and 128-bit FMA)
-void fma_fp64_scalar(std::int64_t n, const PeakInputs& in, double* out);
-void fma_fp32_scalar(std::int64_t n, const PeakInputs& in, double* out);
-void fma_fp64_sse(std::int64_t n, const PeakInputs& in, double* out);
-void fma_fp32_sse(std::int64_t n, const PeakInputs& in, double* out);
-// peak_avx2.cpp (-mavx2 -mfma)
-void fma_fp64_avx2(std::int64_t n, const PeakInputs& in, double* out);
-void fma_fp32_avx2(std::int64_t n, const PeakInputs& in, double* out);
-// peak_avx512.cpp (-mavx512f/dq/bw/vl)
-void fma_fp64_avx512(std::int64_t n, const PeakInputs& in, double* out);
-void fma_fp32_avx512(std::int64_t n, const PeakInputs& in, double* out);
-// peak_avx512_bf16.cpp (+ -mavx512bf16): vdpbf16ps at 128/256/512 bits
-void dot_bf16_avx512_128(std::int64_t n, const PeakInputs& in, double* out);
-void dot_bf16_avx512_256(std::int64_t n, const PeakInputs& in, double* out);
-void dot_bf16_avx512_512(std::int64_t n, const PeakInputs& in, double* out);
-// peak_avx512_fp16.cpp (+ -mavx512fp16): vfmadd*ph at 128/256/512 bits
-void fma_fp16_avx512_128(std::int64_t n, const PeakInputs& in, double* out);
-void fma_fp16_avx512_256(std::int64_t n, const PeakInputs& in, double* out);
-void fma_fp16_avx512_512(std::int64_t n, const PeakInputs& in, double* out);
-// peak_avx512_vnni.cpp (+ -mavx512vnni): EVEX vpdpbusd at 128/256/512 bits
-void dot_int8_avx512_128(std::int64_t n, const PeakInputs& in, double* out);
-void dot_int8_avx512_256(std::int64_t n, const PeakInputs& in, double* out);
-void dot_int8_avx512_512(std::int64_t n, const PeakInputs& in, double* out);
-// peak_avx_vnni.cpp (-mavx2 -mavxvnni): VEX {vex} vpdpbusd at 128/256 bits
-void dot_int8_avx_vnni_128(std::int64_t n, const PeakInputs& in, double* out);
-void dot_int8_avx_vnni_256(std::int64_t n, const PeakInputs& in, double* out);
-// peak_amx.cpp (-mamx-tile -mamx-bf16 -mamx-int8 [-mamx-fp16]): tile dot products on 4 accumulator tiles
-void tile_bf16_amx(std::int64_t n, const PeakInputs& in, double* out);
-void tile_int8_ss_amx(std::int64_t n, const PeakInputs& in, double* out);
-void tile_int8_us_amx(std::int64_t n, const PeakInputs& in, double* out);
-#ifdef ROOFLINE_HAVE_AMX_FP16
-void tile_fp16_amx(std::int64_t n, const PeakInputs& in, double* out);
-#endif
+// Each ISA's translation unit defines its kernels (in an unnamed namespace) and, beside them, its rows of
+// the metadata table: one PeakVariant per kernel, as data only (no code of that TU runs to read them, so a
+// CPU without the ISA can list them). peak.cpp gathers these tables in this order and sorts the rows
+// (peak_variants()). A kernel for an existing ISA is one row and one function in its ISA's file; a new ISA
+// is a new file, its flags in kernels/CMakeLists.txt, and one line here and in peak.cpp's list.
+struct PeakRows {
+  const PeakVariant* rows;
+  std::size_t count;
+};
+extern const PeakRows kBaselineRows;     // peak_baseline.cpp: SSE2 mulsd/addsd, mulpd/addpd (any x86-64)
+extern const PeakRows kFmaRows;          // peak_fma.cpp (-mavx -mfma): VEX scalar and 128-bit FMA
+extern const PeakRows kAvx2Rows;         // peak_avx2.cpp (-mavx2 -mfma): 256-bit FMA
+extern const PeakRows kAvx512Rows;       // peak_avx512.cpp (-mavx512f/dq/bw/vl): EVEX FMA on zmm and ymm
+extern const PeakRows kAvx512Bf16Rows;   // peak_avx512_bf16.cpp (+ -mavx512bf16): vdpbf16ps
+extern const PeakRows kAvx512Fp16Rows;   // peak_avx512_fp16.cpp (+ -mavx512fp16): vfmadd*ph
+extern const PeakRows kAvx512VnniRows;   // peak_avx512_vnni.cpp (+ -mavx512vnni): EVEX vpdpbusd
+extern const PeakRows kAvxVnniRows;      // peak_avx_vnni.cpp (-mavx2 -mavxvnni): VEX {vex} vpdpbusd
+extern const PeakRows kAmxRows;          // peak_amx.cpp (-mamx-tile -mamx-bf16 -mamx-int8 [-mamx-fp16]): tiles
+
+// Shorthands for the rows' `required` bits.
+inline constexpr std::uint32_t kNeedsAvx2Fma = kNeedsAvx2 | kNeedsFma;
+// One tile instruction on full tiles: 16 x 16 elements x 32 multiply-adds (bf16/fp16) or 64 (int8), 2 ops each.
+inline constexpr int kTileFlop = 16 * 16 * 32 * 2;
+inline constexpr int kTileOp = 16 * 16 * 64 * 2;
+// The TMUL unit's architectural rate (Intel optimization manual): 1024 bf16/fp16 FLOP or 2048 int8 OP per
+// cycle per core, i.e. one full-tile instruction every 16 cycles.
+inline constexpr int kTileFlopPerCycle = 1024;
+inline constexpr int kTileOpPerCycle = 2048;
 
 // The hot loops are inline assembly: one asm statement per trip holding one instruction per chain, with
 // every accumulator an in/out register operand. With intrinsics, g++ 12 copies the accumulators between
