@@ -8,6 +8,17 @@
 namespace roofline {
 
 struct ProfileSettings {
+  // bandwidth suite: sizes per octave of the sweep; whether every kernel is swept (else read and triad,
+  // the others measured at one size per level found: "spot" kernels); each repetition's minimum time and
+  // the repetitions of swept and spot kernels; how many times the planned end the sweep may go on while
+  // no flat DRAM plateau is seen; whether it may stop once DRAM has been flat for two octaves.
+  int bandwidth_sizes_per_octave = 0;
+  bool bandwidth_sweep_every_kernel = false;
+  double bandwidth_min_time_s = 0.0;
+  int bandwidth_repetitions = 0;
+  int bandwidth_spot_repetitions = 0;
+  int bandwidth_extra_octaves = 0;
+  bool bandwidth_stop_when_flat = false;
   // compute suite: each repetition's minimum time and the repetitions per kernel.
   double compute_min_time_s = 0.0;
   int compute_repetitions = 0;
