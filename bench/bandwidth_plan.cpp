@@ -44,7 +44,7 @@ SweepPlan plan_sweep(Profile profile, const std::vector<std::uint64_t>& user_siz
     plan.planned_end_bytes = plan.sizes.back();
     return plan;
   }
-  plan.per_octave = profile_settings(profile).bandwidth_sizes_per_octave;
+  plan.per_octave = profile_settings(profile).bandwidth.sizes_per_octave;
   plan.start_bytes = kSweepStartBytes;
   plan.planned_end_bytes =
       cache_reach_bytes > 0 ? std::max<std::uint64_t>(4 * cache_reach_bytes, kSweepMinEndBytes) : kSweepDefaultEndBytes;
@@ -88,7 +88,7 @@ int passes_per_call(StreamKernel kernel, std::size_t n, std::uint64_t target_byt
 }
 
 std::vector<StreamKernel> swept_kernels(Profile profile, bool user_sizes) {
-  if (profile_settings(profile).bandwidth_sweep_every_kernel || user_sizes) {
+  if (profile_settings(profile).bandwidth.sweep_every_kernel || user_sizes) {
     std::vector<StreamKernel> all;
     for (const StreamKernelInfo& k : stream_kernels()) all.push_back(k.kernel);
     return all;
@@ -98,7 +98,7 @@ std::vector<StreamKernel> swept_kernels(Profile profile, bool user_sizes) {
 }
 
 std::vector<StreamKernel> spot_kernels(Profile profile, bool user_sizes) {
-  if (profile_settings(profile).bandwidth_sweep_every_kernel || user_sizes) return {};
+  if (profile_settings(profile).bandwidth.sweep_every_kernel || user_sizes) return {};
   std::vector<StreamKernel> out;
   for (const StreamKernelInfo& k : stream_kernels()) {
     if (k.kernel != StreamKernel::read && k.kernel != StreamKernel::triad) out.push_back(k.kernel);

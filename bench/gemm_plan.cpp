@@ -93,7 +93,7 @@ GemmPlan plan_gemm(const RunConfig& config) {
   }
   const bool user_batches = !config.batches.empty();
   const std::vector<int> batches = user_batches ? config.batches : default_gemm_batches();
-  const bool quick = !profile_settings(config.profile).gemm_every_batch;
+  const bool quick = !profile_settings(config.profile).gemm.every_batch;
   const std::vector<int> threads = config.thread_counts.empty() ? std::vector<int>{1} : config.thread_counts;
   const int all = threads.back();
 

@@ -15,22 +15,21 @@ struct Pick {
 };
 
 constexpr ProfileSettings settings(Pick p) {
+  // p(quick value, full value)
   return {
-      // p(quick value, full value)
-      .bandwidth_sizes_per_octave = p(2, 4),
-      .bandwidth_sweep_every_kernel = p(false, true),
-      .bandwidth_min_time_s = p(0.005, 0.02),
-      .bandwidth_repetitions = p(5, 5),
-      .bandwidth_spot_repetitions = p(3, 5),
-      .bandwidth_extra_octaves = p(2, 4),
-      .bandwidth_stop_when_flat = p(true, false),
-      .compute_min_time_s = p(0.02, 0.2),
-      .compute_repetitions = p(5, 5),
-      .gemm_every_batch = p(false, true),
-      .gemm_repetitions = p(5, 5),
-      .gemm_long_call_repetitions = p(3, 3),
-      .gemm_long_call_s = p(0.3, 0.5),
-      .gemm_min_time_s = p(0.05, 0.25),
+      .bandwidth = {.sizes_per_octave = p(2, 4),
+                    .sweep_every_kernel = p(false, true),
+                    .min_time_s = p(0.005, 0.02),
+                    .repetitions = p(5, 5),
+                    .spot_repetitions = p(3, 5),
+                    .extra_octaves = p(2, 4),
+                    .stop_when_flat = p(true, false)},
+      .compute = {.min_time_s = p(0.02, 0.2), .repetitions = p(5, 5)},
+      .gemm = {.every_batch = p(false, true),
+               .repetitions = p(5, 5),
+               .long_call_repetitions = p(3, 3),
+               .long_call_s = p(0.3, 0.5),
+               .min_time_s = p(0.05, 0.25)},
   };
 }
 

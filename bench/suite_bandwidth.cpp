@@ -147,12 +147,12 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
   spec.labels = {{"suite", "bandwidth"}, {"kernel", std::string(info.name)}, {"precision", "fp64"},
                  {"isa", std::string(to_string(isa))}, {"threads", threads}};
   const ProfileSettings& settings = profile_settings(config.profile);
-  spec.min_time_s = settings.bandwidth_min_time_s;
+  spec.min_time_s = settings.bandwidth.min_time_s;
   // read and triad give the key figures that `compare` gates on: the profile's repetitions (5, the fewest
   // with which a Mann-Whitney U test can reach p < 0.05); the others, when only spot-measured, fewer.
   const bool key = kernel == StreamKernel::read || kernel == StreamKernel::triad;
-  spec.repetitions = key || settings.bandwidth_sweep_every_kernel ? settings.bandwidth_repetitions
-                                                                  : settings.bandwidth_spot_repetitions;
+  spec.repetitions = key || settings.bandwidth.sweep_every_kernel ? settings.bandwidth.repetitions
+                                                                  : settings.bandwidth.spot_repetitions;
   const int repetitions = spec.repetitions;
   auto calls = std::make_shared<int>(0);
   spec.body = [&arena, kernel, n, threads, passes, bytes_per_call, wa_bytes_per_call, working_set, features,
@@ -317,7 +317,7 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
     std::vector<std::vector<std::uint64_t>> batches = octave_batches(plan.sizes, plan.per_octave);
     if (!plan.from_user && !plan.sizes.empty()) {
       const std::uint64_t last = plan.sizes.back();
-      const auto extra_octaves = static_cast<std::uint64_t>(profile_settings(config.profile).bandwidth_extra_octaves);
+      const auto extra_octaves = static_cast<std::uint64_t>(profile_settings(config.profile).bandwidth.extra_octaves);
       const std::uint64_t limit =
           std::min<std::uint64_t>(extra_octaves * last, plan.cap_bytes > 0 ? plan.cap_bytes : extra_octaves * last);
       std::vector<std::uint64_t> extra;
@@ -347,7 +347,7 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
       // Never stop below the sweep's minimum end: a flat L3 plateau (the 2-thread VM curve is flat from 8 to
       // ~90 MiB) would otherwise pass for DRAM. DRAM must be reached in fact, not only by the curve so far.
       const std::uint64_t stop_floor = plan.capped ? 0 : std::min<std::uint64_t>(kSweepMinEndBytes, plan.sizes.back());
-      if (profile_settings(config.profile).bandwidth_stop_when_flat && !user && batch.back() >= stop_floor &&
+      if (profile_settings(config.profile).bandwidth.stop_when_flat && !user && batch.back() >= stop_floor &&
           sweep_is_done(levels_so_far(entries, machine_json, policy, threads), largest, reported, dram_from)) {
         stopped_early = bi + 1 < planned_batches;
         if (stopped_early) {

@@ -58,7 +58,7 @@ struct Plan {
 
 Plan plan_for(const RunConfig& config) {
   const ProfileSettings& s = profile_settings(config.profile);
-  return Plan{s.compute_min_time_s, s.compute_repetitions};
+  return Plan{s.compute.min_time_s, s.compute.repetitions};
 }
 
 std::int64_t iterations_per_call(const PeakVariant& v) {

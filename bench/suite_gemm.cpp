@@ -137,8 +137,8 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
         const double call = seconds_since(warm);
         // Long calls need fewer repetitions to be stable; the min time still bounds every repetition.
         // 5 repetitions (the fewest with which compare's U test can reach p < 0.05) unless a call is long.
-        const int repetitions = call > settings.gemm_long_call_s ? settings.gemm_long_call_repetitions : settings.gemm_repetitions;
-        specs.push_back(make_spec(g, plan, n, problem, problem->implementation(), repetitions, settings.gemm_min_time_s));
+        const int repetitions = call > settings.gemm.long_call_s ? settings.gemm.long_call_repetitions : settings.gemm.repetitions;
+        specs.push_back(make_spec(g, plan, n, problem, problem->implementation(), repetitions, settings.gemm.min_time_s));
       }
     } catch (const GemmUnsupported& ex) {
       out.notes.push_back(fmt::format("gemm: {} skipped: {}", what, ex.what()));

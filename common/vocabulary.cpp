@@ -67,7 +67,6 @@ int element_bytes(Precision p) {
   return 0;
 }
 
-bool is_integer(Precision p) { return p == Precision::int8; }
 std::string_view rate_unit(Precision p) { return is_integer(p) ? "OP/s" : "FLOP/s"; }
 
 std::string_view to_string(Isa isa) { return name_of(kIsaNames, isa); }

@@ -26,7 +26,7 @@ using namespace peak_isa;
 const std::vector<PeakVariant>& table() {
   static const std::vector<PeakVariant> rows = [] {
     std::vector<PeakVariant> all;
-    for (const PeakRows& part : {kBaselineRows, kFmaRows, kAvx2Rows, kAvx512Rows, kAvx512Bf16Rows, kAvx512Fp16Rows,
+    for (const PeakRows& part : {kBaselineRows, kFmaRows, kAvx512Rows, kAvx512Bf16Rows, kAvx512Fp16Rows,
                                  kAvx512VnniRows, kAvxVnniRows, kAmxRows}) {
       all.insert(all.end(), part.rows, part.rows + part.count);
     }
@@ -53,12 +53,6 @@ std::string_view to_string(PeakOp op) {
     case PeakOp::tile: return "tile";
   }
   return "unknown";
-}
-
-int PeakVariant::lanes() const {
-  // Tiles accumulate fp16 products in fp32 elements; vector fp16 FMA keeps 16-bit lanes.
-  const int lane_bits = precision == Precision::fp64 ? 64 : (precision == Precision::fp16 && op != PeakOp::tile) ? 16 : 32;
-  return vector_bits / lane_bits;
 }
 
 std::string_view PeakVariant::unit() const { return is_integer(precision) ? "OP/s" : "FLOP/s"; }

@@ -107,15 +107,15 @@ constexpr PeakFn kTileFp16 = tile_fp16_amx;
 constexpr PeakFn kTileFp16 = nullptr;  // needs -mamx-fp16 (GCC 13): the row is "not supported" (peak_build_gap)
 #endif
 
+// Each tile instruction is its own row (no fallback between instructions), at the TMUL's datasheet rate.
+constexpr PeakVariant kTileRows[] = {
+    peak_row("tile_bf16_amx", PeakOp::tile, Precision::bf16, Isa::amx, 8192, kChainsTile, kNeedsAmxTile | kNeedsAmxBf16, "tdpbf16ps", tile_bf16_amx, kTileFlopPerCycle),
+    peak_row("tile_fp16_amx", PeakOp::tile, Precision::fp16, Isa::amx, 8192, kChainsTile, kNeedsAmxTile | kNeedsAmxFp16, "tdpfp16ps", kTileFp16, kTileFlopPerCycle),
+    peak_row("tile_int8_ss_amx", PeakOp::tile, Precision::int8, Isa::amx, 8192, kChainsTile, kNeedsAmxTile | kNeedsAmxInt8, "tdpbssd", tile_int8_ss_amx, kTileOpPerCycle),
+    peak_row("tile_int8_us_amx", PeakOp::tile, Precision::int8, Isa::amx, 8192, kChainsTile, kNeedsAmxTile | kNeedsAmxInt8, "tdpbusd", tile_int8_us_amx, kTileOpPerCycle),
+};
 }  // namespace
 
-// The rows of this file's kernels (peak_isa.hpp). Each tile variant is its own row (no fallback between instructions).
-const PeakVariant kAmxData[] = {
-    {"tile_bf16_amx", PeakOp::tile, Precision::bf16, Isa::amx, 8192, kChainsTile, kChainsTile, kTileFlop, kNeedsAmxTile | kNeedsAmxBf16, "tdpbf16ps", tile_bf16_amx, kTileFlopPerCycle},
-    {"tile_fp16_amx", PeakOp::tile, Precision::fp16, Isa::amx, 8192, kChainsTile, kChainsTile, kTileFlop, kNeedsAmxTile | kNeedsAmxFp16, "tdpfp16ps", kTileFp16, kTileFlopPerCycle},
-    {"tile_int8_ss_amx", PeakOp::tile, Precision::int8, Isa::amx, 8192, kChainsTile, kChainsTile, kTileOp, kNeedsAmxTile | kNeedsAmxInt8, "tdpbssd", tile_int8_ss_amx, kTileOpPerCycle},
-    {"tile_int8_us_amx", PeakOp::tile, Precision::int8, Isa::amx, 8192, kChainsTile, kChainsTile, kTileOp, kNeedsAmxTile | kNeedsAmxInt8, "tdpbusd", tile_int8_us_amx, kTileOpPerCycle},
-};
-extern const PeakRows kAmxRows = {kAmxData, std::size(kAmxData)};
+extern const PeakRows kAmxRows = {kTileRows, std::size(kTileRows)};
 
 }  // namespace roofline::peak_isa

@@ -27,17 +27,14 @@ void dot_bf16(std::int64_t n, const PeakInputs& in, double* out) {
 }
 
 void dot_bf16_avx512_512(std::int64_t n, const PeakInputs& in, double* out) { dot_bf16<64>(n, in, out); }
+ROOFLINE_PEAK_ROW(dot_bf16_avx512_512, PeakOp::dot, Precision::bf16, Isa::avx512, 512, kChainsEvex, kNeedsAvx512 | kNeedsAvx512Bf16, "vdpbf16ps zmm")
 void dot_bf16_avx512_256(std::int64_t n, const PeakInputs& in, double* out) { dot_bf16<32>(n, in, out); }
+ROOFLINE_PEAK_ROW(dot_bf16_avx512_256, PeakOp::dot, Precision::bf16, Isa::avx512, 256, kChainsEvex, kNeedsAvx512 | kNeedsAvx512Bf16, "vdpbf16ps ymm")
 void dot_bf16_avx512_128(std::int64_t n, const PeakInputs& in, double* out) { dot_bf16<16>(n, in, out); }
+ROOFLINE_PEAK_ROW(dot_bf16_avx512_128, PeakOp::dot, Precision::bf16, Isa::avx512, 128, kChainsEvex, kNeedsAvx512 | kNeedsAvx512Bf16, "vdpbf16ps xmm")
 
 }  // namespace
 
-// The rows of this file's kernels (peak_isa.hpp). vdpbf16ps: 4 FLOP per 32-bit lane.
-const PeakVariant kAvx512Bf16Data[] = {
-    {"dot_bf16_avx512_128", PeakOp::dot, Precision::bf16, Isa::avx512, 128, kChainsEvex, kChainsEvex, 16, kNeedsAvx512 | kNeedsAvx512Bf16, "vdpbf16ps xmm", dot_bf16_avx512_128},
-    {"dot_bf16_avx512_256", PeakOp::dot, Precision::bf16, Isa::avx512, 256, kChainsEvex, kChainsEvex, 32, kNeedsAvx512 | kNeedsAvx512Bf16, "vdpbf16ps ymm", dot_bf16_avx512_256},
-    {"dot_bf16_avx512_512", PeakOp::dot, Precision::bf16, Isa::avx512, 512, kChainsEvex, kChainsEvex, 64, kNeedsAvx512 | kNeedsAvx512Bf16, "vdpbf16ps zmm", dot_bf16_avx512_512},
-};
-extern const PeakRows kAvx512Bf16Rows = {kAvx512Bf16Data, std::size(kAvx512Bf16Data)};
+ROOFLINE_PEAK_TABLE(kAvx512Bf16Rows, dot_bf16_avx512_128_row, dot_bf16_avx512_256_row, dot_bf16_avx512_512_row)
 
 }  // namespace roofline::peak_isa

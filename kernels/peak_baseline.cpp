@@ -8,21 +8,14 @@ namespace {
 
 #define ROOFLINE_MULADD_LOOP(mul, add) \
   ROOFLINE_CHAIN_LOOP(n, ROOFLINE_MULADD12(mul, add), ROOFLINE_ACC12("+x"), m, a, "x")
-ROOFLINE_FP_KERNEL(muladd_fp64_scalar, double, 8, kChainsLegacy, ROOFLINE_MULADD_LOOP("mulsd", "addsd"))
-ROOFLINE_FP_KERNEL(muladd_fp32_scalar, float, 4, kChainsLegacy, ROOFLINE_MULADD_LOOP("mulss", "addss"))
-ROOFLINE_FP_KERNEL(muladd_fp64_sse, double, 16, kChainsLegacy, ROOFLINE_MULADD_LOOP("mulpd", "addpd"))
-ROOFLINE_FP_KERNEL(muladd_fp32_sse, float, 16, kChainsLegacy, ROOFLINE_MULADD_LOOP("mulps", "addps"))
+ROOFLINE_FP_PEAK(muladd_fp64_scalar, PeakOp::muladd, Isa::scalar, double, 8, kChainsLegacy, 0, "mulsd+addsd", ROOFLINE_MULADD_LOOP("mulsd", "addsd"))
+ROOFLINE_FP_PEAK(muladd_fp32_scalar, PeakOp::muladd, Isa::scalar, float, 4, kChainsLegacy, 0, "mulss+addss", ROOFLINE_MULADD_LOOP("mulss", "addss"))
+ROOFLINE_FP_PEAK(muladd_fp64_sse, PeakOp::muladd, Isa::sse, double, 16, kChainsLegacy, 0, "mulpd+addpd", ROOFLINE_MULADD_LOOP("mulpd", "addpd"))
+ROOFLINE_FP_PEAK(muladd_fp32_sse, PeakOp::muladd, Isa::sse, float, 16, kChainsLegacy, 0, "mulps+addps", ROOFLINE_MULADD_LOOP("mulps", "addps"))
 #undef ROOFLINE_MULADD_LOOP
 
 }  // namespace
 
-// The rows of this file's kernels (peak_isa.hpp). mul then add: 1 FLOP per lane each, two instructions per chain and trip.
-const PeakVariant kBaselineData[] = {
-    {"muladd_fp64_scalar", PeakOp::muladd, Precision::fp64, Isa::scalar, 64, kChainsLegacy, 2 * kChainsLegacy, 1, 0, "mulsd+addsd", muladd_fp64_scalar},
-    {"muladd_fp64_sse", PeakOp::muladd, Precision::fp64, Isa::sse, 128, kChainsLegacy, 2 * kChainsLegacy, 2, 0, "mulpd+addpd", muladd_fp64_sse},
-    {"muladd_fp32_scalar", PeakOp::muladd, Precision::fp32, Isa::scalar, 32, kChainsLegacy, 2 * kChainsLegacy, 1, 0, "mulss+addss", muladd_fp32_scalar},
-    {"muladd_fp32_sse", PeakOp::muladd, Precision::fp32, Isa::sse, 128, kChainsLegacy, 2 * kChainsLegacy, 4, 0, "mulps+addps", muladd_fp32_sse},
-};
-extern const PeakRows kBaselineRows = {kBaselineData, std::size(kBaselineData)};
+ROOFLINE_PEAK_TABLE(kBaselineRows, muladd_fp64_scalar_row, muladd_fp32_scalar_row, muladd_fp64_sse_row, muladd_fp32_sse_row)
 
 }  // namespace roofline::peak_isa

@@ -32,4 +32,10 @@ inline int s8_quad(double a) {
     for_each_chain<chains>([&](int c) { store_lanes<int>(out + (bytes) / 4 * c, acc[c]); });            \
   }
 
+// An int8 dot-product kernel and its row in one (see ROOFLINE_FP_PEAK).
+#define ROOFLINE_INT8_PEAK(name, isa, bytes, chains, required, instruction, loop) \
+  ROOFLINE_INT8_KERNEL(name, bytes, chains, loop)                                 \
+  constexpr PeakVariant name##_row =                                              \
+      peak_row(#name, PeakOp::dot, Precision::int8, isa, 8 * (bytes), chains, required, instruction, name);
+
 }  // namespace roofline::peak_isa

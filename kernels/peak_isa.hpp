@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -31,8 +33,7 @@ struct PeakRows {
   std::size_t count;
 };
 extern const PeakRows kBaselineRows;     // peak_baseline.cpp: SSE2 mulsd/addsd, mulpd/addpd (any x86-64)
-extern const PeakRows kFmaRows;          // peak_fma.cpp (-mavx -mfma): VEX scalar and 128-bit FMA
-extern const PeakRows kAvx2Rows;         // peak_avx2.cpp (-mavx2 -mfma): 256-bit FMA
+extern const PeakRows kFmaRows;          // peak_fma.cpp (-mavx -mfma): VEX FMA, scalar, 128 and 256 bits
 extern const PeakRows kAvx512Rows;       // peak_avx512.cpp (-mavx512f/dq/bw/vl): EVEX FMA on zmm and ymm
 extern const PeakRows kAvx512Bf16Rows;   // peak_avx512_bf16.cpp (+ -mavx512bf16): vdpbf16ps
 extern const PeakRows kAvx512Fp16Rows;   // peak_avx512_fp16.cpp (+ -mavx512fp16): vfmadd*ph
@@ -42,13 +43,33 @@ extern const PeakRows kAmxRows;          // peak_amx.cpp (-mamx-tile -mamx-bf16 
 
 // Shorthands for the rows' `required` bits.
 inline constexpr std::uint32_t kNeedsAvx2Fma = kNeedsAvx2 | kNeedsFma;
-// One tile instruction on full tiles: 16 x 16 elements x 32 multiply-adds (bf16/fp16) or 64 (int8), 2 ops each.
-inline constexpr int kTileFlop = 16 * 16 * 32 * 2;
-inline constexpr int kTileOp = 16 * 16 * 64 * 2;
 // The TMUL unit's architectural rate (Intel optimization manual): 1024 bf16/fp16 FLOP or 2048 int8 OP per
 // cycle per core, i.e. one full-tile instruction every 16 cycles.
 inline constexpr int kTileFlopPerCycle = 1024;
 inline constexpr int kTileOpPerCycle = 2048;
+
+// A kernel's row, its counts derived from the conventions (peak_lanes, peak_ops_per_lane): one instruction
+// per chain and trip (two for mul+add). constexpr, so the tables are constant-initialized data.
+constexpr PeakVariant peak_row(std::string_view name, PeakOp op, Precision precision, Isa isa, int vector_bits,
+                               int chains, std::uint32_t required, std::string_view instruction, PeakFn fn,
+                               int ops_per_cycle_per_core = 0) {
+  return {name, op, precision, isa, vector_bits, chains, op == PeakOp::muladd ? 2 * chains : chains,
+          peak_lanes(op, precision, vector_bits) * peak_ops_per_lane(op, precision), required, instruction, fn,
+          ops_per_cycle_per_core};
+}
+// The precision of a floating-point kernel's element type.
+template <class E>
+constexpr Precision precision_of() {
+  if constexpr (std::is_same_v<E, double>) return Precision::fp64;
+  else if constexpr (std::is_same_v<E, float>) return Precision::fp32;
+  else return Precision::fp16;  // _Float16
+}
+// The row of kernel `name` (defined just before), as the constant name##_row.
+#define ROOFLINE_PEAK_ROW(name, ...) constexpr PeakVariant name##_row = peak_row(#name, __VA_ARGS__, name);
+// This file's table (one of the PeakRows above) from its kernels' rows.
+#define ROOFLINE_PEAK_TABLE(table, ...)                  \
+  const PeakVariant table##_data[] = {__VA_ARGS__};      \
+  extern const PeakRows table = {table##_data, std::size(table##_data)};
 
 // The hot loops are inline assembly: one asm statement per trip holding one instruction per chain, with
 // every accumulator an in/out register operand. With intrinsics, g++ 12 copies the accumulators between
@@ -163,5 +184,13 @@ using KernelRegister = std::conditional_t<Bytes == sizeof(E), E, typename Generi
     loop                                                                                          \
     for_each_chain<chains>([&](int c) { store_chain<E>(out, c, acc[c]); });                       \
   }
+
+// A floating-point peak kernel and its row in one: ROOFLINE_FP_KERNEL, then `name##_row` (operation `op`
+// at ISA level `isa` needing `required`, `instruction` for people), its precision from E and its width from
+// `bytes`.
+#define ROOFLINE_FP_PEAK(name, op, isa, E, bytes, chains, required, instruction, loop) \
+  ROOFLINE_FP_KERNEL(name, E, bytes, chains, loop)                                     \
+  constexpr PeakVariant name##_row =                                                   \
+      peak_row(#name, op, precision_of<E>(), isa, 8 * (bytes), chains, required, instruction, name);
 
 }  // namespace roofline::peak_isa

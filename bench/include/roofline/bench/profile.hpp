@@ -7,28 +7,37 @@
 
 namespace roofline {
 
+// bandwidth suite (suite_bandwidth.cpp, bandwidth_plan.cpp).
+struct BandwidthProfile {
+  int sizes_per_octave = 0;      // of the sweep
+  bool sweep_every_kernel = false;  // else read and triad, the others at one size per level found ("spot")
+  double min_time_s = 0.0;       // each repetition's minimum time
+  int repetitions = 0;           // of swept kernels
+  int spot_repetitions = 0;      // of spot kernels
+  int extra_octaves = 0;         // how far past the planned end (x) while no flat DRAM plateau is seen
+  bool stop_when_flat = false;   // stop once DRAM has been flat for two octaves
+};
+
+// compute suite (suite_compute.cpp).
+struct ComputeProfile {
+  double min_time_s = 0.0;  // each repetition's minimum time
+  int repetitions = 0;      // per kernel
+};
+
+// gemm suite (suite_gemm.cpp): every batch for every group (full) or each backend's quick plan
+// (GemmQuickPlan); repetitions, fewer for calls longer than `long_call_s`; each repetition's minimum time.
+struct GemmProfile {
+  bool every_batch = false;
+  int repetitions = 0;
+  int long_call_repetitions = 0;
+  double long_call_s = 0.0;
+  double min_time_s = 0.0;
+};
+
 struct ProfileSettings {
-  // bandwidth suite: sizes per octave of the sweep; whether every kernel is swept (else read and triad,
-  // the others measured at one size per level found: "spot" kernels); each repetition's minimum time and
-  // the repetitions of swept and spot kernels; how many times the planned end the sweep may go on while
-  // no flat DRAM plateau is seen; whether it may stop once DRAM has been flat for two octaves.
-  int bandwidth_sizes_per_octave = 0;
-  bool bandwidth_sweep_every_kernel = false;
-  double bandwidth_min_time_s = 0.0;
-  int bandwidth_repetitions = 0;
-  int bandwidth_spot_repetitions = 0;
-  int bandwidth_extra_octaves = 0;
-  bool bandwidth_stop_when_flat = false;
-  // compute suite: each repetition's minimum time and the repetitions per kernel.
-  double compute_min_time_s = 0.0;
-  int compute_repetitions = 0;
-  // gemm suite: every batch for every group (full) or each backend's quick plan (GemmQuickPlan);
-  // repetitions, fewer for calls longer than `gemm_long_call_s`; each repetition's minimum time.
-  bool gemm_every_batch = false;
-  int gemm_repetitions = 0;
-  int gemm_long_call_repetitions = 0;
-  double gemm_long_call_s = 0.0;
-  double gemm_min_time_s = 0.0;
+  BandwidthProfile bandwidth;
+  ComputeProfile compute;
+  GemmProfile gemm;
 };
 
 const ProfileSettings& profile_settings(Profile profile);

@@ -18,7 +18,7 @@ std::optional<Precision> parse_precision(std::string_view name);
 // Bytes of one element of this precision (int8 -> 1, bf16 -> 2, ...).
 int element_bytes(Precision p);
 // True for integer precisions, whose rates are OP/s rather than FLOP/s.
-bool is_integer(Precision p);
+constexpr bool is_integer(Precision p) { return p == Precision::int8; }
 // "OP/s" for integer precisions, "FLOP/s" for floating point.
 std::string_view rate_unit(Precision p);
 // Every precision, in the order tables list them.

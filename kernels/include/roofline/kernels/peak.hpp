@@ -60,7 +60,22 @@ struct PeakInputs {
 // the final accumulators (chains x lanes, chain-major) converted to double into `out`.
 using PeakFn = void (*)(std::int64_t iterations, const PeakInputs& in, double* out);
 
-// One metadata row per variant.
+// The counting conventions, in one place: accumulator lanes per register (32/64-bit; fp16 FMA keeps
+// 16-bit lanes; a tile: 16 x 16 32-bit elements) and FLOP (OP) per lane and instruction: FMA 2, mul or add
+// 1, vdpbf16ps 4 (2 multiply-adds), vpdpbusd 8 (4), a bf16/fp16 tile 64 (32), an int8 tile 128 (64).
+constexpr int peak_lanes(PeakOp op, Precision precision, int vector_bits) {
+  const int lane_bits = precision == Precision::fp64 ? 64 : (precision == Precision::fp16 && op != PeakOp::tile) ? 16 : 32;
+  return vector_bits / lane_bits;
+}
+constexpr int peak_ops_per_lane(PeakOp op, Precision precision) {
+  switch (op) {
+    case PeakOp::fma: return 2;
+    case PeakOp::muladd: return 1;
+    case PeakOp::dot: return precision == Precision::bf16 ? 4 : 8;
+    case PeakOp::tile: return is_integer(precision) ? 128 : 64;
+  }
+  return 0;
+}
 struct PeakVariant {
   std::string_view name;         // unique, e.g. "fma_fp64_avx512_512"
   PeakOp op;
@@ -78,7 +93,7 @@ struct PeakVariant {
   int ops_per_cycle_per_core = 0;
 
   // 32/64-bit accumulator lanes per register (a tile: 16 x 16 32-bit elements = 256).
-  [[nodiscard]] int lanes() const;
+  [[nodiscard]] int lanes() const { return peak_lanes(op, precision, vector_bits); }
   // vector for every ISA level but amx, whose tiles are the matrix engine.
   [[nodiscard]] Engine engine() const { return engine_of(isa); }
   // Accumulator values one thread writes (chains x lanes).
