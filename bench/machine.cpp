@@ -6,6 +6,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
@@ -151,36 +153,37 @@ MachineFacts detect_machine() {
 }
 
 namespace {
+// The ISA flags under their names in a results file's "isa" object.
+constexpr std::pair<const char*, bool IsaFeatures::*> kIsaFlags[] = {
+    {"sse2", &IsaFeatures::sse2},
+    {"sse4_2", &IsaFeatures::sse4_2},
+    {"avx", &IsaFeatures::avx},
+    {"avx2", &IsaFeatures::avx2},
+    {"fma", &IsaFeatures::fma},
+    {"f16c", &IsaFeatures::f16c},
+    {"avx512f", &IsaFeatures::avx512f},
+    {"avx512dq", &IsaFeatures::avx512dq},
+    {"avx512bw", &IsaFeatures::avx512bw},
+    {"avx512vl", &IsaFeatures::avx512vl},
+    {"avx512_vnni", &IsaFeatures::avx512_vnni},
+    {"avx512_bf16", &IsaFeatures::avx512_bf16},
+    {"avx512_fp16", &IsaFeatures::avx512_fp16},
+    {"avx_vnni", &IsaFeatures::avx_vnni},
+    {"amx_tile", &IsaFeatures::amx_tile},
+    {"amx_bf16", &IsaFeatures::amx_bf16},
+    {"amx_int8", &IsaFeatures::amx_int8},
+    {"amx_fp16", &IsaFeatures::amx_fp16},
+};
+
 json isa_to_json(const IsaFeatures& f) {
-  return {{"sse2", f.sse2},           {"sse4_2", f.sse4_2},           {"avx", f.avx},
-          {"avx2", f.avx2},           {"fma", f.fma},                 {"f16c", f.f16c},
-          {"avx512f", f.avx512f},     {"avx512dq", f.avx512dq},       {"avx512bw", f.avx512bw},
-          {"avx512vl", f.avx512vl},   {"avx512_vnni", f.avx512_vnni}, {"avx512_bf16", f.avx512_bf16},
-          {"avx512_fp16", f.avx512_fp16}, {"avx_vnni", f.avx_vnni},   {"amx_tile", f.amx_tile},
-          {"amx_bf16", f.amx_bf16},   {"amx_int8", f.amx_int8},       {"amx_fp16", f.amx_fp16}};
+  json j = json::object();
+  for (const auto& [name, flag] : kIsaFlags) j[name] = f.*flag;
+  return j;
 }
 
 IsaFeatures isa_from_json(const json& j) {
   IsaFeatures f;
-  auto get = [&](const char* k) { return j.value(k, false); };
-  f.sse2 = get("sse2");
-  f.sse4_2 = get("sse4_2");
-  f.avx = get("avx");
-  f.avx2 = get("avx2");
-  f.fma = get("fma");
-  f.f16c = get("f16c");
-  f.avx512f = get("avx512f");
-  f.avx512dq = get("avx512dq");
-  f.avx512bw = get("avx512bw");
-  f.avx512vl = get("avx512vl");
-  f.avx512_vnni = get("avx512_vnni");
-  f.avx512_bf16 = get("avx512_bf16");
-  f.avx512_fp16 = get("avx512_fp16");
-  f.avx_vnni = get("avx_vnni");
-  f.amx_tile = get("amx_tile");
-  f.amx_bf16 = get("amx_bf16");
-  f.amx_int8 = get("amx_int8");
-  f.amx_fp16 = get("amx_fp16");
+  for (const auto& [name, flag] : kIsaFlags) f.*flag = j.value(name, false);
   return f;
 }
 }  // namespace
