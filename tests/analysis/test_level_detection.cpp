@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "roofline/analysis/plateaus.hpp"
+#include "support/notes.hpp"
 #include "synthetic_curves.hpp"
 
 namespace roofline {
@@ -61,9 +62,7 @@ TEST(LevelDetection, MissingLevelLeavesAGapInsteadOfShiftingNames) {
   const LevelLabels a = labels_of(synthetic_curve(no_l3, 4 * KiB, 1024 * MiB, 2), kReported);
   EXPECT_EQ(level_names(a), (std::vector<std::string>{"L1", "L2", "DRAM"}));
   expect_ordered(a);
-  bool said = false;
-  for (const std::string& n : a.notes) said = said || n.find("L3 (reported 32 MiB) has no plateau") != std::string::npos;
-  EXPECT_TRUE(said);
+  EXPECT_TRUE(any_note_has(a.notes, "L3 (reported 32 MiB) has no plateau"));
 
   // No L2 plateau: the knees name the levels that exist (L1 at 48 KiB, L3 at 32 MiB).
   const std::vector<Level> no_l2 = {{48 * KiB, 400 * GB}, {32 * MiB, 60 * GB}, {0, 20 * GB}};
@@ -106,9 +105,7 @@ TEST(LevelDetection, UndecidableEndIsTakenAsDram) {
   auto curve = synthetic_curve(kFourLevels, 4 * KiB, 96 * MiB, 2);
   const LevelLabels l = labels_of(curve, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 40 * MiB}});
   ASSERT_EQ(level_names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
-  bool said = false;
-  for (const std::string& n : l.notes) said = said || n.find("conservative") != std::string::npos;
-  EXPECT_TRUE(said);
+  EXPECT_TRUE(any_note_has(l.notes, "conservative"));
   // Nothing reported and a flat end of one octave: DRAM too.
   const LevelLabels bare = labels_of(synthetic_curve(kFourLevels, 4 * KiB, 256 * MiB, 2), {});
   EXPECT_EQ(bare.levels.back().level, "DRAM");
