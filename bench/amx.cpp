@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
+#include "roofline/common/name_table.hpp"
 
 namespace roofline {
 namespace {
@@ -24,7 +25,7 @@ constexpr int kArchReqXcompPerm = 0x1023;
 constexpr int kXfeatureXtiledata = 18;
 constexpr std::uint64_t kXcr0Tile = (1ULL << 17) | (1ULL << 18);  // XTILECFG, XTILEDATA
 
-constexpr std::array<std::pair<AmxStatus, std::string_view>, 5> kNames{{
+constexpr NameTable<AmxStatus, 5> kNames{{
     {AmxStatus::usable, "usable"},
     {AmxStatus::not_enabled_by_os, "advertised but not enabled by the OS"},
     {AmxStatus::permission_refused, "permission refused"},
@@ -60,17 +61,10 @@ bool amx_trial_faults() {
   return faulted;
 }
 
-std::string_view to_string(AmxStatus s) {
-  for (const auto& [value, name] : kNames) {
-    if (value == s) return name;
-  }
-  return "absent";
-}
+std::string_view to_string(AmxStatus s) { return name_of(kNames, s, "absent"); }
 
 AmxStatus parse_amx_status(std::string_view text) {
-  for (const auto& [value, name] : kNames) {
-    if (name == text) return value;
-  }
+  if (const std::optional<AmxStatus> s = value_of(kNames, text)) return *s;
   throw InputError(fmt::format("machine facts: amx status '{}' is not one of usable, advertised but not enabled by "
                                "the OS, permission refused, faulted, absent", text));
 }

@@ -6,6 +6,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <utility>
+
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
@@ -151,37 +153,70 @@ MachineFacts detect_machine() {
 }
 
 namespace {
+// The ISA flags under their names in a results file's "isa" object.
+constexpr std::pair<const char*, bool IsaFeatures::*> kIsaFlags[] = {
+    {"sse2", &IsaFeatures::sse2},
+    {"sse4_2", &IsaFeatures::sse4_2},
+    {"avx", &IsaFeatures::avx},
+    {"avx2", &IsaFeatures::avx2},
+    {"fma", &IsaFeatures::fma},
+    {"f16c", &IsaFeatures::f16c},
+    {"avx512f", &IsaFeatures::avx512f},
+    {"avx512dq", &IsaFeatures::avx512dq},
+    {"avx512bw", &IsaFeatures::avx512bw},
+    {"avx512vl", &IsaFeatures::avx512vl},
+    {"avx512_vnni", &IsaFeatures::avx512_vnni},
+    {"avx512_bf16", &IsaFeatures::avx512_bf16},
+    {"avx512_fp16", &IsaFeatures::avx512_fp16},
+    {"avx_vnni", &IsaFeatures::avx_vnni},
+    {"amx_tile", &IsaFeatures::amx_tile},
+    {"amx_bf16", &IsaFeatures::amx_bf16},
+    {"amx_int8", &IsaFeatures::amx_int8},
+    {"amx_fp16", &IsaFeatures::amx_fp16},
+};
+
 json isa_to_json(const IsaFeatures& f) {
-  return {{"sse2", f.sse2},           {"sse4_2", f.sse4_2},           {"avx", f.avx},
-          {"avx2", f.avx2},           {"fma", f.fma},                 {"f16c", f.f16c},
-          {"avx512f", f.avx512f},     {"avx512dq", f.avx512dq},       {"avx512bw", f.avx512bw},
-          {"avx512vl", f.avx512vl},   {"avx512_vnni", f.avx512_vnni}, {"avx512_bf16", f.avx512_bf16},
-          {"avx512_fp16", f.avx512_fp16}, {"avx_vnni", f.avx_vnni},   {"amx_tile", f.amx_tile},
-          {"amx_bf16", f.amx_bf16},   {"amx_int8", f.amx_int8},       {"amx_fp16", f.amx_fp16}};
+  json j = json::object();
+  for (const auto& [name, flag] : kIsaFlags) j[name] = f.*flag;
+  return j;
 }
 
 IsaFeatures isa_from_json(const json& j) {
   IsaFeatures f;
-  auto get = [&](const char* k) { return j.value(k, false); };
-  f.sse2 = get("sse2");
-  f.sse4_2 = get("sse4_2");
-  f.avx = get("avx");
-  f.avx2 = get("avx2");
-  f.fma = get("fma");
-  f.f16c = get("f16c");
-  f.avx512f = get("avx512f");
-  f.avx512dq = get("avx512dq");
-  f.avx512bw = get("avx512bw");
-  f.avx512vl = get("avx512vl");
-  f.avx512_vnni = get("avx512_vnni");
-  f.avx512_bf16 = get("avx512_bf16");
-  f.avx512_fp16 = get("avx512_fp16");
-  f.avx_vnni = get("avx_vnni");
-  f.amx_tile = get("amx_tile");
-  f.amx_bf16 = get("amx_bf16");
-  f.amx_int8 = get("amx_int8");
-  f.amx_fp16 = get("amx_fp16");
+  for (const auto& [name, flag] : kIsaFlags) f.*flag = j.value(name, false);
   return f;
+}
+
+// The facts stored as they are, under their names in a results file, for to_json and machine_from_json:
+// the CPU, topology and memory ones, then `others()` (the caches, ISA and AMX facts, which are not), then
+// the build's. machine_from_json reads in this order, so a file's first bad field is the one named.
+template <typename Facts, typename Field, typename Others>
+void for_each_fact(Facts& m, Field&& field, Others&& others) {
+  field("hostname", m.hostname);
+  field("cpu_vendor", m.cpu_vendor);
+  field("cpu_model", m.cpu_model);
+  field("cpu_family", m.cpu_family);
+  field("cpu_model_number", m.cpu_model_number);
+  field("cpu_stepping", m.cpu_stepping);
+  field("microarchitecture", m.microarchitecture);
+  field("hypervisor", m.hypervisor);
+  field("packages", m.packages);
+  field("cores", m.cores);
+  field("pus", m.pus);
+  field("numa_nodes", m.numa_nodes);
+  field("topology_source", m.topology_source);
+  field("core_first_pu", m.core_first_pu);
+  field("memory_total_bytes", m.memory_total_bytes);
+  field("memory_available_bytes", m.memory_available_bytes);
+  field("memory_source", m.memory_source);
+  field("hwloc_numa_memory_bytes", m.hwloc_numa_memory_bytes);
+  others();
+  field("compiler", m.compiler);
+  field("compiler_flags", m.compiler_flags);
+  field("build_type", m.build_type);
+  field("git_revision", m.git_revision);
+  field("os", m.os);
+  field("notes", m.notes);
 }
 }  // namespace
 
@@ -191,33 +226,9 @@ json to_json(const MachineFacts& m) {
     caches.push_back({{"level", c.level}, {"type", c.type}, {"size_bytes", c.size_bytes}, {"instances", c.instances},
                       {"cores_per_instance", c.cores_per_instance}, {"source", c.source}});
   }
-  return {{"hostname", m.hostname},
-          {"cpu_vendor", m.cpu_vendor},
-          {"cpu_model", m.cpu_model},
-          {"cpu_family", m.cpu_family},
-          {"cpu_model_number", m.cpu_model_number},
-          {"cpu_stepping", m.cpu_stepping},
-          {"microarchitecture", m.microarchitecture},
-          {"hypervisor", m.hypervisor},
-          {"packages", m.packages},
-          {"cores", m.cores},
-          {"pus", m.pus},
-          {"numa_nodes", m.numa_nodes},
-          {"topology_source", m.topology_source},
-          {"core_first_pu", m.core_first_pu},
-          {"memory_total_bytes", m.memory_total_bytes},
-          {"memory_available_bytes", m.memory_available_bytes},
-          {"memory_source", m.memory_source},
-          {"hwloc_numa_memory_bytes", m.hwloc_numa_memory_bytes},
-          {"caches", caches},
-          {"isa", isa_to_json(m.isa)},
-          {"amx", to_json(m.amx)},
-          {"compiler", m.compiler},
-          {"compiler_flags", m.compiler_flags},
-          {"build_type", m.build_type},
-          {"git_revision", m.git_revision},
-          {"os", m.os},
-          {"notes", m.notes}};
+  json j = {{"caches", caches}, {"isa", isa_to_json(m.isa)}, {"amx", to_json(m.amx)}};
+  for_each_fact(m, [&](const char* key, const auto& value) { j[key] = value; }, [] {});
+  return j;
 }
 
 MachineFacts machine_from_json(const json& j) {
@@ -227,43 +238,24 @@ MachineFacts machine_from_json(const json& j) {
   }
   MachineFacts m;
   try {
-    m.hostname = j.value("hostname", "");
-    m.cpu_vendor = j.value("cpu_vendor", "");
-    m.cpu_model = j.at("cpu_model").get<std::string>();
-    m.cpu_family = j.value("cpu_family", 0);
-    m.cpu_model_number = j.value("cpu_model_number", 0);
-    m.cpu_stepping = j.value("cpu_stepping", 0);
-    m.microarchitecture = j.value("microarchitecture", "");
-    m.hypervisor = j.value("hypervisor", false);
-    m.packages = j.value("packages", 0);
-    m.cores = j.at("cores").get<int>();
-    m.pus = j.at("pus").get<int>();
-    m.numa_nodes = j.value("numa_nodes", 0);
-    m.topology_source = j.value("topology_source", "");
-    m.core_first_pu = j.value("core_first_pu", std::vector<int>{});
-    m.memory_total_bytes = j.value("memory_total_bytes", std::uint64_t{0});
-    m.memory_available_bytes = j.value("memory_available_bytes", std::uint64_t{0});
-    m.memory_source = j.value("memory_source", "");
-    m.hwloc_numa_memory_bytes = j.value("hwloc_numa_memory_bytes", std::uint64_t{0});
-    for (const json& c : j.at("caches")) {
-      m.caches.push_back({c.at("level").get<int>(), c.value("type", "unified"), c.at("size_bytes").get<std::uint64_t>(),
-                          c.value("instances", 0), c.value("cores_per_instance", 0), c.value("source", "")});
-    }
-    m.isa = isa_from_json(j.at("isa"));
-    // Files from before the AMX fact: what the isa flags said, with that as the source.
-    if (j.contains("amx")) {
-      m.amx = amx_from_json(j.at("amx"));
-    } else {
-      m.amx.tile = m.isa.amx_tile;
-      m.amx.status = m.isa.amx_tile ? AmxStatus::usable : AmxStatus::absent;
-      m.amx.source = "isa flags (a file without the amx fact)";
-    }
-    m.compiler = j.value("compiler", "");
-    m.compiler_flags = j.value("compiler_flags", "");
-    m.build_type = j.value("build_type", "");
-    m.git_revision = j.value("git_revision", "");
-    m.os = j.value("os", "");
-    m.notes = j.value("notes", std::vector<std::string>{});
+    // A missing field keeps its default (the required ones were checked above).
+    const auto get = [&](const char* key, auto& value) { value = j.value(key, value); };
+    for_each_fact(m, get, [&] {
+      for (const json& c : j.at("caches")) {
+        m.caches.push_back({c.at("level").get<int>(), c.value("type", "unified"),
+                            c.at("size_bytes").get<std::uint64_t>(), c.value("instances", 0),
+                            c.value("cores_per_instance", 0), c.value("source", "")});
+      }
+      m.isa = isa_from_json(j.at("isa"));
+      // Files from before the AMX fact: what the isa flags said, with that as the source.
+      if (j.contains("amx")) {
+        m.amx = amx_from_json(j.at("amx"));
+      } else {
+        m.amx.tile = m.isa.amx_tile;
+        m.amx.status = m.isa.amx_tile ? AmxStatus::usable : AmxStatus::absent;
+        m.amx.source = "isa flags (a file without the amx fact)";
+      }
+    });
   } catch (const json::exception& e) {
     throw InputError(fmt::format("machine facts: {}", e.what()));
   }

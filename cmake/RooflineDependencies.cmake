@@ -60,6 +60,17 @@ macro(roofline_optional have_var found_var what debian_packages left_out)
   endif()
 endmacro()
 
+# An optional dependency behind the option <with_var>: <have_var> is OFF unless the option is on,
+# <find_command> (find_package or pkg_check_modules, with the arguments that follow) finds it and
+# roofline_optional says ON. A macro, so that what the command sets stays in the caller's scope.
+macro(roofline_find_optional have_var with_var found_var what debian_packages left_out find_command)
+  set(${have_var} OFF)
+  if(${with_var})
+    cmake_language(CALL ${find_command} ${ARGN})
+    roofline_optional(${have_var} ${found_var} "${what}" "${debian_packages}" "${left_out}")
+  endif()
+endmacro()
+
 # Optional GEMM backends.
 set(ROOFLINE_HAVE_ONEDNN OFF)
 if(ROOFLINE_WITH_ONEDNN)
@@ -90,17 +101,11 @@ if(ROOFLINE_WITH_ONEDNN)
   endif()
 endif()
 
-set(ROOFLINE_HAVE_OPENBLAS OFF)
-if(ROOFLINE_WITH_OPENBLAS)
-  pkg_check_modules(OPENBLAS QUIET IMPORTED_TARGET openblas)
-  roofline_optional(ROOFLINE_HAVE_OPENBLAS OPENBLAS_FOUND "OpenBLAS" "libopenblas-dev" "the openblas GEMM backend")
-endif()
+roofline_find_optional(ROOFLINE_HAVE_OPENBLAS ROOFLINE_WITH_OPENBLAS OPENBLAS_FOUND "OpenBLAS" "libopenblas-dev"
+  "the openblas GEMM backend" pkg_check_modules OPENBLAS QUIET IMPORTED_TARGET openblas)
 message(STATUS "roofline: backends eigen=ON onednn=${ROOFLINE_HAVE_ONEDNN} openblas=${ROOFLINE_HAVE_OPENBLAS}")
 
 # fleet (issue 17): MPI is the distributed engine of `roofline run --mpi`; optional, left out with a message.
-set(ROOFLINE_HAVE_MPI OFF)
-if(ROOFLINE_WITH_MPI)
-  find_package(MPI QUIET COMPONENTS CXX)
-  roofline_optional(ROOFLINE_HAVE_MPI MPI_CXX_FOUND "MPI" "libopenmpi-dev openmpi-bin" "`roofline run --mpi`")
-endif()
+roofline_find_optional(ROOFLINE_HAVE_MPI ROOFLINE_WITH_MPI MPI_CXX_FOUND "MPI" "libopenmpi-dev openmpi-bin"
+  "`roofline run --mpi`" find_package MPI QUIET COMPONENTS CXX)
 message(STATUS "roofline: mpi=${ROOFLINE_HAVE_MPI}")

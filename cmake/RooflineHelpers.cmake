@@ -34,6 +34,8 @@ function(roofline_add_test)
   add_executable(${ARG_NAME} ${ARG_SOURCES})
   target_link_libraries(${ARG_NAME} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main)
   roofline_warnings(${ARG_NAME})
+  # The shared test helpers: #include "support/...".
+  target_include_directories(${ARG_NAME} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   target_compile_definitions(${ARG_NAME} PRIVATE
     ROOFLINE_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
     ROOFLINE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

@@ -2,18 +2,19 @@
 #include "roofline/common/vocabulary.hpp"
 
 #include <array>
-#include <utility>
+
+#include "roofline/common/name_table.hpp"
 
 namespace roofline {
 namespace {
-constexpr std::array<std::pair<Precision, std::string_view>, 5> kPrecisionNames{{
+constexpr NameTable<Precision, 5> kPrecisionNames{{
     {Precision::fp64, "fp64"},
     {Precision::fp32, "fp32"},
     {Precision::bf16, "bf16"},
     {Precision::fp16, "fp16"},
     {Precision::int8, "int8"},
 }};
-constexpr std::array<std::pair<Isa, std::string_view>, 6> kIsaNames{{
+constexpr NameTable<Isa, 6> kIsaNames{{
     {Isa::scalar, "scalar"},
     {Isa::sse, "sse"},
     {Isa::avx2, "avx2"},
@@ -23,33 +24,17 @@ constexpr std::array<std::pair<Isa, std::string_view>, 6> kIsaNames{{
 }};
 constexpr std::array<Precision, 5> kPrecisions{Precision::fp64, Precision::fp32, Precision::bf16, Precision::fp16,
                                                Precision::int8};
-constexpr std::array<std::pair<Level, std::string_view>, 4> kLevelNames{{
+constexpr NameTable<Level, 4> kLevelNames{{
     {Level::L1, "L1"},
     {Level::L2, "L2"},
     {Level::L3, "L3"},
     {Level::DRAM, "DRAM"},
 }};
 constexpr std::array<Level, 4> kLevels{Level::L1, Level::L2, Level::L3, Level::DRAM};
-constexpr std::array<std::pair<Engine, std::string_view>, 2> kEngineNames{{
+constexpr NameTable<Engine, 2> kEngineNames{{
     {Engine::vector, "vector"},
     {Engine::matrix, "matrix"},
 }};
-
-template <typename Enum, std::size_t N>
-std::string_view name_of(const std::array<std::pair<Enum, std::string_view>, N>& table, Enum value) {
-  for (const auto& [v, name] : table) {
-    if (v == value) return name;
-  }
-  return "unknown";
-}
-
-template <typename Enum, std::size_t N>
-std::optional<Enum> value_of(const std::array<std::pair<Enum, std::string_view>, N>& table, std::string_view name) {
-  for (const auto& [v, n] : table) {
-    if (n == name) return v;
-  }
-  return std::nullopt;
-}
 }  // namespace
 
 std::string_view to_string(Precision p) { return name_of(kPrecisionNames, p); }

@@ -30,24 +30,10 @@ class OpenblasProblem final : public GemmProblem {
   }
 
   void run() override {
-    const GemmRequest& r = buffers_.request();
-    const auto m = static_cast<blasint>(r.m), k = static_cast<blasint>(r.k), n = static_cast<blasint>(n_);
-    if (r.precision == Precision::fp32) {
-      if (n == 1) {
-        cblas_sgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0f, buffers_.a<float>(), k, buffers_.b<float>(), 1, 0.0f,
-                    buffers_.c<float>(), 1);
-      } else {
-        cblas_sgemm(CblasColMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0f, buffers_.a<float>(), k,
-                    buffers_.b<float>(), k, 0.0f, buffers_.c<float>(), m);
-      }
+    if (buffers_.request().precision == Precision::fp32) {
+      multiply<float>(cblas_sgemv, cblas_sgemm);
     } else {
-      if (n == 1) {
-        cblas_dgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0, buffers_.a<double>(), k, buffers_.b<double>(), 1, 0.0,
-                    buffers_.c<double>(), 1);
-      } else {
-        cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, m, n, k, 1.0, buffers_.a<double>(), k,
-                    buffers_.b<double>(), k, 0.0, buffers_.c<double>(), m);
-      }
+      multiply<double>(cblas_dgemv, cblas_dgemm);
     }
   }
 
@@ -62,6 +48,19 @@ class OpenblasProblem final : public GemmProblem {
   GemmOperands operands() override { return buffers_.operands(n_); }
 
  private:
+  // C = A B in precision T with that precision's CBLAS gemv (batch 1) and gemm.
+  template <typename T, typename Gemv, typename Gemm>
+  void multiply(Gemv gemv, Gemm gemm) {
+    const GemmRequest& r = buffers_.request();
+    const auto m = static_cast<blasint>(r.m), k = static_cast<blasint>(r.k), n = static_cast<blasint>(n_);
+    if (n == 1) {
+      gemv(CblasRowMajor, CblasNoTrans, m, k, T{1}, buffers_.a<T>(), k, buffers_.b<T>(), 1, T{0}, buffers_.c<T>(), 1);
+    } else {
+      gemm(CblasColMajor, CblasTrans, CblasNoTrans, m, n, k, T{1}, buffers_.a<T>(), k, buffers_.b<T>(), k, T{0},
+           buffers_.c<T>(), m);
+    }
+  }
+
   GemmBuffers buffers_;
   std::int64_t n_ = 1;
 };

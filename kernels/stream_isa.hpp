@@ -10,3 +10,21 @@ double stream_run_avx2(StreamKernel kernel, const StreamArrays& arrays, int thre
 double stream_run_avx512(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats);
 
 }  // namespace roofline::detail
+
+// The `NtVec` policy that stream_loops.hpp needs, for one vector type: VEC (__m128d, __m256d, __m512d),
+// the prefix of its intrinsics (_mm, _mm256, _mm512), its width in doubles and its multiply-add
+// (a function of three vectors). The read kernel keeps 8 accumulators, so it reads 8 vectors a step.
+#define ROOFLINE_STREAM_NT_VEC(VEC, PREFIX, WIDTH, MUL_ADD)                        \
+  namespace roofline::detail {                                                     \
+  namespace {                                                                      \
+  struct NtVec {                                                                   \
+    static constexpr int kWidth = WIDTH;                                           \
+    static constexpr int kReadLanes = 8 * (WIDTH);                                 \
+    static VEC load(const double* p) { return PREFIX##_load_pd(p); }               \
+    static VEC broadcast(double v) { return PREFIX##_set1_pd(v); }                 \
+    static VEC mul_add(VEC a, VEC b, VEC c) { return MUL_ADD(a, b, c); }           \
+    static void stream(double* p, VEC v) { PREFIX##_stream_pd(p, v); }             \
+    static void fence() { _mm_sfence(); }                                          \
+  };                                                                               \
+  }                                                                                \
+  }

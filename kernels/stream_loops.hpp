@@ -1,7 +1,8 @@
 // The STREAM loops, compiled once per ISA level: stream_sse2.cpp, stream_avx2.cpp and stream_avx512.cpp
-// each define a `NtVec` policy (vector type, load, streaming store, fma) and ROOFLINE_STREAM_FN (the
-// exported function's name), then include this file. Everything here has internal linkage, so the
-// differently-compiled copies never mix (one binary, chosen at run time from cpuid).
+// each define a `NtVec` policy (vector type, load, streaming store, fma; ROOFLINE_STREAM_NT_VEC in
+// stream_isa.hpp) and ROOFLINE_STREAM_FN (the exported function's name), then include this file.
+// Everything here has internal linkage, so the differently-compiled copies never mix (one binary, chosen
+// at run time from cpuid).
 //
 // Portable kernels are plain loops that GCC auto-vectorizes (`omp simd` makes it unconditional). The
 // non-temporal ones use the policy's streaming store, since GCC has no portable way to ask for one.

@@ -107,14 +107,8 @@ std::vector<FleetNode> fleet_nodes(const json& doc, const std::string& source) {
     n.results = doc;
     return {n};
   }
-  if (!doc.contains("fleet_schema_version") || !doc["fleet_schema_version"].is_number_integer()) {
-    throw InputError(fmt::format("{}: 'fleet_schema_version' is missing or not an integer", source));
-  }
-  const int version = doc["fleet_schema_version"].get<int>();
-  if (version != kFleetSchemaVersion) {
-    throw InputError(fmt::format("{}: fleet schema version {} is not supported (this roofline reads version {})", source,
-                                 version, kFleetSchemaVersion));
-  }
+  check_schema_version(doc, "fleet_schema_version", "fleet_schema_version", "fleet schema version", kFleetSchemaVersion,
+                       source);
   if (!doc.contains("nodes") || !doc["nodes"].is_array()) {
     throw InputError(fmt::format("{}: 'nodes' is missing or not an array", source));
   }

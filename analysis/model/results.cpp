@@ -34,6 +34,18 @@ json load_json_file(const fs::path& path) {
   }
 }
 
+void check_schema_version(const json& holder, const std::string& key, const std::string& path, const std::string& what,
+                          int supported, const std::string& file) {
+  if (!holder.contains(key) || !holder[key].is_number_integer()) {
+    throw InputError(fmt::format("{}: '{}' is missing or not an integer", file, path));
+  }
+  const int version = holder[key].get<int>();
+  if (version != supported) {
+    throw InputError(fmt::format("{}: {} {} is not supported (this roofline reads version {})", file, what, version,
+                                 supported));
+  }
+}
+
 ResultsKind classify_results(const json& doc, const fs::path& path) {
   const std::string name = path.string();
   if (!doc.is_object()) throw InputError(fmt::format("{}: not a results file (top level is not an object)", name));
@@ -46,14 +58,7 @@ ResultsKind classify_results(const json& doc, const fs::path& path) {
   const json& ctx = doc["context"];
   const bool ours = ctx.contains("schema_version") || doc.contains("roofline");
   if (!ours) return ResultsKind::google_benchmark;
-  if (!ctx.contains("schema_version") || !ctx["schema_version"].is_number_integer()) {
-    throw InputError(fmt::format("{}: 'context.schema_version' is missing or not an integer", name));
-  }
-  const int version = ctx["schema_version"].get<int>();
-  if (version != kSchemaVersion) {
-    throw InputError(fmt::format("{}: schema version {} is not supported (this roofline reads version {})", name,
-                                 version, kSchemaVersion));
-  }
+  check_schema_version(ctx, "schema_version", "context.schema_version", "schema version", kSchemaVersion, name);
   if (!doc.contains("roofline") || !doc["roofline"].is_object()) {
     throw InputError(fmt::format("{}: the 'roofline' section is missing", name));
   }

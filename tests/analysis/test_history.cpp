@@ -3,14 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <sqlite3.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -18,6 +15,8 @@
 #include "roofline/analysis/history.hpp"
 #include "roofline/analysis/key_figures.hpp"
 #include "roofline/analysis/results.hpp"
+#include "support/temp_files.hpp"
+#include "support/two_processes.hpp"
 
 namespace roofline {
 namespace {
@@ -27,22 +26,9 @@ const std::string kDir = std::string(ROOFLINE_TEST_DATA_DIR) + "/compare/";
 
 class History : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "roofline-history-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-    db_ = dir_ / "history.db";
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  static std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-
-  fs::path dir_, db_;
+  testing::TempDir tmp_;
+  const fs::path dir_ = tmp_.path();
+  const fs::path db_ = dir_ / "history.db";
 };
 
 TEST_F(History, StoresTheKeyFiguresOfEveryThreadCount) {
@@ -108,29 +94,19 @@ TEST_F(History, RenderersEscapeStringsFromInput) {
 TEST_F(History, TwoProcessesAddingAtOnceLoseNothing) {
   constexpr int kPerProcess = 15;
   const auto base = load_json_file(kDir + "base.json");
-  pid_t children[2];
-  for (int c = 0; c < 2; ++c) {
-    children[c] = ::fork();
-    ASSERT_GE(children[c], 0);
-    if (children[c] == 0) {
-      int failures = 0;
-      for (int i = 0; i < kPerProcess; ++i) {
-        auto doc = base;
-        doc["context"]["git_revision"] = fmt::format("p{}-{}", c, i);
-        try {
-          if (!history_add(db_, doc, "child").added) ++failures;
-        } catch (const std::exception& e) {
-          ++failures;
-        }
+  ASSERT_NO_FATAL_FAILURE(testing::expect_two_processes_succeed([&](int c) {
+    int failures = 0;
+    for (int i = 0; i < kPerProcess; ++i) {
+      auto doc = base;
+      doc["context"]["git_revision"] = fmt::format("p{}-{}", c, i);
+      try {
+        if (!history_add(db_, doc, "child").added) ++failures;
+      } catch (const std::exception& e) {
+        ++failures;
       }
-      ::_exit(failures == 0 ? 0 : 1);
     }
-  }
-  for (pid_t pid : children) {
-    int status = 0;
-    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a child failed to add";
-  }
+    return failures;
+  }));
   const auto runs = history_runs(db_);  // also runs the integrity check
   ASSERT_EQ(runs.size(), 2u * kPerProcess);
   std::set<std::string> revisions;
@@ -146,11 +122,11 @@ TEST_F(History, CorruptOrForeignDatabasesAreRefusedAndLeftUntouched) {
     std::ofstream out(db_, std::ios::binary);
     out << "this is not an SQLite database, but a text file that happens to be here\n";
   }
-  const std::string before = slurp(db_);
+  const std::string before = testing::read_file(db_);
   const auto base = load_json_file(kDir + "base.json");
   EXPECT_THROW(history_add(db_, base, "x"), InputError);
   EXPECT_THROW(history_runs(db_), InputError);
-  EXPECT_EQ(slurp(db_), before);
+  EXPECT_EQ(testing::read_file(db_), before);
   EXPECT_FALSE(fs::exists(fs::path(db_.string() + "-wal")));
 
   const fs::path foreign = dir_ / "foreign.db";
@@ -158,9 +134,9 @@ TEST_F(History, CorruptOrForeignDatabasesAreRefusedAndLeftUntouched) {
   ASSERT_EQ(sqlite3_open(foreign.c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE t(x); INSERT INTO t VALUES(1);", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
-  const std::string foreign_before = slurp(foreign);
+  const std::string foreign_before = testing::read_file(foreign);
   EXPECT_THROW(history_add(foreign, base, "x"), InputError);
-  EXPECT_EQ(slurp(foreign), foreign_before);
+  EXPECT_EQ(testing::read_file(foreign), foreign_before);
 
   EXPECT_THROW(history_runs(dir_ / "missing.db"), InputError);
 }
@@ -181,10 +157,10 @@ TEST_F(History, TruncatedDatabaseIsRefused) {
   const auto size = fs::file_size(db_);
   ASSERT_GT(size, 8192u);
   fs::resize_file(db_, size / 2);
-  const std::string before = slurp(db_);
+  const std::string before = testing::read_file(db_);
   EXPECT_THROW(history_runs(db_), InputError);
   EXPECT_THROW(history_add(db_, base, "x"), InputError);
-  EXPECT_EQ(slurp(db_), before);
+  EXPECT_EQ(testing::read_file(db_), before);
 }
 
 TEST_F(History, LockedDatabaseIsAnInputErrorAndKeepsEarlierRuns) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "roofline/analysis/plateaus.hpp"
+#include "support/notes.hpp"
 #include "synthetic_curves.hpp"
 
 namespace roofline {
@@ -27,6 +28,15 @@ void expect_ordered(const LevelLabels& l) {
   }
 }
 
+const std::vector<std::string> kAllLevels = {"L1", "L2", "L3", "DRAM"};
+
+// The labelling names exactly `names`, in order, and holds the invariants (expect_ordered). Fatal when the
+// names differ; call it inside ASSERT_NO_FATAL_FAILURE where the test goes on to index the levels.
+void expect_levels(const LevelLabels& l, const std::vector<std::string>& names) {
+  ASSERT_EQ(level_names(l), names);
+  expect_ordered(l);
+}
+
 LevelLabels labels_of(std::vector<CurvePoint> curve, const std::vector<ReportedLevel>& reported) {
   return detect_levels({std::move(curve)}, reported).labels;
 }
@@ -38,8 +48,7 @@ TEST(LevelDetection, SawtoothInsideL1DoesNotSplitIt) {
     if (curve[i].bytes < 40 * KiB) curve[i].value *= i % 4 == 1 ? 0.68 : 0.45;
   }
   const LevelLabels l = labels_of(curve, kReported);
-  ASSERT_EQ(level_names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
-  expect_ordered(l);
+  ASSERT_NO_FATAL_FAILURE(expect_levels(l, kAllLevels));
   EXPECT_EQ(l.levels[0].min_bytes, 4 * KiB);
   EXPECT_GE(l.levels[0].max_bytes, 32 * KiB);
   EXPECT_DOUBLE_EQ(l.levels[0].bandwidth, 400 * GB);
@@ -51,25 +60,20 @@ TEST(LevelDetection, NoisyRepetitionsWidenTheFlatnessTest) {
   auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 4, noise);
   for (CurvePoint& p : curve) p.spread = 0.08;
   const LevelLabels l = labels_of(curve, kReported);
-  EXPECT_EQ(level_names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
-  expect_ordered(l);
+  expect_levels(l, kAllLevels);
 }
 
 TEST(LevelDetection, MissingLevelLeavesAGapInsteadOfShiftingNames) {
   // No L3 plateau (an L3 too small for these threads to see): L1, L2, then DRAM.
   const std::vector<Level> no_l3 = {{48 * KiB, 400 * GB}, {2 * MiB, 150 * GB}, {0, 20 * GB}};
   const LevelLabels a = labels_of(synthetic_curve(no_l3, 4 * KiB, 1024 * MiB, 2), kReported);
-  EXPECT_EQ(level_names(a), (std::vector<std::string>{"L1", "L2", "DRAM"}));
-  expect_ordered(a);
-  bool said = false;
-  for (const std::string& n : a.notes) said = said || n.find("L3 (reported 32 MiB) has no plateau") != std::string::npos;
-  EXPECT_TRUE(said);
+  expect_levels(a, {"L1", "L2", "DRAM"});
+  EXPECT_TRUE(any_note_has(a.notes, "L3 (reported 32 MiB) has no plateau"));
 
   // No L2 plateau: the knees name the levels that exist (L1 at 48 KiB, L3 at 32 MiB).
   const std::vector<Level> no_l2 = {{48 * KiB, 400 * GB}, {32 * MiB, 60 * GB}, {0, 20 * GB}};
   const LevelLabels b = labels_of(synthetic_curve(no_l2, 4 * KiB, 1024 * MiB, 2), kReported);
-  EXPECT_EQ(level_names(b), (std::vector<std::string>{"L1", "L3", "DRAM"}));
-  expect_ordered(b);
+  expect_levels(b, {"L1", "L3", "DRAM"});
 }
 
 TEST(LevelDetection, VmReportingTheHostsL3StillGetsDram) {
@@ -78,8 +82,8 @@ TEST(LevelDetection, VmReportingTheHostsL3StillGetsDram) {
   const std::vector<ReportedLevel> reported = {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 300 * MiB}};
   for (double end : {512 * MiB, 724 * MiB, 3 * 1024 * MiB}) {
     const LevelLabels l = labels_of(synthetic_curve(vm, 4 * KiB, end, 2), reported);
-    ASSERT_EQ(level_names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"})) << end;
-    expect_ordered(l);
+    SCOPED_TRACE(end);
+    ASSERT_NO_FATAL_FAILURE(expect_levels(l, kAllLevels));
     EXPECT_EQ(l.levels[2].agreement, "disagrees");
     EXPECT_LE(l.levels[3].min_bytes, 192 * MiB);
   }
@@ -93,8 +97,7 @@ TEST(LevelDetection, AStrayPlateauJoinsACacheLevelNeverDram) {
                                    {128 * MiB, 45 * GB}, {0, 20 * GB}};
   const std::vector<ReportedLevel> reported = {{"L1", 48 * KiB}, {"L2", 1 * MiB}, {"L3", 32 * MiB}};
   const LevelLabels l = labels_of(synthetic_curve(five, 4 * KiB, 1024 * MiB, 2), reported);
-  ASSERT_EQ(level_names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
-  expect_ordered(l);
+  ASSERT_NO_FATAL_FAILURE(expect_levels(l, kAllLevels));
   EXPECT_DOUBLE_EQ(l.levels[2].bandwidth, 122 * GB);
   EXPECT_GE(l.levels[2].max_bytes, 128 * MiB);
   EXPECT_DOUBLE_EQ(l.levels[3].bandwidth, 20 * GB);
@@ -105,10 +108,8 @@ TEST(LevelDetection, UndecidableEndIsTakenAsDram) {
   // conservative reading keeps a DRAM roof, and says so.
   auto curve = synthetic_curve(kFourLevels, 4 * KiB, 96 * MiB, 2);
   const LevelLabels l = labels_of(curve, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 40 * MiB}});
-  ASSERT_EQ(level_names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
-  bool said = false;
-  for (const std::string& n : l.notes) said = said || n.find("conservative") != std::string::npos;
-  EXPECT_TRUE(said);
+  ASSERT_EQ(level_names(l), kAllLevels);
+  EXPECT_TRUE(any_note_has(l.notes, "conservative"));
   // Nothing reported and a flat end of one octave: DRAM too.
   const LevelLabels bare = labels_of(synthetic_curve(kFourLevels, 4 * KiB, 256 * MiB, 2), {});
   EXPECT_EQ(bare.levels.back().level, "DRAM");
@@ -129,8 +130,7 @@ TEST(LevelDetection, EveryKernelSweptAddsEvidence) {
   ASSERT_EQ(combined.size(), read.size());
   EXPECT_NEAR(combined[0].value, 400 * GB, 1e6);  // both at their best
   const LevelDetection d = detect_levels({read, triad}, kReported);
-  EXPECT_EQ(level_names(d.labels), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
-  expect_ordered(d.labels);
+  expect_levels(d.labels, kAllLevels);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/analysis/plateaus.hpp"
+#include "support/notes.hpp"
 #include "synthetic_curves.hpp"
 
 namespace roofline {
@@ -20,6 +21,14 @@ using nlohmann::json;
 using namespace roofline::testing;
 
 std::vector<std::string> names(const LevelLabels& l) { return level_names(l); }
+
+const std::vector<ReportedLevel> kReported = {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 32 * MiB}};
+
+// The labels of `curve`'s own plateaus (find_plateaus first, which sorts the curve).
+LevelLabels labels_of(std::vector<CurvePoint>& curve, const std::vector<ReportedLevel>& reported) {
+  const std::vector<Plateau> plateaus = find_plateaus(curve);
+  return label_levels(curve, plateaus, reported);
+}
 
 TEST(Plateaus, FindsFourPlateausOnACleanCurve) {
   auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 4);
@@ -92,8 +101,7 @@ TEST(Plateaus, StillFallingCurveIsNotFlat) {
 
 TEST(Levels, ReportedSizesThatAgreeLabelEveryLevel) {
   auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 4);
-  const auto p = find_plateaus(curve);
-  const LevelLabels l = label_levels(curve, p, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 32 * MiB}});
+  const LevelLabels l = labels_of(curve, kReported);
   EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
   EXPECT_EQ(l.levels[0].agreement, "agrees");
   EXPECT_EQ(l.levels[1].agreement, "agrees");
@@ -107,8 +115,7 @@ TEST(Levels, ReportedSizesThatAgreeLabelEveryLevel) {
 
 TEST(Levels, WithoutReportedSizesTheKneesNameTheLevels) {
   auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 4);
-  const auto p = find_plateaus(curve);
-  const LevelLabels l = label_levels(curve, p, {});
+  const LevelLabels l = labels_of(curve, {});
   EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
   for (int i = 0; i < 3; ++i) EXPECT_EQ(l.levels[i].agreement, "unchecked");
   EXPECT_NEAR(std::log2(l.levels[0].inferred_bytes / (48 * KiB)), 0.5, 0.51);
@@ -117,15 +124,13 @@ TEST(Levels, WithoutReportedSizesTheKneesNameTheLevels) {
   // A machine with two cache levels and nothing reported: the flat end after the last knee is DRAM.
   const std::vector<Level> two = {{32 * KiB, 300 * GB}, {1 * MiB, 100 * GB}, {0, 15 * GB}};
   auto curve2 = synthetic_curve(two, 4 * KiB, 256 * MiB, 2);
-  const auto p2 = find_plateaus(curve2);
-  EXPECT_EQ(names(label_levels(curve2, p2, {})), (std::vector<std::string>{"L1", "L2", "DRAM"}));
+  EXPECT_EQ(names(labels_of(curve2, {})), (std::vector<std::string>{"L1", "L2", "DRAM"}));
 }
 
 TEST(Levels, VmReportsTheHostsL3AndTheCurveWins) {
   // Reported L3 260 MiB (the host's), but the curve reaches DRAM level after 32 MiB.
   auto curve = synthetic_curve(kFourLevels, 4 * KiB, 1024 * MiB, 2);
-  const auto p = find_plateaus(curve);
-  const LevelLabels l = label_levels(curve, p, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 260 * MiB}});
+  const LevelLabels l = labels_of(curve, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 260 * MiB}});
   ASSERT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
   EXPECT_EQ(l.levels[2].agreement, "disagrees");
   EXPECT_EQ(l.levels[2].reported_bytes, 260 * MiB);
@@ -143,7 +148,7 @@ TEST(Levels, SpuriousKneeDoesNotShiftLargerLevels) {
   auto curve = synthetic_curve(five, 4 * KiB, 1024 * MiB, 4);
   const auto p = find_plateaus(curve);
   ASSERT_EQ(p.size(), 5u);
-  const LevelLabels l = label_levels(curve, p, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 32 * MiB}});
+  const LevelLabels l = label_levels(curve, p, kReported);
   EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
   EXPECT_EQ(l.levels[1].min_bytes, p[1].min_bytes);
   EXPECT_EQ(l.levels[1].max_bytes, p[2].max_bytes);
@@ -152,8 +157,7 @@ TEST(Levels, SpuriousKneeDoesNotShiftLargerLevels) {
 
 TEST(Levels, SweepThatStopsInACacheHasNoDram) {
   auto curve = synthetic_curve(kFourLevels, 4 * KiB, 16 * MiB, 4);
-  const auto p = find_plateaus(curve);
-  const LevelLabels l = label_levels(curve, p, {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 32 * MiB}});
+  const LevelLabels l = labels_of(curve, kReported);
   EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L3"}));
   EXPECT_FALSE(l.notes.empty());
   EXPECT_EQ(level_from_reported(40 * KiB, {{"L1", 48 * KiB}, {"L2", 2 * MiB}}), "L1");
@@ -288,12 +292,8 @@ TEST(MemoryCeilings, LevelsFromEveryKernelAndSaidWhenThreadCountsDiffer) {
     if (l["threads"] == 1) both = l["detected_from"] == json::array({"read", "triad"});
   }
   EXPECT_TRUE(both);
-  bool said = false;
-  for (const json& n : out["notes"]) {
-    said = said || (n.get<std::string>().find("2 threads show the levels L1, L3, DRAM but 1 thread show") !=
-                    std::string::npos);
-  }
-  EXPECT_TRUE(said) << out["notes"].dump(1);
+  EXPECT_TRUE(any_note_has(out["notes"], "2 threads show the levels L1, L3, DRAM but 1 thread show"))
+      << out["notes"].dump(1);
   EXPECT_NE(find_ceiling(out, "DRAM", "read", 2), nullptr);
 }
 
@@ -304,9 +304,7 @@ TEST(MemoryCeilings, ScatteredRepetitionsAreSaid) {
     if (e["run_type"] == "iteration") e["bytes_per_second"] = e["bytes_per_second"].get<double>() * (0.6 + 0.4 * (i++ % 3));
   }
   const json out = derive_memory_ceilings(doc);
-  bool said = false;
-  for (const json& n : out["notes"]) said = said || n.get<std::string>().find("the machine was busy") != std::string::npos;
-  EXPECT_TRUE(said);
+  EXPECT_TRUE(any_note_has(out["notes"], "the machine was busy"));
   EXPECT_NE(find_ceiling(out, "DRAM", "read", 1), nullptr);  // and still a DRAM roof
 }
 

@@ -8,6 +8,7 @@
 
 #include "roofline/analysis/placement.hpp"
 #include "roofline/analysis/roofline_section.hpp"
+#include "support/notes.hpp"
 
 namespace roofline {
 namespace {
@@ -183,9 +184,7 @@ TEST(Placement, MissingComputeCeilingPlacesWhatItCanAndSaysSo) {
   EXPECT_FALSE(p.contains("bound"));
   EXPECT_NEAR(p["attainable"].get<double>(), kDram * p["ai"].get<double>(), 1.0);
   EXPECT_TRUE(out["crossovers"][0]["predicted_batch"].is_null());
-  bool noted = false;
-  for (const json& n : out["notes"]) noted |= n.get<std::string>().find("No fp32 compute ceiling") != std::string::npos;
-  EXPECT_TRUE(noted) << out["notes"].dump();
+  EXPECT_TRUE(testing::any_note_has(out["notes"], "No fp32 compute ceiling")) << out["notes"].dump();
 }
 
 TEST(Placement, FailedMeasurementsAreNotPlacedButNoted) {
@@ -228,9 +227,7 @@ TEST(Placement, OperandsThatFitACacheAreSaidToLiveThere) {
   const json& p = find(out["placements"], "eigen", 1);
   EXPECT_DOUBLE_EQ(p["operand_bytes"].get<double>(), operands);
   EXPECT_EQ(p["resident_level"], "L3");
-  bool noted = false;
-  for (const json& n : out["notes"]) noted = noted || n.get<std::string>().find("fit the L3 range") != std::string::npos;
-  EXPECT_TRUE(noted);
+  EXPECT_TRUE(testing::any_note_has(out["notes"], "fit the L3 range"));
   // Without measured levels nothing is assumed to fit a cache.
   EXPECT_EQ(find(derive_placements(results(), section())["placements"], "eigen", 1)["resident_level"], "DRAM");
 }

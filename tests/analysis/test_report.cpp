@@ -62,6 +62,10 @@ struct Mapping {
 
 constexpr double kPx = 0.02;  // coordinates are printed with 2 decimals
 
+// report_minimal.json: a compute roof of 1e11 FLOP/s, an L1 roof of 1e11 B/s and a DRAM roof of 1e10 B/s.
+constexpr double kMinimalPeak = 1e11;
+double minimal_bandwidth(const std::string& element) { return attr(element, "data-level") == "DRAM" ? 1e10 : 1e11; }
+
 class ReportOfMinimal : public ::testing::Test {
  protected:
   json results = load_results(kData / "report_minimal.json");
@@ -102,7 +106,7 @@ TEST_F(ReportOfMinimal, MemoryRoofsLieOnBandwidthTimesAiAndStopAtTheRidge) {
   const auto memory = elements(svg, "line", "ceiling memory");
   ASSERT_EQ(memory.size(), 2u);
   for (const std::string& line : memory) {
-    const double bw = attr(line, "data-level") == "DRAM" ? 1e10 : 1e11;
+    const double bw = minimal_bandwidth(line);
     EXPECT_DOUBLE_EQ(num_attr(line, "data-value"), bw);
     for (const char* end : {"1", "2"}) {
       const double ai = m.ai_at(num_attr(line, std::string("x") + end));
@@ -119,7 +123,7 @@ TEST_F(ReportOfMinimal, RidgePointsSitAtPeakOverBandwidth) {
   const auto ridges = elements(svg, "circle", "ridge");
   ASSERT_EQ(ridges.size(), 2u);
   for (const std::string& r : ridges) {
-    const double expected_ai = attr(r, "data-level") == "DRAM" ? 10.0 : 1.0;
+    const double expected_ai = kMinimalPeak / minimal_bandwidth(r);  // 10 for DRAM, 1 for L1
     EXPECT_DOUBLE_EQ(num_attr(r, "data-ai"), expected_ai);
     EXPECT_NEAR(num_attr(r, "cx"), m.x(expected_ai), kPx);
     EXPECT_NEAR(num_attr(r, "cy"), m.y(1e11), kPx);

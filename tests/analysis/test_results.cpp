@@ -7,6 +7,7 @@
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roofline_section.hpp"
+#include "support/input_errors.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
@@ -32,12 +33,7 @@ json minimal_results() {
 }
 
 std::string message_of(const fs::path& p) {
-  try {
-    load_results(p);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::input_error_of([&] { load_results(p); });
 }
 }  // namespace
 
@@ -142,12 +138,7 @@ json results_with_entries() {
 }
 
 std::string field_error(const json& doc) {
-  try {
-    classify_results(doc, "run.json");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::input_error_of([&] { classify_results(doc, "run.json"); });
 }
 }  // namespace
 

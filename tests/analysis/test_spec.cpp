@@ -9,6 +9,7 @@
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/spec.hpp"
+#include "support/input_errors.hpp"
 
 namespace roofline {
 namespace {
@@ -16,12 +17,7 @@ namespace fs = std::filesystem;
 const fs::path kData = ROOFLINE_TEST_DATA_DIR;
 
 std::string error_of(const fs::path& p) {
-  try {
-    load_spec(p);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::input_error_of([&] { load_spec(p); });
 }
 
 TEST(Spec, ShippedSpecsParse) {

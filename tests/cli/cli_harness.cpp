@@ -18,29 +18,6 @@ extern char** environ;
 namespace roofline::testing {
 namespace fs = std::filesystem;
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void write_file(const fs::path& path, const std::string& content) {
-  std::ofstream out(path, std::ios::binary);
-  out << content;
-}
-
-TempDir::TempDir() {
-  std::string tmpl = (fs::temp_directory_path() / "roofline-test-XXXXXX").string();
-  if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = tmpl;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
 CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
   TempDir io;
   const fs::path out_path = io / "stdout";

@@ -3,14 +3,12 @@
 // Benchmark JSON, bad input, and a history database that must survive bad input and concurrent adds.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
 #include "cli_harness.hpp"
+#include "support/two_processes.hpp"
 
 namespace roofline::testing {
 namespace {
@@ -164,23 +162,13 @@ TEST(CliHistory, TwoProcessesAddingAtOnce) {
   const std::string db = (dir / "history.db").string();
   const std::vector<std::string> files{"base.json", "same.json", "slow20.json", "slow3.json", "fast20.json",
                                        "noisy_base.json", "noisy20.json", "other_machine.json"};
-  pid_t children[2];
-  for (int c = 0; c < 2; ++c) {
-    children[c] = ::fork();
-    ASSERT_GE(children[c], 0);
-    if (children[c] == 0) {
-      int failures = 0;
-      for (std::size_t i = static_cast<std::size_t>(c); i < files.size(); i += 2) {
-        if (run_cli({"history", "add", kDir + files[i], "--db", db}).exit_code != 0) ++failures;
-      }
-      ::_exit(failures);
+  ASSERT_NO_FATAL_FAILURE(expect_two_processes_succeed([&](int c) {
+    int failures = 0;
+    for (std::size_t i = static_cast<std::size_t>(c); i < files.size(); i += 2) {
+      if (run_cli({"history", "add", kDir + files[i], "--db", db}).exit_code != 0) ++failures;
     }
-  }
-  for (pid_t pid : children) {
-    int status = 0;
-    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-  }
+    return failures;
+  }));
   const CliResult s = run_cli({"history", "show", "--db", db});
   EXPECT_EQ(s.exit_code, 0) << s.err;
   EXPECT_NE(s.out.find("history: 8 run(s)"), std::string::npos) << s.out;

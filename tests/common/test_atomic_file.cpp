@@ -4,46 +4,34 @@
 #include <sys/stat.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "roofline/common/atomic_file.hpp"
 #include "roofline/common/errors.hpp"
+#include "support/temp_files.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
 
 class AtomicFile : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string tmpl = (fs::temp_directory_path() / "roofline-atomic-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  static std::string read(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
   std::size_t entries() const { return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir_), fs::directory_iterator())); }
-  fs::path dir_;
+  testing::TempDir tmp_;
+  const fs::path dir_ = tmp_.path();
 };
 
 TEST_F(AtomicFile, WritesContent) {
   write_file_atomically(dir_ / "a.json", "{\"x\": 1}\n", Overwrite::no);
-  EXPECT_EQ(read(dir_ / "a.json"), "{\"x\": 1}\n");
+  EXPECT_EQ(testing::read_file(dir_ / "a.json"), "{\"x\": 1}\n");
   EXPECT_EQ(entries(), 1u);  // no temporary left behind
 }
 
 TEST_F(AtomicFile, NeverOverwritesSilently) {
   write_file_atomically(dir_ / "a.json", "first", Overwrite::no);
   EXPECT_THROW(write_file_atomically(dir_ / "a.json", "second", Overwrite::no), InputError);
-  EXPECT_EQ(read(dir_ / "a.json"), "first");
+  EXPECT_EQ(testing::read_file(dir_ / "a.json"), "first");
   EXPECT_EQ(entries(), 1u);
   write_file_atomically(dir_ / "a.json", "third", Overwrite::yes);
-  EXPECT_EQ(read(dir_ / "a.json"), "third");
+  EXPECT_EQ(testing::read_file(dir_ / "a.json"), "third");
   EXPECT_EQ(entries(), 1u);
 }
 

@@ -8,6 +8,7 @@
 #include "roofline/common/errors.hpp"
 #include "roofline/llm/config.hpp"
 #include "shipped_models.hpp"
+#include "support/input_errors.hpp"
 
 namespace roofline::llm {
 namespace {
@@ -15,12 +16,7 @@ namespace fs = std::filesystem;
 const fs::path kData = fs::path(ROOFLINE_TEST_DATA_DIR) / "llm";
 
 std::string error_of(const fs::path& path) {
-  try {
-    load_config(path);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "";
+  return testing::input_error_of([&] { load_config(path); });
 }
 
 TEST(LlmConfig, ShipsTheFourModels) {

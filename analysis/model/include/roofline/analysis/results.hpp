@@ -25,6 +25,12 @@ enum class ResultsKind {
 // another schema version, or lacks required fields (context, benchmarks array, roofline section).
 ResultsKind classify_results(const nlohmann::json& doc, const std::filesystem::path& path);
 
+// Checks a file's schema version: `holder[key]` must be an integer equal to `supported`. Throws InputError
+// "<file>: '<path>' is missing or not an integer" or "<file>: <what> <n> is not supported (this roofline
+// reads version <supported>)"; `path` is where the key sits in the file, `what` the version's name.
+void check_schema_version(const nlohmann::json& holder, const std::string& key, const std::string& path,
+                          const std::string& what, int supported, const std::string& file);
+
 // load_json_file + classify_results; requires a roofline results file (not plain Google Benchmark JSON).
 nlohmann::json load_results(const std::filesystem::path& path);
 
