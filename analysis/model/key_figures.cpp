@@ -61,6 +61,9 @@ void keep_best(std::map<Key, double>& best, const Key& key, double value) {
 }
 
 constexpr const char* kPlateauMedian = "plateau median";
+
+// The levels cores share (KeyFigure::shared_memory).
+bool shared_level(Level level) { return level == Level::L3 || level == Level::DRAM; }
 constexpr const char* kBestRepetition = "best repetition";
 
 void add_memory(const json& roofline, std::vector<KeyFigure>& out) {
@@ -83,7 +86,7 @@ void add_memory(const json& roofline, std::vector<KeyFigure>& out) {
     const std::string name(to_string(static_cast<Level>(level)));
     out.push_back({fmt::format("memory/{}/{}/threads:{}", name, kernel, threads), "memory",
                    fmt::format("{} {}, {}", name, kernel, threads_text(threads)), threads, value, "B/s", true,
-                   all_plateau ? kPlateauMedian : kBestRepetition, static_cast<Level>(level) == Level::DRAM});
+                   all_plateau ? kPlateauMedian : kBestRepetition, shared_level(static_cast<Level>(level))});
   }
 }
 
@@ -119,7 +122,7 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
   struct Best {
     double value = 0.0;
     std::string backend;
-    bool dram_resident = false;
+    bool shared_memory = false;
   };
   std::map<std::tuple<int, int, int>, Best> best;  // (threads, precision order, batch) -> best backend
   for (const json& e : section_array(roofline, "placements")) {
@@ -132,8 +135,9 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
     const double value = positive_field(e, "placements", "value");
     Best& b = best[{threads_field(e, "placements"), static_cast<int>(*p), e["batch"].get<int>()}];
     if (value > b.value) {
-      // Operands in DRAM, whatever bounds the point (KeyFigure::dram_resident).
-      const bool dram = text_field(e, "placements", "resident_level", "unknown") == to_string(Level::DRAM);
+      // Operands in L3 or DRAM, whatever bounds the point (KeyFigure::shared_memory).
+      const std::optional<Level> resident = parse_level(text_field(e, "placements", "resident_level", "unknown"));
+      const bool dram = resident && shared_level(*resident);
       b = {value, text_field(e, "placements", "backend", "unknown"), dram};
     }
   }
@@ -150,13 +154,13 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
     if (one != best.end()) {
       out.push_back({fmt::format("gemm/{}/batch:1/threads:{}", to_string(precision), threads), "gemm",
                      fmt::format("GEMV {} batch 1 ({}), {}", to_string(precision), one->second.backend, threads_text(threads)),
-                     threads, one->second.value, unit, true, "best backend", one->second.dram_resident});
+                     threads, one->second.value, unit, true, "best backend", one->second.shared_memory});
     }
     if (largest > 1) {
       const Best& b = best.at({threads, p, largest});
       out.push_back({fmt::format("gemm/{}/batch:max/threads:{}", to_string(precision), threads), "gemm",
                      fmt::format("GEMM {} batch {} ({}), {}", to_string(precision), largest, b.backend, threads_text(threads)),
-                     threads, b.value, unit, true, "best backend", b.dram_resident});
+                     threads, b.value, unit, true, "best backend", b.shared_memory});
     }
   }
 }

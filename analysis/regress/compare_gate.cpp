@@ -184,7 +184,7 @@ FigureRow judge_figure(const KeyFigure& b, const KeyFigure& n, const NoiseModel*
   FigureRow row;
   row.figure = n;
   // Either run's word: the level a working set was placed in can move by a size between runs.
-  row.figure.dram_resident = b.dram_resident || n.dram_resident;
+  row.figure.shared_memory = b.shared_memory || n.shared_memory;
   row.base = b.value;
   row.next = n.value;
   const FigureNoise* fn = nullptr;
@@ -239,10 +239,10 @@ void check_memory_environment(Gate& g, double canary_limit) {
 void apply_environment(Gate& g) {
   const bool cpu = g.base_environment.cpu_disturbed || g.next_environment.cpu_disturbed;
   for (FigureRow& r : g.figures) {
-    r.trusted = !cpu && !(g.memory_disturbed && r.figure.dram_resident);
+    r.trusted = !cpu && !(g.memory_disturbed && r.figure.shared_memory);
     if (!r.trusted && r.verdict == "regression") {
       r.verdict = "unclear";
-      r.why += cpu ? "; not trusted: CPU disturbed" : "; not trusted: DRAM-resident, memory environment moved";
+      r.why += cpu ? "; not trusted: CPU disturbed" : "; not trusted: shared memory (L3, DRAM), memory environment moved";
     }
   }
 }
@@ -257,11 +257,11 @@ void decide_verdict(Gate& g) {
   std::vector<const FigureRow*> regressions, unclear;
   const FigureRow* closest = nullptr;
   const auto margin = [](const FigureRow& r) { return (r.figure.higher_is_better ? -r.change : r.change) - r.threshold; };
-  int dram_resident = 0;
+  int shared_memory = 0;
   for (const FigureRow& r : g.figures) {
     if (r.verdict == "regression") regressions.push_back(&r);
     if (r.verdict == "unclear") unclear.push_back(&r);
-    dram_resident += r.figure.dram_resident ? 1 : 0;
+    shared_memory += r.figure.shared_memory ? 1 : 0;
     if (closest == nullptr || margin(r) > margin(*closest)) closest = &r;
   }
   const std::string env = environment_part("base", g.base_environment) + "; " + environment_part("new", g.next_environment);
@@ -274,16 +274,16 @@ void decide_verdict(Gate& g) {
     g.outcome = Outcome::regression;
     g.verdict_line = fmt::format("verdict: REGRESSION: {} of {} key figures worse than their thresholds: {}; {}{}",
                                  regressions.size(), g.figures.size(), reasons_of(regressions), env,
-                                 unclear.empty() ? "" : fmt::format(" (and {} DRAM-resident figures not trusted: {})", unclear.size(), g.memory_why));
+                                 unclear.empty() ? "" : fmt::format(" (and {} shared-memory figures not trusted: {})", unclear.size(), g.memory_why));
   } else if (!unclear.empty()) {
     g.outcome = Outcome::inconclusive;
-    g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed for the DRAM-resident figures ({}; {}); {} of {} figures beyond their thresholds, not trusted: {}",
+    g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed for the shared-memory figures ({}; {}); {} of {} figures beyond their thresholds, not trusted: {}",
                                  g.memory_why, env, unclear.size(), g.figures.size(), reasons_of(unclear));
   } else {
     g.outcome = Outcome::clean;
     g.verdict_line = fmt::format("verdict: clean: none of {} key figures worse than its threshold (closest: {}: {}){}; {}",
                                  g.figures.size(), closest->figure.id, closest->why,
-                                 g.memory_disturbed ? fmt::format("; the memory environment moved ({}) and the {} DRAM-resident figures stayed within their thresholds", g.memory_why, dram_resident) : "",
+                                 g.memory_disturbed ? fmt::format("; the memory environment moved ({}) and the {} shared-memory figures stayed within their thresholds", g.memory_why, shared_memory) : "",
                                  env);
   }
 }
@@ -310,7 +310,7 @@ Gate gate_runs(const json& base, const json& next, const NoiseModel* noise, cons
     if (n->group == "memory" && memory_statistic.empty()) memory_statistic = fmt::format("memory figures: {}s; ", n->statistic);
   }
   g.method_line = fmt::format(
-      "gate: {} key figures; {}; family-wise alpha {:g} (k = {:.2f} robust sigmas); {}DRAM-resident figures are judged "
+      "gate: {} key figures; {}; family-wise alpha {:g} (k = {:.2f} robust sigmas); {}shared-memory figures are judged "
       "only while the DRAM canary holds; per-benchmark rows are shown, never gate",
       pairs.size(),
       g.history_used ? fmt::format("history of {} runs of this machine and configuration ({}), floor {}", g.history_runs,

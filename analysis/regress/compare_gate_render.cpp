@@ -74,7 +74,7 @@ std::string render_gate_text(const Gate& g) {
   if (!g.not_comparable.empty()) {
     out += fmt::format("key figures taken differently (not gated): {}\n", fmt::join(g.not_comparable, ", "));
   }
-  if (g.memory_disturbed) out += fmt::format("memory environment moved: {}: DRAM-resident figures not trusted\n", g.memory_why);
+  if (g.memory_disturbed) out += fmt::format("memory environment moved: {}: shared-memory figures not trusted\n", g.memory_why);
   out += g.verdict_line + "\n";
   return out;
 }
@@ -98,7 +98,7 @@ std::string render_gate_markdown(const Gate& g) {
     out += fmt::format("\nKey figures taken differently (not gated): {}\n", markdown_escape(fmt::format("{}", fmt::join(g.not_comparable, ", "))));
   }
   if (g.memory_disturbed) {
-    out += fmt::format("\nMemory environment moved: {}: DRAM-resident figures not trusted.\n", markdown_escape(g.memory_why));
+    out += fmt::format("\nMemory environment moved: {}: shared-memory figures not trusted.\n", markdown_escape(g.memory_why));
   }
   return out;
 }
@@ -110,7 +110,7 @@ json gate_to_json(const Gate& g) {
                        {"group", r.figure.group},
                        {"label", r.figure.label},
                        {"statistic", r.figure.statistic},
-                       {"dram_resident", r.figure.dram_resident},
+                       {"shared_memory", r.figure.shared_memory},
                        {"trusted", r.trusted},
                        {"threads", r.figure.threads},
                        {"unit", r.figure.unit},

@@ -143,7 +143,7 @@ TEST(CompareGate, MemoryStateFlipBetweenRunsLeavesComputeJudged) {
   EXPECT_EQ(figure(flip, kTriad).verdict, "unclear");
   EXPECT_FALSE(figure(flip, kTriad).trusted);
   EXPECT_TRUE(figure(flip, kFp32).trusted);
-  EXPECT_NE(flip.verdict_line.find("environment disturbed for the DRAM-resident figures (canary 20.1 GB/s -> 12.1 GB/s "
+  EXPECT_NE(flip.verdict_line.find("environment disturbed for the shared-memory figures (canary 20.1 GB/s -> 12.1 GB/s "
                                    "between the runs (-40.0% > 10.0%)"),
             std::string::npos)
       << flip.verdict_line;
@@ -152,8 +152,8 @@ TEST(CompareGate, MemoryStateFlipBetweenRunsLeavesComputeJudged) {
   EXPECT_EQ(both.outcome, Outcome::regression);
   EXPECT_EQ(figure(both, kFp32).verdict, "regression");
   EXPECT_EQ(figure(both, kTriad).verdict, "unclear");
-  EXPECT_NE(both.verdict_line.find("(and 1 DRAM-resident figures not trusted"), std::string::npos) << both.verdict_line;
-  // The memory state moved but nothing DRAM-resident moved beyond its threshold: clean, and said.
+  EXPECT_NE(both.verdict_line.find("(and 1 shared-memory figures not trusted"), std::string::npos) << both.verdict_line;
+  // The memory state moved but nothing shared-memory moved beyond its threshold: clean, and said.
   json steady = load("quiet_env.json");
   steady["context"]["environment"]["canary"]["start"] = 30e9;
   steady["context"]["environment"]["canary"]["end"] = 30e9;

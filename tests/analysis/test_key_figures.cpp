@@ -69,7 +69,7 @@ TEST(KeyFigures, MemoryFiguresArePlateauMediansWhenTheFileHasThem) {
   const KeyFigure* old_dram = find(old_figures, "memory/DRAM/read/threads:1");
   ASSERT_NE(old_dram, nullptr);
   EXPECT_EQ(old_dram->statistic, "best repetition");
-  EXPECT_TRUE(old_dram->dram_resident);
+  EXPECT_TRUE(old_dram->shared_memory);
   // With plateau medians: those, for every level; the roof (value) is not what gates.
   for (json& e : doc["roofline"]["memory_ceilings"]) e["plateau_median"] = e["value"].get<double>() * 0.9;
   const auto figures = key_figures(doc);
@@ -79,26 +79,27 @@ TEST(KeyFigures, MemoryFiguresArePlateauMediansWhenTheFileHasThem) {
   ASSERT_NE(l2, nullptr);
   EXPECT_EQ(dram->statistic, "plateau median");
   EXPECT_DOUBLE_EQ(dram->value, old_dram->value * 0.9);
-  EXPECT_TRUE(dram->dram_resident);
-  EXPECT_FALSE(l2->dram_resident);
+  EXPECT_TRUE(dram->shared_memory);
+  EXPECT_FALSE(l2->shared_memory);
+  EXPECT_TRUE(find(figures, "memory/L3/read/threads:1")->shared_memory);
   doc["roofline"]["memory_ceilings"][0]["plateau_median"] = "fast";
   EXPECT_THROW(key_figures(doc), InputError);
 }
 
-TEST(KeyFigures, GemmWithOperandsInDramIsDramResident) {
+TEST(KeyFigures, GemmWithOperandsInL3OrDramUsesSharedMemory) {
   json doc = load_json_file(kDir + "/report_full.json");
   for (json& p : doc["roofline"]["placements"]) {
     const bool gemv = p["batch"] == 1;
     p["bound"] = gemv ? "memory" : "compute";
     p["resident_level"] = gemv ? "DRAM" : "L2";
-    if (p["precision"] == "int8" && !gemv) p["resident_level"] = "DRAM";  // compute-bound, operands in DRAM
+    if (p["precision"] == "int8" && !gemv) p["resident_level"] = "L3";  // compute-bound, operands in L3
   }
   const auto figures = key_figures(doc);
   ASSERT_NE(find(figures, "gemm/fp32/batch:1/threads:2"), nullptr);
-  EXPECT_TRUE(find(figures, "gemm/fp32/batch:1/threads:2")->dram_resident);
-  EXPECT_FALSE(find(figures, "gemm/fp32/batch:max/threads:2")->dram_resident);
-  EXPECT_FALSE(find(figures, "compute/fp32/vector/threads:2")->dram_resident);
-  EXPECT_TRUE(find(figures, "gemm/int8/batch:max/threads:2")->dram_resident);
+  EXPECT_TRUE(find(figures, "gemm/fp32/batch:1/threads:2")->shared_memory);
+  EXPECT_FALSE(find(figures, "gemm/fp32/batch:max/threads:2")->shared_memory);
+  EXPECT_FALSE(find(figures, "compute/fp32/vector/threads:2")->shared_memory);
+  EXPECT_TRUE(find(figures, "gemm/int8/batch:max/threads:2")->shared_memory);
   doc["roofline"]["placements"][0]["resident_level"] = 3;
   EXPECT_THROW(key_figures(doc), InputError);
 }

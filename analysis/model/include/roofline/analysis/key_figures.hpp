@@ -33,10 +33,13 @@ struct KeyFigure {
   // How the value was taken ("plateau median", "best repetition", "best backend", ...): two runs' values
   // of one id are comparable only when this is the same.
   std::string statistic;
-  // Touches DRAM: memory figures of the DRAM level, and GEMV/GEMM whose operands live in DRAM (memory- or
-  // compute-bound: a compute-bound GEMM still streams its panels, and shares them between cores, at the
-  // memory system's state). The run's DRAM canary speaks for its environment (compare_gate.hpp).
-  bool dram_resident = false;
+  // Touches the memory levels cores share (L3 and DRAM): memory figures of those levels, and GEMV/GEMM whose
+  // operands live there (memory- or compute-bound: a compute-bound GEMM still streams its panels, and
+  // shares them between cores, at the memory system's state). The run's DRAM canary speaks for their
+  // environment (compare_gate.hpp): a shared host that moves a guest's vCPUs between L3 domains changes
+  // DRAM and L3 bandwidth and the L3's apparent size together (2-vCPU VM: 2-thread DRAM 50 or 90 GB/s, and
+  // a 128 MiB GEMV "fits L3" only in the faster state).
+  bool shared_memory = false;
 };
 
 // The key figures of a results file, in a fixed order (memory, compute, clock, gemm; thread counts

@@ -14,10 +14,10 @@
 //   - CPU: CPU steal or other processes' CPU time above their limits in either run disturbs every figure:
 //     inconclusive, whatever moved;
 //   - memory: the DRAM triad canary (measured at the start and the end of each run) moving more than the
-//     canary limit within either run, or between the two runs, disturbs the DRAM-resident figures only
-//     (KeyFigure::dram_resident). Shared hosts flip between memory states in minutes (a 2-vCPU VM measured
+//     canary limit within either run, or between the two runs, disturbs the shared-memory figures only
+//     (KeyFigure::shared_memory). Shared hosts flip between memory states in minutes (a 2-vCPU VM measured
 //     50 or 90 GB/s at 2 threads, both canary and DRAM figures), and a compute figure does not care.
-//     A DRAM-resident figure beyond its threshold then makes the verdict inconclusive, not a regression; a
+//     A shared-memory figure beyond its threshold then makes the verdict inconclusive, not a regression; a
 //     regression of a trusted figure still fails.
 // In paired mode, inconclusive also when the rounds allowed were not enough. Every verdict line says why.
 #pragma once
@@ -78,7 +78,7 @@ struct EnvironmentCheck {
   double canary = 0.0;        // the canary's level over the run: mean of start and end (B/s; 0: none)
   double clock_drift = 0.0;   // |end / start - 1| of the measured clock
   bool cpu_disturbed = false;     // steal or other processes above their limits: every figure
-  bool memory_disturbed = false;  // the canary moved within the run: DRAM-resident figures
+  bool memory_disturbed = false;  // the canary moved within the run: shared-memory figures
   bool disturbed = false;         // either
   std::string why;            // "steal 0.2%, canary drift 3.1%, clock drift 0.4%" (+ "> limit" parts)
 };
@@ -105,7 +105,7 @@ struct Gate {
   std::vector<std::string> not_comparable;  // "id (base: best repetition, new: plateau median)": not gated
   EnvironmentCheck base_environment, next_environment;
   double canary_shift = 0.0;      // |new canary / base canary - 1| (0 when either lacks one)
-  bool memory_disturbed = false;  // within either run or between them: DRAM-resident figures not trusted
+  bool memory_disturbed = false;  // within either run or between them: shared-memory figures not trusted
   std::string memory_why;         // "canary 49.2 GB/s -> 85.1 GB/s between the runs (+73.0% > 10.0%)", ...
   bool history_used = false;
   int history_runs = 0;
