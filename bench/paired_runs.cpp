@@ -68,8 +68,8 @@ void add_round(PairedRounds& rounds, const json& base, const json& next, const G
       rounds.next[f.id].push_back(f.value);
     }
   }
-  rounds.environments.push_back(check_environment(base, gate.floor, gate));
-  rounds.environments.push_back(check_environment(next, gate.floor, gate));
+  rounds.environments.push_back(check_environment(base, gate.max_canary_drift, gate));
+  rounds.environments.push_back(check_environment(next, gate.max_canary_drift, gate));
   ++rounds.rounds;
 }
 

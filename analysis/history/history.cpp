@@ -235,6 +235,10 @@ HistoryAddResult history_add(const fs::path& path, const json& results, const st
                              std::chrono::milliseconds wait) {
   std::vector<HistoryFigure> figures;
   for (const KeyFigure& f : key_figures(results)) figures.push_back({f.id, f.label, f.value, f.unit, f.threads, f.group});
+  // The run's memory state, for the gate's memory-environment check against the history (not gated).
+  if (const double canary = canary_level(results); canary > 0.0) {
+    figures.push_back({kCanaryFigureId, "DRAM triad canary (environment)", canary, "B/s", 0, "environment"});
+  }
   const std::string hash = content_hash(results);
   const json ctx = results.value("context", json::object());
   const json machine = ctx.value("machine", json::object());

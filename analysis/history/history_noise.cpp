@@ -10,6 +10,7 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/history.hpp"
+#include "roofline/analysis/key_figures.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 
@@ -33,6 +34,7 @@ Calibration calibrate_noise(const std::vector<HistoryRun>& all, const GateOption
   for (const HistoryRun* r : runs) {
     values.emplace_back();
     for (const HistoryFigure& f : r->figures) {
+      if (f.key == kCanaryFigureId) continue;  // the environment, not a figure the gate judges
       values.back()[f.key] = f.value;
       if (!by_id.contains(f.key)) {
         order.push_back(f.key);

@@ -167,6 +167,19 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
 
 }  // namespace
 
+double canary_level(const json& results) {
+  const json* c = &results;
+  for (const char* key : {"context", "environment", "canary"}) {
+    if (!c->is_object() || !c->contains(key)) return 0.0;
+    c = &(*c)[key];
+  }
+  const auto number = [&](const char* key) {
+    return c->is_object() && c->contains(key) && (*c)[key].is_number() ? (*c)[key].get<double>() : 0.0;
+  };
+  const double start = number("start"), end = number("end");
+  return start > 0.0 && end > 0.0 ? 0.5 * (start + end) : 0.0;
+}
+
 std::vector<KeyFigure> key_figures(const json& results) {
   if (!results.is_object() || !results.contains("roofline") || !results["roofline"].is_object()) {
     throw InputError("the results file has no roofline section (key figures need its ceilings)");

@@ -105,8 +105,7 @@ EnvironmentCheck check_environment(const json& results, double canary_limit, con
   const json& canary = object_at(env, "canary");
   e.canary_drift = drift(number_at(canary, "start"), number_at(canary, "end"));
   e.clock_drift = drift(number_at(object_at(env, "start"), "clock_hz"), number_at(object_at(env, "end"), "clock_hz"));
-  const double start = number_at(canary, "start"), end = number_at(canary, "end");
-  e.canary = start > 0.0 && end > 0.0 ? 0.5 * (start + end) : 0.0;
+  e.canary = canary_level(results);
   const bool steal_high = e.steal > options.max_steal;
   const bool busy_high = e.other_busy > options.max_busy;
   const bool canary_moved = e.canary_drift > canary_limit;
@@ -120,6 +119,27 @@ EnvironmentCheck check_environment(const json& results, double canary_limit, con
   return e;
 }
 
+namespace {
+// Each figure's median and spread over the latest kHistoryWindow runs of model.run_figures (newest first).
+void summarize_history(NoiseModel& model) {
+  std::map<std::string, std::vector<double>> values;
+  for (const auto& figures : model.run_figures) {
+    for (const auto& [id, v] : figures) {
+      auto& list = values[id];
+      if (static_cast<int>(list.size()) < kHistoryWindow && v > 0.0) list.push_back(v);
+    }
+  }
+  model.figures.clear();
+  for (auto& [id, list] : values) {
+    FigureNoise n;
+    n.median = median(list);
+    n.relative_spread = n.median > 0.0 ? robust_sigma(list) / n.median : 0.0;
+    n.values = std::move(list);
+    model.figures[id] = std::move(n);
+  }
+}
+}  // namespace
+
 NoiseModel noise_model(const std::vector<HistoryPoint>& runs, const json& results, const std::string& exclude_hash,
                        const std::string& source) {
   NoiseModel model;
@@ -130,21 +150,21 @@ NoiseModel noise_model(const std::vector<HistoryPoint>& runs, const json& result
     if (r.machine_id == machine && r.configuration_id == config && r.content_hash != exclude_hash) matching.push_back(&r);
   }
   model.runs = static_cast<int>(matching.size());
-  std::map<std::string, std::vector<double>> values;
-  for (auto it = matching.rbegin(); it != matching.rend(); ++it) {  // newest first, up to the window
-    for (const auto& [id, v] : (*it)->figures) {
-      auto& list = values[id];
-      if (static_cast<int>(list.size()) < kHistoryWindow && v > 0.0) list.push_back(v);
-    }
-  }
-  for (auto& [id, list] : values) {
-    FigureNoise n;
-    n.median = median(list);
-    n.relative_spread = n.median > 0.0 ? robust_sigma(list) / n.median : 0.0;
-    n.values = std::move(list);
-    model.figures[id] = std::move(n);
-  }
+  for (auto it = matching.rbegin(); it != matching.rend(); ++it) model.run_figures.push_back((*it)->figures);
+  summarize_history(model);
   return model;
+}
+
+NoiseModel same_memory_state(const NoiseModel& model, double canary, double limit) {
+  NoiseModel out;
+  out.source = model.source;
+  for (const auto& figures : model.run_figures) {
+    const auto it = figures.find(kCanaryFigureId);
+    if (it != figures.end() && it->second > 0.0 && std::fabs(it->second / canary - 1.0) <= limit) out.run_figures.push_back(figures);
+  }
+  out.runs = static_cast<int>(out.run_figures.size());
+  summarize_history(out);
+  return out;
 }
 
 namespace {
@@ -216,6 +236,29 @@ FigureRow judge_figure(const KeyFigure& b, const KeyFigure& n, const NoiseModel*
   return row;
 }
 
+// The memory environment with a history, whose runs are the reference (the base run does not count): the
+// new run's canary moved within the run, or too few history runs were measured in its memory state
+// (canary within the limit of the new run's). Returns those runs, against which shared-memory figures are
+// judged; empty when the history recorded no canary (shared-memory figures are then judged on all runs).
+std::optional<NoiseModel> check_memory_against_history(Gate& g, const NoiseModel& noise, double canary_limit) {
+  const EnvironmentCheck& n = g.next_environment;
+  std::vector<std::string> why;
+  if (n.memory_disturbed) why.push_back(fmt::format("canary drift {} within the new run", percent(n.canary_drift)));
+  std::optional<NoiseModel> same;
+  bool too_few = false;
+  if (noise.figures.contains(kCanaryFigureId) && n.canary > 0.0) {
+    same = same_memory_state(noise, n.canary, canary_limit);
+    too_few = same->runs < kMinHistoryRuns;
+    g.memory_state_runs = same->runs;
+    why.push_back(fmt::format("{} of {} history runs in this run's memory state (canary {} +- {}){}", same->runs,
+                              noise.runs, format_si(n.canary, "B/s"), percent(canary_limit),
+                              too_few ? fmt::format(", {} needed", kMinHistoryRuns) : ""));
+  }
+  g.memory_disturbed = too_few || n.memory_disturbed;
+  g.memory_why = fmt::format("{}", fmt::join(why, ", "));
+  return same;
+}
+
 // The memory environment of the pair: the canary moved within a run, or between the two runs.
 void check_memory_environment(Gate& g, double canary_limit) {
   const EnvironmentCheck &b = g.base_environment, &n = g.next_environment;
@@ -236,8 +279,14 @@ void check_memory_environment(Gate& g, double canary_limit) {
 }
 
 // Marks the rows the environment does not let us trust; a regression among them reads "unclear".
+// Whether the CPU was disturbed in a run that counts: the new one, and the base unless a history is the
+// reference.
+bool cpu_disturbed(const Gate& g) {
+  return g.next_environment.cpu_disturbed || (!g.history_used && g.base_environment.cpu_disturbed);
+}
+
 void apply_environment(Gate& g) {
-  const bool cpu = g.base_environment.cpu_disturbed || g.next_environment.cpu_disturbed;
+  const bool cpu = cpu_disturbed(g);
   for (FigureRow& r : g.figures) {
     r.trusted = !cpu && !(g.memory_disturbed && r.figure.shared_memory);
     if (!r.trusted && r.verdict == "regression") {
@@ -265,7 +314,7 @@ void decide_verdict(Gate& g) {
     if (closest == nullptr || margin(r) > margin(*closest)) closest = &r;
   }
   const std::string env = environment_part("base", g.base_environment) + "; " + environment_part("new", g.next_environment);
-  const bool cpu = g.base_environment.cpu_disturbed || g.next_environment.cpu_disturbed;
+  const bool cpu = cpu_disturbed(g);
   if (cpu) {
     g.outcome = Outcome::inconclusive;
     g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed ({}); {} of {} figures beyond their thresholds, not trusted{}",
@@ -274,7 +323,7 @@ void decide_verdict(Gate& g) {
     g.outcome = Outcome::regression;
     g.verdict_line = fmt::format("verdict: REGRESSION: {} of {} key figures worse than their thresholds: {}; {}{}",
                                  regressions.size(), g.figures.size(), reasons_of(regressions), env,
-                                 unclear.empty() ? "" : fmt::format(" (and {} shared-memory figures not trusted: {})", unclear.size(), g.memory_why));
+                                 unclear.empty() ? "" : fmt::format(" (and {} shared-memory figure{} not trusted: {})", unclear.size(), unclear.size() == 1 ? "" : "s", g.memory_why));
   } else if (!unclear.empty()) {
     g.outcome = Outcome::inconclusive;
     g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed for the shared-memory figures ({}; {}); {} of {} figures beyond their thresholds, not trusted: {}",
@@ -298,12 +347,22 @@ Gate gate_runs(const json& base, const json& next, const NoiseModel* noise, cons
   g.history_runs = noise != nullptr ? noise->runs : 0;
   g.history_source = noise != nullptr ? noise->source : "";
   const double k = gate_k(options.alpha, pairs.size());
-  for (const auto& [b, n] : pairs) g.figures.push_back(judge_figure(*b, *n, noise, g.history_used, k, pairs.size(), options));
-
-  const double canary_limit = g.history_used ? options.floor : options.floor_no_history;
+  const double canary_limit = options.max_canary_drift;
   g.base_environment = check_environment(base, canary_limit, options);
   g.next_environment = check_environment(next, canary_limit, options);
-  check_memory_environment(g, canary_limit);
+  std::optional<NoiseModel> same_state;
+  if (g.history_used) {
+    same_state = check_memory_against_history(g, *noise, canary_limit);
+  } else {
+    check_memory_environment(g, canary_limit);
+  }
+  for (const auto& [b, n] : pairs) {
+    // Shared-memory figures against the history runs of this memory state, when there are enough.
+    const bool by_state = same_state && same_state->runs >= kMinHistoryRuns && (b->shared_memory || n->shared_memory);
+    FigureRow row = judge_figure(*b, *n, by_state ? &*same_state : noise, g.history_used, k, pairs.size(), options);
+    if (by_state) row.why += " (the history runs of this memory state)";
+    g.figures.push_back(std::move(row));
+  }
   apply_environment(g);
   std::string memory_statistic;
   for (const auto& [b, n] : pairs) {

@@ -152,7 +152,7 @@ TEST(CompareGate, MemoryStateFlipBetweenRunsLeavesComputeJudged) {
   EXPECT_EQ(both.outcome, Outcome::regression);
   EXPECT_EQ(figure(both, kFp32).verdict, "regression");
   EXPECT_EQ(figure(both, kTriad).verdict, "unclear");
-  EXPECT_NE(both.verdict_line.find("(and 1 shared-memory figures not trusted"), std::string::npos) << both.verdict_line;
+  EXPECT_NE(both.verdict_line.find("(and 1 shared-memory figure not trusted"), std::string::npos) << both.verdict_line;
   // The memory state moved but nothing shared-memory moved beyond its threshold: clean, and said.
   json steady = load("quiet_env.json");
   steady["context"]["environment"]["canary"]["start"] = 30e9;
@@ -162,6 +162,62 @@ TEST(CompareGate, MemoryStateFlipBetweenRunsLeavesComputeJudged) {
   EXPECT_NE(moved.verdict_line.find("the memory environment moved (canary"), std::string::npos) << moved.verdict_line;
   EXPECT_NE(render_gate_text(moved).find("memory environment moved: canary"), std::string::npos);
   EXPECT_EQ(gate_to_json(moved)["memory_environment"]["disturbed"], true);
+}
+
+TEST(CompareGate, WithHistoryTheNewRunsCanaryMeetsTheHistorys) {
+  // A history whose runs measured a 20 GB/s canary (quiet_env.json's level).
+  auto runs = generated_history(10, 0.01);
+  for (auto& r : runs) r.figures[kCanaryFigureId] = 20.1e9;
+  const json base = load("quiet_env.json");
+  const NoiseModel noise = noise_model(runs, base, "", "generated");
+  // The new run is 40% slower on the canary (another memory state) and on DRAM triad: no history run was
+  // measured in its state, so the triad is not trusted.
+  const Gate flip = gate_runs(base, load("canary_flip.json"), &noise, GateOptions{});
+  EXPECT_TRUE(flip.history_used);
+  EXPECT_TRUE(flip.memory_disturbed);
+  EXPECT_EQ(flip.memory_state_runs, 0);
+  EXPECT_EQ(flip.outcome, Outcome::inconclusive);
+  EXPECT_EQ(figure(flip, kTriad).verdict, "unclear");
+  EXPECT_NE(flip.memory_why.find("0 of 10 history runs in this run's memory state (canary 12.1 GB/s +- 10.0%), 5 needed"),
+            std::string::npos)
+      << flip.memory_why;
+  // Same canary as the history: the DRAM triad drop is a regression; the base's disturbed canary does
+  // not count, the history being the reference.
+  json quiet_slow = load("canary_flip.json");
+  quiet_slow["context"]["environment"] = base["context"]["environment"];
+  const Gate slow = gate_runs(load("disturbed.json"), quiet_slow, &noise, GateOptions{});
+  EXPECT_TRUE(slow.base_environment.memory_disturbed);
+  EXPECT_FALSE(slow.memory_disturbed);
+  EXPECT_EQ(slow.outcome, Outcome::regression);
+  EXPECT_EQ(figure(slow, kTriad).verdict, "regression");
+}
+
+TEST(CompareGate, ABimodalHistoryJudgesSharedMemoryFiguresInTheNewRunsState) {
+  // Ten runs, alternating between two memory states: canary 20.1 GB/s, and 12.06 GB/s with the DRAM triad
+  // 40% lower (a host that moves the guest between L3 domains).
+  auto runs = generated_history(10, 0.01);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const bool slow = i % 2 == 1;
+    runs[i].figures[kCanaryFigureId] = slow ? 12.06e9 : 20.1e9;
+    if (slow) runs[i].figures[kTriad] *= 0.6;
+  }
+  const NoiseModel noise = noise_model(runs, load("quiet_env.json"), "", "generated");
+  // A run in the slow state with the slow state's triad: clean against the five slow runs, though 40%
+  // below the fast ones.
+  const Gate same = gate_runs(load("quiet_env.json"), load("canary_flip.json"), &noise, GateOptions{});
+  EXPECT_EQ(same.memory_state_runs, 5);
+  EXPECT_FALSE(same.memory_disturbed);
+  EXPECT_EQ(same.outcome, Outcome::clean) << same.verdict_line;
+  EXPECT_NE(figure(same, kTriad).why.find("history median of 5 runs"), std::string::npos) << figure(same, kTriad).why;
+  EXPECT_NE(figure(same, kTriad).why.find("(the history runs of this memory state)"), std::string::npos);
+  // 15% below the slow state: a regression.
+  json lower = load("canary_flip.json");
+  for (json& e : lower["roofline"]["memory_ceilings"]) {
+    if (e["level"] == "DRAM") e["value"] = e["value"].get<double>() * 0.85;
+  }
+  const Gate worse = gate_runs(load("quiet_env.json"), lower, &noise, GateOptions{});
+  EXPECT_EQ(worse.outcome, Outcome::regression) << worse.verdict_line;
+  EXPECT_EQ(figure(worse, kTriad).verdict, "regression");
 }
 
 TEST(CompareGate, FiguresTakenDifferentlyAreNotCompared) {

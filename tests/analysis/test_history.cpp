@@ -39,6 +39,23 @@ TEST_F(History, StoresTheKeyFiguresOfEveryThreadCount) {
                                         "compute/fp32/vector/threads:2", "gemm/fp32/batch:max/threads:2"}));
 }
 
+TEST_F(History, KeepsTheCanaryBesideTheFiguresAndCalibrationLeavesItOut) {
+  history_add(db_, load_json_file(kDir + "quiet_env.json"), "quiet_env.json");
+  history_add(db_, load_json_file(kDir + "base.json"), "base.json");  // no environment: no canary
+  const auto runs = history_runs(db_);
+  ASSERT_EQ(runs.size(), 2u);
+  const auto canary = [](const HistoryRun& r) {
+    for (const auto& f : r.figures) {
+      if (f.key == kCanaryFigureId) return f.value;
+    }
+    return 0.0;
+  };
+  EXPECT_DOUBLE_EQ(canary(runs[0]) + canary(runs[1]), 0.5 * (20e9 + 20.2e9));
+  EXPECT_DOUBLE_EQ(history_points(runs)[canary(runs[0]) > 0.0 ? 0 : 1].figures.at(kCanaryFigureId), 20.1e9);
+  const Calibration c = calibrate_noise(runs, GateOptions{});
+  for (const auto& f : c.figures) EXPECT_NE(f.id, kCanaryFigureId);
+}
+
 TEST_F(History, AddsRunsOnceAndReadsThemBack) {
   const auto base = load_json_file(kDir + "base.json");
   const auto first = history_add(db_, base, "base.json");

@@ -42,6 +42,12 @@ struct KeyFigure {
   bool shared_memory = false;
 };
 
+// The run's DRAM canary (context.environment.canary, bench/environment.cpp): the mean of its start and end
+// measurements in B/s, or 0 when the run has none. Not a key figure (it gates nothing): the history keeps it
+// under kCanaryFigureId so that a new run's memory state can be compared with the history's.
+inline constexpr const char* kCanaryFigureId = "environment/canary";
+double canary_level(const nlohmann::json& results);
+
 // The key figures of a results file, in a fixed order (memory, compute, clock, gemm; thread counts
 // ascending). Throws InputError when the file has no roofline section, when a field it reads has the wrong
 // type or sign, or when it yields no key figure at all.

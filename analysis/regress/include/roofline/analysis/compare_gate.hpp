@@ -13,12 +13,14 @@
 // The environment decides what can be trusted:
 //   - CPU: CPU steal or other processes' CPU time above their limits in either run disturbs every figure:
 //     inconclusive, whatever moved;
-//   - memory: the DRAM triad canary (measured at the start and the end of each run) moving more than the
-//     canary limit within either run, or between the two runs, disturbs the shared-memory figures only
+//   - memory: the DRAM triad canary (measured at the start and the end of each run) moving more than
+//     max_canary_drift within either run, or between the two runs, disturbs the shared-memory figures only
 //     (KeyFigure::shared_memory). Shared hosts flip between memory states in minutes (a 2-vCPU VM measured
 //     50 or 90 GB/s at 2 threads, both canary and DRAM figures), and a compute figure does not care.
 //     A shared-memory figure beyond its threshold then makes the verdict inconclusive, not a regression; a
 //     regression of a trusted figure still fails.
+// With a history the reference is the history's median, so only the new run's environment counts: its CPU,
+// its canary's drift, and its canary against the history's median canary (history_add keeps it).
 // In paired mode, inconclusive also when the rounds allowed were not enough. Every verdict line says why.
 #pragma once
 
@@ -43,6 +45,9 @@ struct GateOptions {
   double alpha = 0.05;             // family-wise false-alarm rate over the gated figures
   double max_steal = 0.05;         // CPU time stolen by the hypervisor above this: disturbed
   double max_busy = 0.10;          // CPU time other processes of the OS took during the run above this: disturbed
+  // The DRAM canary moving more than this (within a run, between the runs, or from the history's): the
+  // memory environment moved. A state flip of a shared host moves it 40-80%; a quiet VM's canary 3-8%.
+  double max_canary_drift = 0.10;
   std::vector<std::string> only_figures;  // gate only these ids (confirmation runs); empty: all in common
 };
 
@@ -62,7 +67,11 @@ struct NoiseModel {
   std::map<std::string, FigureNoise> figures;  // by KeyFigure id
   int runs = 0;                                // matching runs found in the history
   std::string source;                          // e.g. the database path
+  std::vector<std::map<std::string, double>> run_figures;  // the matching runs' figures, newest first
 };
+// The part of a history measured in one memory state: the runs whose DRAM canary (kCanaryFigureId) lies
+// within `limit` of `canary`. Shared-memory figures are judged against these runs only.
+NoiseModel same_memory_state(const NoiseModel& model, double canary, double limit);
 
 // Hardware identity (CPU model, cores, ISA the CPU has, memory rounded to GiB) and configuration identity
 // (ISA cap, thread counts, profile, binding) of a roofline results file, as "key=value;..." strings.
@@ -105,6 +114,7 @@ struct Gate {
   std::vector<std::string> not_comparable;  // "id (base: best repetition, new: plateau median)": not gated
   EnvironmentCheck base_environment, next_environment;
   double canary_shift = 0.0;      // |new canary / base canary - 1| (0 when either lacks one)
+  int memory_state_runs = -1;     // with a history: its runs in the new run's memory state (-1: not known)
   bool memory_disturbed = false;  // within either run or between them: shared-memory figures not trusted
   std::string memory_why;         // "canary 49.2 GB/s -> 85.1 GB/s between the runs (+73.0% > 10.0%)", ...
   bool history_used = false;
