@@ -158,6 +158,7 @@ TEST(ResultsFields, WrongTypeSignOrVocabularyIsNamed) {
       {"compute_ceilings", "threads", 0, "run.json: roofline.compute_ceilings[0].threads is not a positive integer"},
       {"memory_ceilings", "level", "L4", "run.json: roofline.memory_ceilings[0].level 'L4' is not a memory level"},
       {"memory_ceilings", "value", -1.0, "run.json: roofline.memory_ceilings[0].value is negative or not finite"},
+      {"memory_ceilings", "plateau_median", "fast", "run.json: roofline.memory_ceilings[0].plateau_median is not a number"},
       {"ridge_points", "ai", "high", "run.json: roofline.ridge_points[0].ai is not a number"},
       {"placements", "value", -5.0, "run.json: roofline.placements[0].value is negative or not finite"},
       {"placements", "batch", 1.5, "run.json: roofline.placements[0].batch is not a positive integer"},
