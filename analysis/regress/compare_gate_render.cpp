@@ -36,14 +36,13 @@ Cells cells(const FigureRow& r, bool loud) {
 
 json environment_json(const EnvironmentCheck& e) {
   if (!e.recorded) return nullptr;
-  return {{"steal", e.steal},
-          {"canary_drift", e.canary_drift},
-          {"canary", e.canary},
-          {"clock_drift", e.clock_drift},
-          {"disturbed", e.disturbed},
-          {"cpu_disturbed", e.cpu_disturbed},
-          {"memory_disturbed", e.memory_disturbed},
-          {"why", e.why}};
+  json j = {{"steal", e.steal}, {"canary_drift", e.canary_drift}, {"canary", e.canary}, {"clock_drift", e.clock_drift}};
+  for (const auto& [key, flag] : {std::pair{"disturbed", e.disturbed}, std::pair{"cpu_disturbed", e.cpu_disturbed},
+                                   std::pair{"memory_disturbed", e.memory_disturbed}}) {
+    j[key] = flag;
+  }
+  j["why"] = e.why;
+  return j;
 }
 
 }  // namespace
