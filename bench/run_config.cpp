@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
+#include "roofline/common/name_table.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {
@@ -44,31 +45,25 @@ void require_nonempty(const std::string& text, const std::string& flag) {
 
 }  // namespace
 
-std::string_view to_string(Profile p) { return p == Profile::quick ? "quick" : "full"; }
+constexpr NameTable<Profile, 2> kProfileNames{{{Profile::quick, "quick"}, {Profile::full, "full"}}};
+constexpr NameTable<BindPolicy, 3> kBindNames{
+    {{BindPolicy::compact, "compact"}, {BindPolicy::spread, "spread"}, {BindPolicy::none, "none"}}};
 
-std::string_view to_string(BindPolicy b) {
-  switch (b) {
-    case BindPolicy::compact: return "compact";
-    case BindPolicy::spread: return "spread";
-    case BindPolicy::none: return "none";
-  }
-  return "none";
-}
+std::string_view to_string(Profile p) { return name_of(kProfileNames, p); }
+
+std::string_view to_string(BindPolicy b) { return name_of(kBindNames, b, "none"); }
 
 bool RunConfig::wants_suite(const std::string& name) const {
   return suites.empty() || std::find(suites.begin(), suites.end(), name) != suites.end();
 }
 
 Profile parse_profile(const std::string& text) {
-  if (text == "quick") return Profile::quick;
-  if (text == "full") return Profile::full;
+  if (const auto p = value_of(kProfileNames, text)) return *p;
   throw InputError(fmt::format("--profile '{}': expected quick or full", text));
 }
 
 BindPolicy parse_bind_policy(const std::string& text) {
-  if (text == "compact") return BindPolicy::compact;
-  if (text == "spread") return BindPolicy::spread;
-  if (text == "none") return BindPolicy::none;
+  if (const auto b = value_of(kBindNames, text)) return *b;
   throw InputError(fmt::format("--bind '{}': expected compact, spread or none", text));
 }
 

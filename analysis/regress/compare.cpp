@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
+#include "roofline/common/name_table.hpp"
 #include "roofline/analysis/mann_whitney.hpp"
 #include "roofline/common/statistics.hpp"
 
@@ -307,12 +308,9 @@ std::string_view to_string(RowKind kind) {
 }
 
 std::string_view to_string(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::unchanged: return "unchanged";
-    case Verdict::improvement: return "improvement";
-    case Verdict::regression: return "regression";
-  }
-  return "";
+  static constexpr NameTable<Verdict, 3> kNames{
+      {{Verdict::unchanged, "unchanged"}, {Verdict::improvement, "improvement"}, {Verdict::regression, "regression"}}};
+  return name_of(kNames, verdict, "");
 }
 
 bool higher_is_better(std::string_view metric) {

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
+#include "roofline/common/name_table.hpp"
 #include "roofline/analysis/signed_rank.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
@@ -60,12 +61,9 @@ std::pair<double, std::string> history_threshold(double relative_spread, double 
 }
 
 std::string_view to_string(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::clean: return "clean";
-    case Outcome::regression: return "regression";
-    case Outcome::inconclusive: return "inconclusive";
-  }
-  return "";
+  static constexpr NameTable<Outcome, 3> kNames{
+      {{Outcome::clean, "clean"}, {Outcome::regression, "regression"}, {Outcome::inconclusive, "inconclusive"}}};
+  return name_of(kNames, outcome, "");
 }
 
 int exit_code(Outcome outcome, bool fail_on_inconclusive) {
