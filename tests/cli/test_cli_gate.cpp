@@ -82,6 +82,22 @@ TEST(CliGate, InconclusiveIsLoudAndFailsOnlyWhenAsked) {
   EXPECT_EQ(json::parse(js.out)["verdict"], "inconclusive");
 }
 
+TEST(CliGate, CanaryLimitIsAnOptionAndDecidesTheSharedMemoryFigures) {
+  // The canary is 40% lower in the new run: by default its DRAM triad drop is not trusted (exit 0).
+  const CliResult flip = run_cli({"compare", kDir + "quiet_env.json", kDir + "canary_flip.json"});
+  EXPECT_EQ(flip.exit_code, 0) << flip.err;
+  EXPECT_NE(flip.out.find("memory environment moved: canary 20.1 GB/s -> 12.1 GB/s between the runs (-40.0% > 10.0%)"),
+            std::string::npos)
+      << flip.out;
+  // A limit above the move trusts the figure again: the triad drop is a regression.
+  const CliResult loose = run_cli({"compare", kDir + "quiet_env.json", kDir + "canary_flip.json", "--max-canary-drift", "50"});
+  EXPECT_EQ(loose.exit_code, 1) << loose.err;
+  EXPECT_NE(loose.out.find("memory/DRAM/triad/threads:2: -40.0% vs base"), std::string::npos) << loose.out;
+  const CliResult bad = run_cli({"compare", kDir + "quiet_env.json", kDir + "canary_flip.json", "--max-canary-drift", "-5"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(one_line(bad.err)) << bad.err;
+}
+
 TEST(CliGate, ConfigurationDifferenceIsComparedAndStated) {
   const CliResult r = run_cli({"compare", kDir + "base.json", kDir + "avx2.json"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
