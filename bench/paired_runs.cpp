@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
+#include "roofline/analysis/identity.hpp"
 #include "roofline/analysis/key_figures.hpp"
 #include "roofline/analysis/results.hpp"
 
@@ -73,26 +74,6 @@ void add_round(PairedRounds& rounds, const json& base, const json& next, const G
   ++rounds.rounds;
 }
 
-std::vector<std::string> differences(const std::string& a, const std::string& b) {
-  // "k=v;k=v" identities, field by field.
-  auto split = [](const std::string& s) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    while (start <= s.size()) {
-      const std::size_t end = std::min(s.find(';', start), s.size());
-      out.push_back(s.substr(start, end - start));
-      start = end + 1;
-    }
-    return out;
-  };
-  const auto fa = split(a), fb = split(b);
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < std::min(fa.size(), fb.size()); ++i) {
-    if (fa[i] != fb[i]) out.push_back(fmt::format("{} -> {}", fa[i], fb[i].substr(fb[i].find('=') + 1)));
-  }
-  return out;
-}
-
 }  // namespace
 
 PairedResult run_paired(const PairedOptions& o, const GateOptions& gate, const std::function<void(const std::string&)>& log) {
@@ -117,12 +98,12 @@ PairedResult run_paired(const PairedOptions& o, const GateOptions& gate, const s
       (is_base ? base : next) = run_one(is_base ? o.base_bin : o.next_bin, out, o.run_flags);
     }
     if (r == 1) {
-      mismatch = differences(machine_identity(base), machine_identity(next));
+      mismatch = fact_differences(machine_facts(base), machine_facts(next));
       if (!mismatch.empty() && !o.allow_machine_mismatch) {
         throw InputError(fmt::format("{} and {} report different machines ({}); pass --allow-machine-mismatch to compare anyway",
                                      o.base_bin, o.next_bin, fmt::join(mismatch, "; ")));
       }
-      result.configuration_differences = differences(configuration_identity(base), configuration_identity(next));
+      result.configuration_differences = fact_differences(configuration_facts(base), configuration_facts(next));
     }
     add_round(result.rounds, base, next, gate);
     if (r < o.rounds) continue;

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/identity.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
 
@@ -72,6 +73,20 @@ void fill_cells(const FleetGroup& group, const FleetOptions& options,
   }
 }
 
+// A node whose configuration differs from its group's first node (another --max-isa, SMT, compiler):
+// compared with its group all the same, and the note says what differs, which often is the finding.
+void configuration_notes(FleetAnalysis& fleet) {
+  for (const FleetGroup& g : fleet.groups) {
+    const Facts first = configuration_facts(fleet.nodes[g.nodes.front()].results);
+    for (std::size_t i = 1; i < g.nodes.size(); ++i) {
+      const auto diffs = fact_differences(first, configuration_facts(fleet.nodes[g.nodes[i]].results));
+      if (diffs.empty()) continue;
+      fleet.notes.push_back(fmt::format("{} runs another configuration than {} ({}): compared within their hardware group",
+                                        fleet.label(g.nodes[i]), fleet.label(g.nodes.front()), fmt::join(diffs, "; ")));
+    }
+  }
+}
+
 FleetGroup make_group(const std::vector<std::pair<std::string, std::string>>& facts) {
   FleetGroup g;
   g.facts = facts;
@@ -90,23 +105,13 @@ int FleetAnalysis::failed_count() const {
 }
 
 std::vector<std::pair<std::string, std::string>> hardware_fingerprint(const json& results) {
-  const json ctx = results.value("context", json::object());
-  const json machine = ctx.value("machine", json::object());
-  std::string isa;
-  if (machine.contains("isa") && machine["isa"].is_object()) {
-    for (const auto& [k, v] : machine["isa"].items()) {
-      if (v.is_boolean() && v.get<bool>()) isa += (isa.empty() ? "" : " ") + k;
-    }
-  }
-  if (ctx.contains("max_isa")) isa += " (cap " + text(ctx, "max_isa") + ")";
-  const double cores = machine.value("cores", 0.0), pus = machine.value("pus", 0.0);
-  const double mem = machine.value("memory_total_bytes", 0.0);
-  return {{"CPU", text(machine, "cpu_model")},
-          {"cores", text(machine, "cores")},
-          {"SMT", cores > 0 ? fmt::format("{:g}", pus / cores) : "unknown"},
-          {"memory", mem > 0 ? fmt::format("{:.0f} GiB", mem / double(1ull << 30)) : "unknown"},
-          {"clock class", clock_class(text(machine, "cpu_model"))},
-          {"ISA", isa.empty() ? "unknown" : isa}};
+  // The machine identity of compare and the gate (identity.hpp), so that both call the same nodes one
+  // hardware; the --max-isa cap, SMT and the compiler are configuration, stated per node instead.
+  std::vector<std::pair<std::string, std::string>> facts;
+  for (const Fact& f : machine_facts(results)) facts.emplace_back(f.name, f.value.is_null() ? "unknown" : fact_text(f));
+  const json machine = results.value("context", json::object()).value("machine", json::object());
+  facts.emplace_back("clock class", clock_class(text(machine, "cpu_model")));  // follows from the CPU model: splits no group
+  return facts;
 }
 
 FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& options) {
@@ -130,9 +135,8 @@ FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& op
       fleet.notes.push_back(fmt::format("{} is not compared: {}", fleet.label(i), e.what()));
       continue;
     }
-    const auto facts = hardware_fingerprint(n.results);
-    FleetGroup g = make_group(facts);
-    auto [it, added] = group_of_fingerprint.try_emplace(g.fingerprint, static_cast<int>(fleet.groups.size()));
+    FleetGroup g = make_group(hardware_fingerprint(n.results));
+    auto [it, added] = group_of_fingerprint.try_emplace(machine_identity(n.results), static_cast<int>(fleet.groups.size()));
     if (added) fleet.groups.push_back(std::move(g));
     fleet.groups[it->second].nodes.push_back(i);
     fleet.results[i].group = it->second;
@@ -169,6 +173,7 @@ FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& op
                                         fleet.label(i), fleet.results[i].missing.size(), fleet.results[i].missing.front()));
     }
   }
+  configuration_notes(fleet);
   if (fleet.groups.size() > 1) {
     fleet.notes.push_back(fmt::format("{} hardware groups: nodes are compared only within their group", fleet.groups.size()));
   }

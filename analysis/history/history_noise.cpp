@@ -74,7 +74,7 @@ Calibration calibrate_noise(const std::vector<HistoryRun>& all, const GateOption
     for (const auto& [id, next] : values[i]) {
       const auto prev = values[i - 1].find(id);
       if (prev == values[i - 1].end() || prev->second <= 0.0) continue;
-      if (worse_than(true, next / prev->second - 1.0, options.floor_no_history)) {
+      if (judge(true, next / prev->second - 1.0, options.floor_no_history) == Verdict::regression) {
         ++by_id[id].pairs_flagged;
         flagged = true;
       }
@@ -91,7 +91,7 @@ Calibration calibrate_noise(const std::vector<HistoryRun>& all, const GateOption
       judged = true;
       const double m = median(others);
       const double threshold = history_threshold(robust_sigma(others) / m, c.k, options).first;
-      if (worse_than(true, value / m - 1.0, threshold)) {
+      if (judge(true, value / m - 1.0, threshold) == Verdict::regression) {
         ++by_id[id].runs_flagged;
         flagged = true;
       }

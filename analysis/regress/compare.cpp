@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/common/name_table.hpp"
+#include "roofline/analysis/identity.hpp"
 #include "roofline/analysis/mann_whitney.hpp"
 #include "roofline/common/statistics.hpp"
 
@@ -131,11 +131,9 @@ std::optional<double> u_test(const std::vector<double>& a, double scale_a, const
 }
 
 void judge(CompareRow& row, const CompareOptions& options) {
-  const bool worse = row.higher_better ? row.change < -options.threshold : row.change > options.threshold;
-  const bool better = row.higher_better ? row.change > options.threshold : row.change < -options.threshold;
   // Ceilings and placements are single values (best of the repetitions): the threshold alone decides.
-  const bool trusted = row.kind != RowKind::benchmark || row.low_confidence || row.significant;
-  row.verdict = worse && trusted ? Verdict::regression : better && trusted ? Verdict::improvement : Verdict::unchanged;
+  const bool established = row.kind != RowKind::benchmark || row.low_confidence || row.significant;
+  row.verdict = judge(row.higher_better, row.change, options.threshold, Evidence{established, established});
 }
 
 CompareRow benchmark_row(const std::string& name, const Series& b, const Series& n, const CompareOptions& options) {
@@ -166,15 +164,23 @@ std::string int_or_text(const json& j) {
   return j.dump();
 }
 
+// A field of a row's key: its name, the label printed before its value in the key, and what an entry
+// without the field reads as: nullptr, no key (not compared); "", the part left out; else that value.
+struct KeyField {
+  const char* field;
+  const char* label;
+  const char* absent = nullptr;
+};
+
 // One single-valued row per entry of a roofline section array, keyed by the named fields.
 void ceiling_rows(const json& base, const json& next, const char* array, RowKind kind, const char* prefix,
-                  const std::vector<std::pair<const char*, const char*>>& key_fields, const CompareOptions& options,
-                  std::vector<CompareRow>& rows) {
+                  const std::vector<KeyField>& key_fields, const CompareOptions& options, std::vector<CompareRow>& rows) {
   auto key_of = [&](const json& e) {
     std::string key = prefix;
-    for (const auto& [field, label] : key_fields) {
-      if (!e.contains(field)) return std::string();
-      key += fmt::format("/{}{}", label, int_or_text(e[field]));
+    for (const KeyField& k : key_fields) {
+      if (!e.contains(k.field) && k.absent == nullptr) return std::string();
+      if (!e.contains(k.field) && *k.absent == '\0') continue;
+      key += fmt::format("/{}{}", k.label, e.contains(k.field) ? int_or_text(e[k.field]) : std::string(k.absent));
     }
     return key;
   };
@@ -207,79 +213,6 @@ void ceiling_rows(const json& base, const json& next, const char* array, RowKind
   }
 }
 
-std::string describe(const json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
-
-// Facts of a machine (hardware) and of a run's configuration. Ours: the machine's CPU model, cores, the ISA
-// features the CPU has and its memory; the configuration: ISA cap, threads, profile, binding, compiler and
-// flags, random interleaving. Plain Google Benchmark JSON has only num_cpus, caches and the build type.
-using Facts = std::vector<std::pair<std::string, json>>;
-
-Facts machine_facts(const json& doc, bool ours) {
-  Facts facts;
-  const json& ctx = doc.at("context");
-  auto add = [&](const std::string& name, const json& parent, const char* key) {
-    if (parent.is_object() && parent.contains(key) && !parent[key].is_null()) facts.emplace_back(name, parent[key]);
-  };
-  if (ours) {
-    const json machine = ctx.value("machine", json::object());
-    add("cpu_model", machine, "cpu_model");
-    add("cores", machine, "cores");
-    if (machine.contains("isa") && machine["isa"].is_object()) {
-      json isa = json::array();  // the features present, so that adding a new flag name is no mismatch
-      for (const auto& [k, v] : machine["isa"].items()) {
-        if (v.is_boolean() && v.get<bool>()) isa.push_back(k);
-      }
-      facts.emplace_back("isa", isa);
-    }
-    if (machine.contains("memory_total_bytes") && machine["memory_total_bytes"].is_number()) {
-      // In GiB: MemTotal moves by a few MiB with the kernel, which is no other machine.
-      facts.emplace_back("memory", fmt::format("{:.0f} GiB", machine["memory_total_bytes"].get<double>() / double(1ull << 30)));
-    }
-  } else {
-    add("num_cpus", ctx, "num_cpus");
-    add("caches", ctx, "caches");
-    add("library_build_type", ctx, "library_build_type");
-  }
-  return facts;
-}
-
-Facts configuration_facts(const json& doc) {
-  Facts facts;
-  const json& ctx = doc.at("context");
-  for (const char* key : {"max_isa", "threads", "profile", "compiler", "compiler_flags", "build_type", "random_interleaving"}) {
-    if (ctx.contains(key) && !ctx[key].is_null()) facts.emplace_back(key, ctx[key]);
-  }
-  if (ctx.contains("binding") && ctx["binding"].is_object() && ctx["binding"].contains("policy")) {
-    facts.emplace_back("binding", ctx["binding"]["policy"]);
-  }
-  return facts;
-}
-
-std::string isa_difference(const json& a, const json& b) {
-  std::set<std::string> sa, sb;
-  for (const auto& v : a) sa.insert(v.get<std::string>());
-  for (const auto& v : b) sb.insert(v.get<std::string>());
-  std::string out;
-  for (const auto& f : sb) {
-    if (!sa.contains(f)) out += " +" + f;
-  }
-  for (const auto& f : sa) {
-    if (!sb.contains(f)) out += " -" + f;
-  }
-  return "isa:" + out;
-}
-
-// "name: A -> B" for each fact both sides know and disagree on (unknown on one side: no evidence).
-std::vector<std::string> differences(const Facts& base, const Facts& next) {
-  std::vector<std::string> out;
-  for (const auto& [key, bv] : base) {
-    const auto it = std::find_if(next.begin(), next.end(), [&](const auto& p) { return p.first == key; });
-    if (it == next.end() || it->second == bv) continue;
-    out.push_back(key == "isa" ? isa_difference(bv, it->second) : fmt::format("{}: {} -> {}", key, describe(bv), describe(it->second)));
-  }
-  return out;
-}
-
 RunInfo run_info(const json& doc, const std::string& path, ResultsKind kind) {
   RunInfo info;
   info.path = path;
@@ -305,12 +238,6 @@ std::string_view to_string(RowKind kind) {
     case RowKind::placement: return "placement";
   }
   return "";
-}
-
-std::string_view to_string(Verdict verdict) {
-  static constexpr NameTable<Verdict, 3> kNames{
-      {{Verdict::unchanged, "unchanged"}, {Verdict::improvement, "improvement"}, {Verdict::regression, "regression"}}};
-  return name_of(kNames, verdict, "");
 }
 
 bool higher_is_better(std::string_view metric) {
@@ -373,17 +300,21 @@ Comparison compare_runs(const json& base, const std::string& base_path, const js
   if (both_ours) {
     ceiling_rows(base, next, "memory_ceilings", RowKind::memory_ceiling, "memory",
                  {{"level", ""}, {"kernel", ""}, {"threads", "threads:"}}, options, c.rows);
+    // Precision, engine, ISA and width: an AMX machine has a vector and a matrix bf16 ceiling, and a file
+    // may hold rows of one precision at several ISAs or widths. Files from before engines: vector.
     ceiling_rows(base, next, "compute_ceilings", RowKind::compute_ceiling, "compute",
-                 {{"precision", ""}, {"threads", "threads:"}}, options, c.rows);
+                 {{"precision", ""}, {"engine", "", "vector"}, {"isa", "", ""}, {"vector_bits", "bits:", ""}, {"threads", "threads:"}},
+                 options, c.rows);
     ceiling_rows(base, next, "placements", RowKind::placement, "placement",
                  {{"kernel", ""}, {"backend", ""}, {"precision", ""}, {"batch", "batch:"}, {"threads", "threads:"}},
                  options, c.rows);
   }
 
-  c.machine_differences = differences(machine_facts(base, both_ours), machine_facts(next, both_ours));
+  c.machine_differences = both_ours ? fact_differences(machine_facts(base), machine_facts(next))
+                                    : fact_differences(plain_machine_facts(base), plain_machine_facts(next));
   c.same_machine = c.machine_differences.empty();
   if (both_ours) {
-    c.configuration_differences = differences(configuration_facts(base), configuration_facts(next));
+    c.configuration_differences = fact_differences(configuration_facts(base), configuration_facts(next));
     c.gate = gate_runs(base, next, noise, options.gate);
   }
   return c;

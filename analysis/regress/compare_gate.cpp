@@ -21,8 +21,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string text(const json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); }
-
 const json& object_at(const json& parent, const char* key) {
   static const json empty = json::object();
   return parent.is_object() && parent.contains(key) && parent[key].is_object() ? parent[key] : empty;
@@ -34,20 +32,12 @@ double number_at(const json& parent, const char* key) {
 
 std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100.0); }
 
-bool better_than(const KeyFigure& f, double change, double threshold) {
-  return f.higher_is_better ? change > threshold : change < -threshold;
-}
-
 std::string environment_part(const char* side, const EnvironmentCheck& e) {
   return e.recorded ? fmt::format("{} {}{}", side, e.why, e.disturbed ? " (DISTURBED)" : "")
                     : fmt::format("{} environment not recorded", side);
 }
 
 }  // namespace
-
-bool worse_than(bool higher_is_better, double change, double threshold) {
-  return higher_is_better ? change < -threshold : change > threshold;
-}
 
 double gate_k(double alpha, std::size_t figures) { return normal_quantile(1.0 - alpha / static_cast<double>(std::max<std::size_t>(1, figures))); }
 
@@ -60,6 +50,15 @@ std::pair<double, std::string> history_threshold(double relative_spread, double 
                                      percent(relative_spread))};
 }
 
+Outcome decide_outcome(const std::vector<FigureRow>& figures, bool disturbed, bool final) {
+  const auto any = [&](Verdict v) {
+    return std::any_of(figures.begin(), figures.end(), [&](const FigureRow& r) { return r.verdict == v; });
+  };
+  if (any(Verdict::regression)) return Outcome::regression;
+  if (disturbed || (final && any(Verdict::unclear))) return Outcome::inconclusive;
+  return Outcome::clean;
+}
+
 std::string_view to_string(Outcome outcome) {
   static constexpr NameTable<Outcome, 3> kNames{
       {{Outcome::clean, "clean"}, {Outcome::regression, "regression"}, {Outcome::inconclusive, "inconclusive"}}};
@@ -70,26 +69,6 @@ int exit_code(Outcome outcome, bool fail_on_inconclusive) {
   if (outcome == Outcome::regression) return 1;
   if (outcome == Outcome::inconclusive && fail_on_inconclusive) return 3;
   return 0;
-}
-
-std::string machine_identity(const json& results) {
-  const json& machine = object_at(object_at(results, "context"), "machine");
-  std::vector<std::string> isa;  // the features the CPU has, whatever the run's cap
-  for (const auto& [k, v] : object_at(machine, "isa").items()) {
-    if (v.is_boolean() && v.get<bool>()) isa.push_back(k);
-  }
-  std::sort(isa.begin(), isa.end());
-  const double gib = std::round(number_at(machine, "memory_total_bytes") / double(1ull << 30));
-  return fmt::format("cpu_model={};cores={};isa={};memory_gib={:g}",
-                     machine.contains("cpu_model") ? text(machine["cpu_model"]) : "", number_at(machine, "cores"),
-                     fmt::join(isa, ","), gib);
-}
-
-std::string configuration_identity(const json& results) {
-  const json& ctx = object_at(results, "context");
-  return fmt::format("max_isa={};threads={};profile={};binding={}", ctx.contains("max_isa") ? text(ctx["max_isa"]) : "",
-                     ctx.contains("threads") ? text(ctx["threads"]) : "", ctx.contains("profile") ? text(ctx["profile"]) : "",
-                     text(object_at(ctx, "binding").value("policy", json(""))));
 }
 
 EnvironmentCheck check_environment(const json& results, double canary_limit, const GateOptions& options) {
@@ -226,9 +205,7 @@ FigureRow judge_figure(const KeyFigure& b, const KeyFigure& n, const NoiseModel*
     row.threshold_source = fmt::format("floor {} (no history: low confidence)", percent(options.floor_no_history));
   }
   row.change = row.reference != 0.0 ? row.next / row.reference - 1.0 : 0.0;
-  row.verdict = worse_than(n.higher_is_better, row.change, row.threshold) ? "regression"
-                : better_than(n, row.change, row.threshold) ? "improvement"
-                                                            : "ok";
+  row.verdict = judge(n.higher_is_better, row.change, row.threshold);
   row.why = fmt::format("{:+.1f}% vs {}, threshold {} ({}){}", row.change * 100.0, from, percent(row.threshold),
                         row.threshold_source, row.p_value ? fmt::format(", p {:.2g} (x{} figures)", *row.p_value, m) : "");
   return row;
@@ -287,8 +264,8 @@ void apply_environment(Gate& g) {
   const bool cpu = cpu_disturbed(g);
   for (FigureRow& r : g.figures) {
     r.trusted = !cpu && !(g.memory_disturbed && r.figure.shared_memory);
-    if (!r.trusted && r.verdict == "regression") {
-      r.verdict = "unclear";
+    r.verdict = judge(r.figure.higher_is_better, r.change, r.threshold, Evidence{r.trusted, true});
+    if (r.verdict == Verdict::unclear) {
       r.why += cpu ? "; not trusted: CPU disturbed" : "; not trusted: shared memory (L3, DRAM), memory environment moved";
     }
   }
@@ -306,28 +283,25 @@ void decide_verdict(Gate& g) {
   const auto margin = [](const FigureRow& r) { return (r.figure.higher_is_better ? -r.change : r.change) - r.threshold; };
   int shared_memory = 0;
   for (const FigureRow& r : g.figures) {
-    if (r.verdict == "regression") regressions.push_back(&r);
-    if (r.verdict == "unclear") unclear.push_back(&r);
+    if (r.verdict == Verdict::regression) regressions.push_back(&r);
+    if (r.verdict == Verdict::unclear) unclear.push_back(&r);
     shared_memory += r.figure.shared_memory ? 1 : 0;
     if (closest == nullptr || margin(r) > margin(*closest)) closest = &r;
   }
   const std::string env = environment_part("base", g.base_environment) + "; " + environment_part("new", g.next_environment);
   const bool cpu = cpu_disturbed(g);
-  if (cpu) {
-    g.outcome = Outcome::inconclusive;
-    g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed ({}); {} of {} figures beyond their thresholds, not trusted{}",
-                                 env, unclear.size(), g.figures.size(), unclear.empty() ? "" : ": " + reasons_of(unclear));
-  } else if (!regressions.empty()) {
-    g.outcome = Outcome::regression;
+  g.outcome = decide_outcome(g.figures, cpu, true);
+  if (g.outcome == Outcome::regression) {
     g.verdict_line = fmt::format("verdict: REGRESSION: {} of {} key figures worse than their thresholds: {}; {}{}",
                                  regressions.size(), g.figures.size(), reasons_of(regressions), env,
                                  unclear.empty() ? "" : fmt::format(" (and {} shared-memory figure{} not trusted: {})", unclear.size(), unclear.size() == 1 ? "" : "s", g.memory_why));
-  } else if (!unclear.empty()) {
-    g.outcome = Outcome::inconclusive;
+  } else if (g.outcome == Outcome::inconclusive && cpu) {
+    g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed ({}); {} of {} figures beyond their thresholds, not trusted{}",
+                                 env, unclear.size(), g.figures.size(), unclear.empty() ? "" : ": " + reasons_of(unclear));
+  } else if (g.outcome == Outcome::inconclusive) {
     g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed for the shared-memory figures ({}; {}); {} of {} figures beyond their thresholds, not trusted: {}",
                                  g.memory_why, env, unclear.size(), g.figures.size(), reasons_of(unclear));
   } else {
-    g.outcome = Outcome::clean;
     g.verdict_line = fmt::format("verdict: clean: none of {} key figures worse than its threshold (closest: {}: {}){}; {}",
                                  g.figures.size(), closest->figure.id, closest->why,
                                  g.memory_disturbed ? fmt::format("; the memory environment moved ({}) and the {} shared-memory figures stayed within their thresholds", g.memory_why, shared_memory) : "",

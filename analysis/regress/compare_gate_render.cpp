@@ -19,7 +19,7 @@ Cells header(const Gate& g) {
 }
 
 Cells cells(const FigureRow& r, bool loud) {
-  const std::string verdict = loud && r.verdict == "regression" ? "REGRESSION" : r.verdict;
+  const std::string verdict = loud && r.verdict == Verdict::regression ? "REGRESSION" : std::string(to_string(r.verdict));
   std::string from = r.rounds > 0 ? std::to_string(r.rounds)
                      : r.threshold_source.rfind("history", 0) == 0 || r.threshold_source.find("(history") != std::string::npos
                          ? "history"
@@ -66,7 +66,9 @@ std::string render_gate_text(const Gate& g) {
     if (r == 0) out += std::string(line.size(), '-') + "\n";
   }
   for (const FigureRow& r : g.figures) {
-    if (r.verdict == "regression" || r.verdict == "unclear") out += fmt::format("  {} {}: {}\n", r.figure.id, r.verdict, r.why);
+    if (r.verdict == Verdict::regression || r.verdict == Verdict::unclear) {
+      out += fmt::format("  {} {}: {}\n", r.figure.id, to_string(r.verdict), r.why);
+    }
   }
   if (!g.only_in_base.empty()) out += fmt::format("key figures only in base (not gated): {}\n", fmt::join(g.only_in_base, ", "));
   if (!g.only_in_next.empty()) out += fmt::format("key figures only in new (not gated): {}\n", fmt::join(g.only_in_next, ", "));
@@ -89,7 +91,7 @@ std::string render_gate_markdown(const Gate& g) {
     out += "|";
     for (std::size_t i = 0; i < c.size(); ++i) {
       const std::string cell = markdown_escape(c[i]);
-      out += " " + (i == 7 && r.verdict == "regression" ? "**" + cell + "**" : cell) + " |";
+      out += " " + (i == 7 && r.verdict == Verdict::regression ? "**" + cell + "**" : cell) + " |";
     }
     out += "\n";
   }
@@ -122,7 +124,7 @@ json gate_to_json(const Gate& g) {
                        {"threshold_source", r.threshold_source},
                        {"p_value", r.p_value ? json(*r.p_value) : json(nullptr)},
                        {"rounds", r.rounds},
-                       {"verdict", r.verdict},
+                       {"verdict", to_string(r.verdict)},
                        {"why", r.why}});
   }
   return {{"outcome", to_string(g.outcome)},

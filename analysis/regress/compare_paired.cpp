@@ -72,23 +72,17 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, bool co
   std::string reasons;
   for (std::size_t i = 0; i < m; ++i) {
     FigureRow& r = work[i].row;
-    const bool worse = r.figure.higher_is_better ? r.change < -options.floor : r.change > options.floor;
-    const bool better = r.figure.higher_is_better ? r.change > options.floor : r.change < -options.floor;
     r.threshold_source = fmt::format("floor {:.1f}%, signed-rank over {} rounds, Holm over {} figures", options.floor * 100.0,
                                      r.rounds, m);
-    if (worse && significant[i]) {
-      r.verdict = "regression";
-      ++regressions;
-    } else if (worse) {
-      r.verdict = "unclear";
-      ++unclear;
-    } else {
-      r.verdict = better && static_cast<double>(m) * work[i].p_better < options.alpha ? "improvement" : "ok";
-    }
+    // Worse beyond the floor but not yet significant: unclear (another round may tell).
+    r.verdict = judge(r.figure.higher_is_better, r.change, options.floor,
+                      Evidence{significant[i], static_cast<double>(m) * work[i].p_better < options.alpha});
+    regressions += r.verdict == Verdict::regression ? 1 : 0;
+    unclear += r.verdict == Verdict::unclear ? 1 : 0;
     r.why = fmt::format("median ratio {:+.1f}% over {} rounds, Holm p {:.2g} (alpha {:g}), floor {:.1f}%", r.change * 100.0,
                         r.rounds, *r.p_value, options.alpha, options.floor * 100.0);
-    if (r.verdict == "regression" || r.verdict == "unclear") {
-      reasons += fmt::format("{}{} {}: {}", reasons.empty() ? "" : "; ", r.figure.id, r.verdict, r.why);
+    if (r.verdict == Verdict::regression || r.verdict == Verdict::unclear) {
+      reasons += fmt::format("{}{} {}: {}", reasons.empty() ? "" : "; ", r.figure.id, to_string(r.verdict), r.why);
     }
     g.figures.push_back(r);
   }
@@ -98,16 +92,14 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, bool co
   g.method_line = fmt::format("paired A/B: {} rounds in random order; {} key figures; one-sided signed-rank on the "
                               "rounds' ratios, Holm at alpha {:g}, floor {:.1f}%",
                               rounds.rounds, m, options.alpha, options.floor * 100.0);
-  if (regressions > 0) {
-    g.outcome = Outcome::regression;
+  g.outcome = decide_outcome(g.figures, 2 * disturbed > static_cast<long>(rounds.environments.size()), complete);
+  if (g.outcome == Outcome::regression) {
     g.verdict_line = fmt::format("verdict: REGRESSION: {} of {} key figures worse in the paired rounds: {}; {}", regressions,
                                  m, reasons, env);
-  } else if (2 * disturbed > static_cast<long>(rounds.environments.size()) || (unclear > 0 && complete)) {
-    g.outcome = Outcome::inconclusive;
+  } else if (g.outcome == Outcome::inconclusive) {
     g.verdict_line = fmt::format("verdict: INCONCLUSIVE: {}{}; {}", unclear > 0 ? "not enough evidence after " : "",
                                  unclear > 0 ? fmt::format("{} rounds: {}", rounds.rounds, reasons) : "most runs disturbed", env);
   } else {
-    g.outcome = Outcome::clean;
     g.verdict_line = fmt::format("verdict: clean: none of {} key figures worse than the {:.1f}% floor over {} rounds{}; {}", m,
                                  options.floor * 100.0, rounds.rounds, unclear > 0 ? " so far" : "", env);
   }
@@ -116,7 +108,7 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, bool co
 
 bool paired_unclear(const Gate& gate) {
   return gate.outcome != Outcome::regression &&
-         std::any_of(gate.figures.begin(), gate.figures.end(), [](const FigureRow& r) { return r.verdict == "unclear"; });
+         std::any_of(gate.figures.begin(), gate.figures.end(), [](const FigureRow& r) { return r.verdict == Verdict::unclear; });
 }
 
 }  // namespace roofline

@@ -32,9 +32,7 @@ std::string format_reps(const CompareRow& r) {
 }
 
 std::string verdict_text(const CompareRow& r, bool loud) {
-  std::string v = r.verdict == Verdict::regression    ? (loud ? "REGRESSION" : "regression")
-                  : r.verdict == Verdict::improvement ? "improvement"
-                                                      : "ok";
+  std::string v = r.verdict == Verdict::regression && loud ? "REGRESSION" : std::string(to_string(r.verdict));
   if (r.kind == RowKind::benchmark && r.low_confidence) v += " (low confidence)";
   return v;
 }
@@ -49,17 +47,17 @@ std::string run_line(const RunInfo& run) {
   return s;
 }
 
-int figure_count(const Gate& g, const char* verdict) {
+int figure_count(const Gate& g, Verdict verdict) {
   return static_cast<int>(
       std::count_if(g.figures.begin(), g.figures.end(), [&](const FigureRow& r) { return r.verdict == verdict; }));
 }
 
 std::string summary_line(const Comparison& c) {
   if (c.gate) {
-    const auto n = [&](const char* v) { return figure_count(*c.gate, v); };
+    const auto n = [&](Verdict v) { return figure_count(*c.gate, v); };
     return fmt::format("{} regression(s), {} improvement(s) among {} key figures in common; {} benchmarks shown ({} only in "
                        "base, {} only in new)",
-                       n("regression"), n("improvement"), c.gate->figures.size(), c.rows.size(), c.only_in_base.size(),
+                       n(Verdict::regression), n(Verdict::improvement), c.gate->figures.size(), c.rows.size(), c.only_in_base.size(),
                        c.only_in_next.size());
   }
   const int benchmarks = static_cast<int>(std::count_if(c.rows.begin(), c.rows.end(),
@@ -169,7 +167,7 @@ std::string render_compare_text(const Comparison& c) {
 }
 
 std::string render_compare_markdown(const Comparison& c) {
-  const int regressions = c.gate ? figure_count(*c.gate, "regression") : c.count(Verdict::regression, true);
+  const int regressions = c.gate ? figure_count(*c.gate, Verdict::regression) : c.count(Verdict::regression, true);
   const bool inconclusive = c.gate && c.gate->outcome == Outcome::inconclusive;
   std::string out = fmt::format("## roofline compare: {}\n\n",
                                 !c.same_machine && !c.options.allow_machine_mismatch ? ":warning: not gated (different machines)"
@@ -193,7 +191,7 @@ std::string render_compare_markdown(const Comparison& c) {
   for (const CompareRow& r : c.rows) {
     if (r.kind == RowKind::benchmark) {
       benchmarks.push_back(&r);
-      if (r.verdict != Verdict::unchanged) changed.push_back(&r);
+      if (r.verdict != Verdict::ok) changed.push_back(&r);
     } else {
       ceilings.push_back(&r);
     }
@@ -258,8 +256,8 @@ json compare_to_json(const Comparison& c) {
               {"only_in_base", c.only_in_base},
               {"only_in_new", c.only_in_next},
               {"notes", c.notes},
-              {"summary", {{"regressions", c.gate ? figure_count(*c.gate, "regression") : c.count(Verdict::regression, true)},
-                           {"improvements", c.gate ? figure_count(*c.gate, "improvement") : c.count(Verdict::improvement, true)}}},
+              {"summary", {{"regressions", c.gate ? figure_count(*c.gate, Verdict::regression) : c.count(Verdict::regression, true)},
+                           {"improvements", c.gate ? figure_count(*c.gate, Verdict::improvement) : c.count(Verdict::improvement, true)}}},
               {"exit_code", !c.same_machine && !c.options.allow_machine_mismatch ? 2 : c.exit_code()}};
 }
 

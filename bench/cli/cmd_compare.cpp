@@ -94,7 +94,7 @@ void compare_files(const Args& a, const CompareOptions& options, CliState& state
   if (!c.same_machine && !options.allow_machine_mismatch) throw InputError(machine_mismatch_error(c));
   if (a.print_rerun && c.gate) {
     for (const FigureRow& r : c.gate->figures) {
-      if (r.verdict == "regression") std::printf("rerun %s\n", rerun_flags(r.figure).c_str());
+      if (r.verdict == Verdict::regression) std::printf("rerun %s\n", rerun_flags(r.figure).c_str());
     }
   }
   if (c.gate && c.gate->outcome == Outcome::inconclusive) std::fprintf(stderr, "roofline: %s\n", c.gate->verdict_line.c_str());

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 
 #include "roofline/analysis/compare.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
+#include "support/gzip_json.hpp"
 
 namespace roofline {
 namespace {
@@ -32,7 +34,7 @@ TEST(Compare, IdenticalRunsCompareClean) {
   EXPECT_EQ(c.exit_code(), 0);
   EXPECT_EQ(c.count(Verdict::regression, false), 0);
   EXPECT_EQ(c.count(Verdict::improvement, false), 0);
-  EXPECT_EQ(c.count(Verdict::unchanged, false), static_cast<int>(c.rows.size()));
+  EXPECT_EQ(c.count(Verdict::ok, false), static_cast<int>(c.rows.size()));
   // 4 benchmarks + 2 memory ceilings + 1 compute ceiling + 1 placement
   EXPECT_EQ(c.rows.size(), 8u);
   EXPECT_TRUE(c.only_in_base.empty());
@@ -69,7 +71,7 @@ TEST(Compare, SmallChangeIsNotARegressionEvenWhenSignificant) {
   const Comparison c = compare_files("base.json", "slow3.json");
   const CompareRow& t = row(c, kTriad);
   EXPECT_TRUE(t.significant);
-  EXPECT_EQ(t.verdict, Verdict::unchanged);
+  EXPECT_EQ(t.verdict, Verdict::ok);
   EXPECT_EQ(c.exit_code(), 0);
   CompareOptions tight;
   tight.gate.floor_no_history = 0.02;  // --floor-no-history 2
@@ -82,7 +84,7 @@ TEST(Compare, NoisyTwentyPercentChangeWithoutSignificanceIsNotARegression) {
   EXPECT_NEAR(t.change, -0.2, 1e-12);
   EXPECT_NEAR(*t.p_value, 0.5476190476190477, 1e-12);
   EXPECT_FALSE(t.significant);
-  EXPECT_EQ(t.verdict, Verdict::unchanged);
+  EXPECT_EQ(t.verdict, Verdict::unclear);  // beyond the threshold, not established: never a regression
   // The key figure is the best repetition (a ceiling): 16% lower, beyond the no-history floor. Without a
   // history this is a low-confidence regression, which scripts/ci-regression re-measures before failing.
   EXPECT_EQ(c.exit_code(), 1);
@@ -120,6 +122,46 @@ TEST(Compare, FewRepetitionsAreGatedOnTheThresholdAloneAndMarked) {
   EXPECT_NE(render_compare_text(c).find("low confidence"), std::string::npos);
 }
 
+TEST(Compare, ComputeCeilingsAreKeyedByEngineIsaAndWidth) {
+  // amx_*.json: bf16 vector at 256 and 512 bits and bf16 matrix (AMX) at the same threads; only the matrix
+  // engine is 20% slower in the new run. Keyed by precision and threads alone, the matrix row was matched
+  // with a vector one (and the two widths with each other).
+  const Comparison c = compare_files("amx_base.json", "amx_matrix_slow.json");
+  std::vector<std::string> compute;
+  for (const CompareRow& r : c.rows) {
+    if (r.kind == RowKind::compute_ceiling) compute.push_back(r.name);
+  }
+  EXPECT_EQ(compute, (std::vector<std::string>{"compute/fp32/vector/avx512/bits:512/threads:2",  // no engine: vector
+                                               "compute/bf16/vector/avx512/bits:256/threads:2",
+                                               "compute/bf16/vector/avx512/bits:512/threads:2",
+                                               "compute/bf16/matrix/amx/bits:8192/threads:2"}));
+  const CompareRow& matrix = row(c, "compute/bf16/matrix/amx/bits:8192/threads:2");
+  EXPECT_DOUBLE_EQ(matrix.base, 3.2e12);
+  EXPECT_NEAR(matrix.change, -0.2, 1e-12);
+  EXPECT_EQ(matrix.verdict, Verdict::regression);
+  for (const char* vector_row : {"compute/bf16/vector/avx512/bits:256/threads:2", "compute/bf16/vector/avx512/bits:512/threads:2"}) {
+    EXPECT_DOUBLE_EQ(row(c, vector_row).change, 0.0) << vector_row;
+    EXPECT_EQ(row(c, vector_row).verdict, Verdict::ok) << vector_row;
+  }
+}
+
+TEST(Compare, RecordedAmxRunMatchesEachComputeCeilingWithItself) {
+  // A real run of an AMX machine (../shared/recorded, copied to tests/data/golden): every compute ceiling
+  // of the file is one row, matched with itself.
+  const std::string path = std::string(ROOFLINE_TEST_DATA_DIR) + "/golden/emr-2vcpu-amx_quick_a.json.gz";
+  const nlohmann::json doc = testing::load_gz(path);
+  ASSERT_TRUE(doc.is_object()) << path;
+  const Comparison c = compare_runs(doc, path, doc, path, {});
+  std::set<std::string> names;
+  for (const CompareRow& r : c.rows) {
+    if (r.kind != RowKind::compute_ceiling) continue;
+    names.insert(r.name);
+    EXPECT_DOUBLE_EQ(r.change, 0.0) << r.name;
+  }
+  EXPECT_EQ(names.size(), doc["roofline"]["compute_ceilings"].size());
+  EXPECT_TRUE(names.contains("compute/bf16/vector/avx512/bits:512/threads:2"));
+}
+
 TEST(Compare, MachineMismatchIsRecorded) {
   const Comparison c = compare_files("base.json", "other_machine.json");
   EXPECT_FALSE(c.same_machine);
@@ -149,7 +191,7 @@ TEST(Compare, PlainGoogleBenchmarkJsonAgreesWithComparePy) {
   EXPECT_NEAR(*row(c, "BM_Noisy").time_pvalue, 0.331387096247615, 1e-13);
   EXPECT_NEAR(*row(c, "BM_Noisy").cpu_pvalue, 0.07738861114200664, 1e-13);
   EXPECT_EQ(row(c, "BM_Faster").verdict, Verdict::improvement);
-  EXPECT_EQ(row(c, "BM_Noisy").verdict, Verdict::unchanged);  // +10 %, p = 0.33
+  EXPECT_EQ(row(c, "BM_Noisy").verdict, Verdict::unclear);  // +10 %, p = 0.33: beyond 5 %, not significant
   EXPECT_EQ(c.exit_code(), 1);
   EXPECT_TRUE(c.same_machine);
 }

@@ -52,9 +52,9 @@ TEST(CompareGate, GatesKeyFiguresOnlyAndSaysWhy) {
   const Gate g = gate_runs(load("base.json"), load("slow20.json"), nullptr, GateOptions{});
   EXPECT_EQ(g.figures.size(), 4u);  // L1 read, DRAM triad, fp32 peak, GEMM at its largest batch
   EXPECT_EQ(g.outcome, Outcome::regression);
-  EXPECT_EQ(figure(g, kTriad).verdict, "regression");
+  EXPECT_EQ(figure(g, kTriad).verdict, Verdict::regression);
   EXPECT_NEAR(figure(g, kTriad).change, -0.2, 1e-9);
-  EXPECT_EQ(figure(g, kFp32).verdict, "ok");
+  EXPECT_EQ(figure(g, kFp32).verdict, Verdict::ok);
   EXPECT_FALSE(g.history_used);
   EXPECT_NE(g.verdict_line.find("verdict: REGRESSION: 1 of 4"), std::string::npos) << g.verdict_line;
   EXPECT_NE(g.verdict_line.find(kTriad), std::string::npos);
@@ -82,7 +82,7 @@ TEST(CompareGate, NoiseModelFromAGeneratedHistory) {
   // A quiet history: the 5% floor rules; 15% lower is a regression, 3% lower is not.
   const Gate slow = gate_runs(base, with_triad(base, 0.85), &tight, GateOptions{});
   EXPECT_TRUE(slow.history_used);
-  EXPECT_EQ(figure(slow, kTriad).verdict, "regression");
+  EXPECT_EQ(figure(slow, kTriad).verdict, Verdict::regression);
   EXPECT_DOUBLE_EQ(figure(slow, kTriad).threshold, 0.05);
   EXPECT_NE(figure(slow, kTriad).threshold_source.find("floor 5.0% (history:"), std::string::npos);
   ASSERT_TRUE(figure(slow, kTriad).p_value.has_value());
@@ -96,7 +96,7 @@ TEST(CompareGate, NoiseModelFromAGeneratedHistory) {
   EXPECT_NEAR(k, 2.2414, 1e-4);  // Bonferroni: the normal quantile of 1 - 0.05 / 4
   EXPECT_NEAR(figure(within, kTriad).threshold, k * noisy.figures.at(kTriad).relative_spread, 1e-12);
   EXPECT_EQ(figure(within, kTriad).threshold_source.rfind("history: 2.24 x spread", 0), 0u);
-  EXPECT_EQ(figure(within, kTriad).verdict, "ok");
+  EXPECT_EQ(figure(within, kTriad).verdict, Verdict::ok);
 }
 
 TEST(CompareGate, HistoryOfOtherMachinesOrTooFewRunsIsNoHistory) {
@@ -140,7 +140,7 @@ TEST(CompareGate, MemoryStateFlipBetweenRunsLeavesComputeJudged) {
   EXPECT_TRUE(flip.memory_disturbed);
   EXPECT_NEAR(flip.canary_shift, 1.0 - 12.05 / 20.1, 1e-9);
   EXPECT_EQ(flip.outcome, Outcome::inconclusive);
-  EXPECT_EQ(figure(flip, kTriad).verdict, "unclear");
+  EXPECT_EQ(figure(flip, kTriad).verdict, Verdict::unclear);
   EXPECT_FALSE(figure(flip, kTriad).trusted);
   EXPECT_TRUE(figure(flip, kFp32).trusted);
   EXPECT_NE(flip.verdict_line.find("environment disturbed for the shared-memory figures (canary 20.1 GB/s -> 12.1 GB/s "
@@ -150,8 +150,8 @@ TEST(CompareGate, MemoryStateFlipBetweenRunsLeavesComputeJudged) {
   // A compute figure that halved in the same files is still a regression.
   const Gate both = gate_runs(load("quiet_env.json"), load("canary_flip_compute.json"), nullptr, GateOptions{});
   EXPECT_EQ(both.outcome, Outcome::regression);
-  EXPECT_EQ(figure(both, kFp32).verdict, "regression");
-  EXPECT_EQ(figure(both, kTriad).verdict, "unclear");
+  EXPECT_EQ(figure(both, kFp32).verdict, Verdict::regression);
+  EXPECT_EQ(figure(both, kTriad).verdict, Verdict::unclear);
   EXPECT_NE(both.verdict_line.find("(and 1 shared-memory figure not trusted"), std::string::npos) << both.verdict_line;
   // The memory state moved but nothing shared-memory moved beyond its threshold: clean, and said.
   json steady = load("quiet_env.json");
@@ -177,7 +177,7 @@ TEST(CompareGate, WithHistoryTheNewRunsCanaryMeetsTheHistorys) {
   EXPECT_TRUE(flip.memory_disturbed);
   EXPECT_EQ(flip.memory_state_runs, 0);
   EXPECT_EQ(flip.outcome, Outcome::inconclusive);
-  EXPECT_EQ(figure(flip, kTriad).verdict, "unclear");
+  EXPECT_EQ(figure(flip, kTriad).verdict, Verdict::unclear);
   EXPECT_NE(flip.memory_why.find("0 of 10 history runs in this run's memory state (canary 12.1 GB/s +- 10.0%), 5 needed"),
             std::string::npos)
       << flip.memory_why;
@@ -189,7 +189,7 @@ TEST(CompareGate, WithHistoryTheNewRunsCanaryMeetsTheHistorys) {
   EXPECT_TRUE(slow.base_environment.memory_disturbed);
   EXPECT_FALSE(slow.memory_disturbed);
   EXPECT_EQ(slow.outcome, Outcome::regression);
-  EXPECT_EQ(figure(slow, kTriad).verdict, "regression");
+  EXPECT_EQ(figure(slow, kTriad).verdict, Verdict::regression);
 }
 
 TEST(CompareGate, ABimodalHistoryJudgesSharedMemoryFiguresInTheNewRunsState) {
@@ -217,7 +217,7 @@ TEST(CompareGate, ABimodalHistoryJudgesSharedMemoryFiguresInTheNewRunsState) {
   }
   const Gate worse = gate_runs(load("quiet_env.json"), lower, &noise, GateOptions{});
   EXPECT_EQ(worse.outcome, Outcome::regression) << worse.verdict_line;
-  EXPECT_EQ(figure(worse, kTriad).verdict, "regression");
+  EXPECT_EQ(figure(worse, kTriad).verdict, Verdict::regression);
 }
 
 TEST(CompareGate, FiguresTakenDifferentlyAreNotCompared) {
@@ -251,7 +251,7 @@ TEST(CompareGate, ConfigurationDiffersMachineDoesNot) {
   EXPECT_EQ(c.configuration_differences[0], "max_isa: avx512 -> avx2");
   ASSERT_TRUE(c.gate.has_value());
   EXPECT_EQ(c.gate->outcome, Outcome::regression);
-  EXPECT_EQ(figure(*c.gate, kFp32).verdict, "regression");
+  EXPECT_EQ(figure(*c.gate, kFp32).verdict, Verdict::regression);
   EXPECT_NE(render_compare_text(c).find("configuration differs (compared; the figures both have are gated): max_isa"),
             std::string::npos);
   // Hardware still decides: another CPU is another machine.
@@ -279,7 +279,7 @@ PairedRounds rounds_of(const std::vector<double>& triad_ratios) {
 TEST(CompareGate, PairedRoundsNeedSignificanceAfterHolmAndTheFloor) {
   // Every round 20% slower: one-sided signed-rank p = 1/2^n, Holm over 4 figures needs 4/2^n < 0.05.
   const Gate six = gate_paired(rounds_of(std::vector<double>(6, 0.8)), GateOptions{}, false);
-  EXPECT_EQ(figure(six, kTriad).verdict, "unclear");
+  EXPECT_EQ(figure(six, kTriad).verdict, Verdict::unclear);
   EXPECT_NEAR(*figure(six, kTriad).p_value, 4.0 / 64, 1e-12);
   EXPECT_TRUE(paired_unclear(six));
   EXPECT_EQ(gate_paired(rounds_of(std::vector<double>(6, 0.8)), GateOptions{}, true).outcome, Outcome::inconclusive);

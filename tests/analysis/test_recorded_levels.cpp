@@ -3,27 +3,18 @@
 // and DRAM read ceilings at 1 thread and at all threads, in that order of decreasing bandwidth.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "roofline/analysis/memory_ceilings.hpp"
+#include "support/gzip_json.hpp"
 
 namespace roofline {
 namespace {
 using nlohmann::json;
 
-// The recorded files are gzipped; gzip is part of every Debian system.
-json load_gz(const std::string& path) {
-  std::string text;
-  FILE* p = popen(("gzip -dc '" + path + "'").c_str(), "r");
-  if (p == nullptr) return json();
-  char buffer[65536];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) text.append(buffer, n);
-  pclose(p);
-  return json::parse(text, nullptr, false);
-}
+using testing::load_gz;
 
 double read_ceiling(const json& derived, const std::string& level, int threads) {
   for (const json& c : derived["memory_ceilings"]) {

@@ -180,6 +180,24 @@ def main():
     new_offs["BM_Noisy"] = [0.05, 0.28, -0.32, 0.22, -0.18, 0.12, -0.12, 0.27, -0.23]
     write("gbench_new.json", gbench_doc(new_times, new_offs, "2024-05-02T09:00:00+00:00"))
 
+    # An AMX machine (issue 21): a vector and a matrix bf16 ceiling at the same threads, and two widths of one
+    # precision and ISA. The new run's matrix engine is 20% slower; its vector rows are unchanged. Keyed by
+    # precision and threads only, the matrix row would be matched with the vector one.
+    def amx_ceilings(matrix_scale):
+        return [
+            {"precision": "fp32", "isa": "avx512", "vector_bits": 512, "threads": 2, "value": 400e9, "unit": "FLOP/s"},
+            {"precision": "bf16", "isa": "avx512", "engine": "vector", "vector_bits": 256, "threads": 2, "value": 300e9,
+             "unit": "FLOP/s"},
+            {"precision": "bf16", "isa": "avx512", "engine": "vector", "vector_bits": 512, "threads": 2, "value": 600e9,
+             "unit": "FLOP/s"},
+            {"precision": "bf16", "isa": "amx", "engine": "matrix", "vector_bits": 8192, "threads": 2,
+             "value": 3.2e12 * matrix_scale, "unit": "FLOP/s"}]
+    for name, scale in (("amx_base.json", 1.0), ("amx_matrix_slow.json", 0.8)):
+        doc = roofline_doc("nnnn111" if scale == 1.0 else "nnnn222", "2024-05-18T10:00:00+00:00")
+        doc["context"]["machine"] = dict(MACHINE, isa=dict(MACHINE["isa"], amx_tile=True))
+        doc["roofline"]["compute_ceilings"] = amx_ceilings(scale)
+        write(name, doc)
+
     # Bad input: another schema version, no benchmark in common, neither kind of file, a truncated file.
     doc = roofline_doc("iiii111", "2024-05-11T10:00:00+00:00")
     doc["context"]["schema_version"] = 2

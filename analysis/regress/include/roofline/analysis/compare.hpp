@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/analysis/compare_gate.hpp"
+#include "roofline/analysis/judge.hpp"
 #include "roofline/analysis/results.hpp"
 
 namespace roofline {
@@ -35,10 +36,7 @@ struct CompareOptions {
 };
 
 enum class RowKind { benchmark, memory_ceiling, compute_ceiling, placement };
-enum class Verdict { unchanged, improvement, regression };
-
 std::string_view to_string(RowKind kind);
-std::string_view to_string(Verdict verdict);
 
 // Whether a larger value of this metric is better: rates (`*_per_second`, `*_hz`) yes; times (`real_time`,
 // `cpu_time`, `*_time`, `*_seconds`, `latency*`) no. Unknown names are treated as times (lower better).
@@ -61,7 +59,7 @@ struct CompareRow {
   bool low_confidence = false;         // fewer than kConfidentRepetitions: gated on threshold alone
   bool significant = false;            // p_value < alpha (always false when low_confidence)
   bool gates = true;                   // whether this row's verdict can fail the comparison
-  Verdict verdict = Verdict::unchanged;
+  Verdict verdict = Verdict::ok;  // judge.hpp: unclear when beyond the threshold but not significant
 };
 
 struct RunInfo {

@@ -31,6 +31,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/identity.hpp"  // machine_identity, configuration_identity: the history keys
+#include "roofline/analysis/judge.hpp"
 #include "roofline/analysis/key_figures.hpp"
 
 namespace roofline {
@@ -73,11 +75,6 @@ struct NoiseModel {
 // within `limit` of `canary`. Shared-memory figures are judged against these runs only.
 NoiseModel same_memory_state(const NoiseModel& model, double canary, double limit);
 
-// Hardware identity (CPU model, cores, ISA the CPU has, memory rounded to GiB) and configuration identity
-// (ISA cap, thread counts, profile, binding) of a roofline results file, as "key=value;..." strings.
-std::string machine_identity(const nlohmann::json& results);
-std::string configuration_identity(const nlohmann::json& results);
-
 // A run's environment, from context.environment (bench/environment.cpp): steal over the run, canary drift.
 struct EnvironmentCheck {
   bool recorded = false;
@@ -103,8 +100,8 @@ struct FigureRow {
   std::string threshold_source;  // "floor 10% (no history: low confidence)", "history: 2.9 x spread 1.2% over 9 runs", ...
   std::optional<double> p_value;  // adjusted for the number of figures gated
   int rounds = 0;            // paired mode
-  bool trusted = true;       // false: its environment was disturbed (a regression then reads "unclear")
-  std::string verdict;       // "regression", "improvement", "ok", "unclear"
+  bool trusted = true;       // false: its environment was disturbed (a regression then reads unclear)
+  Verdict verdict = Verdict::ok;
   std::string why;
 };
 
@@ -138,8 +135,11 @@ NoiseModel noise_model(const std::vector<HistoryPoint>& runs, const nlohmann::js
 // text saying where it came from) given its history's relative spread.
 double gate_k(double alpha, std::size_t figures);
 std::pair<double, std::string> history_threshold(double relative_spread, double k, const GateOptions& options);
-// Whether `change` (next / reference - 1) is worse than `threshold` for a figure of this direction.
-bool worse_than(bool higher_is_better, double change, double threshold);
+
+// The outcome both gates decide by, from their judged figures: a regression when any figure regressed;
+// else inconclusive when every figure is disturbed (`disturbed`: the gate's CPU environment, or most of
+// the paired runs) or when a figure is unclear and no more evidence will come (`final`); else clean.
+Outcome decide_outcome(const std::vector<FigureRow>& figures, bool disturbed, bool final);
 
 // Judges two roofline results files on their key figures (noise: nullptr or fewer than kMinHistoryRuns
 // matching runs means no history). Throws InputError when either lacks a roofline section or the runs
