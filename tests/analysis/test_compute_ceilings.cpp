@@ -157,8 +157,17 @@ TEST(ComputeCeilings, TableDisagreementIsNotedAndFlagsAboveTheKnownPeak) {
   const json out = derive_compute_ceilings(synthetic("zen4"));
   const json* fp32 = find_row(out["compute_table"], "fp32", "avx512", 512, 1);
   ASSERT_NE(fp32, nullptr);
-  EXPECT_EQ((*fp32)["known_pipes"], json::array({1.0}));
+  // The row is 98% of the peak of its 2 measured pipes, so only the table's 1 pipe can flag it (196% of
+  // 1 x 32 FLOP x 3.0 GHz); a microarchitecture whose table says 2 (Sapphire Rapids) does not.
+  EXPECT_EQ((*fp32)["pipes"], 2.0);
+  EXPECT_NEAR((*fp32)["percent"].get<double>(), 98.0, 1e-9);
   EXPECT_TRUE((*fp32)["exceeds_theoretical"].get<bool>());
+  EXPECT_TRUE(testing::any_note_has(out["notes"], "measures 98% of the theoretical peak"));
+  const json agreeing = derive_compute_ceilings(synthetic("sapphire_rapids"));
+  const json* spr = find_row(agreeing["compute_table"], "fp32", "avx512", 512, 1);
+  ASSERT_NE(spr, nullptr);
+  EXPECT_FALSE((*spr)["exceeds_theoretical"].get<bool>());
+  EXPECT_FALSE(testing::any_note_has(agreeing["notes"], "sapphire_rapids table"));
   EXPECT_TRUE(testing::any_note_has(out["notes"], "zen4 table"));
 }
 

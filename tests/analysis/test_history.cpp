@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -32,11 +33,35 @@ class History : public ::testing::Test {
 };
 
 TEST_F(History, StoresTheKeyFiguresOfEveryThreadCount) {
-  const auto figures = key_figures(load_json_file(kDir + "base.json"));
-  std::set<std::string> ids;
-  for (const auto& f : figures) ids.insert(f.id);
-  EXPECT_EQ(ids, (std::set<std::string>{"memory/DRAM/triad/threads:2", "memory/L1/read/threads:2",
-                                        "compute/fp32/vector/threads:2", "gemm/fp32/batch:max/threads:2"}));
+  // base.json measured at 2 threads; each ceiling and placement copied at 1 thread, at half the value.
+  nlohmann::json doc = load_json_file(kDir + "base.json");
+  for (const char* array : {"memory_ceilings", "compute_ceilings", "placements"}) {
+    nlohmann::json& rows = doc["roofline"][array];
+    const std::size_t n = rows.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      nlohmann::json one = rows[i];
+      one["threads"] = 1;
+      one["value"] = one["value"].get<double>() / 2.0;
+      rows.push_back(one);
+    }
+  }
+  std::map<std::string, double> expected;
+  for (const KeyFigure& f : key_figures(doc)) expected[f.id] = f.value;
+  ASSERT_EQ(expected.size(), 8u);
+  ASSERT_TRUE(expected.contains("memory/DRAM/triad/threads:1") && expected.contains("memory/DRAM/triad/threads:2"));
+
+  ASSERT_TRUE(history_add(db_, doc, "two_thread_counts.json").added);
+  const auto runs = history_runs(db_);  // read back from the database
+  ASSERT_EQ(runs.size(), 1u);
+  std::map<std::string, double> stored;
+  std::set<int> threads;
+  for (const HistoryFigure& f : runs[0].figures) {
+    if (f.key == kCanaryFigureId) continue;
+    stored[f.key] = f.value;
+    threads.insert(f.threads);
+  }
+  EXPECT_EQ(stored, expected);
+  EXPECT_EQ(threads, (std::set<int>{1, 2}));
 }
 
 TEST_F(History, KeepsTheCanaryBesideTheFiguresAndCalibrationLeavesItOut) {

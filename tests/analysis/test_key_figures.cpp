@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "roofline/analysis/key_figures.hpp"
@@ -16,6 +17,13 @@ const std::string kDir = ROOFLINE_TEST_DATA_DIR;
 const KeyFigure* find(const std::vector<KeyFigure>& figures, const std::string& id) {
   const auto it = std::find_if(figures.begin(), figures.end(), [&](const KeyFigure& f) { return f.id == id; });
   return it == figures.end() ? nullptr : &*it;
+}
+
+// The figure with this id; a missing one fails the test with its id (never a null dereference).
+const KeyFigure& at(const std::vector<KeyFigure>& figures, const std::string& id) {
+  const KeyFigure* f = find(figures, id);
+  if (f == nullptr) throw std::runtime_error("no key figure " + id);
+  return *f;
 }
 }  // namespace
 
@@ -81,7 +89,7 @@ TEST(KeyFigures, MemoryFiguresArePlateauMediansWhenTheFileHasThem) {
   EXPECT_DOUBLE_EQ(dram->value, old_dram->value * 0.9);
   EXPECT_TRUE(dram->shared_memory);
   EXPECT_FALSE(l2->shared_memory);
-  EXPECT_TRUE(find(figures, "memory/L3/read/threads:1")->shared_memory);
+  EXPECT_TRUE(at(figures, "memory/L3/read/threads:1").shared_memory);
   doc["roofline"]["memory_ceilings"][0]["plateau_median"] = "fast";
   EXPECT_THROW(key_figures(doc), InputError);
 }
@@ -96,10 +104,10 @@ TEST(KeyFigures, GemmWithOperandsInL3OrDramUsesSharedMemory) {
   }
   const auto figures = key_figures(doc);
   ASSERT_NE(find(figures, "gemm/fp32/batch:1/threads:2"), nullptr);
-  EXPECT_TRUE(find(figures, "gemm/fp32/batch:1/threads:2")->shared_memory);
-  EXPECT_FALSE(find(figures, "gemm/fp32/batch:max/threads:2")->shared_memory);
-  EXPECT_FALSE(find(figures, "compute/fp32/vector/threads:2")->shared_memory);
-  EXPECT_TRUE(find(figures, "gemm/int8/batch:max/threads:2")->shared_memory);
+  EXPECT_TRUE(at(figures, "gemm/fp32/batch:1/threads:2").shared_memory);
+  EXPECT_FALSE(at(figures, "gemm/fp32/batch:max/threads:2").shared_memory);
+  EXPECT_FALSE(at(figures, "compute/fp32/vector/threads:2").shared_memory);
+  EXPECT_TRUE(at(figures, "gemm/int8/batch:max/threads:2").shared_memory);
   doc["roofline"]["placements"][0]["resident_level"] = 3;
   EXPECT_THROW(key_figures(doc), InputError);
 }

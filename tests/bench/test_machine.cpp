@@ -4,6 +4,7 @@
 #include <omp.h>
 #include <sched.h>
 
+#include <string>
 #include <vector>
 
 #include "roofline/common/errors.hpp"
@@ -11,6 +12,7 @@
 #include "roofline/bench/machine.hpp"
 #include "roofline/bench/memory.hpp"
 #include "roofline/bench/pinning.hpp"
+#include "support/gzip_json.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -47,10 +49,19 @@ TEST(Machine, JsonRoundTrip) {
 }
 
 TEST(Machine, RecordedMachineWithoutCaches) {
-  // A recorded VM whose hwloc reported nothing: cache_bytes says unknown, formatting says so.
-  json j = to_json(detect_machine());
+  // A recorded VM (the EMR run of ../shared/recorded) as if its hwloc had reported nothing: cache_bytes
+  // says unknown, formatting says so. Not the live machine: this runs the same everywhere.
+  const std::string path = std::string(ROOFLINE_TEST_DATA_DIR) + "/golden/emr-2vcpu-amx_quick_a.json.gz";
+  const json results = testing::load_gz(path);
+  ASSERT_TRUE(results.is_object()) << path;
+  json j = results["context"]["machine"];
+  ASSERT_FALSE(j["caches"].empty());  // it had caches: the test takes them away
+  const MachineFacts recorded = machine_from_json(j);
+  EXPECT_EQ(recorded.cores, 2);
+  EXPECT_GT(recorded.cache_bytes(1), 0u);
   j["caches"] = json::array();
   const MachineFacts m = machine_from_json(j);
+  EXPECT_EQ(m.cpu_model, recorded.cpu_model);
   EXPECT_EQ(m.cache_bytes(1), 0u);
   EXPECT_NE(format_machine(m).find("inferred from the bandwidth curve"), std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,15 @@ std::set<std::string> names(const std::vector<const PeakVariant*>& vs) {
   return out;
 }
 
+// The row named `name`; a missing one fails the test with its name (rows are found by name, never by
+// their place in the sorted table).
+const PeakVariant& variant(std::string_view name) {
+  for (const PeakVariant& v : peak_variants()) {
+    if (v.name == name) return v;
+  }
+  throw std::runtime_error("no peak variant " + std::string(name));
+}
+
 // fp64 x5, fp32 x5 (scalar, sse, avx2, avx512 at 256 and 512 bits), bf16 x3, fp16 x3, int8 x5 (precision x
 // isa x width), and 4 AMX tile rows (bf16, fp16, int8 s8 x s8 and u8 x s8: each tile instruction is its own
 // row). Pinned on purpose: a row that appears or vanishes is a change to review.
@@ -57,14 +67,9 @@ TEST(PeakTable, CountsFollowTheConventions) {
   for (const PeakVariant& v : peak_variants()) {
     SCOPED_TRACE(std::string(v.name));
     EXPECT_TRUE(seen.insert(std::string(v.name)).second) << "duplicate name";
-    int per_lane = 0;
-    switch (v.op) {
-      case PeakOp::fma: per_lane = 2; break;                                          // FMA = 2 FLOP
-      case PeakOp::muladd: per_lane = 1; break;                                       // mul or add = 1 FLOP
-      case PeakOp::dot: per_lane = v.precision == Precision::bf16 ? 4 : 8; break;     // 2 or 4 multiply-adds
-      case PeakOp::tile: per_lane = is_integer(v.precision) ? 128 : 64; break;        // 64 or 32 multiply-adds
-    }
-    EXPECT_EQ(v.ops_per_instruction, v.lanes() * per_lane);
+    // The row counts by the header's one formula (peak_lanes x peak_ops_per_lane); that formula is pinned
+    // against datasheet numbers, one instruction of each kind, in KnownInstructionsCountAsDatasheetsDo.
+    EXPECT_EQ(v.ops_per_instruction, peak_lanes(v.op, v.precision, v.vector_bits) * peak_ops_per_lane(v.op, v.precision));
     EXPECT_EQ(v.instructions_per_iteration, v.op == PeakOp::muladd ? 2 * v.chains : v.chains);
     EXPECT_EQ(v.accumulators(), v.chains * v.lanes());
     EXPECT_GE(v.chains, v.op == PeakOp::tile ? 4 : v.vector_bits == 512 ? 12 : 8);
@@ -84,13 +89,7 @@ TEST(PeakTable, CountsFollowTheConventions) {
 }
 
 TEST(PeakTable, KnownInstructionsCountAsDatasheetsDo) {
-  auto find = [](std::string_view name) -> const PeakVariant& {
-    for (const PeakVariant& v : peak_variants()) {
-      if (v.name == name) return v;
-    }
-    ADD_FAILURE() << "no variant " << name;
-    return peak_variants()[0];
-  };
+  const auto find = variant;
   EXPECT_EQ(find("fma_fp64_avx512").ops_per_instruction, 16);    // 8 lanes x 2
   EXPECT_EQ(find("fma_fp32_avx512").ops_per_instruction, 32);    // 16 lanes x 2
   EXPECT_EQ(find("fma_fp32_avx2").ops_per_instruction, 16);
@@ -99,6 +98,8 @@ TEST(PeakTable, KnownInstructionsCountAsDatasheetsDo) {
   EXPECT_EQ(find("fma_fp32_avx512_256").chains, 20);                // AVX-512's 32 registers, not AVX2's 12 chains
   EXPECT_EQ(find("fma_fp32_avx512_256").vector_bits, 256);
   EXPECT_EQ(find("fma_fp64_scalar").ops_per_instruction, 2);
+  EXPECT_EQ(find("muladd_fp64_sse").ops_per_instruction, 2);        // mulpd or addpd: 2 lanes x 1
+  EXPECT_EQ(find("muladd_fp64_sse").instructions_per_iteration, 2 * find("muladd_fp64_sse").chains);
   EXPECT_EQ(find("dot_bf16_avx512_512").ops_per_instruction, 64);   // 16 lanes x 4
   EXPECT_EQ(find("fma_fp16_avx512_512").ops_per_instruction, 64);   // 32 lanes x 2
   EXPECT_EQ(find("dot_int8_avx512_512").ops_per_instruction, 128);  // 16 lanes x 8
@@ -108,6 +109,7 @@ TEST(PeakTable, KnownInstructionsCountAsDatasheetsDo) {
   EXPECT_EQ(find("tile_bf16_amx").ops_per_instruction, 16384);
   EXPECT_EQ(find("tile_int8_ss_amx").ops_per_instruction, 32768);
   EXPECT_EQ(find("tile_int8_us_amx").ops_per_instruction, 32768);
+  EXPECT_EQ(find("tile_fp16_amx").ops_per_instruction, 16384);  // TDPFP16PS: as TDPBF16PS
   EXPECT_EQ(find("tile_bf16_amx").lanes(), 256);
   EXPECT_EQ(find("tile_fp16_amx").lanes(), 256);  // fp32 accumulators
   EXPECT_EQ(find("tile_bf16_amx").ops_per_cycle_per_core, 1024);
@@ -170,7 +172,7 @@ TEST(PeakValidator, ClosedForms) {
     SCOPED_TRACE(std::string(v.name));
     EXPECT_EQ(peak_expected(v, 0, in, 3), in.start + 3 * in.chain_step);
   }
-  PeakVariant fma = peak_variants()[0];
+  PeakVariant fma = variant("fma_fp64_scalar");
   EXPECT_EQ(peak_expected(fma, 1000, {1.0, 0.5, 1.0, 0.25}, 2), 1.5 + 500.0);
   EXPECT_EQ(peak_expected(fma, 7, {-1.0, 3.0, 1.0, 0.0}, 0), 2.0);  // odd: 3 - x0
   EXPECT_EQ(peak_expected(fma, 8, {-1.0, 3.0, 1.0, 0.0}, 0), 1.0);  // even: x0
@@ -181,7 +183,7 @@ TEST(PeakValidator, ClosedForms) {
 }
 
 TEST(PeakValidator, CatchesAWrongLaneAndTheClock) {
-  const PeakVariant& v = peak_variants()[1];  // muladd_fp64_scalar: runs on any x86-64
+  const PeakVariant& v = variant("muladd_fp64_scalar");  // runs on any x86-64
   const PeakInputs in = default_peak_inputs(v);
   std::vector<double> out(2 * v.accumulators());
   run_peak(v, 2, 1000, in, out.data());

@@ -1,0 +1,120 @@
+// Paired A/B rounds (bench/paired_runs.cpp) driven directly, with stub executables (small shell scripts in
+// tests/data/compare/stubs that copy a prepared results file to --out): rounds and their random order,
+// extension while unclear, the machine and configuration rule, and each bad input as an InputError.
+#include <gtest/gtest.h>
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "roofline/bench/paired_runs.hpp"
+#include "roofline/common/errors.hpp"
+#include "support/temp_files.hpp"
+
+namespace roofline {
+namespace {
+
+const std::string kDir = std::string(ROOFLINE_TEST_DATA_DIR) + "/compare/";
+
+class PairedRuns : public ::testing::Test {
+ protected:
+  // The stubs write kDir/base and kDir/next (stub_run.sh reads STUB_FILE_<side>).
+  PairedResult run(const std::string& base, const std::string& next, int rounds, int max_rounds, unsigned seed = 7,
+                   bool allow_mismatch = false) {
+    ::setenv("STUB_FILE_base", (kDir + base).c_str(), 1);
+    ::setenv("STUB_FILE_new", (kDir + next).c_str(), 1);
+    PairedOptions o;
+    o.base_bin = kDir + "stubs/stub_base.sh";
+    o.next_bin = kDir + "stubs/stub_new.sh";
+    o.run_flags = {"--suites", "bandwidth"};
+    o.rounds = rounds;
+    o.max_rounds = max_rounds;
+    o.work_dir = tmp_.path();
+    o.seed = seed;
+    o.allow_machine_mismatch = allow_mismatch;
+    log_.clear();
+    return run_paired(o, GateOptions{}, [&](const std::string& line) { log_.push_back(line); });
+  }
+  void TearDown() override {
+    ::unsetenv("STUB_FILE_base");
+    ::unsetenv("STUB_FILE_new");
+    ::unsetenv("STUB_FAIL_base");
+  }
+  testing::TempDir tmp_;
+  std::vector<std::string> log_;
+};
+
+TEST_F(PairedRuns, SameBuildIsCleanAfterTheRoundsAsked) {
+  const PairedResult r = run("base.json", "same.json", 3, 8);
+  EXPECT_EQ(r.gate.outcome, Outcome::clean) << r.gate.verdict_line;
+  EXPECT_EQ(r.rounds.rounds, 3);
+  ASSERT_EQ(r.order.size(), 3u);
+  for (const std::string& o : r.order) EXPECT_TRUE(o == "AB" || o == "BA") << o;
+  EXPECT_EQ(log_.size(), 6u);  // one line per run
+  EXPECT_EQ(r.rounds.environments.size(), 6u);
+  EXPECT_TRUE(r.configuration_differences.empty());
+  for (const auto& [id, values] : r.rounds.next) EXPECT_EQ(values.size(), 3u) << id;
+  EXPECT_EQ(r.seed, 7u);
+}
+
+TEST_F(PairedRuns, TheSeedDecidesTheOrder) {
+  const auto order = [&](unsigned seed) { return run("base.json", "same.json", 8, 8, seed).order; };
+  EXPECT_EQ(order(11), order(11));
+  std::set<std::vector<std::string>> orders;
+  for (unsigned seed = 1; seed <= 4; ++seed) orders.insert(order(seed));
+  EXPECT_GT(orders.size(), 1u);  // 4 seeds, 8 rounds each: not one order for all
+}
+
+TEST_F(PairedRuns, UnclearExtendsTheRoundsUntilSignificant) {
+  // 20% slower each round; Holm over 4 figures: 6 rounds give p = 4/64, not significant; 7 give 4/128.
+  const PairedResult r = run("base.json", "slow20.json", 6, 10);
+  EXPECT_EQ(r.rounds.rounds, 7);
+  EXPECT_EQ(r.gate.outcome, Outcome::regression) << r.gate.verdict_line;
+  EXPECT_TRUE(std::any_of(log_.begin(), log_.end(), [](const std::string& l) { return l.find("unclear after 6 rounds") != std::string::npos; }));
+  const auto triad = std::find_if(r.gate.figures.begin(), r.gate.figures.end(),
+                                  [](const FigureRow& f) { return f.figure.id == "memory/DRAM/triad/threads:2"; });
+  ASSERT_NE(triad, r.gate.figures.end());
+  EXPECT_EQ(triad->verdict, Verdict::regression);
+  EXPECT_NEAR(triad->change, -0.2, 1e-9);
+}
+
+TEST_F(PairedRuns, AnotherIsaCapIsConfigurationNotAnotherMachine) {
+  const PairedResult r = run("base.json", "avx2.json", 2, 2);
+  EXPECT_EQ(r.configuration_differences, (std::vector<std::string>{"max_isa: avx512 -> avx2"}));
+}
+
+TEST_F(PairedRuns, AnotherMachineIsRefusedUnlessAllowed) {
+  try {
+    run("base.json", "other_machine.json", 2, 2);
+    FAIL() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu_model: Intel(R) Xeon(R) Processor -> AMD EPYC 9654"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--allow-machine-mismatch"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(run("base.json", "other_machine.json", 2, 2, 7, true).rounds.rounds, 2);
+}
+
+TEST_F(PairedRuns, BadInputIsAnInputError) {
+  EXPECT_THROW(run("base.json", "same.json", 0, 2), InputError);
+  EXPECT_THROW(run("base.json", "same.json", 4, 3), InputError);  // --max-rounds below --rounds
+  ::setenv("STUB_FAIL_base", "1", 1);
+  try {
+    run("base.json", "same.json", 1, 1);
+    FAIL() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("exited with 1"), std::string::npos) << e.what();
+  }
+  ::unsetenv("STUB_FAIL_base");
+  EXPECT_THROW(run("base.json", "neither.json", 1, 1), InputError);  // not a results file
+  PairedOptions o;
+  o.base_bin = kDir + "base.json";  // a file, not executable
+  o.next_bin = kDir + "stubs/stub_new.sh";
+  o.work_dir = tmp_.path();
+  EXPECT_THROW(run_paired(o, GateOptions{}, [](const std::string&) {}), InputError);
+}
+
+}  // namespace
+}  // namespace roofline
