@@ -38,7 +38,7 @@ struct EnvironmentSample {
   std::optional<bool> turbo;   // intel_pstate no_turbo or cpufreq boost, when present
 };
 
-// The canary's working set: four times the largest cache, between 64 MiB and 512 MiB, within the
+// The canary's working set: eight times the largest cache, between 256 MiB and 1 GiB, at most half the
 // memory budget.
 std::uint64_t canary_bytes(const MachineFacts& machine, const RunConfig& config);
 

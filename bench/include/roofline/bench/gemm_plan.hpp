@@ -36,10 +36,11 @@ struct GemmPlan {
 // The batches 1, 2, 4, ..., 1024.
 std::vector<int> default_gemm_batches();
 
-// Quick profile: eigen fp32 at all cores over every batch (the crossover sweep); eigen fp32 on 1 thread,
-// eigen fp64 and openblas fp32 at batches 1 and 64, onednn (fp32, bf16, int8) at 1 and 1024 (the
-// memory- and compute-bound ends), the secondary groups at all cores only. Full profile: every backend x precision x thread count x batch. --batches applies to every
-// group. Throws InputError for an unknown or not-built --backends name, or a --gemm-shape whose operands
+// Quick profile (each backend's GemmQuickPlan): eigen fp32 at all cores over every batch (the crossover
+// sweep); eigen fp32 on 1 thread, eigen fp64 and openblas fp32 at batches 1 and 64; onednn fp32 and int8
+// at 1 and 1024, bf16 at 1 and 256 (the memory- and compute-bound ends; bf16 runs at half the fp32 rate
+// on some CPUs, so 256 is already past its ridge); the secondary groups at all cores only. Full profile:
+// every backend x precision x thread count x batch. --batches applies to every group. Throws InputError for an unknown or not-built --backends name, or a --gemm-shape whose operands
 // do not fit the memory budget; a default shape that does not fit is halved in K until it does (noted).
 GemmPlan plan_gemm(const RunConfig& config);
 
