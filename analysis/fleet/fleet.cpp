@@ -81,6 +81,11 @@ void configuration_notes(FleetAnalysis& fleet) {
     for (std::size_t i = 1; i < g.nodes.size(); ++i) {
       const auto diffs = fact_differences(first, configuration_facts(fleet.nodes[g.nodes[i]].results));
       if (diffs.empty()) continue;
+      std::string& diagnosis = fleet.results[g.nodes[i]].diagnosis;
+      if (!diagnosis.empty()) {
+        diagnosis += fmt::format(". It also runs another configuration than {} ({}): check that first",
+                                 fleet.label(g.nodes.front()), fmt::join(diffs, "; "));
+      }
       fleet.notes.push_back(fmt::format("{} runs another configuration than {} ({}): compared within their hardware group",
                                         fleet.label(g.nodes[i]), fleet.label(g.nodes.front()), fmt::join(diffs, "; ")));
     }
