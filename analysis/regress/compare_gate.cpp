@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "json_fields.hpp"
+
 #include "roofline/common/errors.hpp"
 #include "roofline/common/name_table.hpp"
 #include "roofline/analysis/signed_rank.hpp"
@@ -20,15 +22,8 @@ namespace roofline {
 using nlohmann::json;
 
 namespace {
-
-const json& object_at(const json& parent, const char* key) {
-  static const json empty = json::object();
-  return parent.is_object() && parent.contains(key) && parent[key].is_object() ? parent[key] : empty;
-}
-
-double number_at(const json& parent, const char* key) {
-  return parent.is_object() && parent.contains(key) && parent[key].is_number() ? parent[key].get<double>() : 0.0;
-}
+using regress_detail::object_at;
+using regress_detail::number_at;
 
 std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100.0); }
 

@@ -7,15 +7,13 @@
 
 #include <fmt/format.h>
 
+#include "json_fields.hpp"
+
 namespace roofline {
 using nlohmann::json;
 
 namespace {
-
-const json& object_at(const json& parent, const char* key) {
-  static const json empty = json::object();
-  return parent.is_object() && parent.contains(key) && parent[key].is_object() ? parent[key] : empty;
-}
+using regress_detail::object_at;
 
 json field(const json& parent, const char* key) {
   return parent.is_object() && parent.contains(key) ? parent[key] : json();
