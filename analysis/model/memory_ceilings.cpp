@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -149,21 +150,49 @@ struct Range {
   std::string source;
 };
 
-// The swept kernels at one thread count: `read` first (the memory roof and reference curve), then every
-// kernel with at least half as many sizes (the quick profile's spot kernels, measured at one size per
-// level, are not curves).
-std::vector<std::string> swept_kernels_of(const KernelPoints& kernels) {
-  std::string reference;
-  const auto score = [&](const std::string& k) {
-    return std::make_tuple(kernels.at(k).size(), k == "read" ? 1 : 0, -kernel_rank(k));
-  };
+// The kernels whose curves find the levels at one thread count: `read` first (the memory roof and
+// reference curve) when it was swept, else the kernel with the most sizes; then every kernel with at least
+// half as many sizes as the most swept one (the quick profile's spot kernels, measured at one size per
+// level, are not curves). Streaming-store kernels (`streaming`) do not vote unless nothing else was swept:
+// their stores bypass the caches, so their curves do not step where a cache ends and, combined with the
+// others, flatten the knees (on Zen 4 at 2 threads they erased L1).
+// `left_out`: the streaming-store kernels swept as fully as the voters.
+std::vector<std::string> swept_kernels_of(const KernelPoints& kernels, const std::set<std::string>& streaming,
+                                          std::vector<std::string>& left_out) {
+  const bool any_cached =
+      std::any_of(kernels.begin(), kernels.end(), [&](const auto& k) { return !streaming.count(k.first); });
+  const auto votes = [&](const std::string& k) { return !any_cached || !streaming.count(k); };
+  std::size_t most = 0;
   for (const auto& [kernel, pts] : kernels) {
-    if (reference.empty() || score(kernel) > score(reference)) reference = kernel;
+    if (votes(kernel)) most = std::max(most, pts.size());
   }
-  std::vector<std::string> out = {reference};
-  const std::size_t enough = std::max<std::size_t>(4, (kernels.at(reference).size() + 1) / 2);
+  const std::size_t enough = std::max<std::size_t>(4, (most + 1) / 2);
+  std::string reference;
+  const auto score = [&](const std::string& k) { return std::make_tuple(kernels.at(k).size(), -kernel_rank(k)); };
   for (const auto& [kernel, pts] : kernels) {
-    if (kernel != reference && pts.size() >= enough) out.push_back(kernel);
+    if (votes(kernel) && (reference.empty() || score(kernel) > score(reference))) reference = kernel;
+  }
+  if (kernels.count("read") && votes("read") && kernels.at("read").size() >= enough) reference = "read";
+  std::vector<std::string> out = {reference};
+  for (const auto& [kernel, pts] : kernels) {
+    if (kernel != reference && pts.size() >= enough) (votes(kernel) ? out : left_out).push_back(kernel);
+  }
+  return out;
+}
+
+// The streaming-store kernels of the results file's kernel table (suites.bandwidth.kernels, non_temporal
+// true); empty for files that predate the table.
+std::set<std::string> streaming_kernels(const json& results) {
+  std::set<std::string> out;
+  const json& context = results["context"];
+  if (!context.contains("suites") || !context["suites"].is_object()) return out;
+  const json& bandwidth = context["suites"].value("bandwidth", json::object());
+  if (!bandwidth.is_object() || !bandwidth.contains("kernels") || !bandwidth["kernels"].is_array()) return out;
+  for (const json& row : bandwidth["kernels"]) {
+    if (row.is_object() && row.contains("non_temporal") && row["non_temporal"] == true && row.contains("kernel") &&
+        row["kernel"].is_string()) {
+      out.insert(row["kernel"].get<std::string>());
+    }
   }
   return out;
 }
@@ -176,10 +205,16 @@ std::vector<CurvePoint> curve_of(const std::vector<const Point*>& pts) {
 
 // The levels at one thread count, appended to out["memory_levels"] and out["notes"]; returns their ranges.
 std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const std::vector<ReportedLevel>& reported,
-                              json& out) {
-  const std::vector<std::string> swept = swept_kernels_of(kernels);
+                              const std::set<std::string>& streaming, json& out) {
+  std::vector<std::string> left_out;
+  const std::vector<std::string> swept = swept_kernels_of(kernels, streaming, left_out);
   const std::string& reference = swept.front();
   const std::string prefix = fmt::format("{} thread{}: ", threads, threads == 1 ? "" : "s");
+  if (!left_out.empty()) {
+    out["notes"].push_back(prefix + fmt::format("{} (streaming stores, which bypass the caches, so their curves do "
+                                                "not step where a cache ends) do not vote on the levels.",
+                                                fmt::join(left_out, ", ")));
+  }
   std::vector<std::vector<CurvePoint>> curves;
   for (const std::string& k : swept) curves.push_back(curve_of(kernels.at(k)));
   const LevelDetection d = detect_levels(curves, reported);
@@ -302,6 +337,7 @@ json derive_memory_ceilings(const json& results) {
   if (points.empty()) return out;
   const json machine = results["context"].value("machine", json::object());
   const std::string policy = binding_policy(results);
+  const std::set<std::string> streaming = streaming_kernels(results);
 
   std::map<int, KernelPoints> by_threads;
   for (const auto& [key, p] : points) by_threads[std::get<0>(key)][std::get<1>(key)].push_back(&p);
@@ -309,7 +345,8 @@ json derive_memory_ceilings(const json& results) {
   std::vector<json> ceilings;
   std::map<int, std::vector<Range>> ranges_by_threads;
   for (const auto& [threads, kernels] : by_threads) {
-    const std::vector<Range> ranges = levels_for(threads, kernels, reported_levels(machine, threads, policy), out);
+    const std::vector<Range> ranges =
+        levels_for(threads, kernels, reported_levels(machine, threads, policy), streaming, out);
     ceilings_for(threads, kernels, ranges, ceilings);
     ranges_by_threads[threads] = ranges;
   }

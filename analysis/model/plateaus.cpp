@@ -71,6 +71,70 @@ double merge_tolerance(const Segment& a, const Segment& b, const std::vector<Cur
   return std::min(options.max_tolerance, std::max(options.tolerance, noise));
 }
 
+// Whether two neighbouring runs within tolerance are still two levels: both long, the second lower by at
+// least min_long_step, and that step beyond 4 standard errors of the difference of their medians (the
+// larger of the two runs' robust sigma of log(bandwidth), the curve's noise, over the square roots of
+// their size counts). A small step between two short runs is noise as likely as a level; between two long
+// ones, noise would have to persist over octaves.
+bool clearly_two_levels(const Segment& a, const Segment& b, const std::vector<CurvePoint>& curve,
+                        const PlateauOptions& options) {
+  const auto is_long = [&](const Segment& s) {
+    return s.members.size() >= options.min_long_points && s.octaves(curve) >= options.long_octaves - 1e-9;
+  };
+  if (!is_long(a) || !is_long(b)) return false;
+  const double step = safe_log(a.level(curve)) - safe_log(b.level(curve));
+  if (step < std::log1p(options.min_long_step)) return false;
+  const auto sigma = [&](const Segment& s) {
+    std::vector<double> logs;
+    for (std::size_t i : s.members) logs.push_back(safe_log(curve[i].value));
+    return robust_sigma(logs);
+  };
+  const double noise = std::max(sigma(a), sigma(b));
+  const double n_a = static_cast<double>(a.members.size()), n_b = static_cast<double>(b.members.size());
+  return step >= 4.0 * noise * std::sqrt(1.0 / n_a + 1.0 / n_b);
+}
+
+// Log of bandwidth lost per octave along a run (positive when falling): the Theil-Sen slope, the median of
+// the slopes between every two of its sizes, so that one outlier does not tilt it.
+double fall_per_octave(const Segment& s, const std::vector<CurvePoint>& curve) {
+  std::vector<double> slopes;
+  for (std::size_t a = 0; a < s.members.size(); ++a) {
+    for (std::size_t b = a + 1; b < s.members.size(); ++b) {
+      const CurvePoint& p = curve[s.members[a]];
+      const CurvePoint& q = curve[s.members[b]];
+      const double octaves = std::log2(q.bytes / p.bytes);
+      if (octaves > 0.0) slopes.push_back((safe_log(p.value) - safe_log(q.value)) / octaves);
+    }
+  }
+  return slopes.empty() ? 0.0 : median(slopes);
+}
+
+// Drops the runs that fall along the transition between the plateaus on either side (see
+// PlateauOptions::transition_slope), the one steepest relative to that transition first, since dropping it
+// changes its neighbours' surroundings.
+void drop_transitions(std::vector<Segment>& kept, const std::vector<CurvePoint>& curve,
+                      const PlateauOptions& options) {
+  for (;;) {
+    std::size_t steepest = 0;
+    double steepest_share = 0.0;
+    for (std::size_t j = 1; j + 1 < kept.size(); ++j) {
+      const double before = kept[j - 1].level(curve), here = kept[j].level(curve), after = kept[j + 1].level(curve);
+      const double octaves =
+          std::log2(curve[kept[j + 1].members.front()].bytes / curve[kept[j - 1].members.back()].bytes);
+      if (!(before > here && here > after && octaves > 0.0)) continue;
+      const double descent = std::log(before / after) / octaves;  // the transition's average fall per octave
+      const double fall = fall_per_octave(kept[j], curve);
+      if (fall < options.transition_slope || fall < options.transition_share * descent) continue;
+      if (fall / descent > steepest_share) {
+        steepest_share = fall / descent;
+        steepest = j;
+      }
+    }
+    if (steepest == 0) return;
+    kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(steepest));
+  }
+}
+
 // Merges neighbouring plateaus at the same level (one level cut by a noisy stretch or a sawtooth); the
 // transition points between them join when they are within tolerance of the merged level.
 void merge_neighbours(std::vector<Segment>& kept, const std::vector<CurvePoint>& curve,
@@ -80,6 +144,7 @@ void merge_neighbours(std::vector<Segment>& kept, const std::vector<CurvePoint>&
     for (std::size_t j = 0; j + 1 < kept.size(); ++j) {
       const double tol = merge_tolerance(kept[j], kept[j + 1], curve, options);
       if (!within(kept[j + 1].level(curve), kept[j].level(curve), tol)) continue;
+      if (clearly_two_levels(kept[j], kept[j + 1], curve, options)) continue;
       Segment joined;
       joined.members = kept[j].members;
       joined.members.insert(joined.members.end(), kept[j + 1].members.begin(), kept[j + 1].members.end());
@@ -107,6 +172,27 @@ Plateau to_plateau(const Segment& s, const std::vector<CurvePoint>& curve) {
   return p;
 }
 
+// Trims plateau edges that are still on a knee's slope (within tolerance of the median, but not of its
+// level). The last size before a knee may lie half the tolerance below the level. The first size past a
+// knee is often partly served by the level before and would inflate a ceiling (the best repetition inside
+// the level), so it may lie at most half the tolerance, and a quarter of the step from the plateau before,
+// above the level: between levels only 1.2x apart, a size 7% above the lower one is a third of the way up
+// the knee.
+void trim_knees(std::vector<Segment>& kept, const std::vector<CurvePoint>& curve, const PlateauOptions& options) {
+  std::vector<double> levels;
+  for (const Segment& s : kept) levels.push_back(s.level(curve));
+  const double half = options.tolerance / 2.0;
+  for (std::size_t j = 0; j < kept.size(); ++j) {
+    const double level = levels[j];
+    std::vector<std::size_t>& m = kept[j].members;
+    if (j > 0 && levels[j - 1] > level) {  // no knee before the first plateau: its high sizes are its own
+      const double above = std::min(half, std::pow(levels[j - 1] / level, 0.25) - 1.0);  // a fraction of the level
+      while (m.size() > options.min_points && curve[m.front()].value > level * (1.0 + above)) m.erase(m.begin());
+    }
+    while (m.size() > options.min_points && curve[m.back()].value < level * (1.0 - half)) m.pop_back();
+  }
+}
+
 }  // namespace
 
 std::vector<Plateau> find_plateaus(std::vector<CurvePoint>& curve, const PlateauOptions& options) {
@@ -130,6 +216,7 @@ std::vector<Plateau> find_plateaus(std::vector<CurvePoint>& curve, const Plateau
       kept.push_back(std::move(flat));
     }
   }
+  drop_transitions(kept, curve, options);
   merge_neighbours(kept, curve, options);
   // Bandwidth only falls as the working set outgrows a level; a plateau below its successor is where
   // per-call overhead dominated (tiny sizes), not a memory level.
@@ -142,20 +229,7 @@ std::vector<Plateau> find_plateaus(std::vector<CurvePoint>& curve, const Plateau
     }
   }
   merge_neighbours(kept, curve, options);
-  // Trim edges that are still on a knee's slope (within tolerance of the median, but not of its level):
-  // the first size past a knee is often partly served by the level before and would inflate a ceiling.
-  for (Segment& s : kept) {
-    const double level = s.level(curve);
-    const double edge = options.tolerance / 2.0;
-    while (s.members.size() > options.min_points && !within(curve[s.members.front()].value, level, edge) &&
-           curve[s.members.front()].value > level) {
-      s.members.erase(s.members.begin());
-    }
-    while (s.members.size() > options.min_points && !within(curve[s.members.back()].value, level, edge) &&
-           curve[s.members.back()].value < level) {
-      s.members.pop_back();
-    }
-  }
+  trim_knees(kept, curve, options);
   std::vector<Plateau> out;
   for (const Segment& s : kept) out.push_back(to_plateau(s, curve));
   return out;

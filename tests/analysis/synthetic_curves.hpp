@@ -1,8 +1,11 @@
 // Synthetic bandwidth-vs-working-set curves for the level-detection tests: plateaus at each level's
-// bandwidth, a one-octave log-linear transition after each capacity, an optional noise pattern.
+// bandwidth, a log-linear transition after each capacity (one octave unless told), an optional noise
+// pattern or seeded random noise.
 #pragma once
 
 #include <cmath>
+#include <cstdint>
+#include <random>
 #include <vector>
 
 #include "roofline/analysis/plateaus.hpp"
@@ -18,9 +21,11 @@ struct Level {
   double bandwidth;  // B/s
 };
 
-// `per_octave` points per octave from `from` to `to`; noise multiplies point i by noise[i % size].
+// `per_octave` points per octave from `from` to `to`; noise multiplies point i by noise[i % size]. The
+// transition after level k spans transitions[k] octaves (1 when not given).
 inline std::vector<CurvePoint> synthetic_curve(const std::vector<Level>& levels, double from, double to,
-                                               int per_octave, const std::vector<double>& noise = {}) {
+                                               int per_octave, const std::vector<double>& noise = {},
+                                               const std::vector<double>& transitions = {}) {
   std::vector<CurvePoint> out;
   for (int i = 0;; ++i) {
     const double bytes = from * std::pow(2.0, double(i) / per_octave);
@@ -32,8 +37,9 @@ inline std::vector<CurvePoint> synthetic_curve(const std::vector<Level>& levels,
         bw = levels[k].bandwidth;
         break;
       }
-      if (bytes < 2 * c) {
-        const double f = std::log2(bytes / c);
+      const double octaves = k < transitions.size() ? transitions[k] : 1.0;
+      if (bytes < c * std::pow(2.0, octaves)) {
+        const double f = std::log2(bytes / c) / octaves;
         bw = levels[k].bandwidth * std::pow(levels[k + 1].bandwidth / levels[k].bandwidth, f);
         break;
       }
@@ -42,6 +48,18 @@ inline std::vector<CurvePoint> synthetic_curve(const std::vector<Level>& levels,
     out.push_back({bytes, bw});
   }
   return out;
+}
+
+// Multiplies every point inside [from, to] bytes by an independent factor uniform in 1 +- amplitude, from
+// a seeded generator: deterministic for a seed on every platform (mt19937's output is specified; the
+// standard distributions are not).
+inline void add_noise(std::vector<CurvePoint>& curve, double amplitude, std::uint32_t seed, double from = 0.0,
+                      double to = 1e300) {
+  std::mt19937 rng(seed);
+  for (CurvePoint& p : curve) {
+    const double u = static_cast<double>(rng()) / 4294967295.0;  // [0, 1]
+    if (p.bytes >= from && p.bytes <= to) p.value *= 1.0 + amplitude * (2.0 * u - 1.0);
+  }
 }
 
 inline std::vector<std::string> level_names(const LevelLabels& l) {

@@ -1,9 +1,12 @@
 // Property tests of the level detection (plateaus.hpp) on generated curves: known plateaus under a
 // sawtooth, noise with its spread, a missing level, a VM whose reported L3 is the host's, an undecidable
-// end (conservative DRAM), and several kernels' curves combined. Every case checks the invariants: the
-// levels come out in order of size with decreasing bandwidth, and the last one is DRAM.
+// end (conservative DRAM), several kernels' curves combined, and the shapes of a Zen 4 guest's full
+// profile (a 1.2x step between long plateaus, a long L3-to-DRAM transition, a noisy L1) under seeded
+// random noise, over several seeds. Every case checks the invariants: the levels come out in order of size
+// with decreasing bandwidth, and the last one is DRAM.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -131,6 +134,83 @@ TEST(LevelDetection, EveryKernelSweptAddsEvidence) {
   EXPECT_NEAR(combined[0].value, 400 * GB, 1e6);  // both at their best
   const LevelDetection d = detect_levels({read, triad}, kReported);
   expect_levels(d.labels, kAllLevels);
+}
+
+const std::vector<std::uint32_t> kSeeds = {1, 2, 3, 5, 8, 13, 21, 34};
+
+// The Zen 4 guest's 1-thread read curve at 4 sizes per octave: L1 32 KiB, L2 1 MiB and L3 (whose plateau
+// ends at 10 MiB, well before the reported 32 MiB) only 1.2x apart, DRAM ~28 GB/s; reported as hwloc says.
+const std::vector<Level> kZen4 = {{32 * KiB, 210 * GB}, {1 * MiB, 115 * GB}, {10 * MiB, 115 * GB / 1.2},
+                                  {0, 28 * GB}};
+const std::vector<ReportedLevel> kZen4Reported = {{"L1", 32 * KiB}, {"L2", 1 * MiB}, {"L3", 32 * MiB}};
+
+TEST(LevelDetection, TwentyPercentStepBetweenLongPlateausIsALevel) {
+  // Two plateaus 1.2x apart, four octaves each, +-5% noise, 4 sizes per octave: two levels, whatever the seed.
+  const std::vector<Level> two = {{1 * MiB, 115 * GB}, {0, 115 * GB / 1.2}};
+  for (std::uint32_t seed : kSeeds) {
+    SCOPED_TRACE(seed);
+    auto curve = synthetic_curve(two, 64 * KiB, 32 * MiB, 4);
+    add_noise(curve, 0.05, seed);
+    const std::vector<Plateau> p = find_plateaus(curve);
+    ASSERT_EQ(p.size(), 2u);
+    EXPECT_NEAR(p[0].level / (115 * GB), 1.0, 0.05);
+    EXPECT_NEAR(p[1].level / (115 * GB / 1.2), 1.0, 0.05);
+    // The step is inside the one-octave transition (its first sizes are within the noise of the level above).
+    EXPECT_LT(p[0].max_bytes, 2 * MiB);
+    EXPECT_GT(p[1].min_bytes, 1 * MiB);
+  }
+}
+
+TEST(LevelDetection, OneNoisyPlateauIsNotCutIntoLevels) {
+  // The converse: one level with +-5% noise over eight octaves stays one plateau.
+  for (std::uint32_t seed : kSeeds) {
+    SCOPED_TRACE(seed);
+    auto curve = synthetic_curve({{0, 100 * GB}}, 64 * KiB, 16 * MiB, 4);
+    add_noise(curve, 0.05, seed);
+    EXPECT_EQ(find_plateaus(curve).size(), 1u);
+  }
+}
+
+TEST(LevelDetection, LongTransitionBetweenL3AndDramIsNoLevel) {
+  // L3 flat to 10 MiB, then falling for 2.2 octaves to DRAM at 46 MiB (the Zen 4 guest at 1 thread), +-3%
+  // noise: the runs along the fall are no level, L3 keeps its plateau's bandwidth, and the reported 32 MiB
+  // lies in the knee after it.
+  for (std::uint32_t seed : kSeeds) {
+    SCOPED_TRACE(seed);
+    auto curve = synthetic_curve(kZen4, 4 * KiB, 1024 * MiB, 4, {}, {1.0, 1.0, 2.2});
+    add_noise(curve, 0.03, seed);
+    const LevelLabels l = labels_of(curve, kZen4Reported);
+    ASSERT_NO_FATAL_FAILURE(expect_levels(l, kAllLevels));
+    EXPECT_NEAR(l.levels[1].bandwidth / (115 * GB), 1.0, 0.04);
+    EXPECT_NEAR(l.levels[2].bandwidth / (115 * GB / 1.2), 1.0, 0.04);
+    EXPECT_LE(l.levels[2].max_bytes, 12 * MiB);
+    EXPECT_GE(l.levels[3].min_bytes, 40 * MiB);
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(l.levels[i].agreement, "agrees") << l.levels[i].level;
+  }
+}
+
+TEST(LevelDetection, NoisyL1StaysOneLevel) {
+  // The Zen 4 guest at 2 threads: L1 (64 KiB for two cores) scattered from one size to the next, L2 and L3
+  // 1.2x apart, everything else +-5%. The recorded L1 scatters with a robust sigma of 6% (neighbours up to
+  // 13% apart, one size 18% low). With +-10% per size (sigma 5.8%, neighbours up to 20% apart) L1 is one
+  // level from the first size, near its bandwidth; with +-13% per size the four levels are still there.
+  const std::vector<Level> two = {{64 * KiB, 350 * GB}, {2 * MiB, 210 * GB}, {16 * MiB, 175 * GB}, {0, 33 * GB}};
+  const std::vector<ReportedLevel> reported = {{"L1", 64 * KiB}, {"L2", 2 * MiB}, {"L3", 32 * MiB}};
+  for (std::uint32_t seed : kSeeds) {
+    SCOPED_TRACE(seed);
+    for (double amplitude : {0.10, 0.13}) {
+      SCOPED_TRACE(amplitude);
+      auto curve = synthetic_curve(two, 4 * KiB, 1024 * MiB, 4);
+      add_noise(curve, amplitude, seed, 0.0, 64 * KiB);
+      add_noise(curve, 0.05, seed + 100, 64 * KiB * 1.01);
+      const LevelLabels l = labels_of(curve, reported);
+      ASSERT_NO_FATAL_FAILURE(expect_levels(l, kAllLevels));
+      if (amplitude > 0.1) continue;
+      EXPECT_EQ(l.levels[0].min_bytes, 4 * KiB);
+      EXPECT_GE(l.levels[0].max_bytes, 38 * KiB);
+      EXPECT_NEAR(l.levels[0].bandwidth / (350 * GB), 1.0, 0.1);
+    }
+  }
 }
 
 }  // namespace

@@ -297,6 +297,46 @@ TEST(MemoryCeilings, LevelsFromEveryKernelAndSaidWhenThreadCountsDiffer) {
   EXPECT_NE(find_ceiling(out, "DRAM", "read", 2), nullptr);
 }
 
+TEST(MemoryCeilings, StreamingStoreKernelsDoNotVoteOnLevels) {
+  // The Zen 4 guest's full profile at 2 threads: read and triad step at every cache, the streaming-store
+  // kernels are flat from 16 KiB to DRAM (their stores bypass the caches). Combined with them, the knees
+  // would flatten; the results file's kernel table says which kernels stream, and those do not vote, though
+  // they keep a ceiling per level.
+  const std::vector<Level> cached = {{64 * KiB, 350 * GB}, {2 * MiB, 210 * GB}, {16 * MiB, 175 * GB}, {0, 33 * GB}};
+  const auto read = synthetic_curve(cached, 4 * KiB, 1024 * MiB, 4);
+  const auto copy_nt =
+      synthetic_curve({{8 * KiB, 35 * GB}, {32 * MiB, 100 * GB}, {0, 45 * GB}}, 4 * KiB, 1024 * MiB, 4);
+  const auto write_nt = synthetic_curve({{64 * MiB, 52 * GB}, {0, 27 * GB}}, 4 * KiB, 1024 * MiB, 4);
+  const json caches = json::array({
+      {{"level", 1}, {"type", "data"}, {"size_bytes", 32768}, {"instances", 2}, {"cores_per_instance", 1}},
+      {{"level", 2}, {"type", "unified"}, {"size_bytes", 1048576}, {"instances", 2}, {"cores_per_instance", 1}},
+      {{"level", 3}, {"type", "unified"}, {"size_bytes", 33554432}, {"instances", 1}, {"cores_per_instance", 2}},
+  });
+  json doc = results_doc({{"read", 2, read}, {"triad", 2, read}, {"copy_nt", 2, copy_nt}, {"write_nt", 2, write_nt}},
+                         caches);
+  json table = json::array();
+  for (const char* k : {"read", "triad", "copy_nt", "write_nt"}) {
+    table.push_back({{"kernel", k}, {"non_temporal", std::string(k).ends_with("_nt")}});
+  }
+  doc["context"]["suites"]["bandwidth"]["kernels"] = table;
+  const json out = derive_memory_ceilings(doc);
+  std::vector<std::string> levels;
+  for (const json& l : out["memory_levels"]) {
+    levels.push_back(l["level"].get<std::string>());
+    EXPECT_EQ(l["detected_from"], json::array({"read", "triad"}));
+    if (l["level"] != "DRAM") {
+      EXPECT_EQ(l["agreement"], "agrees") << l.dump();
+    }
+  }
+  EXPECT_EQ(levels, (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
+  EXPECT_NE(find_ceiling(out, "L1", "copy_nt", 2), nullptr);
+  EXPECT_TRUE(any_note_has(out["notes"], "2 threads: copy_nt, write_nt (streaming stores")) << out["notes"].dump(1);
+  // A file without the table (older runs): every swept kernel votes, as before.
+  doc["context"].erase("suites");
+  const json old = derive_memory_ceilings(doc);
+  EXPECT_EQ(old["memory_levels"][0]["detected_from"].size(), 4u);
+}
+
 TEST(MemoryCeilings, ScatteredRepetitionsAreSaid) {
   json doc = results_doc({{"read", 1, synthetic_curve(kFourLevels, 4 * KiB, 512 * MiB, 2)}}, kVmCaches);
   int i = 0;

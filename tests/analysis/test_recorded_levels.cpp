@@ -1,9 +1,13 @@
-// Golden-ish tests on runs recorded on other machines (the recorded AMX run of ../shared/recorded/, copied
-// to tests/data/golden/, and the reference run in results/reference/): re-derived, every run has L1, L2, L3
-// and DRAM read ceilings at 1 thread and at all threads, in that order of decreasing bandwidth.
+// Golden-ish tests on runs recorded on other machines (the recorded AMX run and the Zen 4 guest's quick and
+// full runs of ../shared/recorded/, copied to tests/data/golden/, and the reference runs in
+// results/reference/): re-derived, every run has L1, L2, L3 and DRAM read ceilings at 1 thread and at all
+// threads, in that order of decreasing bandwidth. The Zen 4 full run (every kernel swept at 4 sizes per
+// octave) also checks each level against the reported sizes and the L3 roof against the curve.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -50,7 +54,43 @@ TEST_P(RecordedRun, EveryLevelAtEveryThreadCountInOrder) {
 
 INSTANTIATE_TEST_SUITE_P(Recorded, RecordedRun,
                          ::testing::Values("tests/data/golden/emr-2vcpu-amx_quick_a.json.gz",
-                                           "results/reference/vm-emerald-rapids-2vcpu_quick.json.gz"));
+                                           "tests/data/golden/zen4-2vcpu_quick.json.gz",
+                                           "tests/data/golden/zen4-2vcpu_full.json.gz",
+                                           "results/reference/vm-emerald-rapids-2vcpu_quick.json.gz",
+                                           "results/reference/vm-amd-zen5-2vcpu_quick.json.gz"));
+
+// The median over [lo, hi] bytes of the read kernel's per-size medians at `threads`, from the entries.
+double read_plateau(const json& results, int threads, double lo, double hi) {
+  std::vector<double> medians;
+  for (const json& e : results["benchmarks"]) {
+    if (e.value("aggregate_name", "") != "median" || !e.contains("labels")) continue;
+    const json& l = e["labels"];
+    const double ws = e.value("working_set_bytes", 0.0);
+    if (l.value("kernel", "") == "read" && l.value("threads", 0) == threads && ws >= lo && ws <= hi) {
+      medians.push_back(e["bytes_per_second"].get<double>());
+    }
+  }
+  std::sort(medians.begin(), medians.end());
+  return medians.empty() ? 0.0 : medians[medians.size() / 2];
+}
+
+TEST(RecordedZen4Full, EveryLevelAgreesAndL3KeepsItsPlateau) {
+  // The careful profile on the Zen 4 guest (L1d 32 KiB, L2 1 MiB per core, L3 32 MiB): the streaming-store
+  // kernels are flat across the caches, the L2-to-L3 step is 1.2x, and the curve falls from 10 to 45 MiB.
+  const json results = load_gz(std::string(ROOFLINE_SOURCE_DIR) + "/tests/data/golden/zen4-2vcpu_full.json.gz");
+  ASSERT_TRUE(results.is_object());
+  const json derived = derive_memory_ceilings(results);
+  for (const json& l : derived["memory_levels"]) {
+    if (l["level"] != "DRAM") {
+      EXPECT_EQ(l["agreement"], "agrees") << l.dump();
+    }
+    EXPECT_EQ(l["detected_from"].size(), 6u) << l.dump();  // not copy_nt, triad_nt, write_nt
+  }
+  const double mib = 1024.0 * 1024.0;
+  const double plateau = read_plateau(results, 1, 2 * mib, 8 * mib);
+  ASSERT_GT(plateau, 0.0);
+  EXPECT_NEAR(read_ceiling(derived, "L3", 1) / plateau, 1.0, 0.1) << plateau;
+}
 
 }  // namespace
 }  // namespace roofline

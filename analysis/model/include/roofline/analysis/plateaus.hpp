@@ -40,14 +40,29 @@ struct PlateauOptions {
   // Nor is a run of points spanning less than this many octaves: at 4 sizes per octave (full) the slope
   // between two levels (e.g. L2 -> L3 over ~1 octave) holds 2-point runs within tolerance that are not levels.
   double min_octaves = 0.5;
+  // Two neighbouring flat runs that each span at least long_octaves (and min_long_points sizes) are two
+  // levels when the second is lower by at least min_long_step and the step stands out of the runs' scatter
+  // (4 standard errors), even within `tolerance`: on Zen 4 the L2-to-L3 step is only 1.2x, and with 4 sizes
+  // per octave each side holds a dozen sizes that say so. Short runs still merge within tolerance.
+  double long_octaves = 2.0;
+  std::size_t min_long_points = 4;
+  double min_long_step = 0.1;
+  // A run between two plateaus that falls by at least transition_slope (natural log of bandwidth per
+  // octave, ~10%) and by at least transition_share of the average fall from the plateau before it to the
+  // plateau after it is part of the transition between them, not a level: a cache level is flat, and a
+  // long transition (L3 to DRAM on a VM, over 2 octaves) holds runs within tolerance of their median.
+  double transition_slope = 0.1;
+  double transition_share = 0.25;
 };
 
 // Sorts `curve` by size and splits it into plateaus (ascending size): the optimal segmentation of
 // log(bandwidth) into flat pieces (least absolute deviation from each piece's median plus a penalty per
 // piece, so one outlier or a sawtooth does not cut a level in two). Pieces shorter than min_points or
-// min_octaves are transitions. Neighbouring pieces within tolerance are merged; a plateau lower than the
-// next one (small sizes where per-call overhead dominates) is dropped, since caches only get slower with
-// size. Levels come out in order of decreasing bandwidth.
+// min_octaves are transitions, and so are pieces that fall along the slope between their neighbours
+// (transition_slope). Neighbouring pieces within tolerance are merged, unless both are long and the step
+// between them is clear (long_octaves); a plateau lower than the next one (small sizes where per-call
+// overhead dominates) is dropped, since caches only get slower with size. Levels come out in order of
+// decreasing bandwidth.
 std::vector<Plateau> find_plateaus(std::vector<CurvePoint>& curve, const PlateauOptions& options = {});
 
 // One curve from several kernels' curves at the same thread count (every kernel swept), on the first
