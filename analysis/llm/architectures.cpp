@@ -48,7 +48,7 @@ void read_llama(const Fields& f, ModelConfig& c) {
 
 // sliding_window on every layer (Mistral, Mixtral, Phi-3): null or absent is full attention.
 void read_window(const Fields& f, ModelConfig& c) {
-  c.sliding_window = f.count("sliding_window", 0);
+  c.sliding_window = f.count("sliding_window", kMaxWindow, 0);
   c.local_layers = c.sliding_window > 0 ? c.layers : 0;
 }
 
@@ -56,8 +56,8 @@ void read_mistral(const Fields& f, ModelConfig& c) { read_window(f, c); }
 
 void read_mixtral(const Fields& f, ModelConfig& c) {
   read_window(f, c);
-  c.moe.experts = f.positive("num_local_experts");
-  c.moe.top_k = f.positive("num_experts_per_tok");
+  c.moe.experts = f.positive("num_local_experts", kMaxCount);
+  c.moe.top_k = f.positive("num_experts_per_tok", kMaxCount);
   c.moe.expert_intermediate = c.intermediate;  // Mixtral's experts are intermediate_size wide
 }
 
@@ -71,10 +71,10 @@ void read_qwen_window(const Fields& f) {
 
 // Qwen MoE layers: every layer sparse (decoder_sparse_step 1, no mlp_only_layers) is what is modelled.
 void read_qwen_moe(const Fields& f, ModelConfig& c) {
-  c.moe.experts = f.positive("num_experts");
-  c.moe.top_k = f.positive("num_experts_per_tok");
-  c.moe.expert_intermediate = f.positive("moe_intermediate_size");
-  if (f.positive("decoder_sparse_step", 1) != 1) f.fail("'decoder_sparse_step' other than 1 is not modelled");
+  c.moe.experts = f.positive("num_experts", kMaxCount);
+  c.moe.top_k = f.positive("num_experts_per_tok", kMaxCount);
+  c.moe.expert_intermediate = f.positive("moe_intermediate_size", kMaxWidth);
+  if (f.positive("decoder_sparse_step", kMaxCount, 1) != 1) f.fail("'decoder_sparse_step' other than 1 is not modelled");
   if (f.has("mlp_only_layers") && !(f.doc["mlp_only_layers"].is_array() && f.doc["mlp_only_layers"].empty())) {
     f.fail("'mlp_only_layers' other than [] is not modelled");
   }
@@ -88,7 +88,7 @@ void read_qwen2(const Fields& f, ModelConfig& c) {
 void read_qwen2_moe(const Fields& f, ModelConfig& c) {
   read_qwen2(f, c);
   read_qwen_moe(f, c);
-  c.moe.shared_intermediate = f.count("shared_expert_intermediate_size", 0);
+  c.moe.shared_intermediate = f.count("shared_expert_intermediate_size", kMaxWidth, 0);
   c.moe.shared_gate = c.moe.shared_intermediate > 0;
 }
 
@@ -110,10 +110,10 @@ void read_attention_bias(const Fields& f, ModelConfig& c) { c.qkv_bias = c.o_bia
 void read_gemma2(const Fields& f, ModelConfig& c) {
   read_attention_bias(f, c);
   c.norms_per_layer = 4;
-  if (f.has("sliding_window_size") && f.count("sliding_window_size", 0) != f.count("sliding_window", 0)) {
+  if (f.has("sliding_window_size") && f.count("sliding_window_size", kMaxWindow, 0) != f.count("sliding_window", kMaxWindow, 0)) {
     f.fail("'sliding_window_size' differs from 'sliding_window'");
   }
-  c.sliding_window = f.count("sliding_window", 0);
+  c.sliding_window = f.count("sliding_window", kMaxWindow, 0);
   c.local_layers = c.sliding_window > 0 ? (c.layers + 1) / 2 : 0;
 }
 
@@ -127,12 +127,12 @@ void read_phi3(const Fields& f, ModelConfig& c) {
 // layers dense; MoE every layer after them (moe_layer_freq 1).
 void read_deepseek(const Fields& f, ModelConfig& c) {
   c.qkv_bias = c.o_bias = f.flag("attention_bias", false);
-  c.moe.experts = f.positive("n_routed_experts");
-  c.moe.top_k = f.positive("num_experts_per_tok");
-  c.moe.expert_intermediate = f.positive("moe_intermediate_size");
-  c.moe.shared_intermediate = f.count("n_shared_experts", 0) * c.moe.expert_intermediate;
-  c.moe.dense_layers = f.count("first_k_dense_replace", 0);
-  if (f.positive("moe_layer_freq", 1) != 1) f.fail("'moe_layer_freq' other than 1 is not modelled");
+  c.moe.experts = f.positive("n_routed_experts", kMaxCount);
+  c.moe.top_k = f.positive("num_experts_per_tok", kMaxCount);
+  c.moe.expert_intermediate = f.positive("moe_intermediate_size", kMaxWidth);
+  c.moe.shared_intermediate = f.count("n_shared_experts", kMaxCount, 0) * c.moe.expert_intermediate;
+  c.moe.dense_layers = f.count("first_k_dense_replace", kMaxCount, 0);
+  if (f.positive("moe_layer_freq", kMaxCount, 1) != 1) f.fail("'moe_layer_freq' other than 1 is not modelled");
   if (f.has("scoring_func") && f.doc["scoring_func"] != "softmax") f.fail("'scoring_func' other than softmax is not modelled");
   if (c.moe.dense_layers >= c.layers) f.fail("'first_k_dense_replace' must be below num_hidden_layers");
 }

@@ -18,7 +18,7 @@ void Fields::fail(const std::string& what) const { throw InputError(fmt::format(
 
 bool Fields::has(const char* key) const { return doc.contains(key) && !doc[key].is_null(); }
 
-std::int64_t Fields::positive(const char* key, std::int64_t fallback) const {
+std::int64_t Fields::positive(const char* key, std::int64_t max, std::int64_t fallback) const {
   if (!has(key)) {
     if (fallback >= 0) return fallback;
     fail(fmt::format("'{}' is missing (a Hugging Face config.json of this architecture has it)", key));
@@ -28,15 +28,17 @@ std::int64_t Fields::positive(const char* key, std::int64_t fallback) const {
   if (!v.is_number_integer()) fail(fmt::format("'{}' must be a positive integer, not {}", key, v.dump()));
   const std::int64_t n = v.get<std::int64_t>();
   if (n <= 0) fail(fmt::format("'{}' must be a positive integer, not {}", key, n));
+  if (n > max) fail(fmt::format("'{}' is {}: more than the {} a model may have here", key, n, max));
   return n;
 }
 
-std::int64_t Fields::count(const char* key, std::int64_t fallback) const {
+std::int64_t Fields::count(const char* key, std::int64_t max, std::int64_t fallback) const {
   if (!has(key)) return fallback;
   const json& v = doc[key];
   if (!v.is_number_integer() || v.get<std::int64_t>() < 0) {
     fail(fmt::format("'{}' must be a non-negative integer, not {}", key, v.dump()));
   }
+  if (v.get<std::int64_t>() > max) fail(fmt::format("'{}' is {}: more than the {} a model may have here", key, v.dump(), max));
   return v.get<std::int64_t>();
 }
 
@@ -69,7 +71,7 @@ void read_heads(const detail::Fields& f, ModelConfig& c) {
     }
     c.head_dim = c.hidden / c.heads;
   } else {
-    c.head_dim = f.positive("head_dim");
+    c.head_dim = f.positive("head_dim", detail::kMaxCount);
   }
   if (c.heads % c.kv_heads != 0) {
     f.fail(fmt::format("num_key_value_heads ({}) does not divide num_attention_heads ({})", c.kv_heads, c.heads));
@@ -84,12 +86,12 @@ ModelConfig parse_config(const json& doc, const std::string& source) {
   ModelConfig c;
   c.source = source;
   c.architecture = architecture_of(f);
-  c.hidden = f.positive("hidden_size");
-  c.layers = f.positive("num_hidden_layers");
-  c.heads = f.positive("num_attention_heads");
-  c.kv_heads = f.positive("num_key_value_heads", c.heads);
-  c.intermediate = f.positive("intermediate_size");
-  c.vocab = f.positive("vocab_size");
+  c.hidden = f.positive("hidden_size", detail::kMaxWidth);
+  c.layers = f.positive("num_hidden_layers", detail::kMaxCount);
+  c.heads = f.positive("num_attention_heads", detail::kMaxCount);
+  c.kv_heads = f.positive("num_key_value_heads", detail::kMaxCount, c.heads);
+  c.intermediate = f.positive("intermediate_size", detail::kMaxWidth);
+  c.vocab = f.positive("vocab_size", detail::kMaxVocab);
   read_heads(f, c);
   detail::read_architecture(f, c.architecture, c);
   c.name = fs::path(source).stem().string();

@@ -90,6 +90,28 @@ TEST(LlmArchitectures, MistralKvCacheIsCappedByItsSlidingWindow) {
   EXPECT_EQ(ops[3].kv_read_bytes, 4096.0 * 1024 * 2);
 }
 
+TEST(LlmArchitectures, WindowedPrefillCountsOnlyThePairsInTheWindow) {
+  // Mistral at 8192 prompt tokens, window 4096: W(W+1)/2 pairs for the first W queries, then W each.
+  const ModelConfig c = shipped("mistral-7b");
+  const double w = 4096, p = 8192;
+  const std::vector<Op> ops = prefill_ops(c, Precisions{}, 8192);
+  ASSERT_EQ(ops[3].name, "attn_scores");
+  EXPECT_EQ(ops[3].flops, 2.0 * 32 * 128 * (w * (w + 1) / 2 + (p - w) * w));
+  double chain = 0.0;  // the chain's blocks of 64 queries see at most 4096 + 63 keys
+  for (const GemmCall& call : ops[3].calls) chain += 2.0 * call.m * call.k * call.n * call.count;
+  EXPECT_GE(chain, ops[3].flops);
+  EXPECT_LE(chain, 2.0 * 32 * 128 * p * (w + 64));
+}
+
+TEST(LlmArchitectures, SizesBeyondAnyModelAreRefusedSoCountsStayInSixtyFourBits) {
+  nlohmann::json huge = llama_like();
+  huge["hidden_size"] = std::int64_t{1} << 40;
+  EXPECT_NE(refusal(huge).find("'hidden_size' is 1099511627776: more than the 262144"), std::string::npos);
+  nlohmann::json layers = llama_like();
+  layers["num_hidden_layers"] = 100000;
+  EXPECT_NE(refusal(layers).find("'num_hidden_layers'"), std::string::npos);
+}
+
 TEST(LlmArchitectures, Gemma2WindowsHalfItsLayers) {
   const ModelConfig c = shipped("gemma-2-9b");
   EXPECT_EQ(c.local_layers, 21);
