@@ -61,6 +61,22 @@ TEST(LlmArchitectures, DeepSeekMoeWithSharedExpertsAndADenseFirstLayer) {
   EXPECT_EQ(active_parameters(c), 2'828'650'496);
 }
 
+TEST(LlmArchitectures, Qwen3MoeWithQkNormsAndNoSharedExpert) {
+  // Qwen3-30B-A3B's shape (config.json of Qwen/Qwen3-30B-A3B): the model card publishes 30.5B total and
+  // 3.3B activated; the exact figures are the sum of modeling_qwen3_moe.py's shapes (q_norm and k_norm of
+  // head_dim per layer, 128 experts of 768, top 8, untied).
+  const nlohmann::json doc = {{"architectures", {"Qwen3MoeForCausalLM"}}, {"hidden_size", 2048}, {"head_dim", 128},
+                              {"intermediate_size", 6144}, {"moe_intermediate_size", 768}, {"num_attention_heads", 32},
+                              {"num_key_value_heads", 4}, {"num_hidden_layers", 48}, {"num_experts", 128},
+                              {"num_experts_per_tok", 8}, {"decoder_sparse_step", 1}, {"mlp_only_layers", nlohmann::json::array()},
+                              {"vocab_size", 151936}, {"tie_word_embeddings", false}, {"use_sliding_window", false},
+                              {"sliding_window", nullptr}, {"max_window_layers", 48}, {"attention_bias", false}};
+  const ModelConfig c = parse_config(doc, "qwen3-30b-a3b.json");
+  EXPECT_TRUE(c.qk_norm);
+  EXPECT_EQ(parameters(c), 30'532'122'624);
+  EXPECT_EQ(active_parameters(c), 3'353'032'704);
+}
+
 TEST(LlmArchitectures, DenseArchitecturesMatchTheirPublishedTotals) {
   // Published sizes: Mistral-7B-v0.1 7,241,732,096 (the model card's safetensors total); the others are
   // sums of their modeling files' shapes that round to the cards' figures: Qwen2-7B 7.62B (q, k, v
