@@ -111,7 +111,8 @@ void add_head(std::vector<Op>& ops, const ModelConfig& c, const Precisions& p, s
   norm.weight_bytes = d(c.hidden) * element_bytes(f.vectors);
   norm.activation_bytes = d(tokens) * d(c.hidden) * (e.c + e.b);  // the residual stream in, lm_head's input out
   ops.push_back(norm);
-  ops.push_back(weight_op("lm_head", p.format_of("lm_head"), {c.vocab, c.hidden, tokens, 1}));
+  // Tied: lm_head multiplies the embedding matrix, in the embedding's format.
+  ops.push_back(weight_op("lm_head", p.format_of(c.tied_embeddings ? "embed" : "lm_head"), {c.vocab, c.hidden, tokens, 1}));
   ops.back().per_layer = false;
 }
 

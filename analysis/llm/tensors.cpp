@@ -40,6 +40,7 @@ void add_feed_forward(std::vector<Tensor>& t, const ModelConfig& c) {
 }
 
 WeightFormat format_for(const Tensor& t, const Precisions& p) {
+  // A tied lm_head is the embedding matrix: it has the embedding's format.
   if (t.kind == TensorKind::embedding) return p.format_of("embed");
   if (t.kind == TensorKind::lm_head) return p.format_of("lm_head");
   return p.stored();
@@ -84,8 +85,8 @@ void check_blocks(const ModelConfig& c, const Precisions& p) {
     const WeightFormat f = format_for(t, p);
     if (t.cols % f.block != 0) {
       throw InputError(fmt::format("--weights {}: {} rows of {} weights are not a whole number of its {}-weight blocks "
-                                   "(llama.cpp stores such a tensor in another format: name it with --keep or choose "
-                                   "another --weights)", f.name, t.name, t.cols, f.block));
+                                   "(files of this format store such a tensor in another one: choose another --weights, "
+                                   "or --keep it when it is embed or lm_head)", f.name, t.name, t.cols, f.block));
     }
   }
 }

@@ -164,6 +164,9 @@ void check_request(const LlmArgs& a, const llm::ModelConfig& config, const llm::
     throw InputError(fmt::format("--routing: {} is not a mixture of experts (it has no experts to route to)", config.name));
   }
   if (config.is_moe()) llm::check_routing(r.precisions.routing, config.moe.experts, config.moe.top_k);
+  if (config.tied_embeddings && r.precisions.keep.count("lm_head") != 0) {
+    throw InputError(fmt::format("--keep lm_head: {} ties lm_head to the embeddings; keep embed instead", config.name));
+  }
   llm::check_blocks(config, r.precisions);
   if (r.draft) llm::check_blocks(*r.draft, r.precisions);
   if (r.observed.decode > 0.0 && r.batches.size() != 1) {

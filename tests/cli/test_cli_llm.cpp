@@ -149,6 +149,8 @@ TEST(CliLlm, BadFlagsAreRefused) {
   expect_refused(with({"--keep", "norms=fp32"}), "--keep 'norms=fp32'");
   expect_refused(with({"--keep", "lm_head=q9"}), "--keep lm_head 'q9'");
   expect_refused(with({"--routing", "best"}), "--routing: llama-2-7b is not a mixture of experts");
+  expect_refused({"--config", "llama-3.2-1b", "--results", kResults, "--keep", "lm_head=q8_0"},
+                 "--keep lm_head: llama-3.2-1b ties lm_head to the embeddings; keep embed instead");
   expect_refused(with({"--observed", "decode=fast"}), "--observed 'decode=fast'");
   expect_refused(with({"--observed", "decode=20"}), "--observed decode=: give the one batch");
   expect_refused(with({"--draft", "llama-3.2-1b"}), "--draft, --accept and --draft-tokens go together");
