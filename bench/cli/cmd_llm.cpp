@@ -169,6 +169,7 @@ void check_request(const LlmArgs& a, const llm::ModelConfig& config, const llm::
   }
   llm::check_blocks(config, r.precisions);
   if (r.draft) llm::check_blocks(*r.draft, r.precisions);
+  if (r.draft && r.draft->is_moe()) llm::check_routing(r.precisions.routing, r.draft->moe.experts, r.draft->moe.top_k);
   if (r.observed.decode > 0.0 && r.batches.size() != 1) {
     throw InputError("--observed decode=: give the one batch it was measured at with --batches (e.g. --batches 1)");
   }
