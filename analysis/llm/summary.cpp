@@ -203,7 +203,11 @@ StepEstimate prefill_step(const ModelConfig& c, const LlmRequest& r, const Roofs
 
 // The observed speeds' MBU and MFU: decode at the first batch, prefill at the first prompt.
 json observed_json(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs) {
-  json out = json::object();
+  const Precision p = r.precisions.weights;
+  const ComputeRoof& peak = roofs.compute.at(p);
+  json out = {{"mfu_roof", fmt::format("{} {} {} FMA peak, {:.4g} {}", to_string(p), to_string(peak.engine), peak.isa, peak.peak,
+                                       rate_unit(p))},
+              {"mbu_roof", fmt::format("{} read roof, {:.4g} B/s", to_string(roofs.dram().level), roofs.dram().bandwidth)}};
   if (r.observed.decode > 0.0) {
     const std::int64_t b = r.batches.front();
     out["decode"] = utilisation_json(utilisation(decode_step(c, r, roofs, b), static_cast<double>(b), r.observed.decode,
@@ -264,6 +268,14 @@ json summarize(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs, co
                                {"ops", layer_table(prefill_step(c, r, roofs, r.prompts.front()))}}}};
   if (r.observed.decode > 0.0 || r.observed.prefill > 0.0) out["observed"] = observed_json(c, r, roofs);
   if (r.draft) out["speculative"] = speculative_rows(c, r, roofs);
+  for (const char* phase : {"decode", "prefill"}) {
+    const json& o = out.value("observed", json::object()).value(phase, json::object());
+    if (!o.empty() && std::max({o["mbu"].get<double>(), o["mfu"].get<double>(), o["dequant_utilisation"].get<double>()}) > 1.0) {
+      notes.push_back(fmt::format("the observed {} speed is above a roof (MBU, MFU or dequantization over 100 %): the step moves "
+                                  "or computes less than counted (cache reuse, skipped work) or the roof was measured low; "
+                                  "the figure is not clamped", phase));
+    }
+  }
   out["conventions"] = llm_conventions();
   if (p.stored().quantized() || !p.keep.empty()) out["conventions"]["quantized"] = quant_conventions();
   out["notes"] = notes;

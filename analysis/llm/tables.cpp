@@ -151,8 +151,9 @@ ReportTable observed_table(const json& a) {
                       percent(o["mfu"].get<double>()), percent(o["dequant_utilisation"].get<double>()), o.value("nearest_bound", ""),
                       percent(o["of_estimate"].get<double>())});
   }
-  t.note = "MBU = the step's bytes / observed step time / the memory roof used; MFU = its FLOPs / that time / the FMA peak of the "
-           "precision the weights are multiplied in; nearest bound = the largest of the three";
+  t.note = fmt::format("MBU = the step's bytes / observed step time / the memory roof used ({}); MFU = its FLOPs / that time / the "
+                       "FMA peak of the precision the weights are multiplied in ({}); nearest bound = the largest of the three",
+                       a["observed"].value("mbu_roof", ""), a["observed"].value("mfu_roof", ""));
   return t;
 }
 

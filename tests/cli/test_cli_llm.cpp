@@ -205,6 +205,10 @@ TEST(CliLlm, ObservedSpeedsGiveMbuMfuAndTheNearestBound) {
   const auto& p = a["observed"]["prefill"];
   EXPECT_DOUBLE_EQ(p["mfu"].get<double>(), a["prefill"][0]["flops"].get<double>() / (512.0 / 100.0) / 1e12);
   EXPECT_EQ(p["nearest_bound"], "compute");
+  // Faster than the memory roof allows: said, not clamped.
+  const nlohmann::json fast = run_json({"--config", "llama-2-7b", "--results", kResults, "--batches", "1", "--observed", "decode=10"});
+  EXPECT_GT(fast["observed"]["decode"]["mbu"].get<double>(), 1.0);
+  EXPECT_NE(fast["notes"].dump().find("above a roof"), std::string::npos) << fast["notes"];
 }
 
 TEST(CliLlm, SpeculativeDecodingBound) {
