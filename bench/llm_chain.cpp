@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
@@ -14,12 +15,17 @@
 #include "roofline/common/statistics.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/kernels/gemm.hpp"
+#include "roofline/kernels/stream.hpp"
 
 namespace roofline {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+struct FreeDeleter {
+  void operator()(double* p) const { std::free(p); }
+};
 
 struct Instance {
   std::unique_ptr<GemmProblem> problem;
@@ -30,6 +36,8 @@ struct Instance {
 struct OpChain {
   std::string name;
   std::vector<Instance> instances;
+  std::size_t active = 0;  // instances this step runs (routed experts: the experts it touches)
+  double weight = 1.0;     // its share of the average layer (operations only some layers have)
 };
 
 const GemmBackend& backend_for(Precision p) {
@@ -63,6 +71,7 @@ bool prepare_op(const llm::Op& op, std::int64_t max_n, const ChainRequest& r, do
       out.instances.push_back({backend.prepare(request_for(call, std::max(max_n, call.n), op.precision, r)), call.n});
     }
   }
+  out.active = out.instances.size();
   return true;
 }
 
@@ -71,7 +80,7 @@ bool is_weights_op(const llm::Op& op) { return op.weight_bytes > 0.0; }
 // Times the prepared chain for one step: warm-up pass, then passes until min_seconds (at least 3).
 void time_step(std::vector<OpChain*>& chain, const ChainRequest& r, llm::MeasuredStep& step, bool complete) {
   for (OpChain* op : chain) {
-    for (Instance& in : op->instances) in.problem->run();  // warm-up: page mapping, JIT caches
+    for (std::size_t k = 0; k < op->active; ++k) op->instances[k].problem->run();  // warm-up: page mapping, JIT caches
   }
   std::vector<std::vector<double>> op_times(chain.size());
   std::vector<double> layer;
@@ -80,16 +89,16 @@ void time_step(std::vector<OpChain*>& chain, const ChainRequest& r, llm::Measure
     double total = 0.0;
     for (std::size_t i = 0; i < chain.size(); ++i) {
       const auto t0 = Clock::now();
-      for (Instance& in : chain[i]->instances) in.problem->run();
+      for (std::size_t k = 0; k < chain[i]->active; ++k) chain[i]->instances[k].problem->run();
       const double t = std::chrono::duration<double>(Clock::now() - t0).count();
       op_times[i].push_back(t);
-      total += t;
+      total += chain[i]->weight * t;
     }
     layer.push_back(total);
   }
   for (OpChain* op : chain) {
-    for (const Instance& in : op->instances) {
-      const GemmCheck check = in.problem->validate();
+    for (std::size_t k = 0; k < op->active; ++k) {
+      const GemmCheck check = op->instances[k].problem->validate();
       if (!check.ok) throw std::runtime_error(fmt::format("llm --measure: wrong product in {}: {}", op->name, check.message));
     }
   }
@@ -103,6 +112,28 @@ void time_step(std::vector<OpChain*>& chain, const ChainRequest& r, llm::Measure
   for (OpChain* op : chain) {
     if (!op->instances.empty()) step.implementations.push_back(op->name + ": " + op->instances.front().problem->implementation());
   }
+}
+
+// Each weights operation as the step touching the most of its weights runs it (routed experts: the most
+// experts), so that one preparation serves every step.
+std::vector<llm::Op> widest_weight_ops(const ChainRequest& r, const std::vector<llm::MeasuredStep>& steps) {
+  std::vector<llm::Op> widest;
+  for (const llm::MeasuredStep& step : steps) {
+    for (const llm::Op& op : llm::chain_ops(r.config, r.request.precisions, step)) {
+      if (!is_weights_op(op)) continue;
+      auto it = std::find_if(widest.begin(), widest.end(), [&](const llm::Op& w) { return w.name == op.name; });
+      if (it == widest.end()) {
+        widest.push_back(op);
+      } else if (op.calls.front().count > it->calls.front().count) {
+        *it = op;
+      }
+    }
+  }
+  return widest;
+}
+
+double layer_share(const llm::Op& op, std::int64_t layers) {
+  return llm::op_times(op, layers) / static_cast<double>(layers);
 }
 
 std::vector<llm::MeasuredStep> planned_steps(const ChainRequest& r) {
@@ -124,6 +155,28 @@ std::vector<llm::MeasuredStep> planned_steps(const ChainRequest& r) {
 }
 
 }  // namespace
+
+double measure_memory_roof(const ChainRequest& r, std::uint64_t bytes, int passes) {
+  if (!r.pus.empty()) pin_openmp_threads(r.threads, r.pus);
+  // A whole number of the read kernel's steps per thread, so no tail runs (stream.hpp).
+  const std::size_t unit = static_cast<std::size_t>(r.threads) * stream_step_elements(StreamKernel::read, r.features);
+  const std::size_t n = std::max<std::size_t>(1, bytes / sizeof(double) / unit) * unit;
+  // Not touched before stream_init: the pinned team's first touch places the pages.
+  std::unique_ptr<double, FreeDeleter> a(static_cast<double*>(std::aligned_alloc(64, (n * sizeof(double) + 63) / 64 * 64)));
+  if (!a) return 0.0;  // no memory for it now: said by a 0
+  const StreamArrays arrays{a.get(), nullptr, nullptr, n};
+  stream_init(StreamKernel::read, arrays, r.threads);
+  double best = 0.0, sum = 0.0;
+  for (int i = 0; i < passes; ++i) {
+    const auto t0 = Clock::now();
+    sum = run_stream_kernel(StreamKernel::read, arrays, r.threads, 1, r.features);
+    const double t = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (t > 0.0) best = std::max(best, static_cast<double>(stream_bytes_per_pass(StreamKernel::read, n)) / t);
+  }
+  const StreamCheck check = validate_stream(StreamKernel::read, arrays, sum, r.threads);
+  if (!check.ok) throw std::runtime_error("llm --measure: memory roof: " + check.message);
+  return best;
+}
 
 std::string chain_backend(Precision p) {
   const std::string name = p == Precision::fp32 ? "eigen" : "onednn";
@@ -149,8 +202,7 @@ std::vector<llm::MeasuredStep> measure_chain(const ChainRequest& r) {
   double used = 0.0;
   std::vector<std::unique_ptr<OpChain>> weights;
   std::string weights_note;
-  for (const llm::Op& op : llm::chain_ops(r.config, r.request.precisions, steps.front())) {
-    if (!is_weights_op(op)) continue;
+  for (const llm::Op& op : widest_weight_ops(r, steps)) {
     auto chain = std::make_unique<OpChain>();
     if (!prepare_op(op, max_tokens, r, used, *chain)) {
       weights_note = fmt::format("the layer does not fit in the memory budget ({}): {} and later projections not measured",
@@ -160,7 +212,6 @@ std::vector<llm::MeasuredStep> measure_chain(const ChainRequest& r) {
     weights.push_back(std::move(chain));
   }
   for (llm::MeasuredStep& step : steps) {
-    const std::int64_t tokens = step.phase == llm::Phase::decode ? step.batch : step.prompt;
     if (r.progress != nullptr) {
       r.progress->phase("llm");
       r.progress->update(step.phase == llm::Phase::decode ? fmt::format("decode batch {} context {}", step.batch, step.context)
@@ -175,7 +226,10 @@ std::vector<llm::MeasuredStep> measure_chain(const ChainRequest& r) {
       if (is_weights_op(op)) {
         for (auto& w : weights) {
           if (w->name != op.name) continue;
-          for (Instance& in : w->instances) in.problem->select_batch(tokens);
+          const llm::GemmCall& call = op.calls.front();  // routed experts: `count` experts of n tokens each
+          w->active = std::min(w->instances.size(), static_cast<std::size_t>(call.count));
+          w->weight = layer_share(op, r.config.layers);
+          for (std::size_t k = 0; k < w->active; ++k) w->instances[k].problem->select_batch(call.n);
           chain.push_back(w.get());
         }
         continue;
@@ -188,6 +242,7 @@ std::vector<llm::MeasuredStep> measure_chain(const ChainRequest& r) {
         continue;
       }
       for (Instance& in : a->instances) in.problem->select_batch(in.n);
+      a->weight = layer_share(op, r.config.layers);
       chain.push_back(a.get());
       attention.push_back(std::move(a));
     }

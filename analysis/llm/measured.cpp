@@ -15,7 +15,7 @@ std::vector<Op> chain_ops(const ModelConfig& c, const Precisions& p, const Measu
   std::vector<Op> all = step.phase == Phase::decode ? decode_ops(c, p, step.batch, step.context) : prefill_ops(c, p, step.prompt);
   std::vector<Op> layer;
   for (Op& op : all) {
-    if (op.per_layer) layer.push_back(std::move(op));
+    if (op.per_layer) layer.push_back(as_chain_runs(op));
   }
   return layer;
 }
@@ -24,7 +24,9 @@ json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& ro
   json out = json::array();
   for (const MeasuredStep& m : steps) {
     const std::vector<Op> ops = chain_ops(c, r.precisions, m);
-    const StepEstimate e = estimate_step(ops, 1, roofs, step_bytes(ops, 1), r.precisions.weights);
+    // The chain's layer is the model's average layer: operations only some layers have count for their share.
+    const StepEstimate e = estimate_step(ops, c.layers, roofs, step_bytes(ops, c.layers) / static_cast<double>(c.layers),
+                                         r.precisions.weights);
     json row;
     if (m.phase == Phase::decode) {
       row["id"] = fmt::format("decode-b{}", m.batch);
@@ -78,6 +80,40 @@ json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& ro
           {"notes", notes},
           {"residual", "(estimated - measured) / measured; measured = the median pass (residual_best: the fastest pass)"},
           {"working_set", "the chain repeats one layer: its estimate uses the level one layer's working set fits in"}};
+}
+
+Roofs at_memory_roof(const Roofs& roofs, double bandwidth) {
+  Roofs moment = roofs;
+  moment.levels.back().bandwidth = bandwidth;
+  moment.gemv_bandwidth.clear();
+  return moment;
+}
+
+namespace {
+
+void copy_moment(json& row, const json& moment) {
+  row["estimated_seconds_moment"] = moment["estimated_seconds"];
+  row["residual_moment"] = moment["residual"];
+  row["residual_best_moment"] = moment["residual_best"];
+}
+
+}  // namespace
+
+void add_moment(json& measured, const json& moment, double before, double after) {
+  json& steps = measured["steps"];
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    copy_moment(steps[i], moment["steps"][i]);
+    for (std::size_t k = 0; k < steps[i]["ops"].size(); ++k) copy_moment(steps[i]["ops"][k], moment["steps"][i]["ops"][k]);
+  }
+  measured["notes"].push_back(fmt::format(
+      "DRAM read roof measured beside the chain: {:.3g} GB/s before, {:.3g} GB/s after ({:+.1f} %); the 'roof now' "
+      "residuals use their mean in place of the results file's DRAM roof (levels the chain fits in are unchanged)",
+      before / 1e9, after / 1e9, before > 0.0 ? 100.0 * (after - before) / before : 0.0));
+  measured["memory_roof_moment"] = {
+      {"before", before}, {"after", after}, {"used", (before + after) / 2.0}, {"kernel", "read"},
+      {"drift", before > 0.0 ? (after - before) / before : 0.0},
+      {"method", "the DRAM read roof measured just before and just after the chain (best of 10 passes each, on the "
+                 "chain's threads); the residual_moment columns use their mean in place of the results file's DRAM roof"}};
 }
 
 }  // namespace roofline::llm

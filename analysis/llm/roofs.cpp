@@ -110,8 +110,12 @@ Roofs read_roofs(const json& results, const std::string& file, int threads, cons
     }
     r.compute[p] = roof;
   }
+  if (const auto fp32 = r.compute.find(Precision::fp32); fp32 != r.compute.end()) {
+    r.dequant_rate = fp32->second.peak / 2.0;  // one element operation per lane where an FMA is 2 FLOP
+  }
   const json& machine = results.value("context", json::object()).value("machine", json::object());
   r.memory_total_bytes = machine.value("memory_total_bytes", 0.0);
+  r.memory_available_bytes = machine.value("memory_available_bytes", 0.0);
   return r;
 }
 

@@ -18,14 +18,37 @@ std::string rate_unit(const json& op) { return op.value("precision", "") == "int
 ReportTable model_table(const json& a) {
   const json& m = a["model"];
   ReportTable t{"llm-model", "Model", {"quantity", "value"}, {false, true}, {}, ""};
-  t.rows = {{"model", m.value("name", "")},
-            {"parameters", fmt::format("{} ({})", m["parameters"].get<long long>(), format_si(m["parameters"].get<double>(), ""))},
-            {"weight bytes (" + m.value("weights", "") + ")", format_bytes(m["weight_bytes"].get<double>())},
+  t.rows = {{"model", m.value("name", "") + " (" + m.value("architecture", "") + ")"},
+            {"parameters", fmt::format("{} ({})", m["parameters"].get<long long>(), format_si(m["parameters"].get<double>(), ""))}};
+  if (m.contains("moe")) {
+    const json& e = m["moe"];
+    t.rows.push_back({"active parameters (per token)", fmt::format("{} ({})", m["active_parameters"].get<long long>(),
+                                                                   format_si(m["active_parameters"].get<double>(), ""))});
+    t.rows.push_back({"experts", fmt::format("{} routed, top {}, {} wide; shared {} wide; {} dense layers", e["experts"].get<long long>(),
+                                             e["top_k"].get<long long>(), e["expert_intermediate_size"].get<long long>(),
+                                             e["shared_intermediate_size"].get<long long>(), e["dense_layers"].get<long long>())});
+  }
+  t.rows.push_back({"weights", fmt::format("{} ({:.4g} bits/weight), multiplied in {}", m.value("weights", ""),
+                                           m.value("bits_per_weight", 0.0), m.value("compute_precision", ""))});
+  const json keep = m.value("keep", json::object());
+  for (auto it = keep.begin(); it != keep.end(); ++it) t.rows.push_back({"kept: " + it.key(), it.value().get<std::string>()});
+  if (!m["sliding_window"].is_null()) {
+    t.rows.push_back({"sliding window", fmt::format("{} tokens on {} of {} layers", m["sliding_window"].get<long long>(),
+                                                    m["windowed_layers"].get<long long>(), m["layers"].get<long long>())});
+  }
+  const std::string fit = m["weights_fit"].is_null() ? "n/a" : (m["weights_fit"].get<bool>() ? "yes" : "no");
+  t.rows.insert(t.rows.end(), {
+            {"weight bytes (" + m.value("weights", "") + "), fit in memory: " + fit, format_bytes(m["weight_bytes"].get<double>())},
             {"KV cache per token (" + m.value("kv", "") + ")", format_bytes(m["kv_cache_bytes_per_token"].get<double>())},
             {fmt::format("KV cache per sequence at context {}", m["context"].get<long long>()),
              format_bytes(m["kv_cache_bytes_per_sequence"].get<double>())},
-            {"sequences that fit in memory", count(m["max_sequences"])}};
-  if (m.contains("memory_total_bytes")) t.note = "memory: " + format_bytes(m["memory_total_bytes"].get<double>()) + " total in the run's machine facts";
+            {"sequences that fit in memory", count(m["max_sequences"])}});
+  if (m.contains("memory_total_bytes") || m.contains("memory_available_bytes")) {
+    t.note = fmt::format("memory: {} total, {} available, from {}; {}",
+                         m.contains("memory_total_bytes") ? format_bytes(m["memory_total_bytes"].get<double>()) : "n/a",
+                         m.contains("memory_available_bytes") ? format_bytes(m["memory_available_bytes"].get<double>()) : "n/a",
+                         m.value("memory_source", ""), m.value("kernel", ""));
+  }
   return t;
 }
 
@@ -61,6 +84,14 @@ ReportTable decode_table(const json& a) {
   t.note = fmt::format("projections turn compute-bound at batch {}; the whole decode step at batch {} (n/a: not below {})",
                        count(ridge["projections_compute_bound_batch"]), count(ridge["decode_compute_bound_batch"]),
                        ridge["search_limit"].get<long long>());
+  if (a["model"].contains("moe")) {
+    std::string touched;
+    for (const json& r : a["decode"]) {
+      touched += fmt::format("{}batch {}: {:.3g}", touched.empty() ? "" : ", ", r["batch"].get<long long>(),
+                             r["experts_touched_per_layer"].get<double>());
+    }
+    t.note += "; experts read per layer (" + a["model"]["moe"].value("routing", "") + "): " + touched;
+  }
   return t;
 }
 
@@ -82,17 +113,21 @@ void append_measured(std::vector<std::string>& row, const json& m) {
     row.push_back(has ? seconds(m[value].get<double>()) : "not measured");
     row.push_back(has ? fmt::format("{:+.1f} %", 100.0 * m[residual].get<double>()) : "");
   }
+  const bool moment = m.contains("residual_moment") && m["residual_moment"].is_number();
+  row.push_back(moment ? fmt::format("{:+.1f} %", 100.0 * m["residual_moment"].get<double>()) : "");
 }
 
 ReportTable ops_table(const std::string& id, const std::string& title, const json& ops, bool measured) {
   ReportTable t{id, title, {"operation", "precision", "FLOPs", "bytes", "AI (FLOP/B)", "roof", "bound", "estimated"},
                 {false, false, true, true, true, false, false, true}, {}, ""};
   if (measured) {
-    t.columns.insert(t.columns.end(), {"measured", "residual", "fastest", "residual"});
-    t.right_aligned.insert(t.right_aligned.end(), {true, true, true, true});
+    t.columns.insert(t.columns.end(), {"measured", "residual", "fastest", "residual", "residual, roof now"});
+    t.right_aligned.insert(t.right_aligned.end(), {true, true, true, true, true});
   }
   for (const json& op : ops) {
-    std::vector<std::string> row{op.value("name", "") + (op.value("per_layer", true) ? "" : " (once)"),
+    const bool some = op.contains("layers") && op["layers"].is_number();
+    std::vector<std::string> row{op.value("name", "") + (op.value("per_layer", true) ? "" : " (once)") +
+                                     (some ? fmt::format(" ({} layers)", op["layers"].get<long long>()) : ""),
                                  op.value("precision", ""), format_si(op["flops"].get<double>(), rate_unit(op)),
                                  format_bytes(op["bytes"].get<double>()), fmt::format("{:.3g}", op["ai"].get<double>()),
                                  op.value("level", ""), op.value("bound", ""), seconds(op["estimated_seconds"].get<double>())};
@@ -101,6 +136,39 @@ ReportTable ops_table(const std::string& id, const std::string& title, const jso
     }
     t.rows.push_back(row);
   }
+  return t;
+}
+
+ReportTable observed_table(const json& a) {
+  ReportTable t{"llm-observed", "Observed speeds on this roofline", {"step", "tokens/s", "MBU", "MFU", "dequant", "nearest bound", "of estimate"},
+                {false, true, true, true, true, false, true}, {}, ""};
+  for (const char* phase : {"decode", "prefill"}) {
+    if (!a["observed"].contains(phase)) continue;
+    const json& o = a["observed"][phase];
+    const std::string step = o.contains("batch") ? fmt::format("decode batch {}", o["batch"].get<long long>())
+                                                 : fmt::format("prefill {} tokens", o["prompt_tokens"].get<long long>());
+    t.rows.push_back({step, fmt::format("{:.4g}", o["tokens_per_second"].get<double>()), percent(o["mbu"].get<double>()),
+                      percent(o["mfu"].get<double>()), percent(o["dequant_utilisation"].get<double>()), o.value("nearest_bound", ""),
+                      percent(o["of_estimate"].get<double>())});
+  }
+  t.note = fmt::format("MBU = the step's bytes / observed step time / the memory roof used ({}); MFU = its FLOPs / that time / the "
+                       "FMA peak of the precision the weights are multiplied in ({}); nearest bound = the largest of the three",
+                       a["observed"].value("mbu_roof", ""), a["observed"].value("mfu_roof", ""));
+  return t;
+}
+
+ReportTable speculative_table(const json& a) {
+  const json& sp = a["speculative"];
+  ReportTable t{"llm-speculative", "Speculative decoding with draft " + sp.value("draft", ""),
+                {"batch", "A", "K", "tokens/cycle", "draft step", "verify step", "target step", "speed-up bound"},
+                {true, true, true, true, true, true, true, true}, {}, ""};
+  for (const json& r : sp["rows"]) {
+    t.rows.push_back({fmt::format("{}", r["batch"].get<long long>()), fmt::format("{:.3g}", r["accept"].get<double>()),
+                      fmt::format("{}", r["draft_tokens"].get<long long>()), fmt::format("{:.4g}", r["tokens_per_cycle"].get<double>()),
+                      seconds(r["draft_step_seconds"].get<double>()), seconds(r["verify_step_seconds"].get<double>()),
+                      seconds(r["target_step_seconds"].get<double>()), fmt::format("{:.3g}x", r["speedup"].get<double>())});
+  }
+  if (!sp["rows"].empty()) t.note = sp["rows"][0].value("formula", "");
   return t;
 }
 
@@ -129,6 +197,8 @@ std::vector<ReportTable> llm_tables(const json& a) {
   const json& p = a["layer"]["prefill"];
   tables.push_back(ops_table("llm-layer-prefill", fmt::format("One layer, prefill of {} tokens (estimate)", p["prompt_tokens"].get<long long>()),
                              p["ops"], false));
+  if (a.contains("observed")) tables.push_back(observed_table(a));
+  if (a.contains("speculative")) tables.push_back(speculative_table(a));
   if (a.contains("measured")) {
     for (const json& m : a["measured"]["steps"]) {
       ReportTable t = ops_table("llm-measured-" + m.value("id", ""), m.value("title", ""), m["ops"], true);

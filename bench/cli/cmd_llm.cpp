@@ -7,7 +7,9 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <system_error>
 
@@ -28,7 +30,12 @@
 #include "roofline/bench/run_config.hpp"
 #include "roofline/llm/html.hpp"
 #include "roofline/llm/measured.hpp"
+#include "roofline/llm/moe.hpp"
+#include "roofline/llm/observed.hpp"
+#include "roofline/llm/quant.hpp"
 #include "roofline/llm/roofs.hpp"
+#include "roofline/llm/target.hpp"
+#include "roofline/llm/tensors.hpp"
 #include "roofline/llm/summary.hpp"
 #include "roofline/llm/tables.hpp"
 
@@ -40,11 +47,12 @@ namespace {
 
 struct LlmArgs {
   std::string config, results, weights = "bf16", kv = "bf16", batches = "1,8,64", context = "4096", prompt = "512";
-  std::string threads, html, roof = "peak";
+  std::string threads, html, roof = "peak", keep, routing = "uniform", target = llm::kDefaultTarget, observed;
+  std::string draft, accept, draft_tokens;
   bool json = false, measure = false, force = false;
 };
 
-Precision parse_llm_precision(const std::string& text, const char* flag) {
+Precision parse_kv_precision(const std::string& text, const char* flag) {
   const auto p = parse_precision(text);
   if (!p || (*p != Precision::bf16 && *p != Precision::fp32 && *p != Precision::int8)) {
     throw InputError(fmt::format("{} '{}': expected bf16, fp32 or int8", flag, text));
@@ -89,6 +97,94 @@ llm::RoofSource parse_roof(const std::string& text) {
   throw InputError(fmt::format("--roof '{}': expected peak or gemm", text));
 }
 
+// --keep embed=FORMAT,lm_head=FORMAT: tensors stored in another format than --weights.
+std::map<std::string, llm::WeightFormat> parse_keep(const std::string& text) {
+  std::map<std::string, llm::WeightFormat> keep;
+  if (text.empty()) return keep;
+  std::stringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const auto eq = item.find('=');
+    const std::string name = item.substr(0, eq);
+    if (eq == std::string::npos || (name != "embed" && name != "lm_head") || keep.count(name) != 0) {
+      throw InputError(fmt::format("--keep '{}': expected embed=FORMAT and/or lm_head=FORMAT, each once (e.g. lm_head=q6_k)", text));
+    }
+    keep[name] = llm::parse_weight_format(item.substr(eq + 1), "--keep " + name);
+  }
+  return keep;
+}
+
+// A number in (0, 1] for --accept.
+double parse_accept(const std::string& text) {
+  char* end = nullptr;
+  const double v = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
+  if (end == nullptr || *end != '\0' || !(v > 0.0 && v <= 1.0)) {
+    throw InputError(fmt::format("--accept '{}': expected the draft's acceptance rate, a number in (0, 1]", text));
+  }
+  return v;
+}
+
+// The precisions every compute roof the estimate uses: the formats' and the KV cache's, fp32 for the
+// vector units' dequantization rate.
+std::vector<Precision> needed_precisions(const llm::Precisions& p) {
+  std::vector<Precision> needed{p.stored().compute, p.kv};
+  bool quantized = p.stored().quantized();
+  for (const auto& [name, f] : p.keep) {
+    needed.push_back(f.compute);
+    quantized = quantized || f.quantized();
+  }
+  if (quantized) needed.push_back(Precision::fp32);
+  return needed;
+}
+
+void set_precisions(const LlmArgs& a, llm::LlmRequest& request) {
+  const llm::WeightFormat format = llm::parse_weight_format(a.weights, "--weights");
+  request.precisions.weights = format.compute;
+  if (format.quantized() || format.name == "fp8") request.precisions.format = format;
+  request.precisions.kv = parse_kv_precision(a.kv, "--kv");
+  request.precisions.keep = parse_keep(a.keep);
+  request.precisions.routing = llm::parse_routing(a.routing);
+}
+
+// The draft of --draft/--accept/--draft-tokens: all three or none.
+void set_speculative(const LlmArgs& a, llm::LlmRequest& request) {
+  if (a.draft.empty() && a.accept.empty() && a.draft_tokens.empty()) return;
+  if (a.draft.empty() || a.accept.empty() || a.draft_tokens.empty()) {
+    throw InputError("--draft, --accept and --draft-tokens go together: a draft config, its acceptance rate, and K");
+  }
+  request.accept = parse_accept(a.accept);
+  request.draft_tokens = parse_single(a.draft_tokens, "--draft-tokens", 64);
+  request.draft = llm::load_config(model_config_path(a.draft));
+}
+
+// Checks that need the model: routing only for MoE, the formats' blocks, one batch and prompt per
+// observed speed, and what --measure can time.
+void check_request(const LlmArgs& a, const llm::ModelConfig& config, const llm::LlmRequest& r) {
+  if (a.routing != "uniform" && !config.is_moe()) {
+    throw InputError(fmt::format("--routing: {} is not a mixture of experts (it has no experts to route to)", config.name));
+  }
+  if (config.is_moe()) llm::check_routing(r.precisions.routing, config.moe.experts, config.moe.top_k);
+  if (config.tied_embeddings && r.precisions.keep.count("lm_head") != 0) {
+    throw InputError(fmt::format("--keep lm_head: {} ties lm_head to the embeddings; keep embed instead", config.name));
+  }
+  llm::check_blocks(config, r.precisions);
+  if (r.draft) llm::check_blocks(*r.draft, r.precisions);
+  if (r.draft && r.draft->is_moe()) llm::check_routing(r.precisions.routing, r.draft->moe.experts, r.draft->moe.top_k);
+  if (r.observed.decode > 0.0 && r.batches.size() != 1) {
+    throw InputError("--observed decode=: give the one batch it was measured at with --batches (e.g. --batches 1)");
+  }
+  if (r.observed.prefill > 0.0 && r.prompts.size() != 1) {
+    throw InputError("--observed prefill=: give the one prompt length it was measured at with --prompt (e.g. --prompt 512)");
+  }
+  if (a.measure && (r.precisions.format || !r.precisions.keep.empty())) {
+    throw InputError(fmt::format("--measure times bf16, fp32 or int8 weights with the GEMM backends; no kernel here runs {}",
+                                 r.precisions.stored().name));
+  }
+  if (a.measure && a.target != llm::kDefaultTarget) {
+    throw InputError(fmt::format("--measure runs on this machine's CPU, not on --target {}", a.target));
+  }
+}
+
 json measure(const llm::ModelConfig& config, const llm::LlmRequest& request, const llm::Roofs& roofs) {
   const MachineFacts machine = detect_machine();
   if (roofs.threads > machine.pus) {
@@ -105,8 +201,21 @@ json measure(const llm::ModelConfig& config, const llm::LlmRequest& request, con
       memory_budget(MemoryInfo{machine.memory_total_bytes, machine.memory_available_bytes, machine.memory_source}));
   Progress progress(isatty(fileno(stderr)) != 0);
   chain.progress = &progress;
-  json out = llm::compare_measured(config, request, roofs, measure_chain(chain));
+  // The roof of the moment: the read kernel right before and right after the chain, well past the caches.
+  const std::uint64_t roof_bytes = std::min<std::uint64_t>(
+      static_cast<std::uint64_t>(chain.budget_bytes / 4), std::max<std::uint64_t>(256ull << 20, 8 * machine.cache_bytes(3)));
+  progress.phase("llm");
+  progress.update("memory roof before the chain");
+  const double before = measure_memory_roof(chain, roof_bytes);
+  const std::vector<llm::MeasuredStep> steps = measure_chain(chain);
+  progress.update("memory roof after the chain");
+  const double after = measure_memory_roof(chain, roof_bytes);
   progress.finish();
+  json out = llm::compare_measured(config, request, roofs, steps);
+  if (before > 0.0 && after > 0.0) {
+    llm::add_moment(out, llm::compare_measured(config, request, llm::at_memory_roof(roofs, (before + after) / 2.0), steps),
+                    before, after);
+  }
   out["threads"] = roofs.threads;
   out["budget_bytes"] = chain.budget_bytes;
   out["backends"] = {{"weights", chain_backend(request.precisions.weights)}, {"kv", chain_backend(request.precisions.kv)}};
@@ -115,8 +224,7 @@ json measure(const llm::ModelConfig& config, const llm::LlmRequest& request, con
 
 void run_llm(const LlmArgs& a) {
   llm::LlmRequest request;
-  request.precisions.weights = parse_llm_precision(a.weights, "--weights");
-  request.precisions.kv = parse_llm_precision(a.kv, "--kv");
+  set_precisions(a, request);
   const std::vector<int> batches = parse_positive_list(a.batches, "--batches", 1 << 20);
   request.batches.assign(batches.begin(), batches.end());
   request.context = parse_single(a.context, "--context", 1 << 24);
@@ -124,14 +232,21 @@ void run_llm(const LlmArgs& a) {
   request.prompts.assign(prompts.begin(), prompts.end());
   const int threads = a.threads.empty() ? 0 : static_cast<int>(parse_single(a.threads, "--threads", 1 << 16));
   const llm::RoofSource roof = parse_roof(a.roof);
+  if (!a.observed.empty()) request.observed = llm::parse_observed(a.observed);
   const Overwrite overwrite = a.force ? Overwrite::yes : Overwrite::no;
   if (!a.html.empty()) check_destination(a.html, overwrite, "--html");
 
   llm::ModelConfig config = llm::load_config(model_config_path(a.config));
+  set_speculative(a, request);
+  check_request(a, config, request);
   const fs::path results_path = a.results.empty() ? newest_results() : fs::path(a.results);
-  const json results = load_results(results_path);
-  const llm::Roofs roofs = llm::read_roofs(results, results_path.string(), threads,
-                                           {request.precisions.weights, request.precisions.kv}, roof);
+  const json results = llm::select_target(load_results(results_path), a.target, results_path.string());
+  llm::Roofs roofs = llm::read_roofs(results, results_path.string(), threads, needed_precisions(request.precisions), roof);
+  roofs.target = a.target;
+  const llm::TargetMemory memory = llm::target_memory(results, a.target);
+  roofs.memory_total_bytes = memory.total_bytes;
+  roofs.memory_available_bytes = memory.available_bytes;
+  roofs.memory_source = memory.source;
   json answer = llm::summarize(config, request, roofs, results_path.string());
   if (threads == 0) {
     answer["notes"].push_back(fmt::format("ceilings at {} threads: the largest thread count of {} with a DRAM roof "
@@ -154,9 +269,20 @@ void add_llm_command(CLI::App& app, CliState&) {
   auto* cmd = app.add_subcommand("llm", "LLM inference bounds (decode per batch, prefill) from a run's measured roofline");
   auto a = std::make_shared<LlmArgs>();
   cmd->add_option("--config", a->config, "A Hugging Face config.json, or a shipped model: llama-2-7b, llama-2-70b, "
-                                         "llama-3-8b, llama-3.2-1b")->required();
+                                         "llama-3-8b, llama-3.2-1b, mistral-7b, mixtral-8x7b, qwen2-7b, qwen1.5-moe-a2.7b, "
+                                         "deepseek-moe-16b, gemma-7b, gemma-2-9b, phi-3-mini-4k")->required();
   cmd->add_option("--results", a->results, "A results file of `roofline run` (default: the newest in results/)");
-  cmd->add_option("--weights", a->weights, "Precision of the weights: bf16 (default), fp32, int8");
+  cmd->add_option("--weights", a->weights, "How the weights are stored: bf16 (default), fp32, int8, or quantized: q8_0, "
+                                           "q4_0, q4_k, q5_k, q6_k (llama.cpp), fp8, int4-gG (G weights per fp16 scale)");
+  cmd->add_option("--keep", a->keep, "Tensors stored in another format than --weights: embed=FORMAT,lm_head=FORMAT");
+  cmd->add_option("--routing", a->routing, "Experts a MoE step touches per layer: uniform (default, E(1-(1-k/E)^T) for T "
+                                           "tokens), best (k), worst (min(E, T k)), touched=N (measured)");
+  cmd->add_option("--target", a->target, "The target whose ceilings to use, in a results file with several (default cpu)");
+  cmd->add_option("--observed", a->observed, "Measured speeds, decode=TPS[,prefill=TPS] (tokens/s at the one --batches "
+                                             "and --prompt): their MBU, MFU and nearest bound");
+  cmd->add_option("--draft", a->draft, "Speculative decoding: the draft model's config (with --accept, --draft-tokens)");
+  cmd->add_option("--accept", a->accept, "Speculative decoding: the probability a drafted token is accepted, in (0, 1]");
+  cmd->add_option("--draft-tokens", a->draft_tokens, "Speculative decoding: tokens K drafted per target step");
   cmd->add_option("--kv", a->kv, "Precision of the KV cache: bf16 (default), fp32, int8");
   cmd->add_option("--batches", a->batches, "Decode batches (sequences), e.g. 1,8,64 (default)");
   cmd->add_option("--context", a->context, "Tokens in each sequence's KV cache during decode (default 4096)");

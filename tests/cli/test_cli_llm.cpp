@@ -77,6 +77,25 @@ TEST(CliLlm, TablesAndHtmlPage) {
   EXPECT_EQ(run_cli({"llm", "--config", "llama-3-8b", "--results", kResults, "--html", html.string(), "--force"}).exit_code, 0);
 }
 
+TEST(CliLlm, MeasuresATinyMoeLayerBesideTheRoofOfTheMoment) {
+  const nlohmann::json a = run_json({"--config", (kData / "tiny_moe.json").string(), "--results", kResults, "--threads", "1",
+                                     "--batches", "1,4", "--context", "64", "--prompt", "32", "--measure"});
+  const auto& m = a["measured"];
+  ASSERT_TRUE(m.contains("memory_roof_moment"));
+  EXPECT_GT(m["memory_roof_moment"]["before"].get<double>(), 0.0);
+  EXPECT_GT(m["memory_roof_moment"]["after"].get<double>(), 0.0);
+  for (const auto& s : m["steps"]) {
+    EXPECT_GT(s["measured_seconds"].get<double>(), 0.0);
+    EXPECT_TRUE(s["residual_moment"].is_number());
+    bool experts = false;
+    for (const auto& op : s["ops"]) {
+      EXPECT_GT(op["measured_seconds"].get<double>(), 0.0) << op["name"];
+      experts = experts || op["name"] == "expert_up_proj";
+    }
+    EXPECT_TRUE(experts);
+  }
+}
+
 TEST(CliLlm, MeasuresATinyLayer) {
   const nlohmann::json a = run_json({"--config", (kData / "tiny.json").string(), "--results", kResults, "--threads", "1",
                                      "--batches", "1,2", "--context", "64", "--prompt", "32", "--measure"});
@@ -125,7 +144,20 @@ TEST(CliLlm, BadFlagsAreRefused) {
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   };
-  expect_refused(with({"--weights", "fp8"}), "--weights 'fp8': expected bf16, fp32 or int8");
+  expect_refused(with({"--weights", "q3_k"}), "--weights 'q3_k': expected bf16, fp32, int8, q8_0, q4_0");
+  expect_refused(with({"--weights", "int4-g7"}), "--weights 'int4-g7'");
+  expect_refused(with({"--keep", "norms=fp32"}), "--keep 'norms=fp32'");
+  expect_refused(with({"--keep", "lm_head=q9"}), "--keep lm_head 'q9'");
+  expect_refused(with({"--routing", "best"}), "--routing: llama-2-7b is not a mixture of experts");
+  expect_refused({"--config", "llama-3.2-1b", "--results", kResults, "--keep", "lm_head=q8_0"},
+                 "--keep lm_head: llama-3.2-1b ties lm_head to the embeddings; keep embed instead");
+  expect_refused(with({"--observed", "decode=fast"}), "--observed 'decode=fast'");
+  expect_refused(with({"--observed", "decode=20"}), "--observed decode=: give the one batch");
+  expect_refused(with({"--draft", "llama-3.2-1b"}), "--draft, --accept and --draft-tokens go together");
+  expect_refused(with({"--draft", "llama-3.2-1b", "--accept", "1.5", "--draft-tokens", "4"}), "--accept '1.5'");
+  expect_refused(with({"--draft", "llama-3.2-1b", "--accept", "0.7", "--draft-tokens", "0"}), "--draft-tokens");
+  expect_refused(with({"--target", "cuda:0"}), "--target 'cuda:0': ");
+  expect_refused(with({"--weights", "q4_0", "--measure"}), "--measure times bf16, fp32 or int8 weights");
   expect_refused(with({"--kv", "fp64"}), "--kv 'fp64'");
   expect_refused(with({"--batches", "0"}), "--batches");
   expect_refused(with({"--batches", "1,x"}), "not an integer");
@@ -133,6 +165,99 @@ TEST(CliLlm, BadFlagsAreRefused) {
   expect_refused(with({"--prompt", ""}), "--prompt");
   expect_refused(with({"--threads", "3"}), "no DRAM memory ceiling at 3 threads");
   expect_refused(with({"--roof", "datasheet"}), "--roof");
+}
+
+TEST(CliLlm, MoeRoutingIsStatedAndChangesTheExpertsRead) {
+  const nlohmann::json a = run_json({"--config", "mixtral-8x7b", "--results", kResults, "--batches", "1,8", "--context", "512"});
+  EXPECT_EQ(a["model"]["parameters"], 46'702'792'704);
+  EXPECT_EQ(a["model"]["active_parameters"], 12'879'925'248);
+  EXPECT_NE(a["model"]["moe"]["routing"].get<std::string>().find("E x (1 - (1 - k/E)^T)"), std::string::npos);
+  EXPECT_DOUBLE_EQ(a["decode"][0]["experts_touched_per_layer"].get<double>(), 2.0);
+  EXPECT_NEAR(a["decode"][1]["experts_touched_per_layer"].get<double>(), 7.199, 1e-3);
+  const nlohmann::json best = run_json({"--config", "mixtral-8x7b", "--results", kResults, "--batches", "8", "--routing", "best"});
+  EXPECT_DOUBLE_EQ(best["decode"][0]["experts_touched_per_layer"].get<double>(), 2.0);
+  expect_refused({"--config", "mixtral-8x7b", "--results", kResults, "--routing", "touched=9"}, "between num_experts_per_tok (2)");
+}
+
+TEST(CliLlm, QuantizedWeightsSayTheirBytesPrecisionAndBound) {
+  const nlohmann::json a = run_json({"--config", "llama-2-7b", "--results", kResults, "--weights", "q4_0", "--batches", "1",
+                                     "--keep", "lm_head=q6_k"});
+  EXPECT_EQ(a["model"]["weights"], "q4_0");
+  EXPECT_EQ(a["model"]["compute_precision"], "int8");
+  EXPECT_EQ(a["model"]["weight_bytes"], 3'825'065'984.0);
+  EXPECT_EQ(a["model"]["keep"]["lm_head"], "q6_k");
+  EXPECT_EQ(a["decode"][0]["bound"], "memory");
+  EXPECT_TRUE(a["conventions"].contains("quantized"));
+  const nlohmann::json q6 = run_json({"--config", "llama-2-7b", "--results", kResults, "--weights", "q6_k", "--batches", "1",
+                                      "--context", "16"});
+  EXPECT_EQ(q6["decode"][0]["bound"], "dequant");
+  expect_refused({"--config", "qwen1.5-moe-a2.7b", "--results", kResults, "--weights", "q4_k"}, "experts.down_proj rows of 1408");
+}
+
+TEST(CliLlm, ObservedSpeedsGiveMbuMfuAndTheNearestBound) {
+  const nlohmann::json a = run_json({"--config", "llama-2-7b", "--results", kResults, "--batches", "1", "--prompt", "512",
+                                     "--observed", "decode=2,prefill=100"});
+  const auto& d = a["observed"]["decode"];
+  // A 500 ms step moving the estimate's bytes: MBU = bytes x 2 / 50 GB/s.
+  EXPECT_DOUBLE_EQ(d["mbu"].get<double>(), a["decode"][0]["bytes"].get<double>() * 2.0 / 5e10);
+  EXPECT_DOUBLE_EQ(d["mfu"].get<double>(), a["decode"][0]["flops"].get<double>() * 2.0 / 1e12);
+  EXPECT_EQ(d["nearest_bound"], "memory");
+  const auto& p = a["observed"]["prefill"];
+  EXPECT_DOUBLE_EQ(p["mfu"].get<double>(), a["prefill"][0]["flops"].get<double>() / (512.0 / 100.0) / 1e12);
+  EXPECT_EQ(p["nearest_bound"], "compute");
+  // Faster than the memory roof allows: said, not clamped.
+  const nlohmann::json fast = run_json({"--config", "llama-2-7b", "--results", kResults, "--batches", "1", "--observed", "decode=10"});
+  EXPECT_GT(fast["observed"]["decode"]["mbu"].get<double>(), 1.0);
+  EXPECT_NE(fast["notes"].dump().find("above a roof"), std::string::npos) << fast["notes"];
+}
+
+TEST(CliLlm, SpeculativeDecodingBound) {
+  const nlohmann::json a = run_json({"--config", "llama-2-7b", "--results", kResults, "--batches", "1", "--context", "512",
+                                     "--draft", "llama-3.2-1b", "--accept", "0.8", "--draft-tokens", "4"});
+  const auto& row = a["speculative"]["rows"][0];
+  EXPECT_EQ(a["speculative"]["draft"], "llama-3.2-1b");
+  EXPECT_NEAR(row["tokens_per_cycle"].get<double>(), 3.3616, 1e-12);
+  const double draft = row["draft_step_seconds"].get<double>(), target = row["target_step_seconds"].get<double>();
+  const double verify = row["verify_step_seconds"].get<double>();
+  EXPECT_DOUBLE_EQ(target, a["decode"][0]["seconds_per_token"].get<double>());
+  EXPECT_GT(verify, target);  // five tokens per sequence verified
+  EXPECT_DOUBLE_EQ(row["speedup"].get<double>(), 3.3616 * target / (4 * draft + verify));
+}
+
+TEST(CliLlm, TargetPicksOneTargetsCeilingsAndMemory) {
+  TempDir dir;
+  nlohmann::json results = nlohmann::json::parse(read_file(kResults));
+  nlohmann::json& section = results["roofline"];
+  for (const char* key : {"compute_ceilings", "memory_ceilings"}) {
+    nlohmann::json extra = nlohmann::json::array();
+    for (nlohmann::json e : section[key]) {
+      e["target"] = "gpu0";
+      e["value"] = e["value"].get<double>() * 10;
+      extra.push_back(e);
+    }
+    for (const auto& e : extra) section[key].push_back(e);
+  }
+  results["context"]["targets"] = {{{"target", "gpu0"}, {"memory_total_bytes", 16.0 * (1 << 30)}}};
+  const fs::path file = dir / "two_targets.json";
+  write_file(file, results.dump());
+  const nlohmann::json cpu = run_json({"--config", "llama-2-7b", "--results", file.string(), "--batches", "1"});
+  const nlohmann::json gpu = run_json({"--config", "llama-2-7b", "--results", file.string(), "--batches", "1", "--target", "gpu0"});
+  EXPECT_EQ(cpu["target"], "cpu");
+  EXPECT_EQ(gpu["target"], "gpu0");
+  EXPECT_NEAR(cpu["decode"][0]["seconds"].get<double>() / gpu["decode"][0]["seconds"].get<double>(), 10.0, 1e-9);
+  EXPECT_EQ(gpu["model"]["memory_total_bytes"], 16.0 * (1 << 30));
+  EXPECT_EQ(gpu["model"]["weights_fit"], true);
+  EXPECT_EQ(gpu["model"]["max_sequences"], 1);  // (16 GiB - 12.55 GiB) / 2 GiB
+  const nlohmann::json big = run_json({"--config", "llama-2-70b", "--results", file.string(), "--batches", "1", "--target", "gpu0"});
+  EXPECT_EQ(big["model"]["weights_fit"], false);
+  EXPECT_EQ(big["model"]["max_sequences"], 0);
+}
+
+TEST(CliLlm, ArchitecturesAndFieldsWeDoNotModelAreRefused) {
+  expect_refused({"--config", (kData / "mla.json").string(), "--results", kResults},
+                 "architecture 'DeepseekV2ForCausalLM' is not modelled");
+  expect_refused({"--config", (kData / "unknown_field.json").string(), "--results", kResults},
+                 "field 'layer_types' is not modelled for LlamaForCausalLM");
 }
 
 TEST(CliLlm, ResultsWithoutTheNeededCeilingsAreRefused) {

@@ -47,7 +47,7 @@ TEST(LlmConfig, ReadsExplicitHeadDimAndTiedEmbeddings) {
 }
 
 TEST(LlmConfig, KvHeadsDefaultToHeads) {
-  nlohmann::json doc = {{"hidden_size", 64}, {"num_hidden_layers", 1}, {"num_attention_heads", 4},
+  nlohmann::json doc = {{"architectures", {"LlamaForCausalLM"}}, {"hidden_size", 64}, {"num_hidden_layers", 1}, {"num_attention_heads", 4},
                         {"intermediate_size", 128}, {"vocab_size", 10}};
   EXPECT_EQ(parse_config(doc, "x.json").kv_heads, 4);
 }

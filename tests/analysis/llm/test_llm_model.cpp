@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 const fs::path kData = fs::path(ROOFLINE_TEST_DATA_DIR) / "llm";
 
-const Precisions kBf16{Precision::bf16, Precision::bf16};
+const Precisions kBf16{};  // bf16 weights and KV cache
 
 Roofs test_roofs(RoofSource source = RoofSource::peak, const char* file = "results_2t.json") {
   const nlohmann::json results = load_results(kData / file);

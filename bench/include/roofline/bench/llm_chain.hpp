@@ -32,6 +32,11 @@ struct ChainRequest {
 // InputError when it is not built into this binary or does not run that precision.
 std::string chain_backend(Precision p);
 
+// The DRAM read roof of the moment, measured beside the chain: the best of `passes` passes of the read
+// kernel (the kernel of the results file's memory ceilings) over `bytes` on the chain's pinned threads,
+// validated after timing (std::runtime_error on a wrong sum). 0 when the memory is not there now.
+double measure_memory_roof(const ChainRequest& request, std::uint64_t bytes, int passes = 10);
+
 // Times the chain. Throws InputError for precisions no backend here runs and std::runtime_error when a
 // product is wrong (the run fails loudly).
 std::vector<llm::MeasuredStep> measure_chain(const ChainRequest& request);

@@ -44,4 +44,13 @@ std::vector<Op> chain_ops(const ModelConfig& c, const Precisions& p, const Measu
 nlohmann::json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs,
                                 const std::vector<MeasuredStep>& steps);
 
+// The roofs with the DRAM roof replaced by `bandwidth` (the read kernel measured beside the chain) and
+// no GEMV bandwidth: the roofline of the moment.
+Roofs at_memory_roof(const Roofs& roofs, double bandwidth);
+
+// Sets beside each step and operation of `measured` (compare_measured against the results file's roofs)
+// the estimate and residuals against the roof of the moment (`moment`: compare_measured against
+// at_memory_roof of the mean of `before` and `after`, measured just before and after the chain).
+void add_moment(nlohmann::json& measured, const nlohmann::json& moment, double before, double after);
+
 }  // namespace roofline::llm

@@ -1,7 +1,10 @@
-// The per-operation model of a Llama-style decoder: for one layer (Q, K, V, O projections; attention
-// scores and values over the KV cache with grouped KV heads; gate, up, down) and once per model (final
-// norm, lm_head), the FLOPs and the bytes each operation moves, for decode (one new token per sequence at
-// batch B over a context of S tokens) and prefill (P prompt tokens of one sequence at once).
+// The per-operation model of a decoder: for one layer (Q, K, V, O projections; attention scores and
+// values over the KV cache with grouped KV heads, windowed on sliding-window layers; gate, up, down, or
+// a mixture of experts: router, the routed experts the step touches, shared experts) and once per model
+// (final norm, lm_head), the FLOPs and the bytes each operation moves, for decode (one new token per
+// sequence at batch B over a context of S tokens, or q tokens each when a speculative step verifies
+// them) and prefill (P prompt tokens of one sequence at once). Operations that only some layers have
+// (Gemma-2's windowed and full attention, DeepSeek's dense first layers) say how many layers have them.
 //
 // Counting conventions (stated in the output, llm_conventions()):
 //  - FLOPs count the matrix products only, 2 per multiply-add (GEMM 2MNK, common/gemm_count.hpp);
@@ -18,13 +21,28 @@
 #include <vector>
 
 #include "roofline/common/vocabulary.hpp"
+#include <map>
+#include <optional>
+
 #include "roofline/llm/config.hpp"
+#include "roofline/llm/moe.hpp"
+#include "roofline/llm/quant.hpp"
 
 namespace roofline::llm {
 
+// How the model is stored and run: the precision the weight GEMMs multiply in, the KV cache's, the
+// weights' storage format (absent: `weights` itself), tensors kept in another format (--keep: "embed",
+// "lm_head"), and how a MoE model's tokens spread over its experts.
 struct Precisions {
   Precision weights = Precision::bf16;
   Precision kv = Precision::bf16;
+  std::optional<WeightFormat> format;
+  std::map<std::string, WeightFormat> keep;
+  Routing routing;
+
+  [[nodiscard]] WeightFormat stored() const { return format ? *format : native_format(weights); }
+  // The format of a tensor group: its --keep entry, else the weights' format.
+  [[nodiscard]] WeightFormat format_of(const std::string& tensor) const;
 };
 
 // One GEMM C(MxN) = A(MxK) B(KxN) the --measure chain runs for an operation, `count` times (one per
@@ -45,20 +63,34 @@ struct Op {
   double kv_write_bytes = 0.0;
   double activation_bytes = 0.0;
   std::vector<GemmCall> calls;  // empty: not a GEMM (final_norm)
+  std::int64_t layers_with = 0;  // per-layer operations only some layers have: how many (0: every layer)
+  double dequant_ops = 0.0;      // vector element operations to unpack the weights (quantized formats)
+  double experts_touched = 0.0;  // routed-expert operations: distinct experts per layer (expected)
+  std::string format;            // the weights' storage format (empty: no weights)
   [[nodiscard]] double bytes() const { return weight_bytes + kv_read_bytes + kv_write_bytes + activation_bytes; }
 };
 
-// Parameters of the model (embeddings, every layer's projections and two norms, the final norm, lm_head
-// unless tied to the embeddings): Llama-2-7B 6,738,415,616.
+// How many times a step runs `op`: its layers for a per-layer operation, once otherwise.
+double op_times(const Op& op, std::int64_t layers);
+
+// Parameters of the model (tensors.hpp): Llama-2-7B 6,738,415,616.
 std::int64_t parameters(const ModelConfig& c);
 // The weights one token multiplies: every layer's projections and lm_head (not the embedding lookup nor
 // the norms). Decode FLOPs per token = 2 x this + 4 x layers x heads x head_dim x context.
 std::int64_t matmul_weights(const ModelConfig& c);
 // K and V of every layer for one token: 2 x layers x kv_heads x head_dim x element bytes.
 double kv_cache_bytes_per_token(const ModelConfig& c, Precision kv);
+// K and V one sequence keeps at `context` tokens: windowed layers keep at most their window.
+double kv_cache_bytes_per_sequence(const ModelConfig& c, Precision kv, std::int64_t context);
 
-// One decode step: one new token for each of `batch` sequences, each attending to `context` tokens.
-std::vector<Op> decode_ops(const ModelConfig& c, const Precisions& p, std::int64_t batch, std::int64_t context);
+// One decode step: `new_tokens` new tokens (1; K + 1 when a speculative step verifies K drafted ones)
+// for each of `batch` sequences, each attending to `context` tokens.
+std::vector<Op> decode_ops(const ModelConfig& c, const Precisions& p, std::int64_t batch, std::int64_t context,
+                           std::int64_t new_tokens = 1);
+// The operation as the --measure chain runs it: a routed-expert operation counted from its calls
+// (round(touched) experts with equal token counts) instead of the expectation; others unchanged.
+Op as_chain_runs(const Op& op);
+
 // Prefill of `prompt` tokens of one sequence (causal attention).
 std::vector<Op> prefill_ops(const ModelConfig& c, const Precisions& p, std::int64_t prompt);
 

@@ -37,8 +37,12 @@ struct Roofs {
   RoofSource source = RoofSource::peak;
   std::map<Precision, ComputeRoof> compute;
   std::vector<MemoryRoof> levels;  // from L1 to DRAM; DRAM always present
-  double memory_total_bytes = 0.0;  // the machine's memory (0: not recorded)
+  double memory_total_bytes = 0.0;  // the target's memory (0: not recorded)
+  double memory_available_bytes = 0.0;  // what was free at the run (MemAvailable for the CPU; 0: not recorded)
+  std::string memory_source = "the run's machine facts (context.machine)";
   std::map<Precision, double> gemv_bandwidth;  // RoofSource::gemm: B/s the batch-1 GEMV attained
+  double dequant_rate = 0.0;  // element operations/s of the vector units: half the fp32 FMA peak (0: no fp32)
+  std::string target = "cpu";  // the target whose ceilings these are
 
   // The bandwidth an operation of precision `p` gets from `level`: the level's roof, or with
   // RoofSource::gemm and a GEMV point of that precision, the GEMV's bandwidth for DRAM.

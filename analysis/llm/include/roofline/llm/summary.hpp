@@ -11,8 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 #include "roofline/llm/config.hpp"
 #include "roofline/llm/estimate.hpp"
+#include "roofline/llm/observed.hpp"
 #include "roofline/llm/ops.hpp"
 #include "roofline/llm/roofs.hpp"
 
@@ -23,7 +26,15 @@ struct LlmRequest {
   std::vector<std::int64_t> batches{1, 8, 64};
   std::int64_t context = 4096;
   std::vector<std::int64_t> prompts{512};
+  ObservedSpeeds observed;  // decode at the first batch, prefill at the first prompt (0: not given)
+  std::optional<ModelConfig> draft;  // speculative decoding's draft model (same precisions)
+  double accept = 0.0;               // the draft's per-token acceptance rate
+  std::int64_t draft_tokens = 0;     // K drafted tokens per cycle
 };
+
+// One decode step of `c` at `batch` sequences (and `new_tokens` each) on the roofs.
+StepEstimate decode_step(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs, std::int64_t batch,
+                         std::int64_t new_tokens = 1);
 
 // The counting conventions of the model, stated in every output.
 nlohmann::json llm_conventions();
