@@ -116,4 +116,18 @@ std::uint64_t middle_size(const std::vector<std::uint64_t>& sizes, double lo, do
   return best;
 }
 
+std::vector<std::uint64_t> small_page_sizes(const std::vector<std::uint64_t>& measured, double dram_from,
+                                            double reported_reach) {
+  if (dram_from > 0.0) {
+    if (measured.empty()) return {};
+    return {middle_size(measured, dram_from, 2.0 * dram_from)};
+  }
+  std::vector<std::uint64_t> out;
+  if (reported_reach <= 0.0) return out;
+  for (std::uint64_t s : measured) {
+    if (static_cast<double>(s) >= 2.0 * reported_reach * 0.99 && (out.empty() || out.back() != s)) out.push_back(s);
+  }
+  return out;
+}
+
 }  // namespace roofline

@@ -57,6 +57,13 @@ int passes_per_call(StreamKernel kernel, std::size_t n, std::uint64_t target_byt
 std::vector<StreamKernel> swept_kernels(Profile profile, bool user_sizes);
 std::vector<StreamKernel> spot_kernels(Profile profile, bool user_sizes);
 
+// The sizes at which read and triad also run on 4 KiB pages: the DRAM spot size (the middle of the first
+// octave of the DRAM plateau from `dram_from`, as for the spot kernels) when the curve shows DRAM, else
+// every measured size at least twice `reported_reach` (where the analysis puts DRAM without a curve), else
+// none. Both 0: none.
+std::vector<std::uint64_t> small_page_sizes(const std::vector<std::uint64_t>& measured, double dram_from,
+                                            double reported_reach);
+
 // The size of the swept list nearest (in log scale) to the geometric middle of [lo, hi].
 std::uint64_t middle_size(const std::vector<std::uint64_t>& sizes, double lo, double hi);
 
