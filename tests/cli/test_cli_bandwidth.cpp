@@ -71,5 +71,52 @@ TEST(CliBandwidth, ShortRunWritesEntriesAndMemoryCeilings) {
     EXPECT_TRUE(c.contains("level") && c.contains("kernel"));
   }
   EXPECT_TRUE(doc["roofline"].contains("memory_levels"));
+  EXPECT_TRUE(doc["context"]["machine"].contains("transparent_huge_pages"));
+}
+
+// Mapped arrays (4 MiB and more each) record their pages; past twice the reported caches, read and triad
+// also run on 4 KiB pages (suite "bandwidth_pages"), validated like every kernel, and give page_size_ceilings.
+TEST(CliBandwidth, DramSizedArraysRecordTheirPagesAndRunOnFourKibPages) {
+  TempDir dir;
+  const fs::path out = dir / "r.json";
+  const CliResult r = run_cli({"run", "--suites", "bandwidth", "--sizes", "96MiB", "--threads", "1", "--out",
+                               out.string(), "--no-report", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const json doc = json::parse(read_file(out));
+  int mapped = 0, small_pages = 0;
+  for (const json& e : doc["benchmarks"]) {
+    if (e.value("run_type", "") != "iteration") continue;
+    EXPECT_FALSE(e.value("error_occurred", false)) << e.value("error_message", "");
+    const json& l = e["labels"];
+    ASSERT_TRUE(l.contains("pages")) << e["name"];
+    if (l["suite"] == "bandwidth_pages") {
+      ++small_pages;
+      EXPECT_EQ(l["pages"], "4K");
+      EXPECT_NE(e["name"].get<std::string>().find("/pages:4K/"), std::string::npos);
+      EXPECT_TRUE(l["kernel"] == "read" || l["kernel"] == "triad");
+    } else {
+      EXPECT_EQ(l["pages"], "2M");
+    }
+    if (!e.contains("resident_bytes")) continue;  // a run note says why
+    ++mapped;
+    EXPECT_GE(e["resident_bytes"].get<double>(), 90.0 * 1024 * 1024 / 3);
+    EXPECT_LE(e["huge_page_bytes"].get<double>(), e["resident_bytes"].get<double>());
+    if (l["pages"] == "4K") {
+      EXPECT_EQ(e["huge_page_bytes"].get<double>(), 0.0);
+    }
+  }
+  EXPECT_GT(mapped, 0);
+  const json& dram = doc["roofline"]["memory_ceilings"];
+  for (const json& c : dram) {
+    if (c["level"] == "DRAM") {
+      EXPECT_EQ(c["pages"], "2M");
+    }
+  }
+  // Whether 96 MiB is DRAM depends on the caches this machine reports (twice the last is DRAM).
+  if (small_pages > 0) {
+    ASSERT_TRUE(doc["roofline"].contains("page_size_ceilings"));
+    EXPECT_FALSE(doc["roofline"]["page_size_ceilings"].empty());
+    for (const json& c : doc["roofline"]["page_size_ceilings"]) EXPECT_EQ(c["pages"], "4K");
+  }
 }
 }  // namespace roofline::testing
