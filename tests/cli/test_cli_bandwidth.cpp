@@ -123,4 +123,27 @@ TEST(CliBandwidth, DramSizedArraysRecordTheirPagesAndRunOnFourKibPages) {
     for (const json& c : doc["roofline"]["page_size_ceilings"]) EXPECT_EQ(c["pages"], "4K");
   }
 }
+// A page-size field of the wrong type or vocabulary is bad input: one line naming it, exit 2.
+TEST(CliBandwidth, WrongPageFieldsAreExit2) {
+  TempDir dir;
+  const json full = json::parse(read_file(fs::path(ROOFLINE_TEST_DATA_DIR) / "report_full.json"));
+  const json small_row = {{"level", "DRAM"}, {"kernel", "read"}, {"threads", 2}, {"value", 2.0e10}, {"pages", "4K"}};
+  struct Case {
+    const char* field;
+    json value;
+    const char* message;
+  };
+  for (const Case& c : {Case{"pages", "1G", "roofline.page_size_ceilings[0].pages '1G' is not a page size (2M, 4K)"},
+                        Case{"huge_page_fraction", "most", "roofline.page_size_ceilings[0].huge_page_fraction is not a number"}}) {
+    json doc = full;
+    doc["roofline"]["page_size_ceilings"] = json::array({small_row});
+    doc["roofline"]["page_size_ceilings"][0][c.field] = c.value;
+    const fs::path bad = dir / (std::string(c.field) + ".json");
+    write_file(bad, doc.dump());
+    const CliResult r = run_cli({"report", bad.string(), "--text"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+  }
+}
 }  // namespace roofline::testing
