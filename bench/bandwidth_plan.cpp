@@ -117,15 +117,17 @@ std::uint64_t middle_size(const std::vector<std::uint64_t>& sizes, double lo, do
 }
 
 std::vector<std::uint64_t> small_page_sizes(const std::vector<std::uint64_t>& measured, double dram_from,
-                                            double reported_reach) {
-  if (dram_from > 0.0) {
-    if (measured.empty()) return {};
-    return {middle_size(measured, dram_from, 2.0 * dram_from)};
-  }
+                                            double reported_reach, bool every) {
+  const double from = dram_from > 0.0 ? dram_from : 2.0 * reported_reach;
   std::vector<std::uint64_t> out;
-  if (reported_reach <= 0.0) return out;
+  if (from <= 0.0 || measured.empty()) return out;
+  if (!every) {
+    const std::uint64_t s = middle_size(measured, from, 2.0 * from);
+    if (static_cast<double>(s) >= from * 0.99) out.push_back(s);
+    return out;
+  }
   for (std::uint64_t s : measured) {
-    if (static_cast<double>(s) >= 2.0 * reported_reach * 0.99 && (out.empty() || out.back() != s)) out.push_back(s);
+    if (static_cast<double>(s) >= from * 0.99 && (out.empty() || out.back() != s)) out.push_back(s);
   }
   return out;
 }

@@ -453,7 +453,8 @@ void spot_and_small_pages(SuiteRun& run, const std::vector<StreamKernel>& spot, 
     run_specs(run, t, specs);
   }
   const double dram_from = !levels.empty() && levels.back().level == "DRAM" ? levels.back().min_bytes : 0.0;
-  t.small_page_sizes = small_page_sizes(t.measured, dram_from, t.reported.empty() ? 0.0 : t.reported.back().bytes);
+  t.small_page_sizes = small_page_sizes(t.measured, dram_from, t.reported.empty() ? 0.0 : t.reported.back().bytes,
+                                       !run.config.sizes.empty());
   std::set<std::pair<int, std::size_t>> planned;  // the 4 KiB runs' own: they repeat sizes of the sweep
   std::vector<BenchmarkSpec> specs;
   for (std::uint64_t size : t.small_page_sizes) {

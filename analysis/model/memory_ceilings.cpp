@@ -359,6 +359,11 @@ json small_page_ceilings(const json& results, const json& main_ceilings, const s
     }
     std::vector<json> rows;
     ceilings_for(threads, kernels, {dram}, rows);
+    if (rows.empty()) {
+      notes.push_back(fmt::format("{} thread{}: read and triad ran on 4 KiB pages below the DRAM range of the "
+                                  "main sweep (from {}): no 4 KiB-page ceiling.", threads, threads == 1 ? "" : "s",
+                                  format_bytes(dram.lo)));
+    }
     for (json& r : rows) {
       r["pages"] = "4K";
       r["huge_page_fraction"] = fraction_or_null(fractions, r);

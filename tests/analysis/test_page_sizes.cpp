@@ -138,6 +138,17 @@ TEST(PageSizes, NoDramLevelMeansNoFourKibCeiling) {
   EXPECT_NE(notes_with(out, "2 threads: read and triad ran on 4 KiB pages, but the main sweep found no DRAM"), "");
 }
 
+TEST(PageSizes, SmallPagesBelowTheDramRangeAreANote) {
+  json doc = sitting(1.0);
+  for (json& e : doc["benchmarks"]) {
+    if (e["labels"]["suite"] == "bandwidth_pages") e["working_set_bytes"] = kGiB / 8;  // 128 MiB: below 1 GiB
+  }
+  const json out = derive_memory_ceilings(doc);
+  EXPECT_TRUE(out["page_size_ceilings"].empty());
+  EXPECT_NE(notes_with(out, "1 thread: read and triad ran on 4 KiB pages below the DRAM range of the main sweep (from 1 GiB)"), "")
+      << out["notes"].dump();
+}
+
 // The roof is the better of the two, and says which; ridge points and placements carry its pages.
 TEST(PageSizes, RoofIsTheBetterOfTheTwoAndSaysWhich) {
   json section = derive_memory_ceilings(sitting(1.0));
