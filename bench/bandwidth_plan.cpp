@@ -116,4 +116,20 @@ std::uint64_t middle_size(const std::vector<std::uint64_t>& sizes, double lo, do
   return best;
 }
 
+std::vector<std::uint64_t> small_page_sizes(const std::vector<std::uint64_t>& measured, double dram_from,
+                                            double reported_reach, bool every) {
+  const double from = dram_from > 0.0 ? dram_from : 2.0 * reported_reach;
+  std::vector<std::uint64_t> out;
+  if (from <= 0.0 || measured.empty()) return out;
+  if (!every) {
+    const std::uint64_t s = middle_size(measured, from, 2.0 * from);
+    if (static_cast<double>(s) >= from * 0.99) out.push_back(s);
+    return out;
+  }
+  for (std::uint64_t s : measured) {
+    if (static_cast<double>(s) >= from * 0.99 && (out.empty() || out.back() != s)) out.push_back(s);
+  }
+  return out;
+}
+
 }  // namespace roofline

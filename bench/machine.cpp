@@ -142,6 +142,15 @@ MachineFacts detect_machine() {
                                   format_bytes(static_cast<double>(m.hwloc_numa_memory_bytes)), mem.source,
                                   format_bytes(static_cast<double>(m.memory_total_bytes))));
   }
+  const ThpMode thp = detect_thp();
+  m.thp_enabled = thp.enabled;
+  m.thp_defrag = thp.defrag;
+  m.thp_source = thp.source;
+  if (thp.enabled.empty()) {
+    m.notes.push_back(thp.source + ": whether 2 MiB pages can be granted is unknown; the page record of each array says what it got");
+  } else if (thp.enabled == "never") {
+    m.notes.push_back("transparent huge pages are off (never): the arrays' 2 MiB page requests will not be granted");
+  }
 
   m.compiler = ROOFLINE_COMPILER;
   m.compiler_flags = ROOFLINE_CXX_FLAGS;
@@ -210,6 +219,9 @@ void for_each_fact(Facts& m, Field&& field, Others&& others) {
   field("memory_available_bytes", m.memory_available_bytes);
   field("memory_source", m.memory_source);
   field("hwloc_numa_memory_bytes", m.hwloc_numa_memory_bytes);
+  field("transparent_huge_pages", m.thp_enabled);
+  field("transparent_huge_pages_defrag", m.thp_defrag);
+  field("transparent_huge_pages_source", m.thp_source);
   others();
   field("compiler", m.compiler);
   field("compiler_flags", m.compiler_flags);
@@ -278,6 +290,9 @@ std::string format_machine(const MachineFacts& m) {
   if (m.hwloc_numa_memory_bytes > 0) {
     line("hwloc NUMA memory", format_bytes(static_cast<double>(m.hwloc_numa_memory_bytes)));
   }
+  line("huge pages", m.thp_enabled.empty() ? "unknown  [source: " + m.thp_source + "]"
+                                            : fmt::format("transparent: {}, defrag: {}  [source: {}]", m.thp_enabled,
+                                                          m.thp_defrag.empty() ? "unknown" : m.thp_defrag, m.thp_source));
   if (m.caches.empty()) line("caches", "unknown (levels will be inferred from the bandwidth curve)");
   for (const CacheInfo& c : m.caches) {
     line(fmt::format("L{} cache", c.level),

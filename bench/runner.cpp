@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -92,6 +93,14 @@ void add_single_repetition_aggregates(std::vector<json>& entries) {
 
 }  // namespace
 
+std::string nan_as_null(const std::string& text) {
+  // Google Benchmark writes a non-finite double as a bare NaN or Infinity, which JSON has not: the cv
+  // aggregate of a counter whose mean is 0 (e.g. huge_page_bytes of arrays on 4 KiB pages) is 0/0. Each is
+  // a whole value after ": ", never inside a string (names and labels are quoted).
+  static const std::regex bare(R"(: (-?NaN|-?Infinity)(?=[,\n\r}]))");
+  return std::regex_replace(text, bare, ": null");
+}
+
 std::vector<json> Runner::run(const std::vector<BenchmarkSpec>& specs) {
   if (specs.empty()) return {};
   initialize_google_benchmark();
@@ -117,7 +126,7 @@ std::vector<json> Runner::run(const std::vector<BenchmarkSpec>& specs) {
 
   json doc;
   try {
-    doc = json::parse(reporter.text());
+    doc = json::parse(nan_as_null(reporter.text()));
   } catch (const json::exception& e) {
     failures_.push_back(fmt::format("internal: Google Benchmark's JSON could not be parsed: {}", e.what()));
     return {};

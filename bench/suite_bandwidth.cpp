@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include <fmt/format.h>
@@ -22,6 +23,7 @@
 #include "roofline/analysis/plateaus.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline/bench/bandwidth_plan.hpp"
+#include "roofline/bench/memory.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/suite.hpp"
 
@@ -32,21 +34,40 @@ namespace {
 
 // Bytes one timed call moves at least, per thread (see passes_per_call).
 constexpr std::uint64_t kCallTargetBytesPerThread = 16ull << 20;
-// Arrays this large are aligned to 2 MiB and asked for transparent huge pages (fewer TLB misses in DRAM).
+// Arrays of twice this and more are aligned to it and asked for transparent huge pages (fewer TLB misses in
+// DRAM), or, for the 4 KiB-page runs, told not to use them.
 constexpr std::size_t kHugePageBytes = 2u << 20;
 
-struct FreeDeleter {
-  void operator()(double* p) const { std::free(p); }
+// Frees either kind of array: munmap for mapped ones (mapped_bytes > 0), free for heap ones.
+struct BufferDeleter {
+  std::size_t mapped_bytes = 0;
+  void operator()(double* p) const {
+    if (mapped_bytes > 0) munmap(p, mapped_bytes);
+    else std::free(p);
+  }
 };
-using Buffer = std::unique_ptr<double, FreeDeleter>;
+using Buffer = std::unique_ptr<double, BufferDeleter>;
 
-Buffer allocate(std::size_t n) {
+// Arrays under 4 MiB (cache-sized: no page size bounds them) come from the heap, 64-byte aligned. Larger
+// ones are mapped fresh, so that every page is first touched by the kernel's team and the mapping is theirs
+// alone in /proc/self/smaps, 2 MiB aligned (a huge page can back the first byte), and advised before the
+// first touch: MADV_HUGEPAGE for the main sweep, MADV_NOHUGEPAGE for the 4 KiB-page runs.
+Buffer allocate(std::size_t n, PageSize pages) {
   const std::size_t bytes = n * sizeof(double);
-  const std::size_t align = bytes >= 2 * kHugePageBytes ? kHugePageBytes : 64;
-  void* p = std::aligned_alloc(align, (bytes + align - 1) / align * align);
-  if (p == nullptr) return nullptr;
-  if (align == kHugePageBytes) madvise(p, (bytes + align - 1) / align * align, MADV_HUGEPAGE);
-  return Buffer(static_cast<double*>(p));
+  if (bytes < 2 * kHugePageBytes) return Buffer(static_cast<double*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+  const std::size_t length = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  void* raw = mmap(nullptr, length + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  // One huge page more than needed, trimmed to the 2 MiB boundary inside it.
+  const auto base = reinterpret_cast<std::uintptr_t>(raw);
+  const std::uintptr_t aligned = (base + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  if (aligned > base) munmap(raw, aligned - base);
+  if (aligned + length < base + length + kHugePageBytes) {
+    munmap(reinterpret_cast<void*>(aligned + length), base + length + kHugePageBytes - aligned - length);
+  }
+  void* p = reinterpret_cast<void*>(aligned);
+  madvise(p, length, pages == PageSize::huge_2m ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+  return Buffer(static_cast<double*>(p), BufferDeleter{length});
 }
 
 // The arrays of the kernel now being measured. One set is alive at a time: asking for another size,
@@ -56,15 +77,16 @@ class StreamArena {
  public:
   StreamArena(const MachineFacts& machine, BindPolicy bind) : machine_(machine), bind_(bind) {}
 
-  // Arrays for `kernel` at n elements, initialized, first touched by the pinned team of `threads`.
+  // Arrays for `kernel` at n elements on `pages`, initialized, first touched by the pinned team of `threads`.
   // Empty (n == 0) when memory could not be allocated.
-  StreamArrays get(StreamKernel kernel, std::size_t n, int threads) {
+  StreamArrays get(StreamKernel kernel, std::size_t n, int threads, PageSize pages = PageSize::huge_2m) {
     const int arity = stream_array_count(kernel);
-    if (arity != arity_ || n != n_ || threads != threads_) {
+    bool fresh = false;
+    if (arity != arity_ || n != n_ || threads != threads_ || pages != pages_) {
       release();
       pin_openmp_threads(threads, binding_plan(machine_, threads, bind_));
       for (int i = 0; i < arity; ++i) {
-        buffers_[i] = allocate(n);
+        buffers_[i] = allocate(n, pages);
         if (!buffers_[i]) {
           release();
           return {};
@@ -73,6 +95,8 @@ class StreamArena {
       arity_ = arity;
       n_ = n;
       threads_ = threads;
+      pages_ = pages;
+      fresh = true;
     }
     // Same arrays, another kernel: put back the initial values the validator expects.
     StreamArrays x = view(kernel);
@@ -81,6 +105,7 @@ class StreamArena {
       kernel_ = kernel;
       has_kernel_ = true;
     }
+    if (fresh) record_pages();
     return x;
   }
 
@@ -90,7 +115,11 @@ class StreamArena {
     n_ = 0;
     threads_ = 0;
     has_kernel_ = false;
+    record_.reset();
   }
+
+  // What the mapped arrays now held got, read once after their first touch; nullptr for heap arrays.
+  [[nodiscard]] const PageRecord* pages() const { return record_ ? &*record_ : nullptr; }
 
  private:
   // Buffers go to the arrays the kernel uses, in the order a, b, c.
@@ -105,9 +134,22 @@ class StreamArena {
     return x;
   }
 
+  // After the first touch of mapped arrays: the pages the kernel gave them.
+  void record_pages() {
+    if (buffers_[0].get_deleter().mapped_bytes == 0) return;
+    std::vector<AddressRange> ranges;
+    for (int i = 0; i < arity_; ++i) {
+      const auto begin = reinterpret_cast<std::uintptr_t>(buffers_[i].get());
+      ranges.push_back({begin, begin + buffers_[i].get_deleter().mapped_bytes});
+    }
+    record_ = page_record(ranges, pages_);
+  }
+
   const MachineFacts& machine_;
   BindPolicy bind_;
   Buffer buffers_[3];
+  PageSize pages_ = PageSize::huge_2m;
+  std::optional<PageRecord> record_;
   int arity_ = 0;
   std::size_t n_ = 0;
   int threads_ = 0;
@@ -131,21 +173,30 @@ double measure_call_overhead(StreamArena& arena, int threads, const IsaFeatures&
   return seconds[150];
 }
 
-BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
-                        const RunConfig& config, StreamArena& arena) {
+// The entry's name and labels. 4 KiB-page runs are the suite "bandwidth_pages" (analysis/memory_ceilings
+// keeps them out of the curve and levels) with "pages:4K" in the name; mapped arrays' entries say the pages
+// asked for.
+void name_spec(BenchmarkSpec& spec, StreamKernel kernel, std::size_t n, int threads, PageSize pages, Isa isa) {
   const StreamKernelInfo& info = stream_kernel_info(kernel);
+  const bool small_pages = pages == PageSize::base_4k;
+  spec.name = fmt::format("bandwidth/{}/{}threads:{}/bytes:{}", info.name, small_pages ? "pages:4K/" : "", threads,
+                          stream_working_set_bytes(kernel, n));
+  spec.labels = {{"suite", small_pages ? "bandwidth_pages" : "bandwidth"}, {"kernel", std::string(info.name)},
+                 {"precision", "fp64"}, {"isa", std::string(to_string(isa))}, {"threads", threads}};
+  if (n * sizeof(double) >= 2 * kHugePageBytes) spec.labels["pages"] = std::string(to_string(pages));
+}
+
+BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
+                        const RunConfig& config, StreamArena& arena, PageSize pages = PageSize::huge_2m) {
   const std::uint64_t working_set = stream_working_set_bytes(kernel, n);
   const int passes = passes_per_call(kernel, n, kCallTargetBytesPerThread * static_cast<std::uint64_t>(threads));
   const std::uint64_t bytes_per_call = stream_bytes_per_pass(kernel, n) * static_cast<std::uint64_t>(passes);
   const std::uint64_t wa_bytes_per_call =
       stream_bytes_per_pass_write_allocate(kernel, n) * static_cast<std::uint64_t>(passes);
-  const Isa isa = stream_kernel_isa(kernel, config.features);
   const IsaFeatures features = config.features;
 
   BenchmarkSpec spec;
-  spec.name = fmt::format("bandwidth/{}/threads:{}/bytes:{}", info.name, threads, working_set);
-  spec.labels = {{"suite", "bandwidth"}, {"kernel", std::string(info.name)}, {"precision", "fp64"},
-                 {"isa", std::string(to_string(isa))}, {"threads", threads}};
+  name_spec(spec, kernel, n, threads, pages, stream_kernel_isa(kernel, config.features));
   const ProfileSettings& settings = profile_settings(config.profile);
   spec.min_time_s = settings.bandwidth.min_time_s;
   // read and triad give the key figures that `compare` gates on: the profile's repetitions (5, the fewest
@@ -156,8 +207,8 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
   const int repetitions = spec.repetitions;
   auto calls = std::make_shared<int>(0);
   spec.body = [&arena, kernel, n, threads, passes, bytes_per_call, wa_bytes_per_call, working_set, features,
-               repetitions, calls, call_overhead_s](benchmark::State& state) {
-    const StreamArrays x = arena.get(kernel, n, threads);
+               repetitions, calls, call_overhead_s, pages](benchmark::State& state) {
+    const StreamArrays x = arena.get(kernel, n, threads, pages);
     if (x.n == 0) {
       state.SkipWithError("could not allocate the arrays");
       for (auto _ : state) {
@@ -179,6 +230,11 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
       state.counters["passes_per_call"] = benchmark::Counter(static_cast<double>(passes));
       // The share of a call that the measured fixed cost of a call takes (target: under 2%).
       state.counters["call_overhead_fraction"] = benchmark::Counter(per_call > 0.0 ? call_overhead_s / per_call : 0.0);
+      // What the mapped arrays' pages were, after their first touch (memory.hpp's PageRecord).
+      if (const PageRecord* r = arena.pages(); r != nullptr && r->recorded) {
+        state.counters["resident_bytes"] = benchmark::Counter(static_cast<double>(r->totals.resident_bytes));
+        state.counters["huge_page_bytes"] = benchmark::Counter(static_cast<double>(r->totals.huge_bytes));
+      }
     };
     // Google Benchmark calls this body once per repetition (plus its iteration-count estimates): the first
     // call and every call from the last repetition's on are validated, so the final arrays always are,
@@ -203,13 +259,13 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
 // map two neighbouring small sizes onto the same arrays.
 void add_specs(const std::vector<StreamKernel>& kernels, std::uint64_t size, int threads, double overhead_s,
                const RunConfig& config, StreamArena& arena, std::set<std::pair<int, std::size_t>>& planned,
-               std::vector<BenchmarkSpec>& specs) {
+               std::vector<BenchmarkSpec>& specs, PageSize pages = PageSize::huge_2m) {
   for (int arity = 1; arity <= 3; ++arity) {
     for (StreamKernel k : kernels) {
       if (stream_array_count(k) != arity) continue;
       const std::size_t n = elements_for(k, size, element_unit(k, threads, config.features));
       if (!planned.insert({static_cast<int>(k), n}).second) continue;
-      specs.push_back(make_spec(k, n, threads, overhead_s, config, arena));
+      specs.push_back(make_spec(k, n, threads, overhead_s, config, arena, pages));
     }
   }
 }
@@ -280,6 +336,161 @@ std::vector<std::string> kernel_names(const std::vector<StreamKernel>& kernels) 
   return out;
 }
 
+// What one run of the suite shares across its thread counts.
+struct SuiteRun {
+  const RunConfig& config;
+  const json machine_json;
+  const std::string policy;
+  Runner& runner;
+  StreamArena& arena;
+  SuiteOutput& out;
+};
+
+// One thread count's state: what it measured, and what the context records of it.
+struct ThreadSweep {
+  int threads = 0;
+  std::string who;            // "1 thread", "2 threads": for notes
+  std::vector<ReportedLevel> reported;
+  std::vector<json> entries;  // the swept kernels', for levels_so_far
+  std::vector<std::uint64_t> measured;
+  std::set<std::pair<int, std::size_t>> planned;
+  bool stopped_early = false;
+  double overhead_s = 0.0;
+  std::vector<std::uint64_t> spot_sizes;
+  std::vector<std::uint64_t> small_page_sizes;
+  std::set<std::string> unrecorded_pages;  // why a mapped set of arrays has no page record
+};
+
+// The batches of the sweep: the planned octaves, then, past the planned end, one more octave (two in `full`,
+// within the budget) while the curve has not yet settled on a DRAM plateau: DRAM must be reached in fact, not
+// only by the reported cache sizes.
+std::vector<std::vector<std::uint64_t>> sweep_batches(const SweepPlan& plan, Profile profile) {
+  std::vector<std::vector<std::uint64_t>> batches = octave_batches(plan.sizes, plan.per_octave);
+  if (plan.from_user || plan.sizes.empty()) return batches;
+  const std::uint64_t last = plan.sizes.back();
+  const auto extra_octaves = static_cast<std::uint64_t>(profile_settings(profile).bandwidth.extra_octaves);
+  const std::uint64_t limit =
+      std::min<std::uint64_t>(extra_octaves * last, plan.cap_bytes > 0 ? plan.cap_bytes : extra_octaves * last);
+  std::vector<std::uint64_t> extra;
+  for (std::uint64_t s : geometric_sizes(last, limit, plan.per_octave)) {
+    if (s > last) extra.push_back(s);
+  }
+  for (auto& b : octave_batches(extra, plan.per_octave)) batches.push_back(b);
+  return batches;
+}
+
+// Runs specs and remembers why a mapped set of arrays had no page record.
+std::vector<json> run_specs(SuiteRun& run, ThreadSweep& t, const std::vector<BenchmarkSpec>& specs) {
+  std::vector<json> entries = run.runner.run(specs);
+  for (const json& e : entries) {
+    if (e.value("run_type", "") != "iteration" || e.value("error_occurred", false)) continue;
+    if (e.contains("labels") && e["labels"].contains("pages") && !e.contains("huge_page_bytes")) {
+      if (const PageRecord* r = run.arena.pages(); r != nullptr) t.unrecorded_pages.insert(r->source);
+      else t.unrecorded_pages.insert("the arrays were gone before their pages were read");
+    }
+  }
+  return entries;
+}
+
+// The swept kernels over the plan's batches; in `quick`, until DRAM has been flat for two octaves.
+void sweep(SuiteRun& run, const SweepPlan& plan, const std::vector<StreamKernel>& swept, ThreadSweep& t,
+           json& stopped) {
+  const RunConfig& config = run.config;
+  const bool user = !config.sizes.empty();
+  double largest = 0.0;  // the largest size measured so far
+  const std::vector<std::vector<std::uint64_t>> batches = sweep_batches(plan, config.profile);
+  const std::size_t planned_batches = octave_batches(plan.sizes, plan.per_octave).size();
+  for (std::size_t bi = 0; bi < batches.size(); ++bi) {
+    const std::vector<std::uint64_t>& batch = batches[bi];
+    if (bi == planned_batches) {
+      double ignored = 0.0;
+      if (sweep_is_done(levels_so_far(t.entries, run.machine_json, run.policy, t.threads), largest, t.reported,
+                        ignored)) {
+        break;
+      }
+      run.out.notes.push_back(fmt::format("bandwidth, {}: no flat DRAM plateau by {}; the sweep goes on up to {}.",
+                                          t.who, format_bytes(double(plan.sizes.back())),
+                                          format_bytes(double(batches.back().back()))));
+    }
+    std::vector<BenchmarkSpec> specs;
+    for (std::uint64_t size : batch) {
+      add_specs(swept, size, t.threads, t.overhead_s, config, run.arena, t.planned, specs);
+      t.measured.push_back(size);
+    }
+    for (json& e : run_specs(run, t, specs)) t.entries.push_back(std::move(e));
+    largest = std::max(largest, static_cast<double>(batch.back()));
+    double dram_from = 0.0;
+    // Never stop below the sweep's minimum end: a flat L3 plateau (the 2-thread VM curve is flat from 8 to
+    // ~90 MiB) would otherwise pass for DRAM. DRAM must be reached in fact, not only by the curve so far.
+    const std::uint64_t stop_floor = plan.capped ? 0 : std::min<std::uint64_t>(kSweepMinEndBytes, plan.sizes.back());
+    if (profile_settings(config.profile).bandwidth.stop_when_flat && !user && batch.back() >= stop_floor &&
+        sweep_is_done(levels_so_far(t.entries, run.machine_json, run.policy, t.threads), largest, t.reported,
+                      dram_from)) {
+      t.stopped_early = bi + 1 < planned_batches;
+      if (t.stopped_early) {
+        stopped[std::to_string(t.threads)] = batch.back();
+        run.out.notes.push_back(fmt::format(
+            "bandwidth, {}: the quick sweep stopped at {}: flat for two octaves on the DRAM plateau (from {}).", t.who,
+            format_bytes(double(batch.back())), format_bytes(dram_from)));
+      }
+      break;
+    }
+  }
+}
+
+// After the sweep: the spot kernels (quick) at the middle of each level the swept curves show, then read and
+// triad on 4 KiB pages at DRAM sizes, as likwid-bench and STREAM allocate, beside the huge-page figures.
+void spot_and_small_pages(SuiteRun& run, const std::vector<StreamKernel>& spot, ThreadSweep& t) {
+  const std::vector<LevelLabel> levels = levels_so_far(t.entries, run.machine_json, run.policy, t.threads);
+  if (!spot.empty()) {
+    // The levels as the analysis will find them (the same detection on the same entries), so that each
+    // spot size lies inside its level's final range.
+    t.spot_sizes = spot_sizes_for(levels, t.measured);
+    std::vector<BenchmarkSpec> specs;
+    for (std::uint64_t size : t.spot_sizes) {
+      add_specs(spot, size, t.threads, t.overhead_s, run.config, run.arena, t.planned, specs);
+    }
+    run_specs(run, t, specs);
+  }
+  const double dram_from = !levels.empty() && levels.back().level == "DRAM" ? levels.back().min_bytes : 0.0;
+  t.small_page_sizes = small_page_sizes(t.measured, dram_from, t.reported.empty() ? 0.0 : t.reported.back().bytes,
+                                       !run.config.sizes.empty());
+  std::set<std::pair<int, std::size_t>> planned;  // the 4 KiB runs' own: they repeat sizes of the sweep
+  std::vector<BenchmarkSpec> specs;
+  for (std::uint64_t size : t.small_page_sizes) {
+    add_specs({StreamKernel::read, StreamKernel::triad}, size, t.threads, t.overhead_s, run.config, run.arena, planned,
+              specs, PageSize::base_4k);
+  }
+  run_specs(run, t, specs);
+}
+
+// One thread count: the sweep, the spot and 4 KiB-page runs, and its notes and context.
+json run_threads(SuiteRun& run, const SweepPlan& plan, const std::vector<StreamKernel>& swept,
+                 const std::vector<StreamKernel>& spot, int threads, json& stopped) {
+  ThreadSweep t;
+  t.threads = threads;
+  t.who = fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
+  t.reported = reported_levels(run.machine_json, threads, run.policy);
+  t.overhead_s = measure_call_overhead(run.arena, threads, run.config.features);
+  sweep(run, plan, swept, t, stopped);
+  spot_and_small_pages(run, spot, t);
+  run.arena.release();
+  if (plan.capped) {
+    run.out.notes.push_back(fmt::format("bandwidth, {}: sweep capped at {} by the memory budget (4x the caches "
+                                        "would be {}).", t.who, format_bytes(double(plan.sizes.back())),
+                                        format_bytes(double(plan.planned_end_bytes))));
+  }
+  for (const std::string& why : t.unrecorded_pages) {
+    run.out.notes.push_back(fmt::format("bandwidth, {}: the pages some arrays got are not recorded: {}.", t.who, why));
+  }
+  return {{"start_bytes", plan.start_bytes},   {"planned_end_bytes", plan.planned_end_bytes},
+          {"end_bytes", t.measured.empty() ? 0 : t.measured.back()},
+          {"capped", plan.capped},             {"stopped_early", t.stopped_early},
+          {"size_count", t.measured.size()},   {"spot_sizes", t.spot_sizes},
+          {"small_page_sizes", t.small_page_sizes},
+          {"call_overhead_seconds", t.overhead_s}};
+}
+
 }  // namespace
 
 void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out) {
@@ -299,88 +510,12 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
   }
 
   StreamArena arena(machine, config.bind);
+  SuiteRun run{config, machine_json, policy, runner, arena, out};
   json per_threads = json::object();
   json stopped = json::object();
   for (std::size_t t = 0; t < config.thread_counts.size(); ++t) {
     const int threads = config.thread_counts[t];
-    const SweepPlan& plan = plans[t];
-    const std::vector<ReportedLevel> reported = reported_levels(machine_json, threads, policy);
-    const std::string who = fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
-    std::vector<json> entries;  // this thread count's, for levels_so_far
-    double largest = 0.0;       // the largest size measured so far
-    std::vector<std::uint64_t> measured;
-    std::set<std::pair<int, std::size_t>> planned;
-    bool stopped_early = false;
-    const double overhead_s = measure_call_overhead(arena, threads, config.features);
-    // Past the planned end, one more octave (two in `full`, within the budget) while the curve has not
-    // yet settled on a DRAM plateau: DRAM must be reached in fact, not only by the reported cache sizes.
-    std::vector<std::vector<std::uint64_t>> batches = octave_batches(plan.sizes, plan.per_octave);
-    if (!plan.from_user && !plan.sizes.empty()) {
-      const std::uint64_t last = plan.sizes.back();
-      const auto extra_octaves = static_cast<std::uint64_t>(profile_settings(config.profile).bandwidth.extra_octaves);
-      const std::uint64_t limit =
-          std::min<std::uint64_t>(extra_octaves * last, plan.cap_bytes > 0 ? plan.cap_bytes : extra_octaves * last);
-      std::vector<std::uint64_t> extra;
-      for (std::uint64_t s : geometric_sizes(last, limit, plan.per_octave)) {
-        if (s > last) extra.push_back(s);
-      }
-      for (auto& b : octave_batches(extra, plan.per_octave)) batches.push_back(b);
-    }
-    const std::size_t planned_batches = octave_batches(plan.sizes, plan.per_octave).size();
-    for (std::size_t bi = 0; bi < batches.size(); ++bi) {
-      const std::vector<std::uint64_t>& batch = batches[bi];
-      if (bi == planned_batches) {
-        double ignored = 0.0;
-        if (sweep_is_done(levels_so_far(entries, machine_json, policy, threads), largest, reported, ignored)) break;
-        out.notes.push_back(fmt::format("bandwidth, {}: no flat DRAM plateau by {}; the sweep goes on up to {}.", who,
-                                        format_bytes(double(plan.sizes.back())),
-                                        format_bytes(double(batches.back().back()))));
-      }
-      std::vector<BenchmarkSpec> specs;
-      for (std::uint64_t size : batch) {
-        add_specs(swept, size, threads, overhead_s, config, arena, planned, specs);
-        measured.push_back(size);
-      }
-      for (json& e : runner.run(specs)) entries.push_back(std::move(e));
-      largest = std::max(largest, static_cast<double>(batch.back()));
-      double dram_from = 0.0;
-      // Never stop below the sweep's minimum end: a flat L3 plateau (the 2-thread VM curve is flat from 8 to
-      // ~90 MiB) would otherwise pass for DRAM. DRAM must be reached in fact, not only by the curve so far.
-      const std::uint64_t stop_floor = plan.capped ? 0 : std::min<std::uint64_t>(kSweepMinEndBytes, plan.sizes.back());
-      if (profile_settings(config.profile).bandwidth.stop_when_flat && !user && batch.back() >= stop_floor &&
-          sweep_is_done(levels_so_far(entries, machine_json, policy, threads), largest, reported, dram_from)) {
-        stopped_early = bi + 1 < planned_batches;
-        if (stopped_early) {
-          stopped[std::to_string(threads)] = batch.back();
-          out.notes.push_back(fmt::format(
-              "bandwidth, {}: the quick sweep stopped at {}: flat for two octaves on the DRAM plateau (from {}).",
-              who, format_bytes(double(batch.back())), format_bytes(dram_from)));
-        }
-        break;
-      }
-    }
-    // Quick: the other kernels at the middle of each level the read curve shows.
-    std::vector<std::uint64_t> spot_sizes;
-    if (!spot.empty()) {
-      // The levels as the analysis will find them (the same detection on the same entries), so that each
-      // spot size lies inside its level's final range.
-      spot_sizes = spot_sizes_for(levels_so_far(entries, machine_json, policy, threads), measured);
-      std::vector<BenchmarkSpec> specs;
-      for (std::uint64_t size : spot_sizes) add_specs(spot, size, threads, overhead_s, config, arena, planned, specs);
-      runner.run(specs);
-    }
-    arena.release();
-    if (plan.capped) {
-      out.notes.push_back(fmt::format("bandwidth, {}: sweep capped at {} by the memory budget (4x the caches "
-                                      "would be {}).", who, format_bytes(double(plan.sizes.back())),
-                                      format_bytes(double(plan.planned_end_bytes))));
-    }
-    per_threads[std::to_string(threads)] = {
-        {"start_bytes", plan.start_bytes},   {"planned_end_bytes", plan.planned_end_bytes},
-        {"end_bytes", measured.empty() ? 0 : measured.back()},
-        {"capped", plan.capped},             {"stopped_early", stopped_early},
-        {"size_count", measured.size()},          {"spot_sizes", spot_sizes},
-        {"call_overhead_seconds", overhead_s}};
+    per_threads[std::to_string(threads)] = run_threads(run, plans[t], swept, spot, threads, stopped);
   }
   out.context = {{"sizes_from", user ? "--sizes" : "profile"},
                  {"points_per_octave", plans.empty() ? 0 : plans.front().per_octave},
@@ -392,7 +527,12 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
                                  "writes (copy 3 words, triad 4, write 2; _nt kernels as STREAM's)"},
                  {"spot_kernels", kernel_names(spot)},
                  {"call_target_bytes_per_thread", kCallTargetBytesPerThread},
-                 {"huge_pages", "arrays of 4 MiB and more are 2 MiB aligned with madvise(MADV_HUGEPAGE)"},
+                 {"huge_pages", "arrays of 4 MiB and more are mapped 2 MiB aligned and madvise(MADV_HUGEPAGE)d "
+                                "before their first touch; the suite 'bandwidth_pages' (read and triad at DRAM "
+                                "sizes) madvise(MADV_NOHUGEPAGE)s them instead: 4 KiB pages, as likwid-bench and "
+                                "STREAM get. Each mapped entry's resident_bytes and huge_page_bytes are the Rss and "
+                                "AnonHugePages of its arrays' mappings in /proc/self/smaps after the first touch"},
+                 {"small_page_kernels", kernel_names({StreamKernel::read, StreamKernel::triad})},
                  {"per_threads", per_threads},
                  {"stopped_early_at_bytes", stopped}};
   if (!spot.empty()) {

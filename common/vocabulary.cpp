@@ -31,6 +31,10 @@ constexpr NameTable<Level, 4> kLevelNames{{
     {Level::DRAM, "DRAM"},
 }};
 constexpr std::array<Level, 4> kLevels{Level::L1, Level::L2, Level::L3, Level::DRAM};
+constexpr NameTable<PageSize, 2> kPageSizeNames{{
+    {PageSize::huge_2m, "2M"},
+    {PageSize::base_4k, "4K"},
+}};
 constexpr NameTable<Engine, 2> kEngineNames{{
     {Engine::vector, "vector"},
     {Engine::matrix, "matrix"},
@@ -60,6 +64,9 @@ std::optional<Isa> parse_isa(std::string_view name) { return value_of(kIsaNames,
 std::string_view to_string(Level level) { return name_of(kLevelNames, level); }
 std::optional<Level> parse_level(std::string_view name) { return value_of(kLevelNames, name); }
 std::span<const Level> all_levels() { return kLevels; }
+
+std::string_view to_string(PageSize pages) { return name_of(kPageSizeNames, pages); }
+std::optional<PageSize> parse_page_size(std::string_view name) { return value_of(kPageSizeNames, name); }
 std::span<const Level> cache_levels() { return std::span<const Level>(kLevels).first(3); }
 
 std::string_view to_string(Engine engine) { return name_of(kEngineNames, engine); }

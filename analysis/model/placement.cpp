@@ -202,6 +202,7 @@ json place(const Point& p, const json& section, json& notes) {
     const double bw = roof ? roof->value("value", 0.0) : 0.0;
     if (bw <= 0.0) continue;
     json r = {{"level", level}, {"bandwidth", bw}, {"kernel", roof->value("kernel", "")}};
+    if (roof->contains("pages")) r["pages"] = (*roof)["pages"];
     if (peak_value > 0.0) {
       const RoofEvaluation e = evaluate_roof(peak_value, bw, p.ai);
       r["attainable"] = e.attainable;
@@ -232,6 +233,7 @@ json place(const Point& p, const json& section, json& notes) {
   }
   if (used != nullptr) {
     j["roof"]["level"] = (*used)["level"];
+    if (used->contains("pages")) j["roof"]["pages"] = (*used)["pages"];
     j["memory_ceiling"] = (*used)["bandwidth"];
     j["attainable"] = (*used)["attainable"];
     j["efficiency"] = (*used)["efficiency"];

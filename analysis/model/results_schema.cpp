@@ -14,7 +14,7 @@ namespace roofline {
 namespace {
 using json = nlohmann::json;
 
-enum class Kind { text, precision, level, engine, positive_integer, non_negative, roof };
+enum class Kind { text, precision, level, engine, pages, positive_integer, non_negative, fraction, roof };
 
 struct Rule {
   const char* field;
@@ -35,10 +35,17 @@ const ArrayRules kRules[] = {
     {"memory_ceilings",
      {{"level", Kind::level, true}, {"kernel", Kind::text, true}, {"threads", Kind::positive_integer, true},
       {"value", Kind::non_negative, true}, {"min_bytes", Kind::non_negative, false}, {"max_bytes", Kind::non_negative, false},
-      {"plateau_median", Kind::non_negative, false}}},
+      {"plateau_median", Kind::non_negative, false}, {"pages", Kind::pages, false},
+      {"huge_page_fraction", Kind::fraction, false}}},
+    // Optional (files from before page sizes lack it); its rows are memory_ceilings' on another page size.
+    {"page_size_ceilings",
+     {{"level", Kind::level, true}, {"kernel", Kind::text, true}, {"threads", Kind::positive_integer, true},
+      {"value", Kind::non_negative, true}, {"pages", Kind::pages, true}, {"min_bytes", Kind::non_negative, false},
+      {"max_bytes", Kind::non_negative, false}, {"plateau_median", Kind::non_negative, false},
+      {"huge_page_fraction", Kind::fraction, false}}},
     {"ridge_points",
      {{"precision", Kind::precision, true}, {"level", Kind::level, true}, {"threads", Kind::positive_integer, true},
-      {"ai", Kind::non_negative, true}, {"engine", Kind::engine, false}}},
+      {"ai", Kind::non_negative, true}, {"engine", Kind::engine, false}, {"pages", Kind::pages, false}}},
     {"placements",
      {{"backend", Kind::text, true}, {"precision", Kind::precision, true}, {"batch", Kind::positive_integer, true},
       {"threads", Kind::positive_integer, true}, {"value", Kind::non_negative, true}, {"ai", Kind::non_negative, false},
@@ -60,6 +67,12 @@ std::string problem(const json& v, Kind kind) {
     case Kind::engine:
       if (!v.is_string()) return "is not a string";
       return parse_engine(v.get<std::string>()) ? "" : fmt::format("'{}' is not an engine (vector, matrix)", v.get<std::string>());
+    case Kind::pages:
+      if (!v.is_string()) return "is not a string";
+      return parse_page_size(v.get<std::string>()) ? "" : fmt::format("'{}' is not a page size (2M, 4K)", v.get<std::string>());
+    case Kind::fraction:
+      if (!v.is_number()) return "is not a number";
+      return v.get<double>() >= 0.0 && v.get<double>() <= 1.0 ? "" : "is not between 0 and 1";
     case Kind::positive_integer:
       return v.is_number_integer() && v.get<long long>() >= 1 ? "" : "is not a positive integer";
     case Kind::non_negative:
@@ -67,7 +80,8 @@ std::string problem(const json& v, Kind kind) {
       return std::isfinite(v.get<double>()) && v.get<double>() >= 0.0 ? "" : "is negative or not finite";
     case Kind::roof: {
       if (!v.is_object()) return "is not an object";
-      for (const auto& [field, sub] : {std::pair{"engine", Kind::engine}, std::pair{"level", Kind::level}}) {
+      for (const auto& [field, sub] :
+           {std::pair{"engine", Kind::engine}, std::pair{"level", Kind::level}, std::pair{"pages", Kind::pages}}) {
         if (!v.contains(field)) continue;
         if (std::string p = problem(v[field], sub); !p.empty()) return fmt::format(".{} {}", field, p);
       }

@@ -38,7 +38,7 @@ json counting_conventions() {
       {"gemm_bytes", "GEMV/GEMM arithmetic intensity uses compulsory traffic: every input read once, the output written once."},
       {"ceilings", "A ceiling is the best (max) of the repetitions; comparisons use medians and their spread."},
       {"memory_roof", std::string("A level's memory roof (ridge points, placements) is its '") + kRoofKernel +
-                          "' kernel ceiling."},
+                          "' kernel ceiling (at DRAM, the better of its 2 MiB- and 4 KiB-page ceilings: the roof's pages says which)."},
       {"units", "Values in base units: FLOP/s, OP/s, B/s, bytes, FLOP/byte."},
   };
 }
@@ -54,12 +54,22 @@ void add_note(json& section, const std::string& note) {
 const json* memory_roof(const json& section, const std::string& level, int threads) {
   if (!section.contains("memory_ceilings")) return nullptr;
   const json* best = nullptr;
+  const json* roof = nullptr;
   for (const json& c : section["memory_ceilings"]) {
     if (c.value("level", "") != level || c.value("threads", 0) != threads) continue;
-    if (c.value("kernel", "") == kRoofKernel) return &c;
+    if (c.value("kernel", "") == kRoofKernel && roof == nullptr) roof = &c;
     if (best == nullptr || c.value("value", 0.0) > best->value("value", 0.0)) best = &c;
   }
-  return best;
+  if (roof == nullptr) return best;
+  // The same kernel on another page size (4 KiB at DRAM) is the roof where it measured more: the roof is the
+  // best measured, and its "pages" says which.
+  if (section.contains("page_size_ceilings") && section["page_size_ceilings"].is_array()) {
+    for (const json& c : section["page_size_ceilings"]) {
+      if (c.value("level", "") != level || c.value("threads", 0) != threads || c.value("kernel", "") != kRoofKernel) continue;
+      if (c.value("value", 0.0) > roof->value("value", 0.0)) roof = &c;
+    }
+  }
+  return roof;
 }
 
 std::string engine_field(const json& entry, const std::string& where) {
@@ -104,6 +114,7 @@ json derive_ridge_points(const json& section) {
                      {"threads", threads},
                      {"kernel", roof->value("kernel", "")},
                      {"ai", ridge_point(peak, bw)}});
+      if (roof->contains("pages")) out.back()["pages"] = (*roof)["pages"];
     }
   }
   return out;

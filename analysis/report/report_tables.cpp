@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/report_facts.hpp"
+#include "roofline/analysis/roofline_section.hpp"
 #include "roofline/analysis/spec.hpp"
 #include "roofline/common/units.hpp"
 
@@ -167,22 +168,52 @@ ReportTable compute_table(const json& results) {
   return t;
 }
 
+namespace {
+// A DRAM row's page size ("2M" when the file predates the field), the share of its arrays on huge pages when
+// recorded, and "roof" on the row that is the DRAM roof; empty for cache levels, which no page size bounds.
+std::string pages_text(const json& row, const json* roof) {
+  if (str(row, "level") != "DRAM") return "";
+  std::string text = str(row, "pages", "2M");
+  if (row.contains("huge_page_fraction") && row["huge_page_fraction"].is_number()) {
+    text += fmt::format(" ({:.0f}% huge)", 100.0 * row["huge_page_fraction"].get<double>());
+  }
+  return roof == &row ? text + ", roof" : text;
+}
+
+std::vector<std::string> memory_row(const json& r, const json* roof) {
+  const double lo = num(r, "min_bytes"), hi = num(r, "max_bytes");
+  return {str(r, "level"), str(r, "kernel"), str(r, "threads"), pages_text(r, roof), rate_or_na(num(r, "value"), "B/s"),
+          rate_or_na(num(r, "value_write_allocate"), "B/s"),
+          lo > 0 || hi > 0 ? fmt::format("{} .. {}", format_bytes(lo), format_bytes(hi)) : "n/a"};
+}
+}  // namespace
+
 ReportTable memory_table(const json& results) {
   ReportTable t{"table-memory", "Memory ceilings",
-                {"level", "kernel", "threads", "bandwidth (STREAM bytes)", "bandwidth (with write-allocate)",
+                {"level", "kernel", "threads", "pages", "bandwidth (STREAM bytes)", "bandwidth (with write-allocate)",
                  "working sets"},
-                {false, false, true, true, true, false}, {}, ""};
+                {false, false, true, false, true, true, false}, {}, ""};
+  const json& section = roofline_of(results);
+  const json& small = roofline_array(results, "page_size_ceilings");
   for (const json& r : roofline_array(results, "memory_ceilings")) {
-    const double lo = num(r, "min_bytes"), hi = num(r, "max_bytes");
-    t.rows.push_back({str(r, "level"), str(r, "kernel"), str(r, "threads"), rate_or_na(num(r, "value"), "B/s"),
-                      rate_or_na(num(r, "value_write_allocate"), "B/s"),
-                      lo > 0 || hi > 0 ? fmt::format("{} .. {}", format_bytes(lo), format_bytes(hi)) : "n/a"});
+    const json* roof = memory_roof(section, str(r, "level"), static_cast<int>(num(r, "threads")));
+    t.rows.push_back(memory_row(r, roof));
+    // The same kernel on 4 KiB pages, right below its huge-page row.
+    for (const json& s : small) {
+      if (str(s, "level") == str(r, "level") && str(s, "kernel") == str(r, "kernel") && num(s, "threads") == num(r, "threads")) {
+        t.rows.push_back(memory_row(s, roof));
+      }
+    }
   }
   static const std::string byte_counts =
       "STREAM bytes: the words a kernel names (copy 2 per element, triad 3). With write-allocate: each cached "
       "store also reads its line first (copy 3, triad 4, write 2; the _nt kernels' streaming stores do not, so "
       "they equal STREAM's). n/a: the file predates that counter.";
-  t.note = t.rows.empty() ? std::string("No memory ceilings in this file.") : byte_counts;
+  static const std::string pages =
+      "\nPages (DRAM): 2M = arrays asked for 2 MiB transparent huge pages, 4K = 4 KiB pages (MADV_NOHUGEPAGE, as "
+      "likwid-bench and STREAM get); (N% huge) = the share of the arrays' resident bytes the kernel put on huge "
+      "pages, when recorded; roof = the DRAM roof, the better of the two.";
+  t.note = t.rows.empty() ? std::string("No memory ceilings in this file.") : byte_counts + pages;
   return t;
 }
 

@@ -129,8 +129,11 @@ json results_with_entries() {
     "context": {"schema_version": 1, "host_name": "h"}, "benchmarks": [],
     "roofline": {"schema_version": 1,
       "compute_ceilings": [{"precision": "fp32", "isa": "avx512", "threads": 2, "value": 3.7e11, "unit": "FLOP/s"}],
-      "memory_ceilings": [{"level": "DRAM", "kernel": "read", "threads": 2, "value": 3.4e10, "min_bytes": 1, "max_bytes": 2}],
-      "ridge_points": [{"precision": "fp32", "level": "DRAM", "threads": 2, "ai": 10.9}],
+      "memory_ceilings": [{"level": "DRAM", "kernel": "read", "threads": 2, "value": 3.4e10, "min_bytes": 1, "max_bytes": 2,
+                           "pages": "2M", "huge_page_fraction": 1.0}],
+      "page_size_ceilings": [{"level": "DRAM", "kernel": "read", "threads": 2, "value": 2.3e10, "pages": "4K",
+                              "huge_page_fraction": null}],
+      "ridge_points": [{"precision": "fp32", "level": "DRAM", "threads": 2, "ai": 10.9, "pages": "2M"}],
       "placements": [{"backend": "eigen", "precision": "fp32", "batch": 1, "threads": 2, "value": 1.7e10, "ai": 0.5,
                       "roof": {"engine": "vector", "level": "DRAM"}}]}
   })");
@@ -159,10 +162,19 @@ TEST(ResultsFields, WrongTypeSignOrVocabularyIsNamed) {
       {"memory_ceilings", "level", "L4", "run.json: roofline.memory_ceilings[0].level 'L4' is not a memory level"},
       {"memory_ceilings", "value", -1.0, "run.json: roofline.memory_ceilings[0].value is negative or not finite"},
       {"memory_ceilings", "plateau_median", "fast", "run.json: roofline.memory_ceilings[0].plateau_median is not a number"},
+      {"memory_ceilings", "pages", "1G", "run.json: roofline.memory_ceilings[0].pages '1G' is not a page size (2M, 4K)"},
+      {"memory_ceilings", "pages", 4096, "run.json: roofline.memory_ceilings[0].pages is not a string"},
+      {"memory_ceilings", "huge_page_fraction", "most", "run.json: roofline.memory_ceilings[0].huge_page_fraction is not a number"},
+      {"memory_ceilings", "huge_page_fraction", 1.5, "run.json: roofline.memory_ceilings[0].huge_page_fraction is not between 0 and 1"},
+      {"page_size_ceilings", "pages", "4k", "run.json: roofline.page_size_ceilings[0].pages '4k' is not a page size (2M, 4K)"},
+      {"page_size_ceilings", "value", "slow", "run.json: roofline.page_size_ceilings[0].value is not a number"},
+      {"page_size_ceilings", "huge_page_fraction", -0.1, "run.json: roofline.page_size_ceilings[0].huge_page_fraction is not between 0 and 1"},
+      {"ridge_points", "pages", true, "run.json: roofline.ridge_points[0].pages is not a string"},
       {"ridge_points", "ai", "high", "run.json: roofline.ridge_points[0].ai is not a number"},
       {"placements", "value", -5.0, "run.json: roofline.placements[0].value is negative or not finite"},
       {"placements", "batch", 1.5, "run.json: roofline.placements[0].batch is not a positive integer"},
       {"placements", "roof", json{{"engine", "gpu"}}, "run.json: roofline.placements[0].roof.engine 'gpu' is not an engine (vector, matrix)"},
+      {"placements", "roof", json{{"level", "DRAM"}, {"pages", "huge"}}, "run.json: roofline.placements[0].roof.pages 'huge' is not a page size (2M, 4K)"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(c.array) + "." + c.field);
@@ -173,6 +185,12 @@ TEST(ResultsFields, WrongTypeSignOrVocabularyIsNamed) {
   json doc = results_with_entries();
   doc["roofline"]["placements"][0].erase("value");
   EXPECT_EQ(field_error(doc), "run.json: roofline.placements[0].value is missing");
+  doc = results_with_entries();
+  doc["roofline"]["page_size_ceilings"][0].erase("pages");
+  EXPECT_EQ(field_error(doc), "run.json: roofline.page_size_ceilings[0].pages is missing");
+  doc = results_with_entries();
+  doc["roofline"].erase("page_size_ceilings");  // files from before page sizes
+  EXPECT_EQ(field_error(doc), "");
   doc = results_with_entries();
   doc["roofline"]["memory_ceilings"][0] = 3;
   EXPECT_EQ(field_error(doc), "run.json: roofline.memory_ceilings[0] is not an object");

@@ -63,4 +63,27 @@ TEST(Runner, SingleRepetitionGetsItsAggregates) {
   EXPECT_EQ(medians, 1);
 }
 
+// A counter that is 0 in every repetition (huge_page_bytes on 4 KiB pages) has a cv of 0/0, which Google
+// Benchmark writes as a bare NaN: the batch must still parse, that value null.
+TEST(Runner, ZeroCounterKeepsTheBatch) {
+  Runner runner;
+  BenchmarkSpec s = spec("zero", false);
+  const auto body = s.body;
+  s.body = [body](benchmark::State& state) {
+    body(state);
+    state.counters["huge_page_bytes"] = benchmark::Counter(0.0);
+  };
+  const std::vector<json> entries = runner.run({s});
+  EXPECT_TRUE(runner.failures().empty()) << runner.failures().front();
+  int cv = 0;
+  for (const json& e : entries) {
+    if (e.value("aggregate_name", "") != "cv") continue;
+    ++cv;
+    EXPECT_TRUE(e["huge_page_bytes"].is_null()) << e.dump();
+  }
+  EXPECT_EQ(cv, 1);
+  EXPECT_EQ(nan_as_null("{\"a\": NaN,\n \"b\": -Infinity}\n"), "{\"a\": null,\n \"b\": null}\n");
+  EXPECT_EQ(nan_as_null("{\"name\": \"x: NaN\"}"), "{\"name\": \"x: NaN\"}");
+}
+
 }  // namespace roofline

@@ -103,5 +103,25 @@ TEST(BandwidthPlan, QuickSweepsReadAndTriadAndSpotsTheRest) {
   EXPECT_EQ(middle_size(sizes, 64 * KiB, 1 * MiB), 256 * KiB);
 }
 
+// Read and triad on 4 KiB pages: where DRAM starts by the curve, else by the reported caches (twice the
+// last), at one size (the profile's sweep) or every size from there (--sizes), else nowhere.
+TEST(BandwidthPlan, SmallPageSizesAreDramSizes) {
+  const auto sizes = geometric_sizes(4 * KiB, 1 * GiB, 2);
+  const auto spot = small_page_sizes(sizes, 128.0 * MiB, 32.0 * MiB, false);
+  ASSERT_EQ(spot.size(), 1u);
+  EXPECT_EQ(spot.front(), middle_size(sizes, 128.0 * MiB, 256.0 * MiB));
+  // No DRAM on the curve: from twice the reported caches, one size.
+  EXPECT_EQ(small_page_sizes(sizes, 0.0, 32.0 * MiB, false),
+            (std::vector<std::uint64_t>{middle_size(sizes, 64.0 * MiB, 128.0 * MiB)}));
+  // The curve never got past the caches: none.
+  EXPECT_TRUE(small_page_sizes(geometric_sizes(4 * KiB, 32 * MiB, 2), 0.0, 32.0 * MiB, false).empty());
+  // --sizes: every size in DRAM.
+  EXPECT_EQ(small_page_sizes({64 * KiB, 1 * GiB}, 0.0, 32.0 * MiB, true), (std::vector<std::uint64_t>{1 * GiB}));
+  EXPECT_EQ(small_page_sizes({64 * KiB, 64 * MiB, 1 * GiB}, 0.0, 32.0 * MiB, true),
+            (std::vector<std::uint64_t>{64 * MiB, 1 * GiB}));
+  EXPECT_TRUE(small_page_sizes({64 * KiB, 1 * GiB}, 0.0, 0.0, true).empty());
+  EXPECT_TRUE(small_page_sizes({}, 128.0 * MiB, 0.0, false).empty());
+}
+
 }  // namespace
 }  // namespace roofline

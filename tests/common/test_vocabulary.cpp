@@ -31,6 +31,14 @@ TEST(Types, LevelsInOrderAndRoundTrip) {
   EXPECT_FALSE(parse_level("dram").has_value());
 }
 
+TEST(Types, PageSizesRoundTrip) {
+  EXPECT_EQ(to_string(PageSize::huge_2m), "2M");
+  EXPECT_EQ(to_string(PageSize::base_4k), "4K");
+  EXPECT_EQ(parse_page_size("4K"), PageSize::base_4k);
+  EXPECT_FALSE(parse_page_size("4k").has_value());
+  EXPECT_FALSE(parse_page_size("1G").has_value());
+}
+
 TEST(Types, EnginesRoundTrip) {
   EXPECT_EQ(to_string(Engine::vector), "vector");
   EXPECT_EQ(to_string(Engine::matrix), "matrix");

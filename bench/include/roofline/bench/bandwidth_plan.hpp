@@ -57,6 +57,13 @@ int passes_per_call(StreamKernel kernel, std::size_t n, std::uint64_t target_byt
 std::vector<StreamKernel> swept_kernels(Profile profile, bool user_sizes);
 std::vector<StreamKernel> spot_kernels(Profile profile, bool user_sizes);
 
+// The sizes at which read and triad also run on 4 KiB pages: where DRAM starts, from the curve (`dram_from`)
+// or else twice `reported_reach` (where the analysis puts DRAM without a curve), every measured size from there
+// (`every`: a --sizes list, which runs every kernel at every size) or one, the middle of DRAM's first octave
+// (as for the spot kernels). None when neither bound is known or no measured size lies past it.
+std::vector<std::uint64_t> small_page_sizes(const std::vector<std::uint64_t>& measured, double dram_from,
+                                            double reported_reach, bool every);
+
 // The size of the swept list nearest (in log scale) to the geometric middle of [lo, hi].
 std::uint64_t middle_size(const std::vector<std::uint64_t>& sizes, double lo, double hi);
 

@@ -44,6 +44,10 @@ struct MachineFacts {
   std::uint64_t memory_available_bytes = 0;
   std::string memory_source;      // "/proc/meminfo MemAvailable", "cgroup memory.max", ...
   std::uint64_t hwloc_numa_memory_bytes = 0;  // what hwloc reports, kept to show disagreements
+  // Transparent huge pages (memory.hpp's ThpMode): "madvise", "always", "never"; empty when the kernel shows none.
+  std::string thp_enabled;
+  std::string thp_defrag;
+  std::string thp_source;
 
   std::vector<CacheInfo> caches;  // data and unified caches, by level
   IsaFeatures isa;                // as detected, before any --max-isa cap; amx_* only when amx.usable()

@@ -34,6 +34,9 @@ struct BenchmarkSpec {
 // records it as "random_interleaving".
 inline constexpr bool kRandomInterleaving = true;
 
+// Google Benchmark's JSON text with its bare NaN/Infinity values (not JSON) written as null.
+std::string nan_as_null(const std::string& text);
+
 class Runner {
  public:
   explicit Runner(Progress* progress = nullptr) : progress_(progress) {}

@@ -76,6 +76,15 @@ std::span<const Level> all_levels();
 // Cache levels only (L1, L2, L3): the ones a machine's facts report a capacity for.
 std::span<const Level> cache_levels();
 
+// Page sizes of memory the bandwidth kernels run on. Results files name them "2M" (2 MiB transparent huge
+// pages asked for with madvise(MADV_HUGEPAGE): the main sweep) and "4K" (4 KiB pages, MADV_NOHUGEPAGE:
+// what likwid-bench and STREAM get by default); a DRAM ceiling without the field means "2M" (files from
+// before page sizes were recorded).
+enum class PageSize { huge_2m, base_4k };
+
+std::string_view to_string(PageSize pages);
+std::optional<PageSize> parse_page_size(std::string_view name);
+
 // Compute engines: the vector units (SSE/AVX/AVX-512) or matrix units (Intel AMX tiles). Results files
 // name them "vector" and "matrix"; a file without the field means "vector" (files from before engines).
 enum class Engine { vector, matrix };

@@ -21,8 +21,9 @@ nlohmann::json counting_conventions();
 // The kernel whose ceiling serves as a level's memory roof for ridge points and placements.
 inline constexpr const char* kRoofKernel = "read";
 
-// The memory ceiling that is the roof of `level` at `threads` threads (the kRoofKernel's ceiling, or
-// the best ceiling of that level when the roof kernel was not measured), or nullptr.
+// The memory ceiling that is the roof of `level` at `threads` threads (the kRoofKernel's ceiling, the better
+// of its main-sweep and page_size_ceilings rows; or the best ceiling of that level when the roof kernel was
+// not measured), or nullptr. A DRAM roof's "pages" says which page size it was measured on.
 const nlohmann::json* memory_roof(const nlohmann::json& roofline_section, const std::string& level, int threads);
 
 // The best compute ceiling of `precision` at `threads` threads on `engine` ("vector" or "matrix"; empty:
