@@ -1,7 +1,9 @@
 // Memory kernels of the OpenCL target (issue 22), on 32-bit unsigned words in vector width W (VT = uint, uint2,
 // ..., uint16), so every check is exact and order-independent (modular sums). The host defines W and VT.
-// One work-item per vector element (copy, triad, write); read reduces in a grid-stride loop, one partial sum
-// per work-item, summed and checked by the host.
+// One work-item per vector element (copy, triad, write); read reduces, one partial sum per work-item, summed and
+// checked by the host: in a grid-stride loop (neighbouring work-items read neighbouring words: coalesced on a
+// GPU) or, with CHUNKED (CPU devices, whose work-items run one after another per core), each work-item its own
+// contiguous n / global_size words, which the host makes a whole number.
 
 #if W == 1
 #define HSUM(v) (v)
@@ -20,7 +22,12 @@ __kernel void mem_read(__global const VT* restrict a, __global uint* restrict pa
   const uint gid = get_global_id(0);
   const uint stride = get_global_size(0);
   VT acc = (VT)(0);
+#ifdef CHUNKED
+  const uint per = n / stride;
+  for (uint i = gid * per; i < (gid + 1) * per; ++i) acc += a[i];
+#else
   for (uint i = gid; i < n; i += stride) acc += a[i];
+#endif
   partial[gid] = HSUM(acc);
 }
 

@@ -33,12 +33,12 @@ cl_uint expected_word(cl_uint x, cl_uint seed) {
   return h ^ (h >> 15);
 }
 
-std::string build_options(int width) {
+std::string build_options(int width, bool chunked) {
   std::string lanes = width == 1 ? "0u" : fmt::format("(uint{})(", width);
   for (int l = 0; width > 1 && l < width; ++l) lanes += fmt::format("{}{}u", l == 0 ? "" : ",", l);
   if (width > 1) lanes += ")";
   const std::string vt = width == 1 ? "uint" : fmt::format("uint{}", width);
-  return fmt::format("-DW={} -DVT={} -DLANES={}", width, vt, lanes);  // no spaces: build options are not quoted
+  return fmt::format("-DW={} -DVT={} -DLANES={}{}", width, vt, lanes, chunked ? " -DCHUNKED" : "");  // no spaces: build options are not quoted
 }
 
 void check_width(int width) {
@@ -91,14 +91,23 @@ Timing measure_memory(Session& s, MemoryKernel k, int width, std::uint64_t bytes
   check_width(width);
   if (reps < 1) throw InputError("OpenCL memory: at least one repetition");
   Timing t;
-  const std::uint64_t words = words_per_buffer(s, k, width, bytes, t);
-  const std::uint64_t vecs = words / static_cast<std::uint64_t>(width);
+  const std::uint64_t local = s.local_size();
+  std::uint64_t vecs = words_per_buffer(s, k, width, bytes, t) / static_cast<std::uint64_t>(width);
+  // read: as many work-items as fill every compute unit 8 times over, each summing an equal share.
+  const std::uint64_t units = static_cast<std::uint64_t>(std::max(1, s.facts().compute_units));
+  const std::uint64_t global = k == MemoryKernel::read ? std::min(vecs, units * local * 8) / local * local : vecs;
+  vecs = vecs / global * global;
+  const std::uint64_t words = vecs * static_cast<std::uint64_t>(width);
   const std::uint64_t size = words * 4;
   Session::Impl& im = s.impl();
   const std::string kname = "mem_" + to_string(k);
-  KernelHandle kernel = im.kernel(kMemoryClSource, build_options(width), kname.c_str(), t.build_seconds);
+  const bool chunked = k == MemoryKernel::read && s.facts().type == "cpu";
+  KernelHandle kernel = im.kernel(kMemoryClSource, build_options(width, chunked), kname.c_str(), t.build_seconds);
 
-  const std::vector<cl_uint> a = random_words(words, 1), b = random_words(words, 2), c = random_words(words, 3);
+  const bool triad = k == MemoryKernel::triad;
+  const std::vector<cl_uint> a = random_words(words, 1);
+  const std::vector<cl_uint> b = triad ? random_words(words, 2) : std::vector<cl_uint>{};
+  const std::vector<cl_uint> c = triad ? random_words(words, 3) : std::vector<cl_uint>{};
   const cl_uint scalar = 3, seed = 0x5EEDu;
   MemHandle ma = im.buffer(size), mb = im.buffer(k == MemoryKernel::copy || k == MemoryKernel::triad ? size : 4);
   MemHandle mc = im.buffer(k == MemoryKernel::triad ? size : 4);
@@ -107,10 +116,6 @@ Timing measure_memory(Session& s, MemoryKernel k, int width, std::uint64_t bytes
     im.write(mb.get(), b.data(), size);
     im.write(mc.get(), c.data(), size);
   }
-  // read: as many work-items as fill every compute unit 8 times over, each summing a strided share.
-  const std::uint64_t local = s.local_size();
-  const std::uint64_t units = static_cast<std::uint64_t>(std::max(1, s.facts().compute_units));
-  const std::uint64_t global = k == MemoryKernel::read ? std::min(vecs, units * local * 8) / local * local : vecs;
   MemHandle partial = im.buffer(k == MemoryKernel::read ? global * 4 : 4);
 
   cl_mem pa = ma.get(), pb = mb.get(), pc = mc.get(), pp = partial.get();
