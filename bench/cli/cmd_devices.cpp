@@ -34,7 +34,8 @@ OpenClListing list_opencl() {
   l.notes = std::move(found.notes);
 #else
   l.notes.push_back("this roofline was built without OpenCL: run scripts/install-deps (ocl-icd-opencl-dev, "
-                    "opencl-c-headers; --test adds PoCL's CPU device) and rebuild (scripts/build)");
+                    "opencl-c-headers; --test adds PoCL's CPU device) and rebuild (scripts/build, with "
+                    "-DROOFLINE_WITH_OPENCL=ON if it was turned off)");
 #endif
   return l;
 }

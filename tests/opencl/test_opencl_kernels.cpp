@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <ostream>
 #include <string>
 
 #include "roofline/common/errors.hpp"
@@ -11,6 +12,10 @@
 #include "roofline/opencl/measure.hpp"
 
 namespace roofline::opencl {
+// Readable parameters in test names and failures (GoogleTest finds these by argument-dependent lookup).
+void PrintTo(MemoryKernel k, std::ostream* os) { *os << to_string(k); }
+void PrintTo(ComputeKind k, std::ostream* os) { *os << to_string(k); }
+
 namespace {
 
 // One Session for the whole binary: programs are cached in it, as in a run.
