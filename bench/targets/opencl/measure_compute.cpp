@@ -1,4 +1,4 @@
-// The compute kernels of kernels/opencl/compute.cl on one device: 8 independent mad chains per work-item, enough
+// The compute kernels of kernels/opencl/compute.cl on one device: 16 independent mad chains per work-item, enough
 // work-groups to fill every compute unit, and the closed-form check of every work-item's result.
 #include <cmath>
 #include <string>
@@ -13,7 +13,7 @@
 namespace roofline::opencl {
 namespace {
 
-constexpr int kChains = 8;                 // compute.cl's x0..x7
+constexpr int kChains = 16;                // compute.cl's x0..x15
 constexpr float kMultiplier = -1.0f;       // x -> 3 - x: period 2, every value exact in every type
 constexpr float kAddend = 3.0f;
 

@@ -79,7 +79,7 @@ class Session {
 // pattern (not ptr[i] = i) so memory compression cannot shrink them. InputError for a bad width or size.
 Timing measure_memory(Session& s, MemoryKernel kernel, int width, std::uint64_t bytes, int reps);
 
-// Runs independent mad chains (8 per work-item, each `iterations` steps) of `kind` in vector width `width` on
+// Runs independent mad chains (16 per work-item, each `iterations` steps) of `kind` in vector width `width` on
 // `groups_per_unit` work-groups per compute unit; the chains' final values are known in closed form and
 // checked. InputError when the device lacks the extension (fp64, fp16) or for a bad width.
 Timing measure_compute(Session& s, ComputeKind kind, int width, std::int64_t iterations, int reps,
