@@ -109,3 +109,9 @@ message(STATUS "roofline: backends eigen=ON onednn=${ROOFLINE_HAVE_ONEDNN} openb
 roofline_find_optional(ROOFLINE_HAVE_MPI ROOFLINE_WITH_MPI MPI_CXX_FOUND "MPI" "libopenmpi-dev openmpi-bin"
   "`roofline run --mpi`" find_package MPI QUIET COMPONENTS CXX)
 message(STATUS "roofline: mpi=${ROOFLINE_HAVE_MPI}")
+
+# OpenCL target (issue 22): the ICD loader and headers (ocl-icd-opencl-dev, opencl-c-headers); optional, left out
+# with a message. `roofline devices` says how to get it when it is left out.
+roofline_find_optional(ROOFLINE_HAVE_OPENCL ROOFLINE_WITH_OPENCL OpenCL_FOUND "OpenCL" "ocl-icd-opencl-dev opencl-c-headers"
+  "the OpenCL target (`roofline devices` lists only the CPU)" find_package OpenCL QUIET)
+message(STATUS "roofline: opencl=${ROOFLINE_HAVE_OPENCL}")

@@ -25,6 +25,7 @@ void add_compare_command(CLI::App& app, CliState& state);
 void add_history_command(CLI::App& app, CliState& state);
 void add_llm_command(CLI::App& app, CliState& state);
 void add_fleet_command(CLI::App& app, CliState& state);
+void add_devices_command(CLI::App& app, CliState& state);
 
 // A percentage flag ("5", "5%", "2.5") as a fraction (0.05); InputError naming `flag` otherwise (compare,
 // history calibrate, fleet).

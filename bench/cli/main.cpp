@@ -1,4 +1,4 @@
-// The `roofline` executable: subcommands machine, run, model, report, compare, history, fleet, llm (one file each).
+// The `roofline` executable: subcommands machine, run, model, report, compare, history, fleet, llm, devices (one file each).
 // Bad input of any kind ends here as one line on stderr and exit code 2.
 #include <cstdio>
 #include <exception>
@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   roofline::cli::add_history_command(app, state);
   roofline::cli::add_fleet_command(app, state);
   roofline::cli::add_llm_command(app, state);
+  roofline::cli::add_devices_command(app, state);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

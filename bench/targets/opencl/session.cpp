@@ -1,0 +1,150 @@
+// The OpenCL Session: opens one device (context, in-order queue with profiling when the device gives it), builds
+// each program once per run and caches it, and launches kernels timed by profiling events or the host clock.
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "roofline/common/errors.hpp"
+#include "session_impl.hpp"
+
+namespace roofline::opencl {
+
+std::string to_string(MemoryKernel k) {
+  switch (k) {
+    case MemoryKernel::read: return "read";
+    case MemoryKernel::copy: return "copy";
+    case MemoryKernel::triad: return "triad";
+    case MemoryKernel::write: return "write";
+  }
+  return "?";
+}
+
+std::string to_string(ComputeKind k) {
+  switch (k) {
+    case ComputeKind::fp32: return "fp32";
+    case ComputeKind::fp64: return "fp64";
+    case ComputeKind::fp16: return "fp16";
+    case ComputeKind::int32: return "int32";
+  }
+  return "?";
+}
+
+int arrays_counted(MemoryKernel k) { return k == MemoryKernel::copy ? 2 : k == MemoryKernel::triad ? 3 : 1; }
+
+Session::Session(const DeviceFacts& facts) : facts_(facts), impl_(std::make_unique<Impl>()) {
+  const std::vector<cl_platform_id> ps = detail::platforms();
+  if (facts.platform_index < 0 || static_cast<std::size_t>(facts.platform_index) >= ps.size()) {
+    throw OpenClError(fmt::format("{}: no such OpenCL platform", facts.id()));
+  }
+  const std::vector<cl_device_id> ds = detail::devices(ps[facts.platform_index]);
+  if (facts.device_index < 0 || static_cast<std::size_t>(facts.device_index) >= ds.size()) {
+    throw OpenClError(fmt::format("{}: no such OpenCL device", facts.id()));
+  }
+  Impl& s = *impl_;
+  s.device = ds[facts.device_index];
+  cl_int err = CL_SUCCESS;
+  s.context = clCreateContext(nullptr, 1, &s.device, nullptr, nullptr, &err);
+  detail::check(err, "clCreateContext");
+  s.queue = clCreateCommandQueue(s.context, s.device, CL_QUEUE_PROFILING_ENABLE, &err);
+  s.profiling = err == CL_SUCCESS;
+  if (!s.profiling) {  // a device without profiling: host timing, said in every Timing's notes
+    s.queue = clCreateCommandQueue(s.context, s.device, 0, &err);
+    detail::check(err, "clCreateCommandQueue");
+  }
+  const auto max_wg = detail::device_value<size_t>(s.device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  s.local = std::min<std::uint64_t>(64, max_wg);
+}
+
+Session::~Session() = default;
+bool Session::device_timing() const { return impl_->profiling; }
+std::uint64_t Session::local_size() const { return impl_->local; }
+double Session::total_build_seconds() const { return impl_->build_seconds; }
+
+Session::Impl::~Impl() {
+  for (auto& [key, program] : programs) clReleaseProgram(program);
+  if (queue != nullptr) clReleaseCommandQueue(queue);
+  if (context != nullptr) clReleaseContext(context);
+}
+
+KernelHandle Session::Impl::kernel(const char* source, const std::string& options, const char* name,
+                                   double& built_seconds) {
+  const std::string key = std::string(name) + " " + options;
+  auto it = programs.find(key);
+  if (it == programs.end()) {
+    const auto t0 = std::chrono::steady_clock::now();
+    cl_int err = CL_SUCCESS;
+    cl_program p = clCreateProgramWithSource(context, 1, &source, nullptr, &err);
+    detail::check(err, "clCreateProgramWithSource");
+    err = clBuildProgram(p, 1, &device, options.c_str(), nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+      std::string log = detail::device_string(device, CL_DEVICE_NAME);
+      std::size_t size = 0;
+      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+      std::string text(size, '\0');
+      clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, size, text.data(), nullptr);
+      clReleaseProgram(p);
+      throw OpenClError(fmt::format("building {} ({}) failed on {}: {}", name, options, log, text));
+    }
+    built_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    build_seconds += built_seconds;
+    it = programs.emplace(key, p).first;
+  }
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = clCreateKernel(it->second, name, &err);
+  detail::check(err, "clCreateKernel");
+  return {k, &clReleaseKernel};
+}
+
+MemHandle Session::Impl::buffer(std::uint64_t bytes) {
+  cl_int err = CL_SUCCESS;
+  cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  detail::check(err, "clCreateBuffer");
+  return {m, &clReleaseMemObject};
+}
+
+void Session::Impl::write(cl_mem m, const void* data, std::uint64_t bytes) {
+  detail::check(clEnqueueWriteBuffer(queue, m, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr), "clEnqueueWriteBuffer");
+}
+
+void Session::Impl::read(cl_mem m, void* data, std::uint64_t bytes) {
+  detail::check(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr), "clEnqueueReadBuffer");
+}
+
+double Session::Impl::launch(cl_kernel k, std::uint64_t global, Timing& t) {
+  const std::size_t g = global;
+  const std::size_t l = local;
+  cl_event ev = nullptr;
+  const auto t0 = std::chrono::steady_clock::now();
+  detail::check(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &g, &l, 0, nullptr, &ev), "clEnqueueNDRangeKernel");
+  const cl_int waited = clWaitForEvents(1, &ev);
+  const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  cl_ulong start = 0, end = 0;
+  const bool timed = t.device_timing &&
+                     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
+                     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
+                     end > start;
+  clReleaseEvent(ev);
+  detail::check(waited, "clWaitForEvents");
+  if (timed) return static_cast<double>(end - start) * 1e-9;
+  if (t.device_timing) {
+    t.device_timing = false;
+    t.notes.push_back("the device gave no profiling times: kernels timed on the host clock (enqueue to completion)");
+  }
+  return host;
+}
+
+void run_timed(Session::Impl& s, cl_kernel k, std::uint64_t global, int reps, Timing& t) {
+  t.device_timing = s.profiling;
+  if (!s.profiling) t.notes.push_back("the queue has no profiling: kernels timed on the host clock");
+  t.global_size = global;
+  t.local_size = s.local;
+  Timing warm = t;  // the warm-up's own timing, so its fallback note (if any) is not repeated
+  t.warmup_seconds = s.launch(k, global, warm);
+  t.device_timing = warm.device_timing;
+  t.notes = warm.notes;
+  for (int r = 0; r < reps; ++r) t.seconds.push_back(s.launch(k, global, t));
+}
+
+}  // namespace roofline::opencl
