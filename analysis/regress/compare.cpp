@@ -190,7 +190,7 @@ void ceiling_rows(const json& base, const json& next, const char* array, RowKind
   };
   const auto next_entries = entries(next);
   for (const auto& [key, b] : entries(base)) {
-    const auto it = std::find_if(next_entries.begin(), next_entries.end(), [&](const auto& p) { return p.first == key; });
+    const auto it = std::find_if(next_entries.begin(), next_entries.end(), [&key = key](const auto& p) { return p.first == key; });
     if (it == next_entries.end()) continue;
     CompareRow row;
     row.kind = kind;
@@ -273,7 +273,7 @@ std::string isa_difference(const json& a, const json& b) {
 std::vector<std::string> differences(const Facts& base, const Facts& next) {
   std::vector<std::string> out;
   for (const auto& [key, bv] : base) {
-    const auto it = std::find_if(next.begin(), next.end(), [&](const auto& p) { return p.first == key; });
+    const auto it = std::find_if(next.begin(), next.end(), [&key = key](const auto& p) { return p.first == key; });
     if (it == next.end() || it->second == bv) continue;
     out.push_back(key == "isa" ? isa_difference(bv, it->second) : fmt::format("{}: {} -> {}", key, describe(bv), describe(it->second)));
   }
