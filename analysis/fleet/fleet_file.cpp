@@ -26,12 +26,16 @@ std::string utc_now() {
 }
 
 // The host a results file was measured on.
+// A host name of another type counts as none (the caller says so in one line).
 std::string host_of(const json& results) {
   const json& ctx = results["context"];
-  if (ctx.contains("machine") && ctx["machine"].is_object() && ctx["machine"].value("hostname", "") != "") {
-    return ctx["machine"]["hostname"].get<std::string>();
+  const auto text = [](const json& holder, const char* key) {
+    return holder.contains(key) && holder[key].is_string() ? holder[key].get<std::string>() : std::string();
+  };
+  if (ctx.contains("machine") && ctx["machine"].is_object() && !text(ctx["machine"], "hostname").empty()) {
+    return text(ctx["machine"], "hostname");
   }
-  return ctx.value("host_name", std::string());
+  return text(ctx, "host_name");
 }
 
 // The rank a results file records in context.mpi (written by `run --mpi`), if any.

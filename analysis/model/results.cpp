@@ -31,6 +31,9 @@ json load_json_file(const fs::path& path) {
     const bool truncated = e.byte >= text.size();
     throw InputError(fmt::format("{}: {} (at byte {})", path.string(),
                                  truncated ? "truncated JSON" : "not valid JSON", e.byte));
+  } catch (const json::out_of_range& e) {
+    // A number too large for a double (1e999): valid JSON syntax, but no value anyone measured.
+    throw InputError(fmt::format("{}: a number in it is out of range ({})", path.string(), e.what()));
   }
 }
 

@@ -196,7 +196,7 @@ void ceiling_rows(const json& base, const json& next, const char* array, RowKind
   };
   const auto next_entries = entries(next);
   for (const auto& [key, b] : entries(base)) {
-    const auto it = std::find_if(next_entries.begin(), next_entries.end(), [&](const auto& p) { return p.first == key; });
+    const auto it = std::find_if(next_entries.begin(), next_entries.end(), [&key = key](const auto& p) { return p.first == key; });
     if (it == next_entries.end()) continue;
     CompareRow row;
     row.kind = kind;

@@ -95,7 +95,7 @@ Spec parse_spec(const json& doc, const std::string& file) {
     fail(file, "'covers' is missing: say what the figures cover, e.g. {\"cores\": 64, \"description\": \"one socket\"}");
   }
   const json& covers = doc["covers"];
-  spec.covers = covers.value("description", std::string());
+  spec.covers = text_field(covers, "description", file, false);
   if (covers.contains("cores")) {
     if (!covers["cores"].is_number_integer() || covers["cores"].get<long long>() <= 0) {
       fail(file, "'covers.cores' must be a positive integer");
@@ -154,7 +154,7 @@ Spec parse_spec(const json& doc, const std::string& file) {
   if (doc.contains("applies_to")) {
     const json& a = doc["applies_to"];
     if (!a.is_object()) fail(file, "'applies_to' must be an object");
-    spec.cpu_vendor = a.value("cpu_vendor", std::string());
+    spec.cpu_vendor = text_field(a, "cpu_vendor", file, false);
     if (a.contains("cpu_family")) {
       if (!a["cpu_family"].is_number_integer()) fail(file, "'applies_to.cpu_family' must be an integer");
       spec.cpu_family = a["cpu_family"].get<int>();
