@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
+#include "roofline/common/huge_pages.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/kernels/gemm.hpp"
@@ -161,8 +162,10 @@ double measure_memory_roof(const ChainRequest& r, std::uint64_t bytes, int passe
   // A whole number of the read kernel's steps per thread, so no tail runs (stream.hpp).
   const std::size_t unit = static_cast<std::size_t>(r.threads) * stream_step_elements(StreamKernel::read, r.features);
   const std::size_t n = std::max<std::size_t>(1, bytes / sizeof(double) / unit) * unit;
-  // Not touched before stream_init: the pinned team's first touch places the pages.
-  std::unique_ptr<double, FreeDeleter> a(static_cast<double*>(std::aligned_alloc(64, (n * sizeof(double) + 63) / 64 * 64)));
+  // Not touched before stream_init: the pinned team's first touch places the pages. On huge pages, as the
+  // results file's DRAM roof and the chain's own operands (common/huge_pages.hpp): the roof of the moment
+  // must differ from the file's by the memory's state only, never by the page size.
+  std::unique_ptr<double, FreeDeleter> a(static_cast<double*>(allocate_large(n * sizeof(double))));
   if (!a) return 0.0;  // no memory for it now: said by a 0
   const StreamArrays arrays{a.get(), nullptr, nullptr, n};
   stream_init(StreamKernel::read, arrays, r.threads);

@@ -21,6 +21,7 @@
 #include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/bench/profile.hpp"
 #include "roofline/analysis/plateaus.hpp"
+#include "roofline/common/huge_pages.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline/bench/bandwidth_plan.hpp"
 #include "roofline/bench/memory.hpp"
@@ -34,9 +35,8 @@ namespace {
 
 // Bytes one timed call moves at least, per thread (see passes_per_call).
 constexpr std::uint64_t kCallTargetBytesPerThread = 16ull << 20;
-// Arrays of twice this and more are aligned to it and asked for transparent huge pages (fewer TLB misses in
-// DRAM), or, for the 4 KiB-page runs, told not to use them.
-constexpr std::size_t kHugePageBytes = 2u << 20;
+// Arrays of kHugePageThreshold and more (common/huge_pages.hpp) are aligned to a huge page and asked for
+// transparent huge pages (fewer TLB misses in DRAM), or, for the 4 KiB-page runs, told not to use them.
 
 // Frees either kind of array: munmap for mapped ones (mapped_bytes > 0), free for heap ones.
 struct BufferDeleter {
@@ -54,7 +54,7 @@ using Buffer = std::unique_ptr<double, BufferDeleter>;
 // first touch: MADV_HUGEPAGE for the main sweep, MADV_NOHUGEPAGE for the 4 KiB-page runs.
 Buffer allocate(std::size_t n, PageSize pages) {
   const std::size_t bytes = n * sizeof(double);
-  if (bytes < 2 * kHugePageBytes) return Buffer(static_cast<double*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+  if (bytes < kHugePageThreshold) return Buffer(static_cast<double*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
   const std::size_t length = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
   void* raw = mmap(nullptr, length + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return nullptr;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gemm_internal.hpp"
+#include "roofline/common/huge_pages.hpp"
 
 namespace roofline {
 using namespace gemm_detail;
@@ -188,9 +189,10 @@ double gemm_operand_footprint(const GemmRequest& r) {
 namespace gemm_detail {
 
 GemmBuffers::Block GemmBuffers::allocate(double bytes) {
+  // Page aligned; from 4 MiB up on 2 MiB huge pages, as the DRAM roof these operands are placed against.
   constexpr std::size_t kAlign = 4096;
   const auto size = static_cast<std::size_t>(std::ceil(std::max(bytes, 1.0) / kAlign)) * kAlign;
-  void* p = std::aligned_alloc(kAlign, size);
+  void* p = allocate_large(size, kAlign);
   if (p == nullptr) throw std::bad_alloc();
   return Block(p);
 }
