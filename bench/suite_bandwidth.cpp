@@ -278,7 +278,9 @@ std::vector<LevelLabel> levels_so_far(const std::vector<json>& entries, const js
   const json doc = {{"context", {{"machine", machine}, {"binding", {{"policy", policy}}}}},
                     {"benchmarks", entries}};
   std::vector<LevelLabel> out;
-  for (const json& l : derive_memory_ceilings(doc)["memory_levels"]) {
+  // Held by name: a range-for over a member of a temporary reads freed memory (ASan found it).
+  const json levels = derive_memory_ceilings(doc).value("memory_levels", json::array());
+  for (const json& l : levels) {
     if (l.value("threads", 0) != threads || l.value("source", "") != "curve") continue;
     LevelLabel label;
     label.level = l.value("level", "");
