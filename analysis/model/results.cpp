@@ -58,6 +58,7 @@ ResultsKind classify_results(const json& doc, const fs::path& path) {
   if (!doc.contains("context") || !doc["context"].is_object()) {
     throw InputError(fmt::format("{}: not a results file (no 'context' object)", name));
   }
+  check_input_fields(doc, name);
   const json& ctx = doc["context"];
   const bool ours = ctx.contains("schema_version") || doc.contains("roofline");
   if (!ours) return ResultsKind::google_benchmark;

@@ -14,7 +14,7 @@ namespace roofline {
 namespace {
 using json = nlohmann::json;
 
-enum class Kind { text, precision, level, engine, pages, positive_integer, non_negative, fraction, roof };
+enum class Kind { text, precision, level, engine, pages, positive_integer, count, number, boolean, object, fraction, non_negative, roof };
 
 struct Rule {
   const char* field;
@@ -75,6 +75,10 @@ std::string problem(const json& v, Kind kind) {
       return v.get<double>() >= 0.0 && v.get<double>() <= 1.0 ? "" : "is not between 0 and 1";
     case Kind::positive_integer:
       return v.is_number_integer() && v.get<long long>() >= 1 ? "" : "is not a positive integer";
+    case Kind::count: return v.is_number_integer() && v.get<long long>() >= 0 ? "" : "is not a non-negative integer";
+    case Kind::number: return v.is_number() ? "" : "is not a number";
+    case Kind::boolean: return v.is_boolean() ? "" : "is not true or false";
+    case Kind::object: return v.is_object() ? "" : "is not an object";
     case Kind::non_negative:
       if (!v.is_number()) return "is not a number";
       return std::isfinite(v.get<double>()) && v.get<double>() >= 0.0 ? "" : "is negative or not finite";
@@ -91,7 +95,103 @@ std::string problem(const json& v, Kind kind) {
   return "";
 }
 
+// The first rule `e` breaks, as "<where>.<field> <what is wrong>", or "" when it keeps them all.
+std::string broken_rule(const json& e, std::initializer_list<Rule> rules, const std::string& where) {
+  for (const Rule& r : rules) {
+    if (!e.contains(r.field) || e[r.field].is_null()) {
+      if (r.required) return fmt::format("{}.{} is missing", where, r.field);
+      continue;
+    }
+    const std::string p = problem(e[r.field], r.kind);
+    if (!p.empty()) return fmt::format("{}.{}{}{}", where, r.field, p.front() == '.' ? "" : " ", p);
+  }
+  return "";
+}
+
+// What the analysis reads of a benchmark entry (Google Benchmark's fields, our labels and counters). Other
+// fields may be added, as scalars: an array or object where a counter belongs would reach no reader.
+constexpr std::initializer_list<Rule> kBenchmarkRules = {
+    {"name", Kind::text, false}, {"run_name", Kind::text, false}, {"run_type", Kind::text, false},
+    {"aggregate_name", Kind::text, false}, {"aggregate_unit", Kind::text, false}, {"time_unit", Kind::text, false},
+    {"label", Kind::text, false}, {"error_message", Kind::text, false}, {"error_occurred", Kind::boolean, false},
+    {"labels", Kind::object, false}, {"real_time", Kind::number, false}, {"cpu_time", Kind::number, false},
+    {"iterations", Kind::number, false}, {"threads", Kind::number, false}, {"repetitions", Kind::number, false},
+    {"bytes_per_second", Kind::number, false}, {"flop_per_second", Kind::number, false},
+    {"op_per_second", Kind::number, false}, {"working_set_bytes", Kind::number, false},
+    {"arithmetic_intensity", Kind::number, false}};
+// Labels the analysis reads by name: words, and the integers of the kernels' metadata rows.
+constexpr std::initializer_list<Rule> kLabelRules = {
+    {"suite", Kind::text, false}, {"kernel", Kind::text, false}, {"precision", Kind::text, false},
+    {"isa", Kind::text, false}, {"engine", Kind::text, false}, {"backend", Kind::text, false},
+    {"implementation", Kind::text, false}, {"instruction", Kind::text, false}, {"variant", Kind::text, false},
+    {"unit", Kind::text, false}, {"pages", Kind::text, false}, {"threads", Kind::count, false},
+    {"batch", Kind::count, false}, {"m", Kind::count, false}, {"n", Kind::count, false}, {"k", Kind::count, false},
+    {"chains", Kind::count, false}, {"ops_per_instruction", Kind::count, false},
+    {"ops_per_cycle_per_core", Kind::count, false}, {"instructions_per_iteration", Kind::count, false}};
+// The machine facts the analysis reads (context.machine; bench/machine.cpp writes them).
+constexpr std::initializer_list<Rule> kMachineRules = {
+    {"cpu_model", Kind::text, false}, {"cpu_vendor", Kind::text, false}, {"microarchitecture", Kind::text, false},
+    {"hostname", Kind::text, false}, {"compiler", Kind::text, false}, {"compiler_flags", Kind::text, false},
+    {"build_type", Kind::text, false}, {"topology_source", Kind::text, false}, {"memory_source", Kind::text, false},
+    {"transparent_huge_pages", Kind::text, false}, {"transparent_huge_pages_defrag", Kind::text, false},
+    {"transparent_huge_pages_source", Kind::text, false}, {"cores", Kind::count, false}, {"pus", Kind::count, false},
+    {"packages", Kind::count, false}, {"numa_nodes", Kind::count, false}, {"cpu_family", Kind::count, false},
+    {"cpu_model_number", Kind::count, false}, {"memory_total_bytes", Kind::count, false},
+    {"memory_available_bytes", Kind::count, false}, {"hypervisor", Kind::boolean, false},
+    {"isa", Kind::object, false}, {"amx", Kind::object, false}};
+constexpr std::initializer_list<Rule> kCacheRules = {
+    {"type", Kind::text, false}, {"source", Kind::text, false}, {"level", Kind::count, false},
+    {"size_bytes", Kind::count, false}, {"instances", Kind::count, false}, {"cores_per_instance", Kind::count, false}};
+
+std::string broken_benchmark(const json& e, const std::string& where) {
+  if (!e.is_object()) return where + " is not an object";
+  if (std::string p = broken_rule(e, kBenchmarkRules, where); !p.empty()) return p;
+  for (const auto& [key, v] : e.items()) {
+    if (v.is_array() || v.is_object()) {
+      if (key != "labels") return fmt::format("{}.{} is not a number, word or flag", where, key);
+    }
+  }
+  if (!e.contains("labels")) return "";
+  const json& labels = e["labels"];
+  if (std::string p = broken_rule(labels, kLabelRules, where + ".labels"); !p.empty()) return p;
+  for (const auto& [key, v] : labels.items()) {
+    if (v.is_array() || v.is_object()) return fmt::format("{}.labels.{} is not a number or word", where, key);
+  }
+  return "";
+}
+
+std::string broken_machine(const json& m) {
+  if (!m.is_object()) return "context.machine is not an object";
+  if (std::string p = broken_rule(m, kMachineRules, "context.machine"); !p.empty()) return p;
+  if (m.contains("isa")) {
+    for (const auto& [flag, v] : m["isa"].items()) {
+      if (!v.is_boolean()) return fmt::format("context.machine.isa.{} is not true or false", flag);
+    }
+  }
+  if (!m.contains("caches") || m["caches"].is_null()) return "";
+  if (!m["caches"].is_array()) return "context.machine.caches is not an array";
+  for (std::size_t i = 0; i < m["caches"].size(); ++i) {
+    const json& c = m["caches"][i];
+    const std::string where = fmt::format("context.machine.caches[{}]", i);
+    if (!c.is_object()) return where + " is not an object";
+    if (std::string p = broken_rule(c, kCacheRules, where); !p.empty()) return p;
+  }
+  return "";
+}
+
 }  // namespace
+
+void check_input_fields(const json& doc, const std::string& file) {
+  const json& benchmarks = doc.at("benchmarks");
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+    const std::string p = broken_benchmark(benchmarks[i], fmt::format("benchmarks[{}]", i));
+    if (!p.empty()) throw InputError(fmt::format("{}: {}", file, p));
+  }
+  const json& ctx = doc.at("context");
+  if (ctx.contains("machine")) {
+    if (const std::string p = broken_machine(ctx["machine"]); !p.empty()) throw InputError(fmt::format("{}: {}", file, p));
+  }
+}
 
 void check_roofline_fields(const json& roofline, const std::string& file) {
   for (const ArrayRules& a : kRules) {
@@ -100,18 +200,9 @@ void check_roofline_fields(const json& roofline, const std::string& file) {
     if (!entries.is_array()) throw InputError(fmt::format("{}: roofline.{} is not an array", file, a.array));
     for (std::size_t i = 0; i < entries.size(); ++i) {
       const json& e = entries[i];
-      if (!e.is_object()) throw InputError(fmt::format("{}: roofline.{}[{}] is not an object", file, a.array, i));
-      for (const Rule& r : a.rules) {
-        if (!e.contains(r.field) || e[r.field].is_null()) {
-          if (r.required) throw InputError(fmt::format("{}: roofline.{}[{}].{} is missing", file, a.array, i, r.field));
-          continue;
-        }
-        const std::string p = problem(e[r.field], r.kind);
-        if (!p.empty()) {
-          const std::string sep = p.front() == '.' ? "" : " ";
-          throw InputError(fmt::format("{}: roofline.{}[{}].{}{}{}", file, a.array, i, r.field, sep, p));
-        }
-      }
+      const std::string where = fmt::format("roofline.{}[{}]", a.array, i);
+      if (!e.is_object()) throw InputError(fmt::format("{}: {} is not an object", file, where));
+      if (const std::string p = broken_rule(e, a.rules, where); !p.empty()) throw InputError(fmt::format("{}: {}", file, p));
     }
   }
 }

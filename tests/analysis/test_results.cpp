@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 
 #include "roofline/common/errors.hpp"
@@ -194,6 +195,61 @@ TEST(ResultsFields, WrongTypeSignOrVocabularyIsNamed) {
   doc = results_with_entries();
   doc["roofline"]["memory_ceilings"][0] = 3;
   EXPECT_EQ(field_error(doc), "run.json: roofline.memory_ceilings[0] is not an object");
+}
+
+}  // namespace roofline
+
+namespace roofline {
+
+// The benchmark entries and machine facts --rederive reads are type-checked when the file is read, so that
+// the derive code never meets a wrong type (it used to turn any json type error, ours too, into bad input).
+TEST(InputFields, ValidBenchmarksAndMachinePass) {
+  json doc = minimal_results();
+  doc["context"]["machine"] = json::parse(R"({"cpu_model": "x", "cores": 2, "isa": {"avx2": true},
+      "caches": [{"type": "data", "level": 1, "size_bytes": 32768, "instances": 2, "cores_per_instance": 1}]})");
+  doc["benchmarks"][0]["labels"]["threads"] = 2;
+  doc["benchmarks"][0]["bytes_per_second"] = 1e10;
+  doc["benchmarks"][0]["custom_counter"] = 3;  // unknown scalars may be added
+  EXPECT_EQ(testing::input_error_of([&] { classify_results(doc, "run.json"); }), "");
+}
+
+TEST(InputFields, WrongTypesAreNamedInOneLine) {
+  struct Case {
+    const char* what;
+    std::function<void(json&)> edit;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"run_type", [](json& d) { d["benchmarks"][0]["run_type"] = 5; }, "run.json: benchmarks[0].run_type is not a string"},
+      {"suite", [](json& d) { d["benchmarks"][1]["labels"]["suite"] = json::array({"x"}); },
+       "run.json: benchmarks[1].labels.suite is not a string"},
+      {"labels", [](json& d) { d["benchmarks"][0]["labels"] = "bandwidth"; }, "run.json: benchmarks[0].labels is not an object"},
+      {"label threads", [](json& d) { d["benchmarks"][0]["labels"]["threads"] = "two"; },
+       "run.json: benchmarks[0].labels.threads is not a non-negative integer"},
+      {"unknown label", [](json& d) { d["benchmarks"][0]["labels"]["extra"] = json::object(); },
+       "run.json: benchmarks[0].labels.extra is not a number or word"},
+      {"counter", [](json& d) { d["benchmarks"][0]["bytes_per_second"] = "fast"; },
+       "run.json: benchmarks[0].bytes_per_second is not a number"},
+      {"unknown counter", [](json& d) { d["benchmarks"][0]["extra"] = json::array(); },
+       "run.json: benchmarks[0].extra is not a number, word or flag"},
+      {"error_occurred", [](json& d) { d["benchmarks"][2]["error_occurred"] = "yes"; },
+       "run.json: benchmarks[2].error_occurred is not true or false"},
+      {"entry", [](json& d) { d["benchmarks"][1] = 7; }, "run.json: benchmarks[1] is not an object"},
+      {"machine", [](json& d) { d["context"]["machine"] = "vm"; }, "run.json: context.machine is not an object"},
+      {"cores", [](json& d) { d["context"]["machine"] = {{"cores", -2}}; },
+       "run.json: context.machine.cores is not a non-negative integer"},
+      {"isa flag", [](json& d) { d["context"]["machine"] = {{"isa", {{"avx2", 1}}}}; },
+       "run.json: context.machine.isa.avx2 is not true or false"},
+      {"cache", [](json& d) { d["context"]["machine"] = {{"caches", json::array({{{"level", "one"}}})}}; },
+       "run.json: context.machine.caches[0].level is not a non-negative integer"},
+      {"caches", [](json& d) { d["context"]["machine"] = {{"caches", 3}}; }, "run.json: context.machine.caches is not an array"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    json doc = minimal_results();
+    c.edit(doc);
+    EXPECT_EQ(testing::input_error_of([&] { classify_results(doc, "run.json"); }), c.message);
+  }
 }
 
 }  // namespace roofline

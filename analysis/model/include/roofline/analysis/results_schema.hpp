@@ -14,4 +14,9 @@ namespace roofline {
 // compute_ceilings, memory_ceilings, ridge_points and placements arrays.
 void check_roofline_fields(const nlohmann::json& roofline, const std::string& file);
 
+// Throws InputError "<file>: benchmarks[i].<field> <what is wrong>" (or "context.machine.<field> ...") for the
+// first benchmark entry, label or machine fact the analysis reads whose type is wrong, so that `--rederive`
+// and the renderers meet only well-typed input. `doc` has a "benchmarks" array and a "context" object.
+void check_input_fields(const nlohmann::json& doc, const std::string& file);
+
 }  // namespace roofline
