@@ -29,25 +29,25 @@ struct ArrayRules {
 
 const ArrayRules kRules[] = {
     {"compute_ceilings",
-     {{"precision", Kind::precision, true}, {"threads", Kind::positive_integer, true}, {"value", Kind::non_negative, true},
+     {{"target", Kind::text, false}, {"precision", Kind::precision, true}, {"threads", Kind::positive_integer, true}, {"value", Kind::non_negative, true},
       {"isa", Kind::text, false}, {"engine", Kind::engine, false}, {"unit", Kind::text, false},
       {"theoretical", Kind::non_negative, false}, {"clock_hz", Kind::non_negative, false}}},
     {"memory_ceilings",
-     {{"level", Kind::level, true}, {"kernel", Kind::text, true}, {"threads", Kind::positive_integer, true},
+     {{"target", Kind::text, false}, {"level", Kind::level, true}, {"kernel", Kind::text, true}, {"threads", Kind::positive_integer, true},
       {"value", Kind::non_negative, true}, {"min_bytes", Kind::non_negative, false}, {"max_bytes", Kind::non_negative, false},
       {"plateau_median", Kind::non_negative, false}, {"pages", Kind::pages, false},
       {"huge_page_fraction", Kind::fraction, false}}},
     // Optional (files from before page sizes lack it); its rows are memory_ceilings' on another page size.
     {"page_size_ceilings",
-     {{"level", Kind::level, true}, {"kernel", Kind::text, true}, {"threads", Kind::positive_integer, true},
+     {{"target", Kind::text, false}, {"level", Kind::level, true}, {"kernel", Kind::text, true}, {"threads", Kind::positive_integer, true},
       {"value", Kind::non_negative, true}, {"pages", Kind::pages, true}, {"min_bytes", Kind::non_negative, false},
       {"max_bytes", Kind::non_negative, false}, {"plateau_median", Kind::non_negative, false},
       {"huge_page_fraction", Kind::fraction, false}}},
     {"ridge_points",
-     {{"precision", Kind::precision, true}, {"level", Kind::level, true}, {"threads", Kind::positive_integer, true},
+     {{"target", Kind::text, false}, {"precision", Kind::precision, true}, {"level", Kind::level, true}, {"threads", Kind::positive_integer, true},
       {"ai", Kind::non_negative, true}, {"engine", Kind::engine, false}, {"pages", Kind::pages, false}}},
     {"placements",
-     {{"backend", Kind::text, true}, {"precision", Kind::precision, true}, {"batch", Kind::positive_integer, true},
+     {{"target", Kind::text, false}, {"backend", Kind::text, true}, {"precision", Kind::precision, true}, {"batch", Kind::positive_integer, true},
       {"threads", Kind::positive_integer, true}, {"value", Kind::non_negative, true}, {"ai", Kind::non_negative, false},
       {"attainable", Kind::non_negative, false}, {"efficiency", Kind::non_negative, false},
       {"m", Kind::positive_integer, false}, {"k", Kind::positive_integer, false},
@@ -136,12 +136,27 @@ constexpr std::initializer_list<Rule> kMachineRules = {
     {"transparent_huge_pages", Kind::text, false}, {"transparent_huge_pages_defrag", Kind::text, false},
     {"transparent_huge_pages_source", Kind::text, false}, {"cores", Kind::count, false}, {"pus", Kind::count, false},
     {"packages", Kind::count, false}, {"numa_nodes", Kind::count, false}, {"cpu_family", Kind::count, false},
-    {"cpu_model_number", Kind::count, false}, {"memory_total_bytes", Kind::count, false},
-    {"memory_available_bytes", Kind::count, false}, {"hypervisor", Kind::boolean, false},
+    {"cpu_model_number", Kind::count, false}, {"memory_total_bytes", Kind::non_negative, false},
+    {"memory_available_bytes", Kind::non_negative, false}, {"hypervisor", Kind::boolean, false},
     {"isa", Kind::object, false}, {"amx", Kind::object, false}};
 constexpr std::initializer_list<Rule> kCacheRules = {
     {"type", Kind::text, false}, {"source", Kind::text, false}, {"level", Kind::count, false},
     {"size_bytes", Kind::count, false}, {"instances", Kind::count, false}, {"cores_per_instance", Kind::count, false}};
+
+// A target other than the CPU (an accelerator: issue 21's seam) lists its own memory in context.targets[].
+constexpr std::initializer_list<Rule> kTargetRules = {
+    {"target", Kind::text, true}, {"memory_total_bytes", Kind::non_negative, false},
+    {"memory_available_bytes", Kind::non_negative, false}};
+
+std::string broken_targets(const json& targets) {
+  if (!targets.is_array()) return "context.targets is not an array";
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    const std::string where = fmt::format("context.targets[{}]", i);
+    if (!targets[i].is_object()) return where + " is not an object";
+    if (std::string p = broken_rule(targets[i], kTargetRules, where); !p.empty()) return p;
+  }
+  return "";
+}
 
 std::string broken_benchmark(const json& e, const std::string& where) {
   if (!e.is_object()) return where + " is not an object";
@@ -190,6 +205,9 @@ void check_input_fields(const json& doc, const std::string& file) {
   const json& ctx = doc.at("context");
   if (ctx.contains("machine")) {
     if (const std::string p = broken_machine(ctx["machine"]); !p.empty()) throw InputError(fmt::format("{}: {}", file, p));
+  }
+  if (ctx.contains("targets")) {
+    if (const std::string p = broken_targets(ctx["targets"]); !p.empty()) throw InputError(fmt::format("{}: {}", file, p));
   }
 }
 

@@ -171,6 +171,7 @@ TEST(ResultsFields, WrongTypeSignOrVocabularyIsNamed) {
       {"page_size_ceilings", "value", "slow", "run.json: roofline.page_size_ceilings[0].value is not a number"},
       {"page_size_ceilings", "huge_page_fraction", -0.1, "run.json: roofline.page_size_ceilings[0].huge_page_fraction is not between 0 and 1"},
       {"ridge_points", "pages", true, "run.json: roofline.ridge_points[0].pages is not a string"},
+      {"memory_ceilings", "target", 3, "run.json: roofline.memory_ceilings[0].target is not a string"},
       {"ridge_points", "ai", "high", "run.json: roofline.ridge_points[0].ai is not a number"},
       {"placements", "value", -5.0, "run.json: roofline.placements[0].value is negative or not finite"},
       {"placements", "batch", 1.5, "run.json: roofline.placements[0].batch is not a positive integer"},
@@ -243,6 +244,10 @@ TEST(InputFields, WrongTypesAreNamedInOneLine) {
       {"cache", [](json& d) { d["context"]["machine"] = {{"caches", json::array({{{"level", "one"}}})}}; },
        "run.json: context.machine.caches[0].level is not a non-negative integer"},
       {"caches", [](json& d) { d["context"]["machine"] = {{"caches", 3}}; }, "run.json: context.machine.caches is not an array"},
+      {"targets", [](json& d) { d["context"]["targets"] = json::array({{{"target", 0}}}); },
+       "run.json: context.targets[0].target is not a string"},
+      {"target memory", [](json& d) { d["context"]["targets"] = json::array({{{"target", "gpu"}, {"memory_total_bytes", "80G"}}}); },
+       "run.json: context.targets[0].memory_total_bytes is not a number"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.what);
