@@ -302,11 +302,16 @@ json table_row(const Row& r, const std::string& unit, const std::string& kernel,
 }  // namespace
 
 json derive_compute_ceilings(const json& results) {
+  const ResultsView view(results);
+  return derive_compute_ceilings(view);
+}
+
+json derive_compute_ceilings(const ResultsView& view) {
+  const json& results = view.target_document(kCpuTargetId);
   json notes = json::array();
   const json empty = json::object();
   const json& context = results.contains("context") && results["context"].is_object() ? results["context"] : empty;
-  const json& machine = context.contains("machine") && context["machine"].is_object() ? context["machine"] : empty;
-  const std::string uarch = machine.value("microarchitecture", std::string());
+  const std::string& uarch = view.host().microarchitecture;
 
   Collected collected = collect_rows(results, context);
   const std::map<int, double>& clock = collected.clock;
@@ -415,7 +420,7 @@ json derive_compute_ceilings(const json& results) {
   if (!rows.empty() && uarch.empty()) {
     notes.push_back("compute: microarchitecture unknown; pipe counts come from the measured throughput alone");
   }
-  json matrix = matrix_engine_summary(results, ceilings);
+  json matrix = matrix_engine_summary(view, ceilings);
   for (const json& line : matrix["lines"]) notes.push_back("compute: " + line.get<std::string>());
   return {{"compute_ceilings", ceilings}, {"compute_table", table},   {"theoretical_peaks", peaks},
           {"matrix_engine", matrix},      {"notes", notes}};

@@ -305,7 +305,7 @@ ReportTable generic_table(const std::string& id, const std::string& title, const
   for (const json& r : array) {
     if (!r.is_object()) continue;
     for (auto it = r.begin(); it != r.end(); ++it) {
-      if (it.key() == "unit") continue;  // shown with the values
+      if (it.key() == "unit" || it.key() == "target") continue;  // shown with the values; each target its own tables
       if (std::find(t.columns.begin(), t.columns.end(), it.key()) == t.columns.end()) t.columns.push_back(it.key());
     }
   }
