@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/results_view.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 
@@ -113,9 +114,9 @@ Roofs read_roofs(const json& results, const std::string& file, int threads, cons
   if (const auto fp32 = r.compute.find(Precision::fp32); fp32 != r.compute.end()) {
     r.dequant_rate = fp32->second.peak / 2.0;  // one element operation per lane where an FMA is 2 FLOP
   }
-  const json& machine = results.value("context", json::object()).value("machine", json::object());
-  r.memory_total_bytes = machine.value("memory_total_bytes", 0.0);
-  r.memory_available_bytes = machine.value("memory_available_bytes", 0.0);
+  const ResultsView view(results);
+  r.memory_total_bytes = view.host().memory_total_bytes;
+  r.memory_available_bytes = view.host().memory_available_bytes;
   return r;
 }
 
