@@ -299,6 +299,21 @@ json table_row(const Row& r, const std::string& unit, const std::string& kernel,
           {"benchmark", r.benchmark}};
 }
 
+// The counting conventions and the clock and microarchitecture caveats, when there are compute rows.
+void counting_notes(bool any_rows, bool no_clock, bool no_uarch, json& notes) {
+  if (!any_rows) return;
+  notes.push_back("compute: FMA = 2 FLOP per lane; vdpbf16ps = 4 FLOP per 32-bit lane; vpdpbusd = 8 OP per "
+                  "32-bit lane; theoretical = threads x measured clock x measured pipes x ops per instruction");
+  notes.push_back("compute: one AMX tdpbf16ps on full tiles = 16x16x32 multiply-adds = 16384 FLOP (tdpbssd/tdpbusd: "
+                  "32768 OP); the matrix engine's theoretical = threads x the clock measured beside it x 1024 FLOP "
+                  "(bf16, fp16) or 2048 OP (int8) per cycle per core");
+  notes.push_back("compute: each repetition's rate is its fastest call (every call timed alone, the clock "
+                  "measured beside it); the *_average counters keep the mean of all its calls, which on a "
+                  "shared or virtual machine includes preempted calls");
+  if (no_clock) notes.push_back("compute: no clock measurement, so no theoretical peaks");
+  if (no_uarch) notes.push_back("compute: microarchitecture unknown; pipe counts come from the measured throughput alone");
+}
+
 }  // namespace
 
 json derive_compute_ceilings(const json& results) {
@@ -406,20 +421,7 @@ json derive_compute_ceilings(const ResultsView& view) {
   for (const auto& [k, p] : theoretical) peaks.push_back(p);
 
   scaling_notes(best, notes);
-  if (!rows.empty()) {
-    notes.push_back("compute: FMA = 2 FLOP per lane; vdpbf16ps = 4 FLOP per 32-bit lane; vpdpbusd = 8 OP per "
-                    "32-bit lane; theoretical = threads x measured clock x measured pipes x ops per instruction");
-    notes.push_back("compute: one AMX tdpbf16ps on full tiles = 16x16x32 multiply-adds = 16384 FLOP (tdpbssd/tdpbusd: "
-                    "32768 OP); the matrix engine's theoretical = threads x the clock measured beside it x 1024 FLOP "
-                    "(bf16, fp16) or 2048 OP (int8) per cycle per core");
-    notes.push_back("compute: each repetition's rate is its fastest call (every call timed alone, the clock "
-                    "measured beside it); the *_average counters keep the mean of all its calls, which on a "
-                    "shared or virtual machine includes preempted calls");
-    if (clock.empty()) notes.push_back("compute: no clock measurement, so no theoretical peaks");
-  }
-  if (!rows.empty() && uarch.empty()) {
-    notes.push_back("compute: microarchitecture unknown; pipe counts come from the measured throughput alone");
-  }
+  counting_notes(!rows.empty(), clock.empty(), uarch.empty(), notes);
   json matrix = matrix_engine_summary(view, ceilings);
   for (const json& line : matrix["lines"]) notes.push_back("compute: " + line.get<std::string>());
   return {{"compute_ceilings", ceilings}, {"compute_table", table},   {"theoretical_peaks", peaks},
