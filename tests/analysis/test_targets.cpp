@@ -14,6 +14,7 @@
 #include "roofline/analysis/results_view.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
+#include "roofline/llm/roofs.hpp"
 #include "roofline/llm/target.hpp"
 
 namespace roofline {
@@ -159,6 +160,21 @@ TEST(Targets, LlmTargetTakesThatTargetsCeilingsAndMemory) {
   const llm::TargetMemory m = llm::target_memory(doc, "test:0");
   EXPECT_DOUBLE_EQ(m.total_bytes, 85899345920.0);
   EXPECT_DOUBLE_EQ(llm::target_memory(doc, "cpu").total_bytes, 17179869184.0);
+  // The roofs are the target's own: its levels by name, main memory last, no thread count, its memory.
+  const llm::Roofs roofs = llm::read_roofs(only, "two_targets.json", 0, {Precision::bf16}, llm::RoofSource::peak);
+  EXPECT_EQ(roofs.target, "test:0");
+  EXPECT_EQ(roofs.threads, 0);
+  ASSERT_EQ(roofs.levels.size(), 2u);
+  EXPECT_EQ(roofs.levels[0].level, "L2");
+  EXPECT_EQ(roofs.dram().level, "HBM");
+  EXPECT_DOUBLE_EQ(roofs.dram().bandwidth, 3.03e12);
+  EXPECT_DOUBLE_EQ(roofs.compute.at(Precision::bf16).value, 505e12);
+  EXPECT_DOUBLE_EQ(roofs.memory_total_bytes, 85899345920.0);
+  EXPECT_EQ(roofs.level_for(1 << 20).level, "L2");
+  // The CPU's roofs of the same file stay the CPU's.
+  const llm::Roofs cpu = llm::read_roofs(llm::select_target(doc, "cpu", "f"), "f", 0, {Precision::fp32}, llm::RoofSource::peak);
+  EXPECT_EQ(cpu.threads, 1);
+  EXPECT_EQ(cpu.dram().level, "DRAM");
 }
 
 TEST(Targets, ReportRendersEachTargetAfterTheCpu) {
