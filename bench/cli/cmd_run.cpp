@@ -53,6 +53,8 @@ struct RunArgs {
   bool mpi = false;
 };
 
+}  // namespace
+
 std::string default_results_name(const MachineFacts& m) {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -65,6 +67,8 @@ std::string default_results_name(const MachineFacts& m) {
   }
   return fmt::format("{}_{}_{}.json", host, date, m.git_revision);
 }
+
+namespace {
 
 RunConfig make_config(const RunArgs& a, const MachineFacts& m) {
   RunConfig c;
@@ -96,7 +100,9 @@ RunConfig make_config(const RunArgs& a, const MachineFacts& m) {
   return c;
 }
 
-json our_context(const RunConfig& c, const MachineFacts& m, const std::vector<std::string>& notes) {
+}  // namespace
+
+json run_context(const RunConfig& c, const MachineFacts& m, const std::vector<std::string>& notes) {
   json pus = json::object();
   bool pinned = c.bind != BindPolicy::none;
   for (int t : c.thread_counts) pus[std::to_string(t)] = binding_plan(m, t, c.bind);
@@ -117,7 +123,7 @@ json our_context(const RunConfig& c, const MachineFacts& m, const std::vector<st
 }
 
 // Google Benchmark's context when no benchmark ran (e.g. every suite skipped): the same keys, from us.
-json minimal_gb_context(const MachineFacts& m) {
+json minimal_benchmark_context(const MachineFacts& m) {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
   localtime_r(&now, &tm);
@@ -125,6 +131,8 @@ json minimal_gb_context(const MachineFacts& m) {
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", &tm);
   return {{"date", date}, {"host_name", m.hostname}, {"executable", "roofline"}, {"num_cpus", m.pus}};
 }
+
+namespace {
 
 // One measurement of this machine: the suites, then the results document with its roofline section.
 struct Measured {
@@ -165,8 +173,8 @@ Measured measure(const MachineFacts& machine, const RunConfig& config) {
   const EnvironmentSample env_end = sample_environment(machine, config);
   progress.finish();
 
-  json context = runner.context().is_object() ? runner.context() : minimal_gb_context(machine);
-  const json ours = our_context(config, machine, notes);
+  json context = runner.context().is_object() ? runner.context() : minimal_benchmark_context(machine);
+  const json ours = run_context(config, machine, notes);
   for (auto it = ours.begin(); it != ours.end(); ++it) context[it.key()] = it.value();
   context["suites"] = suites_context;
   context["environment"] = environment_json(env_start, env_end, canary_bytes(machine, config), config.max_threads());

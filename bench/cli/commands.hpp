@@ -5,11 +5,17 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "roofline/common/atomic_file.hpp"
+
+namespace roofline {
+struct MachineFacts;
+struct RunConfig;
+}  // namespace roofline
 
 namespace roofline::cli {
 
@@ -37,6 +43,13 @@ double parse_percent(const std::string& flag, std::string text);
 void check_fleet_destinations(const std::filesystem::path& out, bool report, Overwrite overwrite);
 int finish_fleet_run(const nlohmann::json& fleet, const std::filesystem::path& out, bool report, Overwrite overwrite,
                      bool quiet);
+
+// The run context of a results file (cmd_run.cpp; `llm --measure` writes the same): our fields of `context`
+// (schema version, build, profile, threads and binding, ISA cap, budget, machine facts, notes), Google
+// Benchmark's context when no benchmark ran, and the default file name <host>_<date>_<revision>.json.
+nlohmann::json run_context(const RunConfig& config, const MachineFacts& machine, const std::vector<std::string>& notes);
+nlohmann::json minimal_benchmark_context(const MachineFacts& machine);
+std::string default_results_name(const MachineFacts& machine);
 
 // The roof invariant on the terminal: one "roofline: WARNING: <note>" line on stderr per placement above
 // 110% of its roof (roofline.roof_violations), and with `summary` the line "N point(s) beat their roof: a
