@@ -145,6 +145,9 @@ json measure_llm(const LlmMeasurePlan& p, const llm::ModelConfig& config, const 
     llm::add_moment(out, llm::compare_measured(config, request, llm::at_memory_roof(roofs, (before + after) / 2.0), steps),
                     before, after);
   }
+  // What the harness's figures are (compare_measured's wording is of single passes).
+  out["residual"] = "(estimated - measured) / measured; measured = the median repetition (each the mean of its "
+                    "iterations, at least the profile's min time; residual_best: the fastest repetition)";
   out["threads"] = roofs.threads;
   out["budget_bytes"] = c.memory_budget_bytes;
   out["backends"] = suite.context["backends"];
