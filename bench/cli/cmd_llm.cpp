@@ -45,8 +45,8 @@ struct LlmArgs {
   std::string config, results, weights = "bf16", kv = "bf16", batches = "1,8,64", context = "4096", prompt = "512";
   std::string threads, html, roof = "peak", keep, routing = "uniform", target = llm::kDefaultTarget, observed;
   std::string draft, accept, draft_tokens;
-  std::string out, profile = "quick", bind = "compact", backends, bind_given;  // --measure's
-  bool json = false, measure = false, force = false;
+  std::string out, profile = "quick", bind = "compact", backends;  // --measure's
+  bool json = false, measure = false, force = false, measure_flags = false;
 };
 
 Precision parse_kv_precision(const std::string& text, const char* flag) {
@@ -216,8 +216,8 @@ void run_llm(const LlmArgs& a, CliState& state) {
     LlmMeasureArgs m{a.out, a.profile, a.bind, a.backends, results_path.string(), a.force};
     const LlmMeasurePlan plan = plan_llm_measure(m, config, request, roofs.threads);
     answer["measured"] = measure_llm(plan, config, request, roofs, state);
-  } else if (!a.out.empty() || !a.backends.empty() || !a.bind_given.empty()) {
-    throw InputError("--out, --bind and --backends go with --measure (they say where and how the chain is measured)");
+  } else if (a.measure_flags) {
+    throw InputError("--out, --profile, --bind and --backends go with --measure (they say where and how the chain is measured)");
   }
 
   if (!a.html.empty()) write_file_atomically(a.html, llm::render_llm_page(answer), overwrite);
@@ -271,8 +271,8 @@ void add_llm_command(CLI::App& app, CliState& state) {
       if (opt->count() > 0 && opt->as<std::string>().find_first_not_of(' ') == std::string::npos) {
         throw InputError(fmt::format("{}: empty value", flag));
       }
+      a->measure_flags = a->measure_flags || opt->count() > 0;
     }
-    a->bind_given = cmd->get_option("--bind")->count() > 0 ? a->bind : "";
     run_llm(*a, state);
   });
 }

@@ -227,7 +227,8 @@ TEST(CliLlm, BadFlagsAreRefused) {
   expect_refused(with({"--prompt", ""}), "--prompt");
   expect_refused(with({"--threads", "3"}), "no DRAM memory ceiling at 3 threads");
   expect_refused(with({"--roof", "datasheet"}), "--roof");
-  expect_refused(with({"--out", "x.json"}), "--out, --bind and --backends go with --measure");
+  expect_refused(with({"--out", "x.json"}), "--out, --profile, --bind and --backends go with --measure");
+  expect_refused(with({"--profile", "full"}), "--out, --profile, --bind and --backends go with --measure");
   expect_refused(with({"--measure", "--bind", "sideways"}), "--bind");
   expect_refused(with({"--measure", "--backends", "nope"}), "--backends: 'nope' is not a GEMM backend");
   expect_refused(with({"--measure", "--profile", "slow"}), "--profile");
