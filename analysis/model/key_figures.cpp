@@ -167,6 +167,38 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
   }
 }
 
+// The llm suite's layers (bench/suite_llm.cpp): per step, the median repetition of layer_seconds (time: lower
+// is better), the estimate beside it in the label. Entries without layer_seconds (a layer with operations left
+// out of the budget) give none.
+std::string llm_label(const json& labels, const char* key) {
+  if (!labels.contains(key) || !labels[key].is_string()) throw InputError(fmt::format("an llm entry's labels.{} is missing or not a word", key));
+  return labels[key].get<std::string>();
+}
+
+void add_llm(const json& results, std::vector<KeyFigure>& out) {
+  if (!results.contains("benchmarks") || !results["benchmarks"].is_array()) return;
+  for (const json& e : results["benchmarks"]) {
+    if (!e.is_object() || !e.contains("labels") || !e["labels"].is_object() || e.value("error_occurred", false)) continue;
+    const json& l = e["labels"];
+    if (!l.contains("suite") || l["suite"] != "llm" || e.value("aggregate_name", std::string()) != "median") continue;
+    if (!e.contains("layer_seconds") || !e["layer_seconds"].is_number() || !(e["layer_seconds"].get<double>() > 0.0)) continue;
+    const int threads = threads_field(l, "llm labels");
+    const std::string model = llm_label(l, "model"), phase = llm_label(l, "phase");
+    const bool decode = phase == "decode";
+    const auto count = [&](const char* key) { return l.contains(key) && l[key].is_number_integer() ? l[key].get<long long>() : 0LL; };
+    const std::string step = decode ? fmt::format("decode/batch:{}/context:{}", count("batch"), count("context"))
+                                    : fmt::format("prefill/prompt:{}", count("prompt_tokens"));
+    const std::string what = decode ? fmt::format("decode batch {} context {}", count("batch"), count("context"))
+                                    : fmt::format("prefill {} tokens", count("prompt_tokens"));
+    const std::string estimate = l.contains("estimated_seconds") && l["estimated_seconds"].is_number()
+                                     ? fmt::format(" (estimate {:.3g} ms)", l["estimated_seconds"].get<double>() * 1e3) : "";
+    out.push_back({fmt::format("llm/{}/{}/kv:{}/{}/threads:{}", model, llm_label(l, "precision"), llm_label(l, "kv_precision"),
+                               step, threads),
+                   "llm", fmt::format("{} {}, one layer{}, {}", model, what, estimate, threads_text(threads)), threads,
+                   e["layer_seconds"].get<double>(), "s", false, "median repetition", true});
+  }
+}
+
 }  // namespace
 
 double canary_level(const json& results) {
@@ -196,8 +228,10 @@ std::vector<KeyFigure> key_figures(const json& results) {
   for (const TargetView& t : view.targets()) {
     if (!t.is_cpu()) add_target_key_figures(view.target_document(t.id)["roofline"], t, out);
   }
+  // The llm suite's layers (llm --measure), from the CPU's entries.
+  add_llm(view.target_document(kCpuTargetId), out);
   if (out.empty()) {
-    throw InputError("the results file has no memory ceilings, compute ceilings or placements to take key figures from");
+    throw InputError("the results file has no memory ceilings, compute ceilings, placements or llm layers to take key figures from");
   }
   return out;
 }

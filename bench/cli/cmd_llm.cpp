@@ -1,8 +1,9 @@
 // `roofline llm --config CONFIG`: LLM inference bounds from a results file's measured roofline (parameters,
 // KV cache, decode tokens/s per batch and its bound, the batch where decode turns compute-bound, prefill
 // time), as tables, --json or an --html page; --measure times one layer at the model's real shapes on
-// this machine and sets the measured seconds beside the estimate. Every input is checked, and the
-// destination too, before anything is measured or written.
+// this machine through the harness (cmd_llm_measure.cpp), writes its results file and sets the measured
+// seconds beside the estimate. Every input is checked, and the destinations too, before anything is measured
+// or written.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -13,20 +14,15 @@
 #include <string>
 #include <system_error>
 
-#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "llm_measure.hpp"
 #include "roofline/common/atomic_file.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/bench/data_dir.hpp"
-#include "roofline/bench/llm_chain.hpp"
-#include "roofline/bench/machine.hpp"
-#include "roofline/bench/memory.hpp"
-#include "roofline/bench/pinning.hpp"
-#include "roofline/bench/progress.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/llm/html.hpp"
 #include "roofline/llm/measured.hpp"
@@ -49,7 +45,8 @@ struct LlmArgs {
   std::string config, results, weights = "bf16", kv = "bf16", batches = "1,8,64", context = "4096", prompt = "512";
   std::string threads, html, roof = "peak", keep, routing = "uniform", target = llm::kDefaultTarget, observed;
   std::string draft, accept, draft_tokens;
-  bool json = false, measure = false, force = false;
+  std::string out, profile = "quick", bind = "compact", backends;  // --measure's
+  bool json = false, measure = false, force = false, measure_flags = false;
 };
 
 Precision parse_kv_precision(const std::string& text, const char* flag) {
@@ -185,44 +182,7 @@ void check_request(const LlmArgs& a, const llm::ModelConfig& config, const llm::
   }
 }
 
-json measure(const llm::ModelConfig& config, const llm::LlmRequest& request, const llm::Roofs& roofs) {
-  const MachineFacts machine = detect_machine();
-  if (roofs.threads > machine.pus) {
-    throw InputError(fmt::format("--measure: the estimate is at {} threads but this machine has {} PUs; pass --threads",
-                                 roofs.threads, machine.pus));
-  }
-  ChainRequest chain;
-  chain.config = config;
-  chain.request = request;
-  chain.threads = roofs.threads;
-  chain.features = machine.isa;
-  chain.pus = binding_plan(machine, roofs.threads, BindPolicy::compact);
-  chain.budget_bytes = static_cast<double>(
-      memory_budget(MemoryInfo{machine.memory_total_bytes, machine.memory_available_bytes, machine.memory_source}));
-  Progress progress(isatty(fileno(stderr)) != 0);
-  chain.progress = &progress;
-  // The roof of the moment: the read kernel right before and right after the chain, well past the caches.
-  const std::uint64_t roof_bytes = std::min<std::uint64_t>(
-      static_cast<std::uint64_t>(chain.budget_bytes / 4), std::max<std::uint64_t>(256ull << 20, 8 * machine.cache_bytes(3)));
-  progress.phase("llm");
-  progress.update("memory roof before the chain");
-  const double before = measure_memory_roof(chain, roof_bytes);
-  const std::vector<llm::MeasuredStep> steps = measure_chain(chain);
-  progress.update("memory roof after the chain");
-  const double after = measure_memory_roof(chain, roof_bytes);
-  progress.finish();
-  json out = llm::compare_measured(config, request, roofs, steps);
-  if (before > 0.0 && after > 0.0) {
-    llm::add_moment(out, llm::compare_measured(config, request, llm::at_memory_roof(roofs, (before + after) / 2.0), steps),
-                    before, after);
-  }
-  out["threads"] = roofs.threads;
-  out["budget_bytes"] = chain.budget_bytes;
-  out["backends"] = {{"weights", chain_backend(request.precisions.weights)}, {"kv", chain_backend(request.precisions.kv)}};
-  return out;
-}
-
-void run_llm(const LlmArgs& a) {
+void run_llm(const LlmArgs& a, CliState& state) {
   llm::LlmRequest request;
   set_precisions(a, request);
   const std::vector<int> batches = parse_positive_list(a.batches, "--batches", 1 << 20);
@@ -252,7 +212,13 @@ void run_llm(const LlmArgs& a) {
     answer["notes"].push_back(fmt::format("ceilings at {} threads: the largest thread count of {} with a DRAM roof "
                                           "(--threads chooses another)", roofs.threads, results_path.string()));
   }
-  if (a.measure) answer["measured"] = measure(config, request, roofs);
+  if (a.measure) {
+    LlmMeasureArgs m{a.out, a.profile, a.bind, a.backends, results_path.string(), a.force};
+    const LlmMeasurePlan plan = plan_llm_measure(m, config, request, roofs.threads);
+    answer["measured"] = measure_llm(plan, config, request, roofs, state);
+  } else if (a.measure_flags) {
+    throw InputError("--out, --profile, --bind and --backends go with --measure (they say where and how the chain is measured)");
+  }
 
   if (!a.html.empty()) write_file_atomically(a.html, llm::render_llm_page(answer), overwrite);
   if (a.json) {
@@ -260,12 +226,13 @@ void run_llm(const LlmArgs& a) {
   } else {
     std::fputs(llm::render_llm_text(answer).c_str(), stdout);
     if (!a.html.empty()) std::printf("html     %s\n", a.html.c_str());
+    if (a.measure) std::printf("results  %s\n", answer["measured"]["results_file"].get<std::string>().c_str());
   }
 }
 
 }  // namespace
 
-void add_llm_command(CLI::App& app, CliState&) {
+void add_llm_command(CLI::App& app, CliState& state) {
   auto* cmd = app.add_subcommand("llm", "LLM inference bounds (decode per batch, prefill) from a run's measured roofline");
   auto a = std::make_shared<LlmArgs>();
   cmd->add_option("--config", a->config, "A Hugging Face config.json, or a shipped model: llama-2-7b, llama-2-70b, "
@@ -292,8 +259,22 @@ void add_llm_command(CLI::App& app, CliState&) {
   cmd->add_option("--html", a->html, "Also write a self-contained HTML page here");
   cmd->add_flag("--json", a->json, "Print the answer as JSON instead of tables");
   cmd->add_flag("--measure", a->measure, "Time one layer at the model's shapes here and compare with the estimate");
-  cmd->add_flag("--force", a->force, "Overwrite an existing --html file");
-  cmd->callback([a] { run_llm(*a); });
+  cmd->add_option("--out", a->out, "With --measure: the results file (default: results/llm/<model>_<host>_<date>_<revision>.json)");
+  cmd->add_option("--profile", a->profile, "With --measure: quick (5 repetitions of 0.1 s per step) or full (10 of 0.5 s)");
+  cmd->add_option("--bind", a->bind, "With --measure: thread binding, compact (default), spread or none");
+  cmd->add_option("--backends", a->backends, "With --measure: GEMM backends to use, the first that runs each precision "
+                                             "(default: eigen for fp32, onednn for bf16 and int8)");
+  cmd->add_flag("--force", a->force, "Overwrite an existing --html or --out file");
+  cmd->callback([a, cmd, &state] {
+    for (const char* flag : {"--out", "--profile", "--bind", "--backends"}) {
+      const CLI::Option* opt = cmd->get_option(flag);
+      if (opt->count() > 0 && opt->as<std::string>().find_first_not_of(' ') == std::string::npos) {
+        throw InputError(fmt::format("{}: empty value", flag));
+      }
+      a->measure_flags = a->measure_flags || opt->count() > 0;
+    }
+    run_llm(*a, state);
+  });
 }
 
 }  // namespace roofline::cli

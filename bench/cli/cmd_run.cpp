@@ -59,6 +59,8 @@ struct RunArgs {
   bool no_cpu = false;
 };
 
+}  // namespace
+
 std::string default_results_name(const MachineFacts& m) {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -71,6 +73,8 @@ std::string default_results_name(const MachineFacts& m) {
   }
   return fmt::format("{}_{}_{}.json", host, date, m.git_revision);
 }
+
+namespace {
 
 RunConfig make_config(const RunArgs& a, const MachineFacts& m) {
   RunConfig c;

@@ -5,12 +5,18 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "roofline/bench/machine.hpp"
 #include "roofline/common/atomic_file.hpp"
+
+namespace roofline {
+struct MachineFacts;
+struct RunConfig;
+}  // namespace roofline
 
 namespace roofline::cli {
 
@@ -42,6 +48,9 @@ double parse_percent(const std::string& flag, std::string text);
 void check_fleet_destinations(const std::filesystem::path& out, bool report, Overwrite overwrite);
 int finish_fleet_run(const nlohmann::json& fleet, const std::filesystem::path& out, bool report, Overwrite overwrite,
                      bool quiet);
+
+// The default results file name <host>_<date>_<revision>.json (cmd_run.cpp; `llm --measure` names its file so too).
+std::string default_results_name(const MachineFacts& machine);
 
 // The roof invariant on the terminal: one "roofline: WARNING: <note>" line on stderr per placement above
 // 110% of its roof (roofline.roof_violations), and with `summary` the line "N point(s) beat their roof: a

@@ -20,9 +20,7 @@
 namespace roofline {
 using nlohmann::json;
 
-namespace {
-
-json our_context(const RunConfig& c, const MachineFacts& m, const std::vector<std::string>& notes) {
+json run_context(const RunConfig& c, const MachineFacts& m, const std::vector<std::string>& notes) {
   json pus = json::object();
   bool pinned = c.bind != BindPolicy::none;
   for (int t : c.thread_counts) pus[std::to_string(t)] = binding_plan(m, t, c.bind);
@@ -43,7 +41,7 @@ json our_context(const RunConfig& c, const MachineFacts& m, const std::vector<st
 }
 
 // Google Benchmark's context when no benchmark ran (e.g. every suite skipped): the same keys, from us.
-json minimal_gb_context(const MachineFacts& m) {
+json minimal_benchmark_context(const MachineFacts& m) {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
   localtime_r(&now, &tm);
@@ -51,6 +49,8 @@ json minimal_gb_context(const MachineFacts& m) {
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", &tm);
   return {{"date", date}, {"host_name", m.hostname}, {"executable", "roofline"}, {"num_cpus", m.pus}};
 }
+
+namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -143,8 +143,8 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   const EnvironmentSample env_end = sample_environment(machine, config);
   progress.finish();
 
-  json context = runner.context().is_object() ? runner.context() : minimal_gb_context(machine);
-  const json ours = our_context(config, machine, notes);
+  json context = runner.context().is_object() ? runner.context() : minimal_benchmark_context(machine);
+  const json ours = run_context(config, machine, notes);
   for (auto it = ours.begin(); it != ours.end(); ++it) context[it.key()] = it.value();
   context["targets"] = target_facts;
   context["suites"] = suites_context;

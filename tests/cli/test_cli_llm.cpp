@@ -78,8 +78,10 @@ TEST(CliLlm, TablesAndHtmlPage) {
 }
 
 TEST(CliLlm, MeasuresATinyMoeLayerBesideTheRoofOfTheMoment) {
+  TempDir dir;
   const nlohmann::json a = run_json({"--config", (kData / "tiny_moe.json").string(), "--results", kResults, "--threads", "1",
-                                     "--batches", "1,4", "--context", "64", "--prompt", "32", "--measure"});
+                                     "--batches", "1,4", "--context", "64", "--prompt", "32", "--measure",
+                                     "--out", (dir / "moe.json").string()});
   const auto& m = a["measured"];
   ASSERT_TRUE(m.contains("memory_roof_moment"));
   EXPECT_GT(m["memory_roof_moment"]["before"].get<double>(), 0.0);
@@ -97,9 +99,12 @@ TEST(CliLlm, MeasuresATinyMoeLayerBesideTheRoofOfTheMoment) {
 }
 
 TEST(CliLlm, MeasuresATinyLayer) {
+  TempDir dir;
+  const fs::path out = dir / "tiny.json";
   const nlohmann::json a = run_json({"--config", (kData / "tiny.json").string(), "--results", kResults, "--threads", "1",
-                                     "--batches", "1,2", "--context", "64", "--prompt", "32", "--measure"});
+                                     "--batches", "1,2", "--context", "64", "--prompt", "32", "--measure", "--out", out.string()});
   ASSERT_TRUE(a.contains("measured"));
+  EXPECT_EQ(a["measured"]["results_file"], out.string());
   const auto& steps = a["measured"]["steps"];
   ASSERT_EQ(steps.size(), 3u);  // decode 1, decode 2, prefill 32
   for (const auto& s : steps) {
@@ -112,6 +117,63 @@ TEST(CliLlm, MeasuresATinyLayer) {
     }
   }
   EXPECT_EQ(steps[2]["phase"], "prefill");
+  // The results file: the run's context with the environment guard, one entry set per step, the llm section.
+  const nlohmann::json doc = nlohmann::json::parse(read_file(out));
+  EXPECT_TRUE(doc["context"]["environment"].contains("canary"));
+  EXPECT_EQ(doc["context"]["threads"], nlohmann::json::array({1}));
+  EXPECT_EQ(doc["context"]["binding"]["policy"], "compact");
+  EXPECT_EQ(doc["context"]["suites"]["llm"]["estimate_from"], kResults);
+  int medians = 0;
+  for (const auto& e : doc["benchmarks"]) {
+    EXPECT_EQ(e["labels"]["suite"], "llm");
+    EXPECT_TRUE(e["labels"]["estimated_seconds"].is_number());
+    medians += e.value("aggregate_name", "") == "median" ? 1 : 0;
+  }
+  EXPECT_EQ(medians, 3);
+  EXPECT_TRUE(doc["roofline"].is_object());
+}
+
+// The file `llm --measure` writes, its environment made quiet and one layer made slower by hand.
+nlohmann::json slowed(nlohmann::json doc, const std::string& step, double factor) {
+  auto& env = doc["context"]["environment"];
+  env["steal_fraction"] = 0.0;
+  env["other_busy_fraction"] = 0.0;
+  env["canary"]["end"] = env["canary"]["start"];
+  for (auto& e : doc["benchmarks"]) {
+    if (e["labels"]["step"] == step && e.contains("layer_seconds")) e["layer_seconds"] = e["layer_seconds"].get<double>() * factor;
+  }
+  return doc;
+}
+
+TEST(CliLlm, MeasuredResultsGateInCompareAndHistoryAndAreNeverOverwritten) {
+  TempDir dir;
+  const fs::path out = dir / "run.json";
+  const std::vector<std::string> measure{"llm", "--config", (kData / "tiny.json").string(), "--results", kResults, "--threads", "1",
+                                         "--batches", "1", "--context", "64", "--prompt", "16", "--measure", "--out", out.string()};
+  const CliResult first = run_cli(measure);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find("results  " + out.string()), std::string::npos) << first.out;
+  const std::string written = read_file(out);
+  const CliResult again = run_cli(measure);  // refused before anything is measured
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_TRUE(one_line(again.err)) << again.err;
+  EXPECT_NE(again.err.find("--force"), std::string::npos) << again.err;
+  EXPECT_EQ(read_file(out), written);
+
+  const nlohmann::json doc = nlohmann::json::parse(written);
+  write_file(dir / "base.json", slowed(doc, "", 1.0).dump());
+  write_file(dir / "slow.json", slowed(doc, "decode-b1", 1.3).dump());
+  const CliResult same = run_cli({"compare", (dir / "base.json").string(), (dir / "base.json").string()});
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  const CliResult slow = run_cli({"compare", (dir / "base.json").string(), (dir / "slow.json").string()});
+  EXPECT_EQ(slow.exit_code, 1) << slow.out << slow.err;
+  EXPECT_NE(slow.out.find("llm/tiny/bf16/kv:bf16/decode/batch:1/context:64/threads:1"), std::string::npos) << slow.out;
+  EXPECT_NE(slow.out.find("REGRESSION"), std::string::npos) << slow.out;
+
+  const std::string db = (dir / "history.db").string();
+  const CliResult added = run_cli({"history", "add", out.string(), "--db", db});
+  EXPECT_EQ(added.exit_code, 0) << added.err;
+  EXPECT_NE(added.out.find("(3 key figures)"), std::string::npos) << added.out;  // 2 layers and the canary
 }
 
 void expect_refused(std::vector<std::string> args, const std::string& names) {
@@ -165,6 +227,12 @@ TEST(CliLlm, BadFlagsAreRefused) {
   expect_refused(with({"--prompt", ""}), "--prompt");
   expect_refused(with({"--threads", "3"}), "no DRAM memory ceiling at 3 threads");
   expect_refused(with({"--roof", "datasheet"}), "--roof");
+  expect_refused(with({"--out", "x.json"}), "--out, --profile, --bind and --backends go with --measure");
+  expect_refused(with({"--profile", "full"}), "--out, --profile, --bind and --backends go with --measure");
+  expect_refused(with({"--measure", "--bind", "sideways"}), "--bind");
+  expect_refused(with({"--measure", "--backends", "nope"}), "--backends: 'nope' is not a GEMM backend");
+  expect_refused(with({"--measure", "--profile", "slow"}), "--profile");
+  expect_refused(with({"--measure", "--out", ""}), "--out: empty value");
 }
 
 TEST(CliLlm, MoeRoutingIsStatedAndChangesTheExpertsRead) {

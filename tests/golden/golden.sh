@@ -37,6 +37,8 @@ case "$command:$format" in
   compare:markdown) with_exit_code "$exe" compare "${files[@]}" --markdown >out 2>&1 ;;
   fleet:text) with_exit_code "$exe" fleet "${files[@]}" >out 2>&1 ;;
   fleet:markdown) with_exit_code "$exe" fleet "${files[@]}" --markdown >out 2>&1 ;;
+  llm:text) "$exe" llm --config "${files[0]}" --results "${files[1]}" >out ;;
+  llm:json) "$exe" llm --config "${files[0]}" --results "${files[1]}" --json >out ;;
   *) echo "golden.sh: unknown command and format '$command $format'" >&2; exit 2 ;;
 esac
 expected="$root/tests/golden/expected/$name.$format"

@@ -8,6 +8,9 @@
 //   clock/threads:T                          the measured core clock beside the vector kernels (Hz)
 //   gemm/<precision>/batch:1/threads:T       the best GEMV/GEMM backend at batch 1
 //   gemm/<precision>/batch:max/threads:T     ... and at the largest batch measured (its batch in the label)
+//   llm/<model>/<weights>/kv:<kv>/decode/batch:B/context:C/threads:T, .../prefill/prompt:P/threads:T
+//                                            one layer's time of `llm --measure` (s, lower is better: the
+//                                            median repetition; its estimate in the label)
 //
 // A memory figure is the level's plateau median (the median over the level's sizes of each size's
 // median: memory_ceilings.cpp), not the roof's best repetition: the best of a level jumps by 20% when one
@@ -24,11 +27,11 @@ namespace roofline {
 
 struct KeyFigure {
   std::string id;     // stable across runs, see above
-  std::string group;  // "memory", "compute", "clock" or "gemm"
+  std::string group;  // "memory", "compute", "clock", "gemm" or "llm"
   std::string label;  // for people: "DRAM read, 2 threads"
   int threads = 0;
   double value = 0.0;  // base units
-  std::string unit;    // "B/s", "FLOP/s", "OP/s", "Hz"
+  std::string unit;    // "B/s", "FLOP/s", "OP/s", "Hz", "s"
   bool higher_is_better = true;
   // How the value was taken ("plateau median", "best repetition", "best backend", ...): two runs' values
   // of one id are comparable only when this is the same.
@@ -48,7 +51,7 @@ struct KeyFigure {
 inline constexpr const char* kCanaryFigureId = "environment/canary";
 double canary_level(const nlohmann::json& results);
 
-// The key figures of a results file, in a fixed order (memory, compute, clock, gemm; thread counts
+// The key figures of a results file, in a fixed order (memory, compute, clock, gemm, llm; thread counts
 // ascending). Throws InputError when the file has no roofline section, when a field it reads has the wrong
 // type or sign, or when it yields no key figure at all.
 std::vector<KeyFigure> key_figures(const nlohmann::json& results);

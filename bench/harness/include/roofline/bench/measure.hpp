@@ -21,6 +21,11 @@ struct Measured {
   double seconds = 0.0;
 };
 
+// Our fields of a results file's `context` (schema version, build, profile, threads and binding, ISA cap, budget,
+// machine facts, notes), and Google Benchmark's context when no benchmark ran (`llm --measure` writes the same).
+nlohmann::json run_context(const RunConfig& config, const MachineFacts& machine, const std::vector<std::string>& notes);
+nlohmann::json minimal_benchmark_context(const MachineFacts& machine);
+
 // Every target the built providers reach here (the CPU's first), each provider's notes appended to `notes`.
 std::vector<TargetFacts> available_targets(std::vector<std::string>& notes);
 

@@ -35,8 +35,9 @@ struct SuiteOutput {
 };
 
 
-// Every suite name a target may offer, in the order a target runs them (--suites takes these).
-inline constexpr std::array<std::string_view, 6> kSuiteNames{"bandwidth", "compute", "gemm", "transfer", "latency", "llm"};
+// Every suite name a target may offer, in the order a target runs them (--suites takes these). The llm suite
+// (bench/drivers/suite_llm.cpp) runs through the same harness from `roofline llm --measure`, with a model's inputs.
+inline constexpr std::array<std::string_view, 5> kSuiteNames{"bandwidth", "compute", "gemm", "transfer", "latency"};
 
 // The id of the host CPU's target; also what a file without target fields means.
 inline constexpr const char* kCpuTarget = "cpu";
@@ -108,7 +109,7 @@ class Target {
   virtual ~Target() = default;
   [[nodiscard]] virtual const TargetFacts& facts() const = 0;
   // The suites this target offers, in the order they run: "bandwidth", "compute", "gemm", "transfer",
-  // "latency", "llm" (a target offers what it has).
+  // "latency" (a target offers what it has).
   [[nodiscard]] virtual std::vector<std::string> suites() const = 0;
   // Put before the names of its benchmarks: "<id>/" (the CPU's is empty, so its names stay as in every earlier
   // file).

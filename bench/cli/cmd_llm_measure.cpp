@@ -1,0 +1,166 @@
+// `roofline llm --measure`: the llm suite (bench/suite_llm.cpp) through the harness, as `roofline run` runs its
+// suites: a RunConfig (threads of the estimate, --bind, --backends, --profile), the environment guard sampled
+// at the start and the end, Google Benchmark's repetitions; the results file written atomically (never over an
+// existing one without --force) with the run's context, the llm entries and their roofline section, so that
+// `compare` and `history` gate it (key figures llm/...); then the measured steps set beside the estimate,
+// with the DRAM read roof measured just before and after the chain (the roof of the moment).
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "llm_measure.hpp"
+#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/bench/environment.hpp"
+#include "roofline/bench/llm_chain.hpp"
+#include "roofline/bench/memory.hpp"
+#include "roofline/bench/pinning.hpp"
+#include "roofline/bench/progress.hpp"
+#include "roofline/bench/measure.hpp"
+#include "roofline/bench/target.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/llm/measured.hpp"
+
+namespace roofline::cli {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+// The estimate of every step the suite will measure, by step id (compare_measured on steps not yet timed).
+std::map<std::string, double> step_estimates(const llm::ModelConfig& config, const llm::LlmRequest& request,
+                                             const llm::Roofs& roofs) {
+  LlmSuiteInput input{config, request, {}, nullptr};
+  std::vector<llm::MeasuredStep> planned;
+  for (const LlmStepPlan& s : plan_llm(input).steps) planned.push_back(s.step);
+  std::map<std::string, double> out;
+  const json estimate = llm::compare_measured(config, request, roofs, planned);  // held: the loop reads into it
+  for (const json& row : estimate["steps"]) {
+    out[row["id"].get<std::string>()] = row["estimated_seconds"].get<double>();
+  }
+  return out;
+}
+
+// The implementations and notes the suite recorded per step, set on the steps read back from its entries.
+void add_step_facts(std::vector<llm::MeasuredStep>& steps, const json& suite, int threads) {
+  for (llm::MeasuredStep& m : steps) {
+    const std::string id = m.phase == llm::Phase::decode ? fmt::format("decode-b{}", m.batch) : fmt::format("prefill-p{}", m.prompt);
+    for (const json& s : suite.value("steps", json::array())) {
+      if (s.value("id", "") != id || s.value("threads", 0) != threads) continue;
+      m.note = s.value("note", "");
+      for (const json& i : s.value("implementations", json::array())) m.implementations.push_back(i.get<std::string>());
+    }
+  }
+}
+
+// The results document: the run's context (as `roofline run` writes it), the suite's, the environment's.
+json results_document(const LlmMeasurePlan& p, const Runner& runner, const SuiteOutput& suite, const json& environment,
+                      double seconds) {
+  json context = runner.context().is_object() ? runner.context() : minimal_benchmark_context(p.machine);
+  const json ours = run_context(p.config, p.machine, suite.notes);
+  for (auto it = ours.begin(); it != ours.end(); ++it) context[it.key()] = it.value();
+  context["suites"] = {{"llm", suite.context}};
+  context["suites"]["llm"]["estimate_from"] = p.estimate_from;
+  context["environment"] = environment;
+  context["wall_seconds"] = seconds;
+  json doc = {{"context", context}, {"benchmarks", runner.entries()}};
+  doc["roofline"] = derive_roofline(doc);
+  return doc;
+}
+
+}  // namespace
+
+LlmMeasurePlan plan_llm_measure(const LlmMeasureArgs& a, const llm::ModelConfig& config, const llm::LlmRequest& request,
+                                int threads) {
+  LlmMeasurePlan p;
+  p.machine = detect_machine();
+  if (threads > p.machine.pus) {
+    throw InputError(fmt::format("--measure: the estimate is at {} threads but this machine has {} PUs; pass --threads",
+                                 threads, p.machine.pus));
+  }
+  RunConfig& c = p.config;
+  c.profile = parse_profile(a.profile);
+  c.bind = parse_bind_policy(a.bind);
+  c.thread_counts = {threads};
+  c.features = p.machine.isa;
+  const MachineFacts& m = p.machine;
+  c.memory_budget_bytes = memory_budget(MemoryInfo{m.memory_total_bytes, m.memory_available_bytes, m.memory_source});
+  if (!a.backends.empty()) c.backends = parse_name_list(a.backends, "--backends");
+  c.suites = {"llm"};
+  chain_backend(request.precisions.weights, c.backends);  // a precision no backend here runs fails now
+  chain_backend(request.precisions.kv, c.backends);
+  p.overwrite = a.force ? Overwrite::yes : Overwrite::no;
+  p.out = a.out;
+  if (p.out.empty()) {
+    std::error_code ec;
+    fs::create_directories(fs::path("results") / "llm", ec);  // beside, not in, results/: not a ceilings file
+    p.out = fs::path("results") / "llm" / (config.name + "_" + default_results_name(p.machine));
+  }
+  check_destination(p.out, p.overwrite, "--out");
+  p.estimate_from = a.estimate_from;
+  return p;
+}
+
+json measure_llm(const LlmMeasurePlan& p, const llm::ModelConfig& config, const llm::LlmRequest& request,
+                 const llm::Roofs& roofs, CliState& state) {
+  const auto started = std::chrono::steady_clock::now();
+  const RunConfig& c = p.config;
+  Progress progress(isatty(fileno(stderr)) != 0);
+  LlmSuiteInput input{config, request, step_estimates(config, request, roofs), &progress};
+  const std::vector<int> pus = c.bind != BindPolicy::none ? binding_plan(p.machine, roofs.threads, c.bind) : std::vector<int>{};
+  // The roof of the moment: the read kernel right before and right after the chain, well past the caches.
+  const std::uint64_t roof_bytes = std::min<std::uint64_t>(c.memory_budget_bytes / 4,
+                                                          std::max<std::uint64_t>(256ull << 20, 8 * p.machine.cache_bytes(3)));
+  progress.phase("environment");
+  progress.update("canary");
+  const EnvironmentSample env_start = sample_environment(p.machine, c);
+  progress.phase("llm");
+  progress.update("memory roof before the chain");
+  const double before = measure_memory_roof(roofs.threads, pus, c.features, roof_bytes);
+  Runner runner(&progress);
+  SuiteOutput suite;
+  const auto suite_started = std::chrono::steady_clock::now();
+  run_llm_suite(c, p.machine, input, runner, suite);
+  suite.context["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - suite_started).count();
+  progress.update("memory roof after the chain");
+  const double after = measure_memory_roof(roofs.threads, pus, c.features, roof_bytes);
+  suite.context["memory_roof_moment"] = {{"before", before}, {"after", after}, {"kernel", "read"}, {"bytes", roof_bytes}};
+  progress.phase("environment");
+  progress.update("canary");
+  const EnvironmentSample env_end = sample_environment(p.machine, c);
+  progress.finish();
+
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const json environment = environment_json(env_start, env_end, canary_bytes(p.machine, c), c.max_threads());
+  const json doc = results_document(p, runner, suite, environment, seconds);
+
+  std::vector<llm::MeasuredStep> steps = measured_steps(runner.entries(), roofs.threads);
+  add_step_facts(steps, suite.context, roofs.threads);
+  json out = llm::compare_measured(config, request, roofs, steps);
+  if (before > 0.0 && after > 0.0) {
+    llm::add_moment(out, llm::compare_measured(config, request, llm::at_memory_roof(roofs, (before + after) / 2.0), steps),
+                    before, after);
+  }
+  // What the harness's figures are (compare_measured's wording is of single passes).
+  out["residual"] = "(estimated - measured) / measured; measured = the median repetition (each the mean of its "
+                    "iterations, at least the profile's min time; residual_best: the fastest repetition)";
+  out["threads"] = roofs.threads;
+  out["budget_bytes"] = c.memory_budget_bytes;
+  out["backends"] = suite.context["backends"];
+  out["results_file"] = p.out.string();
+  write_file_atomically(p.out, doc.dump(2) + "\n", p.overwrite);
+  for (const std::string& f : runner.failures()) std::fprintf(stderr, "roofline: FAILED %s\n", f.c_str());
+  if (!runner.failures().empty()) {
+    std::fprintf(stderr, "roofline: %zu benchmark(s) failed validation; their entries are marked in %s\n",
+                 runner.failures().size(), p.out.string().c_str());
+    state.exit_code = 1;
+  }
+  return out;
+}
+
+}  // namespace roofline::cli

@@ -1,0 +1,46 @@
+// `roofline llm --measure` (cmd_llm_measure.cpp): the llm suite run through the harness on this machine, with
+// the run's binding and the environment guard, written to a results file (labels.suite "llm", key figures
+// llm/...: analysis/model/key_figures.cpp) that compare and history gate, and set beside the estimate.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "roofline/bench/machine.hpp"
+#include "roofline/bench/run_config.hpp"
+#include "roofline/llm/config.hpp"
+#include "roofline/llm/roofs.hpp"
+#include "roofline/llm/summary.hpp"
+
+namespace roofline::cli {
+
+struct LlmMeasureArgs {
+  std::string out;                    // the results file (default: results/llm/<model>_<host>_<date>_<revision>.json)
+  std::string profile = "quick";
+  std::string bind = "compact";
+  std::string backends;               // --backends: the first that runs each precision (default eigen fp32, onednn)
+  std::string estimate_from;          // the results file whose ceilings give the estimate (recorded in the context)
+  bool force = false;
+};
+
+// What the measurement will do, every flag and the destination checked before anything is measured.
+struct LlmMeasurePlan {
+  MachineFacts machine;
+  RunConfig config;  // thread_counts {the estimate's threads}, suites {"llm"}
+  std::filesystem::path out;
+  Overwrite overwrite = Overwrite::no;
+  std::string estimate_from;
+};
+LlmMeasurePlan plan_llm_measure(const LlmMeasureArgs& args, const llm::ModelConfig& config, const llm::LlmRequest& request,
+                                int threads);
+
+// Measures, writes the results file and returns the comparison (the answer's "measured", with "results_file").
+// Benchmarks that failed validation are named on stderr and set state.exit_code to 1 (the file keeps their
+// entries, marked).
+nlohmann::json measure_llm(const LlmMeasurePlan& plan, const llm::ModelConfig& config, const llm::LlmRequest& request,
+                           const llm::Roofs& roofs, CliState& state);
+
+}  // namespace roofline::cli
