@@ -44,8 +44,7 @@ Roofs collect_roofs(const json& results) {
       }
     }
   }
-  for (const Level l : all_levels()) {
-    const std::string level(to_string(l));
+  for (const std::string& level : memory_level_names(section)) {
     const json* m = memory_roof(section, level, r.threads);
     if (m != nullptr && num(*m, "value") > 0) {
       r.memory.emplace_back(level, num(*m, "value"));
@@ -111,13 +110,15 @@ LogLogPlot roofline_plot(const json& results) {
   return make_log_log_plot(frame, decade_range(ai_lo / 3.0, ai_hi * 3.0, 2), decade_range(y_lo / 10.0, y_hi * 1.5, 2));
 }
 
-std::string roofline_chart_svg(const json& results) {
+std::string roofline_chart_svg(const json& results, const std::string& id) {
   const Roofs r = collect_roofs(results);
   if (r.compute.empty() && r.memory.empty() && r.placements.empty()) return "";
   const LogLogPlot plot = roofline_plot(results);
-  const std::string id = "roofline-chart";
   const std::string unit_word = precision_unit_word(r);
-  std::string s = svg_open_log_log(plot, id, fmt::format("Roofline at {} thread(s), the largest measured", r.threads),
+  // A target other than the CPU has no thread counts: its kernels run on the whole device.
+  const std::string title = r.threads > 0 ? fmt::format("Roofline at {} thread(s), the largest measured", r.threads)
+                                          : std::string("Roofline of the whole device");
+  std::string s = svg_open_log_log(plot, id, title,
                                    "arithmetic intensity (FLOP/byte; OP/byte for integer)", unit_word, tick_ai,
                                    tick_flop_rate);
   s.insert(s.find('>', s.find("<svg")), fmt::format(" data-threads=\"{}\"", r.threads));
