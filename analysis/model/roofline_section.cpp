@@ -186,7 +186,7 @@ json derive_roofline(const ResultsView& view) {
   merge(section, derive_memory_ceilings(view));
   merge(section, derive_compute_ceilings(view));
   section["ridge_points"] = derive_ridge_points(section);
-  merge(section, derive_placements(view.target_document(kCpuTargetId), section));
+  merge(section, derive_placements(view, section));
   stamp_target(section, kCpuTargetId);
   for (const TargetView& t : view.targets()) {
     if (!t.is_cpu() && !view.entries(t.id).empty()) append(section, derive_target_roofline(view, t));
