@@ -65,6 +65,29 @@ std::string precision_unit_word(const Roofs& r) {
 
 std::string tick_ai(double v) { return tick_plain(v); }
 
+// Ridge points: where each level's roof meets each compute roof; the DRAM ones are labelled.
+std::string ridges_svg(const Roofs& r, const LogLogPlot& plot, const std::string& id) {
+  std::string s = svg_clipped_group(id, " class=\"ridges\"");
+  for (const auto& [precision, c] : r.compute) {
+    const double peak = num(*c, "value");
+    for (const auto& [level, bw] : r.memory) {
+      const double ai = peak / bw;
+      const double cx = plot.x.to_px(ai), cy = plot.y.to_px(peak);
+      s += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" class=\"ridge\" data-precision=\"{}\" data-level=\"{}\" "
+                       "data-ai=\"{:g}\" fill=\"#fff\" stroke=\"{}\" stroke-width=\"1.5\"><title>{} {} ridge: {:.3g} "
+                       "FLOP/B</title></circle>\n",
+                       svg_num(cx), svg_num(cy), html_escape(precision), html_escape(level), ai, series_colour(level), html_escape(precision),
+                       html_escape(level), ai);
+      if (std::string(level) == "DRAM") {
+        s += svg_text(cx + 6, cy + 15, fmt::format("{:.3g} FLOP/B", ai),
+                      fmt::format(" class=\"ridge-label\" data-precision=\"{}\" font-size=\"10\" fill=\"{}\"", html_escape(precision),
+                                  series_colour(precision)));
+      }
+    }
+  }
+  s += "</g>\n";
+  return s;
+}
 
 }  // namespace
 
@@ -131,7 +154,7 @@ std::string roofline_chart_svg(const json& results, const std::string& id) {
     s += svg_line(plot.x.to_px(x_lo), plot.y.to_px(bw * x_lo), plot.x.to_px(x_end), plot.y.to_px(bw * x_end),
                   fmt::format(" class=\"ceiling memory\" data-level=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
                               "stroke-width=\"2.5\"",
-                              level, bw, series_colour(level)));
+                              html_escape(level), bw, series_colour(level)));
   }
   // Compute roofs: horizontal from where the fastest memory roof meets them; theoretical dashed above.
   for (const auto& [precision, c] : r.compute) {
@@ -155,25 +178,7 @@ std::string roofline_chart_svg(const json& results, const std::string& id) {
   }
   s += "</g>\n";
 
-  // Ridge points: where each level's roof meets each compute roof; the DRAM ones are labelled.
-  s += svg_clipped_group(id, " class=\"ridges\"");
-  for (const auto& [precision, c] : r.compute) {
-    const double peak = num(*c, "value");
-    for (const auto& [level, bw] : r.memory) {
-      const double ai = peak / bw;
-      const double cx = plot.x.to_px(ai), cy = plot.y.to_px(peak);
-      s += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" class=\"ridge\" data-precision=\"{}\" data-level=\"{}\" "
-                       "data-ai=\"{:g}\" fill=\"#fff\" stroke=\"{}\" stroke-width=\"1.5\"><title>{} {} ridge: {:.3g} "
-                       "FLOP/B</title></circle>\n",
-                       svg_num(cx), svg_num(cy), html_escape(precision), level, ai, series_colour(level), html_escape(precision), level, ai);
-      if (std::string(level) == "DRAM") {
-        s += svg_text(cx + 6, cy + 15, fmt::format("{:.3g} FLOP/B", ai),
-                      fmt::format(" class=\"ridge-label\" data-precision=\"{}\" font-size=\"10\" fill=\"{}\"", html_escape(precision),
-                                  series_colour(precision)));
-      }
-    }
-  }
-  s += "</g>\n";
+  s += ridges_svg(r, plot, id);
 
   // GEMV/GEMM points, shaped by backend, coloured by precision.
   s += svg_clipped_group(id, " class=\"placements\"");
