@@ -29,12 +29,7 @@ std::vector<std::string> level_names(const ResultsView& view, const json& sectio
   if (const TargetView* t = view.target(target)) {
     for (const TargetLevelView& l : t->memory_levels) names.push_back(l.name);
   }
-  if (!names.empty()) return names;
-  for (const json& c : section.value("memory_ceilings", json::array())) {
-    const std::string n = c.value("level", "");
-    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-  }
-  return names;
+  return names.empty() ? memory_level_names(section) : names;
 }
 
 // The bandwidth of the best batch-1 placement of `precision` at `threads` (value / AI), or 0.

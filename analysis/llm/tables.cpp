@@ -54,7 +54,10 @@ ReportTable model_table(const json& a) {
 
 ReportTable roofs_table(const json& a) {
   const json& r = a["roofs"];
-  ReportTable t{"llm-roofs", fmt::format("Ceilings used ({} threads, compute roof: {})", r["threads"].get<int>(), r.value("source", "")),
+  // A target other than the CPU has no thread count (threads 0): its kernels run on the whole device.
+  const int threads = r["threads"].get<int>();
+  const std::string where = threads > 0 ? fmt::format("{} threads", threads) : fmt::format("{}, whole device", a.value("target", "?"));
+  ReportTable t{"llm-roofs", fmt::format("Ceilings used ({}, compute roof: {})", where, r.value("source", "")),
                 {"roof", "value", "engine / range", "source"}, {false, true, false, false}, {}, ""};
   for (const json& c : r["compute"]) {
     t.rows.push_back({c.value("precision", ""), format_si(c["value"].get<double>(), c.value("unit", "")),

@@ -14,12 +14,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kSections[] = {"compute_ceilings", "memory_ceilings", "ridge_points", "placements"};
+constexpr const char* kSections[] = {"compute_ceilings", "memory_ceilings", "page_size_ceilings", "memory_levels",
+                                     "ridge_points",     "placements",      "transfer_ceilings",  "launch_latency"};
 
-std::string target_of(const json& entry) {
-  return entry.is_object() && entry.contains("target") && entry["target"].is_string() ? entry["target"].get<std::string>()
-                                                                                       : kDefaultTarget;
-}
+std::string target_of(const json& entry) { return entry_target(entry); }  // "cpu" when absent
 
 }  // namespace
 

@@ -299,6 +299,23 @@ json table_row(const Row& r, const std::string& unit, const std::string& kernel,
           {"benchmark", r.benchmark}};
 }
 
+// Pipes per (precision, bits, isa, variant of a tile row) from its lowest measured thread count.
+using RowKey = std::tuple<int, int, int, std::string>;
+RowKey row_key_of(const Key& k) { return RowKey{std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<4>(k)}; }
+
+std::map<RowKey, double> measured_pipes(const std::map<Key, Row>& rows, const std::map<int, double>& clock) {
+  std::map<RowKey, double> pipes;
+  for (const auto& [key, r] : rows) {
+    const RowKey row_key = row_key_of(key);
+    if (r.status != "measured" || pipes.count(row_key)) continue;  // rows iterate by ascending threads
+    const double hz = row_clock(r, clock);
+    const int opi = label_int(r.labels, "ops_per_instruction");
+    if (hz <= 0.0 || opi <= 0) continue;
+    pipes[row_key] = row_pipes(r.labels, max_of(r.values) / (r.threads * hz * opi), opi);
+  }
+  return pipes;
+}
+
 // The counting conventions and the clock and microarchitecture caveats, when there are compute rows.
 void counting_notes(bool any_rows, bool no_clock, bool no_uarch, json& notes) {
   if (!any_rows) return;
@@ -332,18 +349,7 @@ json derive_compute_ceilings(const ResultsView& view) {
   const std::map<int, double>& clock = collected.clock;
   std::map<Key, Row>& rows = collected.rows;
 
-  // Pipes per (precision, bits, isa, variant of a tile row) from its lowest measured thread count.
-  using RowKey = std::tuple<int, int, int, std::string>;
-  auto row_key_of = [](const Key& k) { return RowKey{std::get<0>(k), std::get<1>(k), std::get<2>(k), std::get<4>(k)}; };
-  std::map<RowKey, double> pipes;
-  for (const auto& [key, r] : rows) {
-    const RowKey row_key = row_key_of(key);
-    if (r.status != "measured" || pipes.count(row_key)) continue;  // rows iterate by ascending threads
-    const double hz = row_clock(r, clock);
-    const int opi = label_int(r.labels, "ops_per_instruction");
-    if (hz <= 0.0 || opi <= 0) continue;
-    pipes[row_key] = row_pipes(r.labels, max_of(r.values) / (r.threads * hz * opi), opi);
-  }
+  const std::map<RowKey, double> pipes = measured_pipes(rows, clock);
 
   json table = json::array();
   // (precision rank, engine, threads) -> the best ceiling and the highest theoretical peak.

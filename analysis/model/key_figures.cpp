@@ -215,11 +215,16 @@ double canary_level(const json& results) {
 }
 
 std::vector<KeyFigure> key_figures(const json& results) {
+  const ResultsView view(results);
+  return key_figures(view);
+}
+
+std::vector<KeyFigure> key_figures(const ResultsView& view) {
+  const json& results = view.document();
   if (!results.is_object() || !results.contains("roofline") || !results["roofline"].is_object()) {
     throw InputError("the results file has no roofline section (key figures need its ceilings)");
   }
   // The CPU's figures from its entries alone (ids as they always were), then each other target's, prefixed.
-  const ResultsView view(results);
   const json& roofline = view.target_document(kCpuTargetId)["roofline"];
   std::vector<KeyFigure> out;
   add_memory(roofline, out);

@@ -15,11 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-const json& object_or_empty(const json& parent, const char* key) {
-  static const json kEmpty = json::object();
-  return parent.is_object() && parent.contains(key) && parent[key].is_object() ? parent[key] : kEmpty;
-}
-
 // Why a run has no matrix-unit roofs, from what its context recorded (most specific reason first).
 std::string missing_reason(const ResultsView& view) {
   const json& context = object_or_empty(view.document(), "context");

@@ -343,6 +343,10 @@ double crossover_batch(double m, double k, double a_bytes, double b_bytes, doubl
   return ridge_ai * m * k * a_bytes / denominator;
 }
 
+json derive_placements(const ResultsView& view, const json& section) {
+  return derive_placements(view.target_document(kCpuTargetId), section);
+}
+
 json derive_placements(const json& results, const json& section) {
   json out = {{"placements", json::array()},
               {"crossovers", json::array()},

@@ -13,11 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-const json& object_or_empty(const json& parent, const char* key) {
-  static const json kEmpty = json::object();
-  return parent.is_object() && parent.contains(key) && parent[key].is_object() ? parent[key] : kEmpty;
-}
-
 std::string text(const json& o, const char* key) {
   return o.contains(key) && o[key].is_string() ? o[key].get<std::string>() : std::string();
 }
@@ -97,6 +92,11 @@ std::vector<TargetLevelView> levels_from_json(const json& levels, const std::str
 }
 
 }  // namespace
+
+const json& object_or_empty(const json& parent, const char* key) {
+  static const json kEmpty = json::object();
+  return parent.is_object() && parent.contains(key) && parent[key].is_object() ? parent[key] : kEmpty;
+}
 
 const std::string& TargetView::main_memory() const {
   static const std::string kNone;

@@ -96,9 +96,8 @@ const json* compute_roof(const json& section, const std::string& precision, int 
   return best;
 }
 
-// The levels of the section's memory ceilings: the CPU's in their order, then any other target's names as
-// its ceilings list them (innermost first).
-static std::vector<std::string> section_levels(const json& section) {
+std::vector<std::string> memory_level_names(const json& section) {
+  if (!section.is_object() || !section.contains("memory_ceilings") || !section["memory_ceilings"].is_array()) return {};
   std::vector<std::string> names;
   for (const Level l : all_levels()) names.emplace_back(to_string(l));
   std::vector<std::string> out;
@@ -120,7 +119,7 @@ static std::vector<std::string> section_levels(const json& section) {
 json derive_ridge_points(const json& section) {
   json out = json::array();
   if (!section.contains("compute_ceilings") || !section.contains("memory_ceilings")) return out;
-  const std::vector<std::string> levels = section_levels(section);
+  const std::vector<std::string> levels = memory_level_names(section);
   for (const json& c : section["compute_ceilings"]) {
     const std::string precision = c.value("precision", "");
     const int threads = c.value("threads", 0);
@@ -187,7 +186,7 @@ json derive_roofline(const ResultsView& view) {
   merge(section, derive_memory_ceilings(view));
   merge(section, derive_compute_ceilings(view));
   section["ridge_points"] = derive_ridge_points(section);
-  merge(section, derive_placements(view.target_document(kCpuTargetId), section));
+  merge(section, derive_placements(view, section));
   stamp_target(section, kCpuTargetId);
   for (const TargetView& t : view.targets()) {
     if (!t.is_cpu() && !view.entries(t.id).empty()) append(section, derive_target_roofline(view, t));

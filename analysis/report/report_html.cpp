@@ -90,6 +90,17 @@ std::string render_html_report(const json& document, const json& spec) {
       "at that thread count, labelled b&lt;batch&gt; &lt;precision&gt;.</p>\n</section>\n",
       threads);
 
+  // Every other target's roofline after the CPU's, on its own ceilings and levels (its tables come with the others).
+  for (const TargetView& t : view.targets()) {
+    if (t.is_cpu() || view.entries(t.id).empty()) continue;
+    s += fmt::format("<section id=\"roofline-{0}\"><h2>Roofline: {0}</h2>\n", html_escape(t.id));
+    s += chart_or_note(roofline_chart_svg(view.target_document(t.id), "roofline-chart-" + html_escape(t.id)),
+                       "No ceilings or placements of this target: nothing to chart.");
+    s += fmt::format("<p class=\"note\">{}: its memory levels as its facts name them ({} last: main memory), its "
+                     "compute ceilings per precision and engine; dashed: the theoretical peak of its peak model.</p>\n</section>\n",
+                     html_escape(t.name.empty() ? t.id : t.name), html_escape(t.main_memory()));
+  }
+
   if (spec.is_object()) {
     const Spec parsed = parse_spec(spec, str(spec, "file", "spec"));
     const AdvertisedComparison cmp = compare_to_spec(results, parsed);

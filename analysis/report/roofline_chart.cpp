@@ -44,8 +44,7 @@ Roofs collect_roofs(const json& results) {
       }
     }
   }
-  for (const Level l : all_levels()) {
-    const std::string level(to_string(l));
+  for (const std::string& level : memory_level_names(section)) {
     const json* m = memory_roof(section, level, r.threads);
     if (m != nullptr && num(*m, "value") > 0) {
       r.memory.emplace_back(level, num(*m, "value"));
@@ -66,6 +65,29 @@ std::string precision_unit_word(const Roofs& r) {
 
 std::string tick_ai(double v) { return tick_plain(v); }
 
+// Ridge points: where each level's roof meets each compute roof; the DRAM ones are labelled.
+std::string ridges_svg(const Roofs& r, const LogLogPlot& plot, const std::string& id) {
+  std::string s = svg_clipped_group(id, " class=\"ridges\"");
+  for (const auto& [precision, c] : r.compute) {
+    const double peak = num(*c, "value");
+    for (const auto& [level, bw] : r.memory) {
+      const double ai = peak / bw;
+      const double cx = plot.x.to_px(ai), cy = plot.y.to_px(peak);
+      s += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" class=\"ridge\" data-precision=\"{}\" data-level=\"{}\" "
+                       "data-ai=\"{:g}\" fill=\"#fff\" stroke=\"{}\" stroke-width=\"1.5\"><title>{} {} ridge: {:.3g} "
+                       "FLOP/B</title></circle>\n",
+                       svg_num(cx), svg_num(cy), html_escape(precision), html_escape(level), ai, series_colour(level), html_escape(precision),
+                       html_escape(level), ai);
+      if (std::string(level) == "DRAM") {
+        s += svg_text(cx + 6, cy + 15, fmt::format("{:.3g} FLOP/B", ai),
+                      fmt::format(" class=\"ridge-label\" data-precision=\"{}\" font-size=\"10\" fill=\"{}\"", html_escape(precision),
+                                  series_colour(precision)));
+      }
+    }
+  }
+  s += "</g>\n";
+  return s;
+}
 
 }  // namespace
 
@@ -111,13 +133,15 @@ LogLogPlot roofline_plot(const json& results) {
   return make_log_log_plot(frame, decade_range(ai_lo / 3.0, ai_hi * 3.0, 2), decade_range(y_lo / 10.0, y_hi * 1.5, 2));
 }
 
-std::string roofline_chart_svg(const json& results) {
+std::string roofline_chart_svg(const json& results, const std::string& id) {
   const Roofs r = collect_roofs(results);
   if (r.compute.empty() && r.memory.empty() && r.placements.empty()) return "";
   const LogLogPlot plot = roofline_plot(results);
-  const std::string id = "roofline-chart";
   const std::string unit_word = precision_unit_word(r);
-  std::string s = svg_open_log_log(plot, id, fmt::format("Roofline at {} thread(s), the largest measured", r.threads),
+  // A target other than the CPU has no thread counts: its kernels run on the whole device.
+  const std::string title = r.threads > 0 ? fmt::format("Roofline at {} thread(s), the largest measured", r.threads)
+                                          : std::string("Roofline of the whole device");
+  std::string s = svg_open_log_log(plot, id, title,
                                    "arithmetic intensity (FLOP/byte; OP/byte for integer)", unit_word, tick_ai,
                                    tick_flop_rate);
   s.insert(s.find('>', s.find("<svg")), fmt::format(" data-threads=\"{}\"", r.threads));
@@ -130,7 +154,7 @@ std::string roofline_chart_svg(const json& results) {
     s += svg_line(plot.x.to_px(x_lo), plot.y.to_px(bw * x_lo), plot.x.to_px(x_end), plot.y.to_px(bw * x_end),
                   fmt::format(" class=\"ceiling memory\" data-level=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
                               "stroke-width=\"2.5\"",
-                              level, bw, series_colour(level)));
+                              html_escape(level), bw, series_colour(level)));
   }
   // Compute roofs: horizontal from where the fastest memory roof meets them; theoretical dashed above.
   for (const auto& [precision, c] : r.compute) {
@@ -154,25 +178,7 @@ std::string roofline_chart_svg(const json& results) {
   }
   s += "</g>\n";
 
-  // Ridge points: where each level's roof meets each compute roof; the DRAM ones are labelled.
-  s += svg_clipped_group(id, " class=\"ridges\"");
-  for (const auto& [precision, c] : r.compute) {
-    const double peak = num(*c, "value");
-    for (const auto& [level, bw] : r.memory) {
-      const double ai = peak / bw;
-      const double cx = plot.x.to_px(ai), cy = plot.y.to_px(peak);
-      s += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" class=\"ridge\" data-precision=\"{}\" data-level=\"{}\" "
-                       "data-ai=\"{:g}\" fill=\"#fff\" stroke=\"{}\" stroke-width=\"1.5\"><title>{} {} ridge: {:.3g} "
-                       "FLOP/B</title></circle>\n",
-                       svg_num(cx), svg_num(cy), html_escape(precision), level, ai, series_colour(level), html_escape(precision), level, ai);
-      if (std::string(level) == "DRAM") {
-        s += svg_text(cx + 6, cy + 15, fmt::format("{:.3g} FLOP/B", ai),
-                      fmt::format(" class=\"ridge-label\" data-precision=\"{}\" font-size=\"10\" fill=\"{}\"", html_escape(precision),
-                                  series_colour(precision)));
-      }
-    }
-  }
-  s += "</g>\n";
+  s += ridges_svg(r, plot, id);
 
   // GEMV/GEMM points, shaped by backend, coloured by precision.
   s += svg_clipped_group(id, " class=\"placements\"");

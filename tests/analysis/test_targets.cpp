@@ -185,6 +185,12 @@ TEST(Targets, ReportRendersEachTargetAfterTheCpu) {
   EXPECT_LT(cpu, target);
   EXPECT_NE(text.find("Memory ceilings, test:0"), std::string::npos);
   EXPECT_NE(text.find("Host-device transfers, test:0"), std::string::npos);
+  // The HTML page charts the target's roofline on its own levels, after the CPU's chart.
+  const std::string html = render_html_report(derived(), nullptr);
+  const std::size_t cpu_chart = html.find("id=\"roofline-chart\""), chart = html.find("id=\"roofline-chart-test:0\"");
+  ASSERT_NE(chart, std::string::npos);
+  EXPECT_LT(cpu_chart, chart);
+  EXPECT_NE(html.find("data-level=\"HBM\"", chart), std::string::npos);
 }
 
 TEST(ResultsView, OldFilesHaveTheCpuSynthesizedFromTheMachine) {

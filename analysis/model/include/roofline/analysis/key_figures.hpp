@@ -23,6 +23,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/results_view.hpp"
+
 namespace roofline {
 
 struct KeyFigure {
@@ -54,6 +56,9 @@ double canary_level(const nlohmann::json& results);
 // The key figures of a results file, in a fixed order (memory, compute, clock, gemm, llm; thread counts
 // ascending). Throws InputError when the file has no roofline section, when a field it reads has the wrong
 // type or sign, or when it yields no key figure at all.
+// Per target (issue 21): the CPU's ids as above; another target's begin with its id and have no thread count
+// (target_roofline.hpp, add_target_key_figures). The json overload builds the view.
+std::vector<KeyFigure> key_figures(const ResultsView& view);
 std::vector<KeyFigure> key_figures(const nlohmann::json& results);
 
 }  // namespace roofline

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/results_view.hpp"
+
 namespace roofline {
 
 // Returns {"placements": [...], "crossovers": [...], "best_backends": [...], "notes": [...]} (see
@@ -11,6 +13,9 @@ namespace roofline {
 // (with compute and memory ceilings). Points whose ceilings are missing are placed as far as they can be
 // (value and AI always) and a note says what is missing.
 nlohmann::json derive_placements(const nlohmann::json& results, const nlohmann::json& roofline_section);
+// The CPU's placements (its entries alone: view.target_document("cpu")); another target's are placed by
+// derive_target_roofline on its own ceilings.
+nlohmann::json derive_placements(const ResultsView& view, const nlohmann::json& roofline_section);
 
 // The batch N at which the arithmetic intensity of C(MxN) = A(MxK) B(KxN) reaches `ridge_ai`, with
 // element sizes a, b, c bytes: solves 2MNK / (MK a + KN b + MN c) = ridge for N. Returns a negative

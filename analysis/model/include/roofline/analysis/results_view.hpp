@@ -68,6 +68,9 @@ struct TargetView {
   [[nodiscard]] const std::string& main_memory() const;  // the last level's name ("" when none)
 };
 
+// parent[key] when it is an object, else an empty object.
+const nlohmann::json& object_or_empty(const nlohmann::json& parent, const char* key);
+
 // The target an entry belongs to: a roofline entry's `target`, a benchmark entry's labels.target, else "cpu".
 std::string entry_target(const nlohmann::json& entry);
 

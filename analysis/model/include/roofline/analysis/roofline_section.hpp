@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +16,10 @@ namespace roofline {
 // every other target's (target_roofline.hpp); every entry carries `target`. The json overload builds a view.
 nlohmann::json derive_roofline(const ResultsView& view);
 nlohmann::json derive_roofline(const nlohmann::json& results);
+
+// The levels the section's memory ceilings name: the CPU's (L1..DRAM) in that order, then any other target's
+// names in the order its ceilings list them (innermost first).
+std::vector<std::string> memory_level_names(const nlohmann::json& roofline_section);
 
 // Ridge point per (precision, engine, threads) x memory level: peak / that level's roof bandwidth.
 nlohmann::json derive_ridge_points(const nlohmann::json& roofline_section);

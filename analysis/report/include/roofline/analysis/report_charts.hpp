@@ -16,7 +16,8 @@ namespace roofline {
 // intensity in FLOP/byte, y is FLOP/s (OP/s for integer precisions), both log10.
 LogLogPlot roofline_plot(const nlohmann::json& results);
 
-std::string roofline_chart_svg(const nlohmann::json& results);
+// `id`: the SVG's id (and its clip path's), unique in a page that charts several targets.
+std::string roofline_chart_svg(const nlohmann::json& results, const std::string& id = "roofline-chart");
 std::string bandwidth_chart_svg(const nlohmann::json& results);
 std::string throughput_chart_svg(const nlohmann::json& results);
 std::string latency_chart_svg(const nlohmann::json& results);
