@@ -99,11 +99,21 @@ BenchmarkSpec device_benchmark(const DeviceWork& work) {
   auto w = std::make_shared<DeviceWork>(work);
   spec.body = [w](benchmark::State& state) {
     using benchmark::Counter;
-    try {
-      for (auto _ : state) state.SetIterationTime(w->run(1));
-    } catch (const std::exception& e) {
-      state.SkipWithError(fmt::format("device error: {}", e.what()).c_str());
-      return;
+    // A device error ends the work but not the loop: Google Benchmark 1.7.1 aborts computing the repetitions'
+    // statistics when one repetition stopped after fewer iterations than the others (google/benchmark#1406,
+    // fixed upstream in 2026 by PR #2199), so every repetition runs its full count and the error is reported
+    // after it, with the counters set.
+    std::string device_error;
+    for (auto _ : state) {
+      double seconds = 1e-9;
+      if (device_error.empty()) {
+        try {
+          seconds = w->run(1);
+        } catch (const std::exception& e) {
+          device_error = e.what();
+        }
+      }
+      state.SetIterationTime(seconds);
     }
     if (w->bytes > 0) state.counters["bytes_per_second"] = Counter(w->bytes, Counter::kIsIterationInvariantRate);
     if (w->flop > 0) state.counters["flop_per_second"] = Counter(w->flop, Counter::kIsIterationInvariantRate);
@@ -112,6 +122,10 @@ BenchmarkSpec device_benchmark(const DeviceWork& work) {
     if (ops > 0 && w->bytes > 0) state.counters["arithmetic_intensity"] = Counter(ops / w->bytes);
     if (w->working_set_bytes > 0) state.counters["working_set_bytes"] = Counter(w->working_set_bytes);
     state.counters["seconds"] = Counter(1.0, Counter::kIsIterationInvariantRate | Counter::kInvert);
+    if (!device_error.empty()) {
+      state.SkipWithError(fmt::format("device error: {}", device_error).c_str());
+      return;
+    }
     // Validated after timing, like every kernel: a wrong answer fails the entry loudly.
     const std::string error = w->validate ? w->validate() : std::string();
     if (!error.empty()) state.SkipWithError(fmt::format("validation failed: {}", error).c_str());

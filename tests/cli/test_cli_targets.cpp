@@ -133,5 +133,76 @@ TEST(CliTargets, ATargetLostMidRunKeepsTheOthersAndExitsOne) {
   EXPECT_TRUE(entries_of(doc, "test:0", "gemm").empty());
 }
 
+// The rest of the seam: after the run, every subcommand reads the second target from the file, target-blind.
+class CliTargetsAfterTheRun : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    ASSERT_EQ(run_test_target(base(), {"--suites", "bandwidth,compute,gemm,transfer,latency"}).exit_code, 0);
+    // The same target with its main memory 30% slower: its HBM figures and the batch-1 GEMV on them regress.
+    ASSERT_EQ(run_test_target(slow(), {}, {"ROOFLINE_TEST_TARGET_HBM_GBPS=70"}).exit_code, 0);
+  }
+  static void TearDownTestSuite() {
+    delete dir_;
+    dir_ = nullptr;
+  }
+  static fs::path base() { return *dir_ / "base.json"; }
+  static fs::path slow() { return *dir_ / "slow.json"; }
+  static TempDir* dir_;
+};
+TempDir* CliTargetsAfterTheRun::dir_ = nullptr;
+
+TEST_F(CliTargetsAfterTheRun, RendersInTheReport) {
+  const CliResult r = run_test_target_cli({"report", base().string(), "--text", "--html", (*dir_ / "r.html").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* text : {"Target test:0", "Memory ceilings, test:0", "HBM", "400 GB/s", "100 GB/s", "1.00 TFLOP/s",
+                           "GEMV/GEMM placements, test:0", "Host-device transfers, test:0", "Kernel launch latency, test:0"}) {
+    EXPECT_NE(r.out.find(text), std::string::npos) << text << "\n" << r.out;
+  }
+  EXPECT_NE(read_file(*dir_ / "r.html").find("test:0"), std::string::npos);
+}
+
+TEST_F(CliTargetsAfterTheRun, GatesInCompare) {
+  // The host is shared with other work in CI: the gate's environment limits are opened, the figures are prepared.
+  const std::vector<std::string> open_env{"--max-busy", "100", "--max-canary-drift", "100"};
+  std::vector<std::string> args{"compare", base().string(), slow().string()};
+  args.insert(args.end(), open_env.begin(), open_env.end());
+  const CliResult slowed = run_test_target_cli(args);
+  EXPECT_EQ(slowed.exit_code, 1) << slowed.out << slowed.err;
+  EXPECT_NE((slowed.out + slowed.err).find("test:0/memory/HBM/read"), std::string::npos) << slowed.out << slowed.err;
+  std::vector<std::string> same{"compare", base().string(), base().string()};
+  same.insert(same.end(), open_env.begin(), open_env.end());
+  const CliResult unchanged = run_test_target_cli(same);
+  EXPECT_EQ(unchanged.exit_code, 0) << unchanged.out << unchanged.err;
+}
+
+TEST_F(CliTargetsAfterTheRun, AppearsInFleet) {
+  // Two nodes: the slowed file as another host.
+  json node2 = read_json(slow());
+  node2["context"]["machine"]["hostname"] = "node2";
+  node2["context"]["host_name"] = "node2";
+  const fs::path second = *dir_ / "node2.json";
+  write_file(second, node2.dump());
+  const fs::path json_out = *dir_ / "fleet.json";
+  const CliResult r = run_test_target_cli({"fleet", base().string(), second.string(), "--json", json_out.string()});
+  ASSERT_NE(r.exit_code, 2) << r.out << r.err;
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;  // node2 is flagged
+  EXPECT_NE(r.out.find("FLAGGED node2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("test:0 HBM read"), std::string::npos) << r.out;
+  EXPECT_NE(read_file(json_out).find("test:0/memory/HBM/read"), std::string::npos);
+}
+
+TEST_F(CliTargetsAfterTheRun, LlmTakesTheTargetsCeilingsAndMemory) {
+  const CliResult r = run_test_target_cli({"llm", "--config", "llama-3.2-1b", "--results", base().string(), "--target",
+                                           "test:0", "--batches", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("context.targets[test:0]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("HBM"), std::string::npos) << r.out;
+  const CliResult unknown = run_test_target_cli({"llm", "--config", "llama-3.2-1b", "--results", base().string(),
+                                                 "--target", "gpu7", "--batches", "1"});
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.out << unknown.err;
+  EXPECT_TRUE(one_line(unknown.err)) << unknown.err;
+}
+
 }  // namespace
 }  // namespace roofline::testing
