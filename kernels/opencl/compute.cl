@@ -11,6 +11,7 @@
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #endif
 
+#ifndef DOT_CHAINS  // the mad chains; dot_chains below is built on its own
 #ifdef INTEGER
 #define STEP(x) x = x * m + a
 #else
@@ -54,6 +55,7 @@ __kernel void mad_chains(__global ACC* restrict out, const float mf, const float
                           LANESUM(x6) + LANESUM(x7) + LANESUM(x8) + LANESUM(x9) + LANESUM(x10) + LANESUM(x11) +
                           LANESUM(x12) + LANESUM(x13) + LANESUM(x14) + LANESUM(x15);
 }
+#endif
 
 // int8 dot products (cl_khr_integer_dot_product where the device has it; an exact emulation elsewhere, so the
 // chains' logic is tested on every device): NCH = 16 x W independent int chains per work-item, each step
