@@ -4,9 +4,11 @@
 // reason, when no OpenCL device exists.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 
+#include "roofline/bench/suite.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/opencl/discovery.hpp"
 #include "roofline/opencl/provider.hpp"
@@ -101,6 +103,29 @@ TEST(OpenClWork, LostDeviceIsTargetLostNamingIt) {
     EXPECT_NE(std::string(e.what()).find("opencl:0.0"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("CL_DEVICE_NOT_AVAILABLE"), std::string::npos) << e.what();
   }
+}
+
+// Through the harness: the Runner catches the work's throw (the entry fails), and the suite then ends the target
+// with TargetLost naming it, so the run keeps the other targets' results.
+TEST(OpenClWork, TargetLostMidSuiteIsNamed) {
+  std::vector<std::string> notes;
+  const std::vector<TargetFacts> targets = list_targets(notes);
+  if (targets.empty()) GTEST_SKIP() << (notes.empty() ? "no OpenCL device" : notes.front());
+  ::setenv("ROOFLINE_TEST_OPENCL_LOSE_AFTER", "3", 1);
+  std::unique_ptr<Target> target = open_target(targets.front());
+  ::unsetenv("ROOFLINE_TEST_OPENCL_LOSE_AFTER");
+  ASSERT_EQ(target->suites().back(), "latency");
+  Runner runner;
+  SuiteOutput out;
+  RunConfig config;
+  try {
+    target->run_suite("latency", config, runner, out);
+    FAIL() << "no error";
+  } catch (const TargetLost& e) {
+    EXPECT_NE(std::string(e.what()).find(targets.front().target), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(runner.failures().empty());
+  EXPECT_THROW(target->run_suite("nonsense", config, runner, out), InputError);
 }
 
 TEST(OpenClWork, AllocationAboveTheLimitIsCappedAndSaid) {

@@ -1,6 +1,8 @@
 // The OpenCL Target: a device's suites run batch by batch through the harness (device_benchmark turns each
 // DeviceWork into a manual-time BenchmarkSpec), each batch's device memory freed before the next; a device that
 // fails mid-run ends the target with TargetLost naming it.
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "roofline/bench/suite.hpp"
@@ -94,7 +96,10 @@ WorkOptions work_options(const RunConfig& config) {
 
 std::unique_ptr<Target> open_target(const TargetFacts& facts) {
   try {
-    return std::make_unique<OpenClTarget>(facts, std::make_shared<Session>(device_from_json(facts.details)));
+    auto s = std::make_shared<Session>(device_from_json(facts.details));
+    // For the tests of a device lost mid-run (tests/opencl, tests/cli): its commands fail after this many.
+    if (const char* lose = std::getenv("ROOFLINE_TEST_OPENCL_LOSE_AFTER")) s->simulate_loss_after(std::atoll(lose));
+    return std::make_unique<OpenClTarget>(facts, std::move(s));
   } catch (const OpenClError& e) {
     throw TargetLost(fmt::format("{} ({}) could not be opened: {}", facts.target, facts.name, e.what()));
   }

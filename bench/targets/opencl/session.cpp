@@ -133,7 +133,10 @@ double Session::Impl::timed_commands(std::int64_t count, const std::function<cl_
   const auto t0 = std::chrono::steady_clock::now();
   for (std::int64_t i = 0; i < count; ++i) {
     cl_event ev = nullptr;
-    const cl_int err = fail_after >= 0 && fail_after-- == 0 ? CL_DEVICE_NOT_AVAILABLE : enqueue(&ev);
+    // A lost device stays lost: once the simulated loss is reached every later command fails too.
+    const bool lose = fail_after == 0;
+    if (fail_after > 0) --fail_after;
+    const cl_int err = lose ? CL_DEVICE_NOT_AVAILABLE : enqueue(&ev);
     if (err != CL_SUCCESS) release();
     detail::check(err, "enqueueing a timed command");
     events.push_back(ev);

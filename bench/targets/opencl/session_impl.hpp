@@ -40,7 +40,7 @@ struct Session::Impl {
                      std::uint64_t local_override = 0);
   // The same for any command: `enqueue` puts one on the queue and returns its event in `*event`.
   double timed_commands(std::int64_t count, const std::function<cl_int(cl_event*)>& enqueue, bool& device_timed);
-  // For tests of a device lost mid-run: every launch after the next `launches` fails as a lost device would.
+  // For tests of a device lost mid-run: after this many more commands, every command fails (-1: never).
   std::int64_t fail_after = -1;
   // Why the device was lost, once a command failed mid-run ("" while it works).
   std::string lost;

@@ -68,8 +68,8 @@ class Session {
   // Seconds spent building programs so far this run.
   [[nodiscard]] double total_build_seconds() const;
 
-  // For tests of a device lost mid-run: the command after the next `commands` fails as on a lost device
-  // (CL_DEVICE_NOT_AVAILABLE).
+  // For tests of a device lost mid-run: after `commands` more commands, every command fails as on a lost
+  // device (CL_DEVICE_NOT_AVAILABLE).
   void simulate_loss_after(std::int64_t commands);
 
   struct Impl;
