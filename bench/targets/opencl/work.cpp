@@ -20,8 +20,13 @@ std::vector<std::uint64_t> bandwidth_sizes(const DeviceFacts& d, const WorkOptio
                                            std::vector<std::string>& notes) {
   if (!o.sizes.empty()) return o.sizes;
   const std::uint64_t top = std::max<std::uint64_t>(4 * d.global_cache_bytes, 256ull << 20);
+  // From the smallest size every kernel fills: triad's 3 buffers of one work-group of the widest width (16 words
+  // per work-item, 64 work-items or the device's maximum): 12 KiB, so 16 KiB.
+  const std::uint64_t local = std::min<std::uint64_t>(64, d.max_work_group_size > 0 ? d.max_work_group_size : 64);
+  std::uint64_t start = 4096;
+  while (start < 3 * 16 * 4 * local) start *= 2;
   std::vector<std::uint64_t> sizes;
-  for (std::uint64_t b = 4096; b < top; b *= o.full ? 2 : 4) sizes.push_back(b);
+  for (std::uint64_t b = start; b < top; b *= o.full ? 2 : 4) sizes.push_back(b);
   sizes.push_back(top);
   // The widest kernel (triad) holds 3 buffers: each is capped at the max allocation in PreparedMemory, said.
   if (d.max_allocation_bytes > 0 && top / 3 > d.max_allocation_bytes) {
