@@ -16,6 +16,28 @@
 namespace roofline::opencl {
 using nlohmann::json;
 
+namespace {
+// Launches per timed call and the harness' minimum time, from one untimed call (`run(n)` returns device
+// seconds): a call of at least ~1 ms of device time (launches back to back, at most 1024), and where a device
+// spends far longer per launch than the kernel runs (PoCL: ~0.1 ms of host work per launch), a minimum device
+// time shortened in proportion (at least 5 ms), so a small size does not take seconds of wall time. The figures
+// stay the device's own (events); only how long we sample changes.
+struct Pace {
+  std::int64_t launches = 1;
+  double min_time_s = 0.05;
+};
+template <typename Run>
+Pace pace(Run&& run, double min_time_s) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const double device = run(1);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  Pace p;
+  p.launches = device > 0 ? std::clamp<std::int64_t>(static_cast<std::int64_t>(1e-3 / device), 1, 1024) : 1;
+  p.min_time_s = wall > 0 && device > 0 ? std::clamp(min_time_s * device / wall, 0.005, min_time_s) : min_time_s;
+  return p;
+}
+}  // namespace
+
 std::vector<std::uint64_t> bandwidth_sizes(const DeviceFacts& d, const WorkOptions& o,
                                            std::vector<std::string>& notes) {
   if (!o.sizes.empty()) return o.sizes;
@@ -50,11 +72,15 @@ std::vector<DeviceWork> bandwidth_work(const std::shared_ptr<Session>& s, Memory
     bool timed = true;
     guarded_call(*s, [&] { return pm->run(width, 1, timed); });  // untimed: PoCL compiles per work-group size here
     w.device_timed = timed;
-    w.run = guarded(s, [pm, width](std::int64_t n) { bool t = true; return pm->run(width, n, t); });
+    const Pace p = guarded_call(*s, [&] { return pace([&](std::int64_t n) { return pm->run(width, n, timed); },
+                                                      o.min_time_s); });
+    const std::int64_t per_call = p.launches;
+    w.labels["launches_per_call"] = per_call;
+    w.run = guarded(s, [pm, width, per_call](std::int64_t n) { bool t = true; return pm->run(width, n * per_call, t); });
     w.validate = guarded(s, [pm, width] { return pm->validate(width); });
-    w.bytes = static_cast<double>(pm->bytes_per_launch());
+    w.bytes = static_cast<double>(pm->bytes_per_launch() * static_cast<std::uint64_t>(per_call));
     w.working_set_bytes = static_cast<double>(ws);
-    w.min_time_s = o.min_time_s;
+    w.min_time_s = p.min_time_s;
     w.repetitions = o.repetitions;
     works.push_back(std::move(w));
   }
@@ -79,10 +105,13 @@ std::vector<DeviceWork> compute_work(const std::shared_ptr<Session>& s, ComputeK
     bool timed = true;
     guarded_call(*s, [&] { return pc->run(1, timed); });
     w.device_timed = timed;
-    w.run = guarded(s, [pc](std::int64_t n) { bool t = true; return pc->run(n, t); });
+    const Pace p = guarded_call(*s, [&] { return pace([&](std::int64_t n) { return pc->run(n, timed); }, o.min_time_s); });
+    const std::int64_t per_call = p.launches;
+    w.labels["launches_per_call"] = per_call;
+    w.run = guarded(s, [pc, per_call](std::int64_t n) { bool t = true; return pc->run(n * per_call, t); });
     w.validate = guarded(s, [pc] { return pc->validate(); });
-    (integer ? w.op : w.flop) = static_cast<double>(pc->ops_per_launch());
-    w.min_time_s = o.min_time_s;
+    (integer ? w.op : w.flop) = static_cast<double>(pc->ops_per_launch() * static_cast<std::uint64_t>(per_call));
+    w.min_time_s = p.min_time_s;
     w.repetitions = o.repetitions;
     works.push_back(std::move(w));
   }
