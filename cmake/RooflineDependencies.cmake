@@ -114,4 +114,10 @@ message(STATUS "roofline: mpi=${ROOFLINE_HAVE_MPI}")
 # with a message. `roofline devices` says how to get it when it is left out.
 roofline_find_optional(ROOFLINE_HAVE_OPENCL ROOFLINE_WITH_OPENCL OpenCL_FOUND "OpenCL" "ocl-icd-opencl-dev opencl-c-headers"
   "the OpenCL target (`roofline devices` lists only the CPU)" find_package OpenCL QUIET)
-message(STATUS "roofline: opencl=${ROOFLINE_HAVE_OPENCL}")
+# CLBlast (issue 22): GEMV/GEMM on OpenCL devices; optional inside the OpenCL target, left out with a message.
+set(ROOFLINE_HAVE_CLBLAST OFF)
+if(ROOFLINE_HAVE_OPENCL)
+  roofline_find_optional(ROOFLINE_HAVE_CLBLAST ROOFLINE_WITH_OPENCL CLBlast_FOUND "CLBlast" "libclblast-dev"
+    "the OpenCL target's gemm suite" find_package CLBlast QUIET)
+endif()
+message(STATUS "roofline: opencl=${ROOFLINE_HAVE_OPENCL} clblast=${ROOFLINE_HAVE_CLBLAST}")

@@ -11,6 +11,7 @@
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #endif
 
+#ifndef DOT_CHAINS  // the mad chains; dot_chains below is built on its own
 #ifdef INTEGER
 #define STEP(x) x = x * m + a
 #else
@@ -54,3 +55,35 @@ __kernel void mad_chains(__global ACC* restrict out, const float mf, const float
                           LANESUM(x6) + LANESUM(x7) + LANESUM(x8) + LANESUM(x9) + LANESUM(x10) + LANESUM(x11) +
                           LANESUM(x12) + LANESUM(x13) + LANESUM(x14) + LANESUM(x15);
 }
+#endif
+
+// int8 dot products (cl_khr_integer_dot_product where the device has it; an exact emulation elsewhere, so the
+// chains' logic is tested on every device): NCH = 16 x W independent int chains per work-item, each step
+// x = dot(as_char4(x), m4) + a with m4 = (m, 0, 0, 0) and a from run time: with m = -1 and a = 3, x -> 3 - x as
+// the mad chains (the values stay within a signed byte). A step is one 4-lane dot with accumulate: 8 ops.
+#ifdef DOT_CHAINS
+#ifdef cl_khr_integer_dot_product
+#pragma OPENCL EXTENSION cl_khr_integer_dot_product : enable
+#define DOT4(x, m4, a) (dot(x, m4) + (a))
+#else
+#define DOT4(x, m4, a) ((int)(x).s0 * (m4).s0 + (int)(x).s1 * (m4).s1 + (int)(x).s2 * (m4).s2 + \
+                        (int)(x).s3 * (m4).s3 + (a))
+#endif
+#define NCH (16 * W)
+
+__kernel void dot_chains(__global int* restrict out, const int m, const int a, const int start, const int step,
+                         const int iterations) {
+  const char4 m4 = (char4)((char)m, 0, 0, 0);
+  int x[NCH];
+#pragma unroll
+  for (int c = 0; c < NCH; ++c) x[c] = start + (c & 63) * step;
+  for (int i = 0; i < iterations; ++i) {
+#pragma unroll
+    for (int c = 0; c < NCH; ++c) x[c] = DOT4(as_char4(x[c]), m4, a);
+  }
+  int sum = 0;
+#pragma unroll
+  for (int c = 0; c < NCH; ++c) sum += x[c];
+  out[get_global_id(0)] = sum;
+}
+#endif

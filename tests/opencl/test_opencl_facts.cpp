@@ -8,6 +8,7 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/opencl/device_facts.hpp"
+#include "roofline/opencl/target_facts.hpp"
 #include "support/temp_files.hpp"
 
 namespace roofline::opencl {
@@ -57,6 +58,50 @@ TEST(OpenClFacts, ExtensionsMatchWholeWords) {
   EXPECT_EQ(device_type_name(1u << 1), "cpu");
   EXPECT_EQ(device_type_name(1u << 3), "accelerator");
   EXPECT_EQ(device_type_name(1u << 4), "other");
+}
+
+// The recorded RX 5700 (XT) as a target: RDNA's model (a reported unit is a work-group processor), no global
+// cache recorded so global memory is its only level, the device's facts kept as details.
+TEST(OpenClFacts, RecordedGpuAsTarget) {
+  const json recorded = recorded_gpu();
+  const TargetFacts t = target_facts(device_from_json(recorded), HostVectorModel{});
+  EXPECT_EQ(t.target, "opencl:0.0");
+  EXPECT_EQ(t.kind, "gpu");
+  EXPECT_EQ(t.api, "opencl");
+  EXPECT_EQ(t.name, "gfx1010");
+  EXPECT_EQ(t.compute_units, 20);
+  EXPECT_EQ(t.clock_hz, 2.1e9);
+  EXPECT_EQ(t.memory_total_bytes, 8573157376u);
+  ASSERT_EQ(t.memory_levels.size(), 1u);
+  EXPECT_EQ(t.memory_levels[0].name, "global");
+  EXPECT_FALSE(t.memory_levels[0].shared);
+  EXPECT_EQ(t.peak_model, "units_clock");
+  EXPECT_EQ(t.ops_per_unit_per_clock, json({{"fp32/vector", 256}, {"fp16/vector", 512}, {"fp64/vector", 16}}));
+  // 20 x 2.1 GHz x 256: 10.75 TFLOP/s fp32, AMD's figure for the RX 5700 XT at that clock.
+  EXPECT_DOUBLE_EQ(t.compute_units * t.clock_hz * 256, 10.752e12);
+  EXPECT_EQ(t.details, recorded);
+}
+
+TEST(OpenClFacts, CacheLevelAndUnknownModelAreSaid) {
+  DeviceFacts d = device_from_json(recorded_gpu());
+  d.global_cache_bytes = 4u << 20;
+  d.vendor = "NVIDIA Corporation";
+  d.name = "NVIDIA H200";
+  const TargetFacts t = target_facts(d, HostVectorModel{});
+  ASSERT_EQ(t.memory_levels.size(), 2u);
+  EXPECT_EQ(t.memory_levels[0].name, "L2");
+  EXPECT_EQ(t.memory_levels[0].capacity_bytes, 4u << 20);
+  EXPECT_EQ(t.peak_model, "");
+  bool said = false;
+  for (const std::string& n : t.notes) said = said || n.find("theoretical peak unknown") != std::string::npos;
+  EXPECT_TRUE(said);
+  d.type = "cpu";
+  const TargetFacts cpu = target_facts(d, HostVectorModel{512, 1, true, "test"});
+  EXPECT_EQ(cpu.kind, "cpu");
+  EXPECT_EQ(cpu.memory_levels[0].name, "LLC");
+  EXPECT_EQ(cpu.ops_per_unit_per_clock["fp32/vector"], 32);   // 16 lanes x 1 pipe x 2
+  EXPECT_EQ(cpu.ops_per_unit_per_clock["fp64/vector"], 16);
+  EXPECT_EQ(cpu.ops_per_unit_per_clock["int8/vector"], 128);  // 64 bytes x 1 pipe x 2
 }
 
 }  // namespace

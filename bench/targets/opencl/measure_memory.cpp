@@ -9,10 +9,13 @@
 #include "roofline/common/errors.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline_opencl_sources.hpp"
-#include "session_impl.hpp"
+#include "prepared.hpp"
 
 namespace roofline::opencl {
 namespace {
+
+// The widest vector width: every buffer holds a whole number of its work-groups.
+constexpr std::uint64_t kWidest = 16;
 
 // splitmix64: a fast generator whose output no compressor can shrink (unlike ptr[i] = i).
 std::vector<cl_uint> random_words(std::uint64_t n, std::uint64_t seed) {
@@ -41,35 +44,7 @@ std::string build_options(int width, bool chunked) {
   return fmt::format("-DW={} -DVT={} -DLANES={}{}", width, vt, lanes, chunked ? " -DCHUNKED" : "");  // no spaces: build options are not quoted
 }
 
-void check_width(int width) {
-  for (int w : kVectorWidths) {
-    if (w == width) return;
-  }
-  throw InputError(fmt::format("OpenCL vector width {} is not one of 1, 2, 4, 8, 16", width));
-}
-
-// Words per buffer: bytes / arrays, capped at the max allocation (said), a whole number of work-groups.
-std::uint64_t words_per_buffer(const Session& s, MemoryKernel k, int width, std::uint64_t bytes, Timing& t) {
-  const std::uint64_t arrays = static_cast<std::uint64_t>(arrays_counted(k));
-  std::uint64_t per_buffer = bytes / arrays;
-  const std::uint64_t cap = s.facts().max_allocation_bytes;
-  if (cap > 0 && per_buffer > cap) {
-    t.notes.push_back(fmt::format("{} per buffer capped at the device's max allocation, {}",
-                                  format_bytes(static_cast<double>(per_buffer)), format_bytes(static_cast<double>(cap))));
-    per_buffer = cap;
-  }
-  const std::uint64_t grain = static_cast<std::uint64_t>(width) * s.local_size();
-  const std::uint64_t words = per_buffer / 4 / grain * grain;
-  if (words == 0) {
-    throw InputError(fmt::format("OpenCL {} of {} is below one work-group ({} bytes per buffer)", to_string(k),
-                                 format_bytes(static_cast<double>(bytes)), grain * 4));
-  }
-  // The kernels index words with 32-bit unsigned integers.
-  if (words > 0xFFFFFFFFull) throw InputError("OpenCL memory kernels index at most 2^32 - 1 words per buffer");
-  return words;
-}
-
-std::string validate(MemoryKernel k, const std::vector<cl_uint>& a, const std::vector<cl_uint>& b,
+std::string check_result(MemoryKernel k, const std::vector<cl_uint>& a, const std::vector<cl_uint>& b,
                      const std::vector<cl_uint>& c, const std::vector<cl_uint>& got, cl_uint scalar, cl_uint seed) {
   if (k == MemoryKernel::read) {
     cl_uint want = 0, sum = 0;
@@ -87,55 +62,125 @@ std::string validate(MemoryKernel k, const std::vector<cl_uint>& a, const std::v
 }
 }  // namespace
 
+void check_width(int width) {
+  for (int w : kVectorWidths) {
+    if (w == width) return;
+  }
+  throw InputError(fmt::format("OpenCL vector width {} is not one of 1, 2, 4, 8, 16", width));
+}
+
+PreparedMemory::PreparedMemory(Session& s, MemoryKernel k, std::uint64_t bytes) : s_(s), k_(k) {
+  const std::uint64_t arrays = static_cast<std::uint64_t>(arrays_counted(k));
+  std::uint64_t per_buffer = bytes / arrays;
+  const std::uint64_t cap = s.facts().max_allocation_bytes;
+  if (cap > 0 && per_buffer > cap) {
+    notes_.push_back(fmt::format("{} per buffer capped at the device's max allocation, {}",
+                                 format_bytes(static_cast<double>(per_buffer)), format_bytes(static_cast<double>(cap))));
+    per_buffer = cap;
+  }
+  const std::uint64_t grain = kWidest * s.local_size();
+  words_ = per_buffer / 4 / grain * grain;
+  if (words_ == 0) {
+    throw InputError(fmt::format("OpenCL {} of {} is below one work-group ({} bytes per buffer)", to_string(k),
+                                 format_bytes(static_cast<double>(bytes)), grain * 4));
+  }
+  // The kernels index words with 32-bit unsigned integers.
+  if (words_ > 0xFFFFFFFFull) throw InputError("OpenCL memory kernels index at most 2^32 - 1 words per buffer");
+  const bool triad = k == MemoryKernel::triad;
+  a_ = random_words(words_, 1);
+  if (triad) {
+    b_ = random_words(words_, 2);
+    c_ = random_words(words_, 3);
+  }
+  Session::Impl& im = s.impl();
+  const std::uint64_t size = words_ * 4;
+  ma_ = im.buffer(size);
+  mb_ = im.buffer(k == MemoryKernel::copy || triad ? size : 4);
+  mc_ = im.buffer(triad ? size : 4);
+  im.write(ma_.get(), a_.data(), size);
+  if (triad) {
+    im.write(mb_.get(), b_.data(), size);
+    im.write(mc_.get(), c_.data(), size);
+  }
+}
+
+std::uint64_t PreparedMemory::bytes_per_launch() const {
+  return words_ * 4 * static_cast<std::uint64_t>(arrays_counted(k_));
+}
+
+std::uint64_t PreparedMemory::global_size(int width) { return width_state(width).global; }
+
+PreparedMemory::Width& PreparedMemory::width_state(int width) {
+  check_width(width);
+  auto it = widths_.find(width);
+  if (it != widths_.end()) return it->second;
+  Width w;
+  Session::Impl& im = s_.impl();
+  const std::uint64_t local = s_.local_size();
+  const std::uint64_t vecs = words_ / static_cast<std::uint64_t>(width);
+  // read: as many work-items as fill every compute unit 8 times over, each summing an equal share.
+  const std::uint64_t units = static_cast<std::uint64_t>(std::max(1, s_.facts().compute_units));
+  w.global = k_ == MemoryKernel::read ? std::max(local, std::min(vecs, units * local * 8) / local * local) : vecs;
+  const std::uint64_t used_vecs = vecs / w.global * w.global;
+  w.words = used_vecs * static_cast<std::uint64_t>(width);
+  const std::string kname = "mem_" + to_string(k_);
+  const bool chunked = k_ == MemoryKernel::read && s_.facts().type == "cpu";
+  double built = 0;
+  w.kernel = im.kernel(kMemoryClSource, build_options(width, chunked), kname.c_str(), built);
+  build_seconds += built;
+  w.partial = im.buffer(k_ == MemoryKernel::read ? w.global * 4 : 4);
+  cl_kernel kn = w.kernel.get();
+  cl_mem pa = ma_.get(), pb = mb_.get(), pc = mc_.get(), pp = w.partial.get();
+  const cl_uint scalar = 3, seed = 0x5EEDu;
+  switch (k_) {
+    case MemoryKernel::read:
+      set_arg(kn, 0, pa); set_arg(kn, 1, pp); set_arg(kn, 2, static_cast<cl_uint>(used_vecs));
+      break;
+    case MemoryKernel::copy: set_arg(kn, 0, pa); set_arg(kn, 1, pb); break;
+    case MemoryKernel::triad: set_arg(kn, 0, pa); set_arg(kn, 1, pb); set_arg(kn, 2, pc); set_arg(kn, 3, scalar); break;
+    case MemoryKernel::write: set_arg(kn, 0, pa); set_arg(kn, 1, seed); break;
+  }
+  return widths_.emplace(width, std::move(w)).first->second;
+}
+
+double PreparedMemory::run(int width, std::int64_t launches, bool& device_timed) {
+  Width& w = width_state(width);
+  return s_.impl().launch_many(w.kernel.get(), w.global, launches, device_timed);
+}
+
+std::string PreparedMemory::validate(int width) {
+  Width& w = width_state(width);
+  Session::Impl& im = s_.impl();
+  const bool read = k_ == MemoryKernel::read;
+  std::vector<cl_uint> got(read ? w.global : words_);
+  im.read(read ? w.partial.get() : k_ == MemoryKernel::copy ? mb_.get() : ma_.get(), got.data(), got.size() * 4);
+  if (read) {  // the words this width summed
+    const std::vector<cl_uint> summed(a_.begin(), a_.begin() + static_cast<std::ptrdiff_t>(w.words));
+    return check_result(k_, summed, b_, c_, got, 3, 0x5EEDu);
+  }
+  return check_result(k_, a_, b_, c_, got, 3, 0x5EEDu);
+}
+
 Timing measure_memory(Session& s, MemoryKernel k, int width, std::uint64_t bytes, int reps) {
   check_width(width);
   if (reps < 1) throw InputError("OpenCL memory: at least one repetition");
+  PreparedMemory pm(s, k, bytes);
   Timing t;
-  const std::uint64_t local = s.local_size();
-  std::uint64_t vecs = words_per_buffer(s, k, width, bytes, t) / static_cast<std::uint64_t>(width);
-  // read: as many work-items as fill every compute unit 8 times over, each summing an equal share.
-  const std::uint64_t units = static_cast<std::uint64_t>(std::max(1, s.facts().compute_units));
-  const std::uint64_t global = k == MemoryKernel::read ? std::min(vecs, units * local * 8) / local * local : vecs;
-  vecs = vecs / global * global;
-  const std::uint64_t words = vecs * static_cast<std::uint64_t>(width);
-  const std::uint64_t size = words * 4;
-  Session::Impl& im = s.impl();
-  const std::string kname = "mem_" + to_string(k);
-  const bool chunked = k == MemoryKernel::read && s.facts().type == "cpu";
-  KernelHandle kernel = im.kernel(kMemoryClSource, build_options(width, chunked), kname.c_str(), t.build_seconds);
-
-  const bool triad = k == MemoryKernel::triad;
-  const std::vector<cl_uint> a = random_words(words, 1);
-  const std::vector<cl_uint> b = triad ? random_words(words, 2) : std::vector<cl_uint>{};
-  const std::vector<cl_uint> c = triad ? random_words(words, 3) : std::vector<cl_uint>{};
-  const cl_uint scalar = 3, seed = 0x5EEDu;
-  MemHandle ma = im.buffer(size), mb = im.buffer(k == MemoryKernel::copy || k == MemoryKernel::triad ? size : 4);
-  MemHandle mc = im.buffer(k == MemoryKernel::triad ? size : 4);
-  im.write(ma.get(), a.data(), size);
-  if (k == MemoryKernel::triad) {
-    im.write(mb.get(), b.data(), size);
-    im.write(mc.get(), c.data(), size);
+  t.notes = pm.notes();
+  t.global_size = pm.global_size(width);
+  t.local_size = s.local_size();
+  t.build_seconds = pm.build_seconds;
+  bool timed = true;
+  t.warmup_seconds = pm.run(width, 1, timed);  // PoCL compiles per work-group size here
+  t.device_timing = timed;
+  for (int r = 0; r < reps; ++r) {
+    t.seconds.push_back(pm.run(width, 1, timed));
+    t.device_timing = t.device_timing && timed;
   }
-  MemHandle partial = im.buffer(k == MemoryKernel::read ? global * 4 : 4);
-
-  cl_mem pa = ma.get(), pb = mb.get(), pc = mc.get(), pp = partial.get();
-  const auto n = static_cast<cl_uint>(vecs);
-  switch (k) {
-    case MemoryKernel::read: set_arg(kernel.get(), 0, pa); set_arg(kernel.get(), 1, pp); set_arg(kernel.get(), 2, n); break;
-    case MemoryKernel::copy: set_arg(kernel.get(), 0, pa); set_arg(kernel.get(), 1, pb); break;
-    case MemoryKernel::triad:
-      set_arg(kernel.get(), 0, pa); set_arg(kernel.get(), 1, pb); set_arg(kernel.get(), 2, pc);
-      set_arg(kernel.get(), 3, scalar);
-      break;
-    case MemoryKernel::write: set_arg(kernel.get(), 0, pa); set_arg(kernel.get(), 1, seed); break;
-  }
-  run_timed(im, kernel.get(), global, reps, t);
-  t.work_per_rep = size * static_cast<std::uint64_t>(arrays_counted(k));
-  t.bytes_per_buffer = size;
-
-  std::vector<cl_uint> got(k == MemoryKernel::read ? global : words);
-  im.read(k == MemoryKernel::read ? pp : k == MemoryKernel::copy ? pb : pa, got.data(), got.size() * 4);
-  t.validation_error = validate(k, a, b, c, got, scalar, seed);
+  if (!t.device_timing) t.notes.push_back("the device gave no profiling times: kernels timed on the host clock");
+  t.work_per_rep = pm.bytes_per_launch();
+  t.bytes_per_buffer = pm.bytes_per_buffer();
+  t.validation_error = pm.validate(width);
   t.validated = t.validation_error.empty();
   return t;
 }

@@ -27,6 +27,7 @@ std::string to_string(ComputeKind k) {
     case ComputeKind::fp64: return "fp64";
     case ComputeKind::fp16: return "fp16";
     case ComputeKind::int32: return "int32";
+    case ComputeKind::int8: return "int8";
   }
   return "?";
 }
@@ -61,6 +62,7 @@ Session::~Session() = default;
 bool Session::device_timing() const { return impl_->profiling; }
 std::uint64_t Session::local_size() const { return impl_->local; }
 double Session::total_build_seconds() const { return impl_->build_seconds; }
+void Session::simulate_loss_after(std::int64_t commands) { impl_->fail_after = commands; }
 
 Session::Impl::~Impl() {
   for (auto& [key, program] : programs) clReleaseProgram(program);
@@ -112,39 +114,47 @@ void Session::Impl::read(cl_mem m, void* data, std::uint64_t bytes) {
   detail::check(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, bytes, data, 0, nullptr, nullptr), "clEnqueueReadBuffer");
 }
 
-double Session::Impl::launch(cl_kernel k, std::uint64_t global, Timing& t) {
+double Session::Impl::launch_many(cl_kernel k, std::uint64_t global, std::int64_t count, bool& device_timed,
+                                  std::uint64_t local_override) {
   const std::size_t g = global;
-  const std::size_t l = local;
-  cl_event ev = nullptr;
-  const auto t0 = std::chrono::steady_clock::now();
-  detail::check(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &g, &l, 0, nullptr, &ev), "clEnqueueNDRangeKernel");
-  const cl_int waited = clWaitForEvents(1, &ev);
-  const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  cl_ulong start = 0, end = 0;
-  const bool timed = t.device_timing &&
-                     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
-                     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS &&
-                     end > start;
-  clReleaseEvent(ev);
-  detail::check(waited, "clWaitForEvents");
-  if (timed) return static_cast<double>(end - start) * 1e-9;
-  if (t.device_timing) {
-    t.device_timing = false;
-    t.notes.push_back("the device gave no profiling times: kernels timed on the host clock (enqueue to completion)");
-  }
-  return host;
+  const std::size_t l = local_override == 0 ? local : local_override;
+  return timed_commands(count, [&](cl_event* ev) {
+    return clEnqueueNDRangeKernel(queue, k, 1, nullptr, &g, &l, 0, nullptr, ev);
+  }, device_timed);
 }
 
-void run_timed(Session::Impl& s, cl_kernel k, std::uint64_t global, int reps, Timing& t) {
-  t.device_timing = s.profiling;
-  if (!s.profiling) t.notes.push_back("the queue has no profiling: kernels timed on the host clock");
-  t.global_size = global;
-  t.local_size = s.local;
-  Timing warm = t;  // the warm-up's own timing, so its fallback note (if any) is not repeated
-  t.warmup_seconds = s.launch(k, global, warm);
-  t.device_timing = warm.device_timing;
-  t.notes = warm.notes;
-  for (int r = 0; r < reps; ++r) t.seconds.push_back(s.launch(k, global, t));
+double Session::Impl::timed_commands(std::int64_t count, const std::function<cl_int(cl_event*)>& enqueue,
+                                     bool& device_timed) {
+  std::vector<cl_event> events;
+  events.reserve(static_cast<std::size_t>(count));
+  const auto release = [&events] {
+    for (cl_event e : events) clReleaseEvent(e);
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::int64_t i = 0; i < count; ++i) {
+    cl_event ev = nullptr;
+    // A lost device stays lost: once the simulated loss is reached every later command fails too.
+    const bool lose = fail_after == 0;
+    if (fail_after > 0) --fail_after;
+    const cl_int err = lose ? CL_DEVICE_NOT_AVAILABLE : enqueue(&ev);
+    if (err != CL_SUCCESS) release();
+    detail::check(err, "enqueueing a timed command");
+    events.push_back(ev);
+  }
+  const cl_int finished = clFinish(queue);
+  const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double sum = 0;
+  bool timed = profiling && finished == CL_SUCCESS;
+  for (cl_event ev : events) {
+    cl_ulong start = 0, end = 0;
+    timed = timed && clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr) == CL_SUCCESS &&
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr) == CL_SUCCESS && end >= start;
+    if (timed) sum += static_cast<double>(end - start) * 1e-9;
+  }
+  release();
+  detail::check(finished, "clFinish");
+  device_timed = timed && sum > 0;
+  return device_timed ? sum : host;
 }
 
 }  // namespace roofline::opencl

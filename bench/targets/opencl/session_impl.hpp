@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,17 +33,22 @@ struct Session::Impl {
   MemHandle buffer(std::uint64_t bytes);
   void write(cl_mem m, const void* data, std::uint64_t bytes);
   void read(cl_mem m, void* data, std::uint64_t bytes);
-  // One launch of `k` on `global` work-items, waited for; its seconds from the profiling event, or from the host
-  // clock when the device gives none (then t.device_timing turns false and a note says so).
-  double launch(cl_kernel k, std::uint64_t global, Timing& t);
+  // `count` launches back to back, then one wait: the sum of their profiled durations (the gaps between them
+  // are the launch cost, measured apart by the latency suite), or the host clock around all of them when the
+  // device gives no profiling. `local_override` 0: the session's work-group size.
+  double launch_many(cl_kernel k, std::uint64_t global, std::int64_t count, bool& device_timed,
+                     std::uint64_t local_override = 0);
+  // The same for any command: `enqueue` puts one on the queue and returns its event in `*event`.
+  double timed_commands(std::int64_t count, const std::function<cl_int(cl_event*)>& enqueue, bool& device_timed);
+  // For tests of a device lost mid-run: after this many more commands, every command fails (-1: never).
+  std::int64_t fail_after = -1;
+  // Why the device was lost, once a command failed mid-run ("" while it works).
+  std::string lost;
 };
 
 template <typename T>
 void set_arg(cl_kernel k, cl_uint index, const T& value) {
   detail::check(clSetKernelArg(k, index, sizeof(T), &value), "clSetKernelArg");
 }
-
-// Warm-up launch, then `reps` timed ones, into t.seconds.
-void run_timed(Session::Impl& s, cl_kernel k, std::uint64_t global, int reps, Timing& t);
 
 }  // namespace roofline::opencl

@@ -23,12 +23,14 @@ class OpenClError : public std::runtime_error {
 };
 
 enum class MemoryKernel { read, copy, triad, write };
-enum class ComputeKind { fp32, fp64, fp16, int32 };
+// int8: 4-lane int8 dot products with accumulate (cl_khr_integer_dot_product; emulated exactly where the device
+// lacks it, which only tests use: a run measures it only where the device has the extension).
+enum class ComputeKind { fp32, fp64, fp16, int32, int8 };
 inline constexpr std::array<int, 5> kVectorWidths{1, 2, 4, 8, 16};
 inline constexpr std::array<MemoryKernel, 4> kMemoryKernels{MemoryKernel::read, MemoryKernel::copy,
                                                             MemoryKernel::triad, MemoryKernel::write};
-inline constexpr std::array<ComputeKind, 4> kComputeKinds{ComputeKind::fp32, ComputeKind::fp64, ComputeKind::fp16,
-                                                          ComputeKind::int32};
+inline constexpr std::array<ComputeKind, 5> kComputeKinds{ComputeKind::fp32, ComputeKind::fp64, ComputeKind::fp16,
+                                                          ComputeKind::int32, ComputeKind::int8};
 std::string to_string(MemoryKernel k);
 std::string to_string(ComputeKind k);
 // STREAM's convention: the 32-bit words the kernel names per element (read 1, copy 2, triad 3, write 1).
@@ -66,6 +68,10 @@ class Session {
   // Seconds spent building programs so far this run.
   [[nodiscard]] double total_build_seconds() const;
 
+  // For tests of a device lost mid-run: after `commands` more commands, every command fails as on a lost
+  // device (CL_DEVICE_NOT_AVAILABLE).
+  void simulate_loss_after(std::int64_t commands);
+
   struct Impl;
   [[nodiscard]] Impl& impl() { return *impl_; }
 
@@ -78,6 +84,9 @@ class Session {
 // the device's max allocation per buffer, said in notes), `reps` timed repetitions. Buffers hold a pseudo-random
 // pattern (not ptr[i] = i) so memory compression cannot shrink them. InputError for a bad width or size.
 Timing measure_memory(Session& s, MemoryKernel kernel, int width, std::uint64_t bytes, int reps);
+
+// Whether a run can measure `kind` on this device (fp64, fp16, int8 need their extensions).
+bool supports(const DeviceFacts& d, ComputeKind kind);
 
 // Runs independent mad chains (16 per work-item, each `iterations` steps) of `kind` in vector width `width` on
 // `groups_per_unit` work-groups per compute unit; the chains' final values are known in closed form and

@@ -1,0 +1,27 @@
+// The OpenCL target's entry points for the harness (issue 22): the provider "opencl" (list: every device the ICD
+// loader finds, as TargetFacts; open: a Target whose suites run the DeviceWork of work.hpp through the Runner).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "roofline/bench/run_config.hpp"
+#include "roofline/bench/target.hpp"
+#include "roofline/opencl/work.hpp"
+
+namespace roofline::opencl {
+
+// Every OpenCL device as TargetFacts (nothing measured); notes say why the list is empty.
+std::vector<TargetFacts> list_targets(std::vector<std::string>& notes);
+
+// The run's options for the device suites: profile, --sizes, --gemm-shape, --batches.
+WorkOptions work_options(const RunConfig& config);
+
+// Opens a listed device (facts.details holds its DeviceFacts); TargetLost when it cannot be opened.
+std::unique_ptr<Target> open_target(const TargetFacts& facts);
+
+// {"opencl", list_targets, open_target}: what cli/targets.cpp registers.
+TargetProvider opencl_provider();
+
+}  // namespace roofline::opencl
