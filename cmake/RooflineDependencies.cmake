@@ -115,3 +115,28 @@ message(STATUS "roofline: mpi=${ROOFLINE_HAVE_MPI}")
 roofline_find_optional(ROOFLINE_HAVE_OPENCL ROOFLINE_WITH_OPENCL OpenCL_FOUND "OpenCL" "ocl-icd-opencl-dev opencl-c-headers"
   "the OpenCL target (`roofline devices` lists only the CPU)" find_package OpenCL QUIET)
 message(STATUS "roofline: opencl=${ROOFLINE_HAVE_OPENCL}")
+
+# CUDA target (issue 23): nvcc, the toolkit's runtime (linked statically) and cuBLASLt (linked dynamically); NVML
+# is dlopen'ed at run time, so no link-time dependency on the driver. enable_language(CUDA) only when nvcc is
+# found, so a machine without CUDA (CI's Debian 12) configures and builds as fast as before, and says so.
+set(ROOFLINE_HAVE_CUDA OFF)
+if(ROOFLINE_WITH_CUDA)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    find_package(CUDAToolkit QUIET)
+  endif()
+  if(CMAKE_CUDA_COMPILER AND CUDAToolkit_FOUND AND TARGET CUDA::cublasLt AND TARGET CUDA::cudart_static)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      # The compute capabilities of the peak table (bench/targets/cuda/peak_table.cpp), as native code each.
+      set(CMAKE_CUDA_ARCHITECTURES 80 86 89 90 100)
+    endif()
+    enable_language(CUDA)
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    set(ROOFLINE_HAVE_CUDA ON)
+  else()
+    message(STATUS "roofline: CUDA (nvcc, the CUDA toolkit and cuBLASLt) not found: the CUDA target is left out")
+  endif()
+endif()
+message(STATUS "roofline: cuda=${ROOFLINE_HAVE_CUDA}")
