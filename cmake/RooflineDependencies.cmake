@@ -132,7 +132,9 @@ if(ROOFLINE_WITH_CUDA)
       set(CMAKE_CUDA_ARCHITECTURES 80 86 89 90 100)
     endif()
     enable_language(CUDA)
-    set(CMAKE_CUDA_STANDARD 20)
+    # C++17 for device code: CMake 3.25 (Debian 12) knows no CUDA20 dialect for nvcc, and the GPU machine may
+    # have an older nvcc (the device check builds the probe there).
+    set(CMAKE_CUDA_STANDARD 17)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     set(ROOFLINE_HAVE_CUDA ON)
   else()
