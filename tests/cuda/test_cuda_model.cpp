@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/spec.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/cuda/facts.hpp"
 #include "roofline/cuda/nvml.hpp"
@@ -180,6 +181,23 @@ TEST(CudaPlan, NoFp8BeforeAda) {
   EXPECT_EQ(plan.ceiling_precisions, (std::vector<std::string>{"bf16", "fp16", "tf32", "int8"}));
   ASSERT_FALSE(plan.notes.empty());
   EXPECT_NE(plan.notes.front().find("fp8"), std::string::npos);
+}
+
+// The advertised figures of the GPUs the issue names read back with the spec reader, bandwidth and bf16 stated.
+TEST(CudaSpecs, EveryNvidiaSpecReads) {
+  for (const char* name : {"nvidia-h100-sxm5.json", "nvidia-h200-sxm.json", "nvidia-a100-sxm4-80gb.json",
+                           "nvidia-l40s.json", "nvidia-geforce-rtx-4090.json"}) {
+    const std::string path = std::string(ROOFLINE_SOURCE_DIR) + "/analysis/specs/" + name;
+    const Spec spec = parse_spec(load_spec(path), path);
+    EXPECT_EQ(spec.kind, "accelerator") << name;
+    EXPECT_GT(spec.memory_bandwidth, 0) << name;
+    EXPECT_GT(spec.clock_hz, 0) << name;
+    bool bf16 = false;
+    for (const SpecPeak& p : spec.peaks) bf16 = bf16 || p.precision == "bf16";
+    EXPECT_TRUE(bf16) << name;
+  }
+  const std::string h200 = std::string(ROOFLINE_SOURCE_DIR) + "/analysis/specs/nvidia-h200-sxm.json";
+  EXPECT_DOUBLE_EQ(parse_spec(load_spec(h200), h200).memory_bandwidth, 4.8e12);
 }
 
 TEST(CudaNvml, ThrottleReasonNames) {
