@@ -91,6 +91,21 @@ void add_single_repetition_aggregates(std::vector<json>& entries) {
   entries.insert(entries.end(), extra.begin(), extra.end());
 }
 
+// The specs of one target: labels.target stamped where absent, names prefixed with the target's prefix
+// ("opencl:0.0/bandwidth/read/..."), so two targets' benchmarks never share a name.
+std::vector<BenchmarkSpec> stamp_target(const std::vector<BenchmarkSpec>& specs, const std::string& target,
+                                        const std::string& prefix) {
+  std::vector<BenchmarkSpec> out = specs;
+  for (BenchmarkSpec& s : out) {
+    if (!target.empty()) {
+      if (!s.labels.is_object()) s.labels = json::object();
+      if (!s.labels.contains("target")) s.labels["target"] = target;
+    }
+    if (!prefix.empty() && s.name.rfind(prefix, 0) != 0) s.name = prefix + s.name;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string nan_as_null(const std::string& text) {
@@ -101,22 +116,29 @@ std::string nan_as_null(const std::string& text) {
   return std::regex_replace(text, bare, ": null");
 }
 
-std::vector<json> Runner::run(const std::vector<BenchmarkSpec>& specs) {
-  if (specs.empty()) return {};
+std::vector<json> Runner::run(const std::vector<BenchmarkSpec>& specs_in) {
+  if (specs_in.empty()) return {};
   initialize_google_benchmark();
   benchmark::ClearRegisteredBenchmarks();
 
   std::map<std::string, const BenchmarkSpec*> by_run_name;
+  const std::vector<BenchmarkSpec> stamped = stamp_target(specs_in, target_, name_prefix_);
+  const std::vector<BenchmarkSpec>& specs = stamped;
   for (const BenchmarkSpec& spec : specs) {
     const std::string text = label_text(spec.labels);
     auto* b = benchmark::RegisterBenchmark(spec.name.c_str(), [&spec, text](benchmark::State& state) {
       spec.body(state);
       state.SetLabel(text);
     });
-    b->UseRealTime()->MinTime(spec.min_time_s)->Repetitions(std::max(1, spec.repetitions));
+    if (spec.manual_time) {
+      b->UseManualTime();
+    } else {
+      b->UseRealTime();
+    }
+    b->MinTime(spec.min_time_s)->Repetitions(std::max(1, spec.repetitions));
     b->ComputeStatistics("max", &max_of)->ComputeStatistics("min", &min_of);
     if (spec.configure) spec.configure(b);
-    by_run_name[spec.name + "/real_time"] = &spec;
+    by_run_name[spec.name + (spec.manual_time ? "/manual_time" : "/real_time")] = &spec;
     by_run_name[spec.name] = &spec;
   }
 

@@ -3,6 +3,7 @@
 // MPI job does so for its node and rank 0 writes one fleet file instead (run_mpi_command).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "commands.hpp"
 #include "roofline/common/atomic_file.hpp"
@@ -27,7 +29,9 @@
 #include "roofline/bench/progress.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/bench/runner.hpp"
+#include "roofline/bench/measure.hpp"
 #include "roofline/bench/suite.hpp"
+#include "roofline/bench/target.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;
@@ -51,6 +55,8 @@ struct RunArgs {
   bool quiet = false;
   bool no_report = false;
   bool mpi = false;
+  std::vector<std::string> targets;  // --target, repeatable
+  bool no_cpu = false;
 };
 
 std::string default_results_name(const MachineFacts& m) {
@@ -83,9 +89,10 @@ RunConfig make_config(const RunArgs& a, const MachineFacts& m) {
   if (!a.suites.empty()) {
     c.suites = parse_name_list(a.suites, "--suites");
     for (const std::string& s : c.suites) {
-      bool known = false;
-      for (const Suite& suite : all_suites()) known = known || suite.name == s;
-      if (!known) throw InputError(fmt::format("--suites: unknown suite '{}' (expected bandwidth, compute, gemm)", s));
+      const bool known = std::find(kSuiteNames.begin(), kSuiteNames.end(), s) != kSuiteNames.end();
+      if (!known) {
+        throw InputError(fmt::format("--suites: unknown suite '{}' (expected {})", s, fmt::join(kSuiteNames, ", ")));
+      }
     }
   }
   if (!a.sizes.empty()) c.sizes = parse_size_list(a.sizes, c.memory_budget_bytes);
@@ -96,91 +103,11 @@ RunConfig make_config(const RunArgs& a, const MachineFacts& m) {
   return c;
 }
 
-json our_context(const RunConfig& c, const MachineFacts& m, const std::vector<std::string>& notes) {
-  json pus = json::object();
-  bool pinned = c.bind != BindPolicy::none;
-  for (int t : c.thread_counts) pus[std::to_string(t)] = binding_plan(m, t, c.bind);
-  json ctx = {{"schema_version", kSchemaVersion},
-              {"roofline_version", ROOFLINE_VERSION_STRING},
-              {"git_revision", m.git_revision},
-              {"compiler", m.compiler},
-              {"compiler_flags", m.compiler_flags},
-              {"build_type", m.build_type},
-              {"profile", to_string(c.profile)},
-              {"threads", c.thread_counts},
-              {"binding", {{"policy", to_string(c.bind)}, {"pus", pus}, {"pinned", pinned}}},
-              {"max_isa", to_string(c.max_isa)},
-              {"memory_budget_bytes", c.memory_budget_bytes},
-              {"machine", to_json(m)},
-              {"notes", notes}};
-  return ctx;
-}
-
-// Google Benchmark's context when no benchmark ran (e.g. every suite skipped): the same keys, from us.
-json minimal_gb_context(const MachineFacts& m) {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&now, &tm);
-  char date[64];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", &tm);
-  return {{"date", date}, {"host_name", m.hostname}, {"executable", "roofline"}, {"num_cpus", m.pus}};
-}
-
-// One measurement of this machine: the suites, then the results document with its roofline section.
-struct Measured {
-  json doc;
-  std::vector<std::string> failures;  // benchmarks that failed validation
-  double seconds = 0.0;
-};
-
-Measured measure(const MachineFacts& machine, const RunConfig& config) {
-  const auto started = std::chrono::steady_clock::now();
-  std::vector<std::string> notes;  // machine.notes stay in context.machine.notes
-  if (config.max_isa != Isa::amx) notes.push_back(fmt::format("ISA capped at {} (--max-isa)", to_string(config.max_isa)));
-  if (!pin_openmp_threads(config.max_threads(), binding_plan(machine, config.max_threads(), config.bind)) &&
-      config.bind != BindPolicy::none) {
-    notes.push_back("hwloc could not bind threads here: threads run unpinned");
-  }
-
-  Progress progress(!config.quiet);
-  progress.phase("environment");
-  progress.update("canary");
-  const EnvironmentSample env_start = sample_environment(machine, config);
-  Runner runner(&progress);
-  json suites_context = json::object();
-  for (const Suite& suite : all_suites()) {
-    if (!config.wants_suite(suite.name)) continue;
-    progress.phase(suite.name);
-    progress.update("starting");
-    SuiteOutput suite_out;
-    const auto suite_started = std::chrono::steady_clock::now();
-    suite.run(config, machine, runner, suite_out);
-    suite_out.context["wall_seconds"] =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - suite_started).count();
-    suites_context[suite.name] = suite_out.context;
-    notes.insert(notes.end(), suite_out.notes.begin(), suite_out.notes.end());
-  }
-  progress.phase("environment");
-  progress.update("canary");
-  const EnvironmentSample env_end = sample_environment(machine, config);
-  progress.finish();
-
-  json context = runner.context().is_object() ? runner.context() : minimal_gb_context(machine);
-  const json ours = our_context(config, machine, notes);
-  for (auto it = ours.begin(); it != ours.end(); ++it) context[it.key()] = it.value();
-  context["suites"] = suites_context;
-  context["environment"] = environment_json(env_start, env_end, canary_bytes(machine, config), config.max_threads());
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  context["wall_seconds"] = seconds;
-
-  json doc = {{"context", context}, {"benchmarks", runner.entries()}};
-  doc["roofline"] = derive_roofline(doc);
-  return {std::move(doc), runner.failures(), seconds};
-}
-
 void run_command(const RunArgs& a, CliState& state) {
   const MachineFacts machine = detect_machine();
+  register_built_targets(machine);
   const RunConfig config = make_config(a, machine);
+  std::vector<std::unique_ptr<Target>> targets = open_targets(a.targets, a.no_cpu, config);
   const Overwrite overwrite = a.force ? Overwrite::yes : Overwrite::no;
 
   fs::path out = a.out;
@@ -197,7 +124,7 @@ void run_command(const RunArgs& a, CliState& state) {
   check_destination(out, overwrite, "--out");
   if (!a.no_report) check_destination(html, overwrite, "report");
 
-  const Measured m = measure(machine, config);
+  const Measured m = measure(machine, config, targets);
   const json& doc = m.doc;
   write_file_atomically(out, doc.dump(2) + "\n", overwrite);
   if (!a.no_report) write_file_atomically(html, render_html_report(doc, json()), overwrite);
@@ -226,13 +153,16 @@ void run_mpi_command(const RunArgs& a, CliState& state) {
   struct Prepared {
     MachineFacts machine;
     RunConfig config;
+    std::vector<std::unique_ptr<Target>> targets;
     fs::path out;
   };
   auto p = std::make_shared<Prepared>();
   MpiRunHooks hooks;
   hooks.prepare = [&a, p] {
     p->machine = detect_machine();
+    register_built_targets(p->machine);
     p->config = make_config(a, p->machine);
+    p->targets = open_targets(a.targets, a.no_cpu, p->config);
     if (p->config.wants_suite("gemm")) (void)plan_gemm(p->config);
   };
   hooks.check_outputs = [&a, p] {
@@ -245,7 +175,7 @@ void run_mpi_command(const RunArgs& a, CliState& state) {
     check_fleet_destinations(p->out, !a.no_report, a.force ? Overwrite::yes : Overwrite::no);
   };
   hooks.measure = [p](const json& mpi) {
-    json doc = measure(p->machine, p->config).doc;
+    json doc = measure(p->machine, p->config, p->targets).doc;
     doc["context"]["mpi"] = mpi;
     return doc;
   };
@@ -276,11 +206,15 @@ void add_run_command(CLI::App& app, CliState& state) {
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
   cmd->add_flag("--quiet", a->quiet, "No progress line and no summary");
   cmd->add_flag("--no-report", a->no_report, "Do not write the HTML report beside the results");
+  cmd->add_option("--target", a->targets,
+                  "Also measure this target: an id from `roofline devices` (opencl:0.0, cuda:0), a part of its name, or all")
+      ->delimiter(',');
+  cmd->add_flag("--no-cpu", a->no_cpu, "Measure only the --target devices, not the host CPU");
   cmd->add_flag("--mpi", a->mpi, "Under mpirun or srun: every rank measures its node, rank 0 writes one fleet file and report");
   cmd->callback([a, cmd, &state] {
     // A flag given with an empty value is an error, never "use the default".
     for (const char* flag : {"--profile", "--threads", "--bind", "--max-isa", "--suites", "--sizes", "--gemm-shape",
-                             "--batches", "--backends", "--out"}) {
+                             "--batches", "--backends", "--out", "--target"}) {
       const CLI::Option* opt = cmd->get_option(flag);
       if (opt->count() > 0 && opt->as<std::string>().find_first_not_of(' ') == std::string::npos) {
         throw InputError(fmt::format("{}: empty value", flag));

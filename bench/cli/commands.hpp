@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "roofline/bench/machine.hpp"
 #include "roofline/common/atomic_file.hpp"
 
 namespace roofline::cli {
@@ -26,6 +27,10 @@ void add_history_command(CLI::App& app, CliState& state);
 void add_llm_command(CLI::App& app, CliState& state);
 void add_fleet_command(CLI::App& app, CliState& state);
 void add_devices_command(CLI::App& app, CliState& state);
+
+// Registers the target providers this executable was built with (cli/targets.cpp, the one place that knows
+// which optional targets were found): the CPU of `machine` first, then OpenCL and CUDA when built.
+void register_built_targets(const MachineFacts& machine);
 
 // A percentage flag ("5", "5%", "2.5") as a fraction (0.05); InputError naming `flag` otherwise (compare,
 // history calibrate, fleet).

@@ -26,8 +26,10 @@ struct BenchmarkSpec {
   std::function<void(benchmark::State&)> body;
   double min_time_s = 0.05;
   int repetitions = 3;
-  // Further Google Benchmark options (e.g. Iterations); UseRealTime() is always applied.
+  // Further Google Benchmark options (e.g. Iterations); UseRealTime() is applied unless `manual_time`.
   std::function<void(benchmark::internal::Benchmark*)> configure;
+  // The body reports each iteration's time itself (state.SetIterationTime): device targets' event timing.
+  bool manual_time = false;
 };
 
 // Repetitions of each run() batch are shuffled (Google Benchmark's random interleaving); the context
@@ -51,12 +53,20 @@ class Runner {
   [[nodiscard]] const nlohmann::json& context() const { return context_; }
   // "name: message" for each benchmark that failed (validation or setup).
   [[nodiscard]] const std::vector<std::string>& failures() const { return failures_; }
+  // The target whose benchmarks run next: stamped as labels.target on every spec that does not name one;
+  // `name_prefix` is put before every name (Target::benchmark_prefix(): names stay unique across targets).
+  void set_target(std::string target, std::string name_prefix) {
+    target_ = std::move(target);
+    name_prefix_ = std::move(name_prefix);
+  }
 
  private:
   Progress* progress_;
   std::vector<nlohmann::json> entries_;
   nlohmann::json context_;
   std::vector<std::string> failures_;
+  std::string target_;
+  std::string name_prefix_;
 };
 
 }  // namespace roofline

@@ -11,7 +11,9 @@
 //    and facts, target-blind: it chooses a theoretical-peak model by its name and nothing else).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <string_view>
 #include <functional>
 #include <memory>
 #include <string>
@@ -25,6 +27,9 @@ namespace roofline {
 
 struct RunConfig;
 struct SuiteOutput;
+
+// Every suite name a target may offer, in the order a target runs them (--suites takes these).
+inline constexpr std::array<std::string_view, 6> kSuiteNames{"bandwidth", "compute", "gemm", "transfer", "latency", "llm"};
 
 // The id of the host CPU's target; also what a file without target fields means.
 inline constexpr const char* kCpuTarget = "cpu";
@@ -98,6 +103,9 @@ class Target {
   // The suites this target offers, in the order they run: "bandwidth", "compute", "gemm", "transfer",
   // "latency", "llm" (a target offers what it has).
   [[nodiscard]] virtual std::vector<std::string> suites() const = 0;
+  // Put before the names of its benchmarks: "<id>/" (the CPU's is empty, so its names stay as in every earlier
+  // file).
+  [[nodiscard]] virtual std::string benchmark_prefix() const { return facts().target + "/"; }
   // Runs one of its suites through `runner` (the harness stamps labels.target on every spec). Notes and the
   // suite's context go to `out`. Throws TargetLost when the device fails mid-run (the run keeps the other
   // targets' results and exits 1 naming it); InputError for bad input.

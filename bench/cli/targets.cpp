@@ -1,0 +1,17 @@
+// The targets this executable was built with: the one place that knows which optional targets (OpenCL,
+// CUDA) were found at configure time, as kernels/gemm_registry.cpp is for GEMM backends.
+#include <algorithm>
+
+#include "commands.hpp"
+#include "roofline/bench/cpu_target.hpp"
+
+namespace roofline::cli {
+
+void register_built_targets(const MachineFacts& machine) {
+  register_target_provider(cpu_target_provider(machine));
+  // The CPU first: listings and `--target all` start with the host.
+  auto& all = target_providers();
+  std::stable_partition(all.begin(), all.end(), [](const TargetProvider& p) { return p.api == "native"; });
+}
+
+}  // namespace roofline::cli

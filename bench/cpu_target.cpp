@@ -1,0 +1,68 @@
+// The host CPU behind the Target interface: see cpu_target.hpp.
+#include "roofline/bench/cpu_target.hpp"
+
+#include <algorithm>
+
+#include "roofline/bench/suite.hpp"
+
+namespace roofline {
+namespace {
+
+class CpuTarget final : public Target {
+ public:
+  explicit CpuTarget(const MachineFacts& machine) : machine_(machine), facts_(cpu_target_facts(machine)) {}
+  [[nodiscard]] const TargetFacts& facts() const override { return facts_; }
+  [[nodiscard]] std::vector<std::string> suites() const override {
+    std::vector<std::string> names;
+    for (const Suite& s : all_suites()) names.push_back(s.name);
+    return names;
+  }
+  // Its benchmarks keep the names of every earlier results file.
+  [[nodiscard]] std::string benchmark_prefix() const override { return ""; }
+  void run_suite(const std::string& suite, const RunConfig& config, Runner& runner, SuiteOutput& out) override {
+    for (const Suite& s : all_suites()) {
+      if (s.name == suite) s.run(config, machine_, runner, out);
+    }
+  }
+
+ private:
+  MachineFacts machine_;
+  TargetFacts facts_;
+};
+
+}  // namespace
+
+TargetFacts cpu_target_facts(const MachineFacts& m) {
+  TargetFacts f;
+  f.target = kCpuTarget;
+  f.kind = "cpu";
+  f.name = m.cpu_model;
+  f.vendor = m.cpu_vendor;
+  f.api = "native";
+  f.compute_units = m.cores;
+  f.memory_total_bytes = m.memory_total_bytes;
+  f.memory_available_bytes = m.memory_available_bytes;
+  for (const Level level : cache_levels()) {
+    const int number = static_cast<int>(level) + 1;
+    std::uint64_t capacity = 0;
+    for (const CacheInfo& c : m.caches) {
+      if (c.level == number && c.type != "instruction") capacity = c.size_bytes * static_cast<std::uint64_t>(std::max(1, c.instances));
+    }
+    // A cache the facts do not report is left out: the curve alone names it (analysis says so).
+    if (capacity > 0) f.memory_levels.push_back({std::string(to_string(level)), capacity, level == Level::L3});
+  }
+  f.memory_levels.push_back({std::string(to_string(Level::DRAM)), 0, true});
+  f.peak_model = "x86_pipes";
+  f.notes.emplace_back("the CPU's own facts, with their sources, are context.machine");
+  return f;
+}
+
+TargetProvider cpu_target_provider(const MachineFacts& machine) {
+  TargetProvider p;
+  p.api = "native";
+  p.list = [machine](std::vector<std::string>&) { return std::vector<TargetFacts>{cpu_target_facts(machine)}; };
+  p.open = [machine](const TargetFacts&) -> std::unique_ptr<Target> { return std::make_unique<CpuTarget>(machine); };
+  return p;
+}
+
+}  // namespace roofline

@@ -1,0 +1,36 @@
+// One measurement (`roofline run`, and each rank of `run --mpi`): every target's suites through one Runner, the
+// environment guard around them, and the results document with its derived roofline section. The harness owns
+// timing, progress and the document; the targets bring their facts and suites (target.hpp).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/bench/machine.hpp"
+#include "roofline/bench/run_config.hpp"
+#include "roofline/bench/target.hpp"
+
+namespace roofline {
+
+struct Measured {
+  nlohmann::json doc;
+  std::vector<std::string> failures;  // benchmarks that failed validation, targets lost mid-run
+  double seconds = 0.0;
+};
+
+// Every target the built providers reach here (the CPU's first), each provider's notes appended to `notes`.
+std::vector<TargetFacts> available_targets(std::vector<std::string>& notes);
+
+// The targets a run measures: the CPU unless `skip_cpu`, then those --target names (select_targets), opened.
+// InputError for an unknown target or a --suites name none of them offers; TargetLost for one that cannot open.
+std::vector<std::unique_ptr<Target>> open_targets(const std::vector<std::string>& requested, bool skip_cpu,
+                                                  const RunConfig& config);
+
+// Runs the suites of `targets` that `config` asks for; a target lost mid-run is a failure named in the result,
+// the other targets' entries are kept.
+Measured measure(const MachineFacts& machine, const RunConfig& config, std::vector<std::unique_ptr<Target>>& targets);
+
+}  // namespace roofline

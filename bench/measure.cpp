@@ -1,0 +1,163 @@
+// One measurement of this machine's targets: see measure.hpp. Moved out of the CLI (cli/cmd_run.cpp parses
+// flags and writes files; this builds the run context and runs the suites).
+#include "roofline/bench/measure.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/bench/environment.hpp"
+#include "roofline/bench/pinning.hpp"
+#include "roofline/bench/progress.hpp"
+#include "roofline/bench/runner.hpp"
+#include "roofline/bench/suite.hpp"
+#include "roofline/common/errors.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+json our_context(const RunConfig& c, const MachineFacts& m, const std::vector<std::string>& notes) {
+  json pus = json::object();
+  bool pinned = c.bind != BindPolicy::none;
+  for (int t : c.thread_counts) pus[std::to_string(t)] = binding_plan(m, t, c.bind);
+  json ctx = {{"schema_version", kSchemaVersion},
+              {"roofline_version", ROOFLINE_VERSION},
+              {"git_revision", m.git_revision},
+              {"compiler", m.compiler},
+              {"compiler_flags", m.compiler_flags},
+              {"build_type", m.build_type},
+              {"profile", to_string(c.profile)},
+              {"threads", c.thread_counts},
+              {"binding", {{"policy", to_string(c.bind)}, {"pus", pus}, {"pinned", pinned}}},
+              {"max_isa", to_string(c.max_isa)},
+              {"memory_budget_bytes", c.memory_budget_bytes},
+              {"machine", to_json(m)},
+              {"notes", notes}};
+  return ctx;
+}
+
+// Google Benchmark's context when no benchmark ran (e.g. every suite skipped): the same keys, from us.
+json minimal_gb_context(const MachineFacts& m) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char date[64];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", &tm);
+  return {{"date", date}, {"host_name", m.hostname}, {"executable", "roofline"}, {"num_cpus", m.pus}};
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// One target's suites, in its order, those `config` asks for. Its suite contexts go under the suite's name
+// prefixed like its benchmarks ("bandwidth" for the CPU, "opencl:0.0/bandwidth" for a device).
+void run_target(Target& target, const RunConfig& config, Runner& runner, Progress& progress, json& suites_context,
+                std::vector<std::string>& notes) {
+  const std::string prefix = target.benchmark_prefix();
+  runner.set_target(target.facts().target, prefix);
+  for (const std::string& suite : target.suites()) {
+    if (!config.wants_suite(suite)) continue;
+    progress.phase(prefix + suite);
+    progress.update("starting");
+    SuiteOutput out;
+    const auto started = std::chrono::steady_clock::now();
+    target.run_suite(suite, config, runner, out);
+    out.context["wall_seconds"] = seconds_since(started);
+    suites_context[prefix + suite] = out.context;
+    notes.insert(notes.end(), out.notes.begin(), out.notes.end());
+  }
+}
+
+}  // namespace
+
+std::vector<TargetFacts> available_targets(std::vector<std::string>& notes) {
+  std::vector<TargetFacts> all;
+  for (const TargetProvider& p : target_providers()) {
+    for (TargetFacts& f : p.list(notes)) all.push_back(std::move(f));
+  }
+  return all;
+}
+
+std::vector<std::unique_ptr<Target>> open_targets(const std::vector<std::string>& requested, bool skip_cpu,
+                                                  const RunConfig& config) {
+  std::vector<std::string> notes;
+  const std::vector<TargetFacts> available = available_targets(notes);
+  std::vector<std::string> wanted;
+  if (!skip_cpu) wanted.emplace_back(kCpuTarget);
+  wanted.insert(wanted.end(), requested.begin(), requested.end());
+  if (wanted.empty()) throw InputError("--no-cpu: no --target left to measure");
+  std::vector<std::unique_ptr<Target>> opened;
+  for (const TargetFacts& facts : select_targets(wanted, available)) {
+    for (const TargetProvider& p : target_providers()) {
+      if (facts.api == p.api) opened.push_back(p.open(facts));
+    }
+  }
+  for (const std::string& suite : config.suites) {
+    const auto offers = [&](const std::unique_ptr<Target>& t) {
+      const std::vector<std::string> s = t->suites();
+      return std::find(s.begin(), s.end(), suite) != s.end();
+    };
+    if (std::none_of(opened.begin(), opened.end(), offers)) {
+      throw InputError(fmt::format("--suites: no target of this run offers '{}'", suite));
+    }
+  }
+  return opened;
+}
+
+Measured measure(const MachineFacts& machine, const RunConfig& config, std::vector<std::unique_ptr<Target>>& targets) {
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<std::string> notes;  // machine.notes stay in context.machine.notes
+  std::vector<std::string> lost;
+  if (config.max_isa != Isa::amx) notes.push_back(fmt::format("ISA capped at {} (--max-isa)", to_string(config.max_isa)));
+  if (!pin_openmp_threads(config.max_threads(), binding_plan(machine, config.max_threads(), config.bind)) &&
+      config.bind != BindPolicy::none) {
+    notes.push_back("hwloc could not bind threads here: threads run unpinned");
+  }
+
+  Progress progress(!config.quiet);
+  progress.phase("environment");
+  progress.update("canary");
+  const EnvironmentSample env_start = sample_environment(machine, config);
+  Runner runner(&progress);
+  json suites_context = json::object();
+  json target_facts = json::array();
+  for (std::unique_ptr<Target>& target : targets) {
+    target_facts.push_back(to_json(target->facts()));
+    try {
+      run_target(*target, config, runner, progress, suites_context, notes);
+    } catch (const TargetLost& e) {
+      // The other targets' results are kept; this one is named, and the run exits 1.
+      lost.push_back(fmt::format("target {} lost mid-run: {}", target->facts().target, e.what()));
+      notes.push_back(lost.back());
+    }
+  }
+  progress.phase("environment");
+  progress.update("canary");
+  const EnvironmentSample env_end = sample_environment(machine, config);
+  progress.finish();
+
+  json context = runner.context().is_object() ? runner.context() : minimal_gb_context(machine);
+  const json ours = our_context(config, machine, notes);
+  for (auto it = ours.begin(); it != ours.end(); ++it) context[it.key()] = it.value();
+  context["targets"] = target_facts;
+  context["suites"] = suites_context;
+  context["environment"] = environment_json(env_start, env_end, canary_bytes(machine, config), config.max_threads());
+  const double seconds = seconds_since(started);
+  context["wall_seconds"] = seconds;
+
+  json doc = {{"context", context}, {"benchmarks", runner.entries()}};
+  doc["roofline"] = derive_roofline(doc);
+  std::vector<std::string> failures = runner.failures();
+  failures.insert(failures.end(), lost.begin(), lost.end());
+  return {std::move(doc), failures, seconds};
+}
+
+}  // namespace roofline
