@@ -4,11 +4,17 @@
 
 #include "commands.hpp"
 #include "roofline/bench/cpu_target.hpp"
+#if defined(ROOFLINE_HAVE_CUDA)
+#include "roofline/cuda/target.hpp"
+#endif
 
 namespace roofline::cli {
 
 void register_built_targets(const MachineFacts& machine) {
   register_target_provider(cpu_target_provider(machine));
+#if defined(ROOFLINE_HAVE_CUDA)
+  register_target_provider(cuda::cuda_target_provider());
+#endif
   // The CPU first: listings and `--target all` start with the host.
   auto& all = target_providers();
   std::stable_partition(all.begin(), all.end(), [](const TargetProvider& p) { return p.api == "native"; });

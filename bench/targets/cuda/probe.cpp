@@ -103,8 +103,7 @@ int run(std::uint64_t working_set) {
     add_gemm(results, lt, "fp8", side, 16, side, "gemm");
   }
   for (bool to_device : {true, false}) add(results, transfer_work(to_device, true, 256ULL << 20U));
-  add(results, launch_work(false));
-  add(results, launch_work(true));
+  add(results, launch_work());
   out["results"] = results;
   std::cout << out.dump(2) << "\n";
   return 0;

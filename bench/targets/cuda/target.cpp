@@ -66,7 +66,7 @@ class CudaTarget final : public Target {
       if (suite == "compute") return run_compute(plan, runner, out);
       if (suite == "gemm") return run_gemm(plan, runner, out);
       if (suite == "transfer") return run_transfer(plan, runner, out);
-      if (suite == "latency") return run_works({launch_work(false), launch_work(true)}, runner);
+      if (suite == "latency") return run_works({launch_work()}, runner);
       throw InputError(fmt::format("--suites: the CUDA target has no suite '{}' (it has {})", suite,
                                    fmt::join(cuda_suites(), ", ")));
     } catch (const CudaError& e) {

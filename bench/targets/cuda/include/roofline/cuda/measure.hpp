@@ -50,8 +50,8 @@ std::vector<Work> fma_works(const CudaProperties& p);
 Work gemm_work(LtContext& context, GemmType type, std::int64_t m, std::int64_t n, std::int64_t k, const std::string& suite);
 // Host-device copies of `bytes`, pinned (cudaMallocHost) or pageable (plain host memory, touched first).
 Work transfer_work(bool host_to_device, bool pinned, std::uint64_t bytes);
-// Empty-kernel launches: back to back (the launch rate), or each followed by a synchronization (the round trip).
-Work launch_work(bool synchronize_each);
+// Empty-kernel launches, each waited for (host clock): the launch latency.
+Work launch_work();
 
 // The SM clock under an fp32 FMA load: clock64() cycles of the longest block over the kernel's event time.
 double measure_sm_clock_hz(const CudaProperties& p);
