@@ -143,9 +143,8 @@ std::vector<Work> fma_works(const CudaProperties& p) {
     const std::int64_t steps = 1LL << 15U;
     Work w;
     w.name = std::string("compute/fma/") + row.name;
-    w.text_labels = {{"suite", "compute"}, {"kernel", "fma"}, {"precision", row.precision}, {"engine", "vector"},
-                     {"isa", row.name}};
-    w.number_labels = {{"width", row.lanes}};
+    w.text_labels = {{"suite", "compute"}, {"kernel", "fma"}, {"precision", row.precision}, {"engine", "vector"}};
+    w.number_labels = {{"width", row.lanes}};  // values per register: 2 for fp16x2 and bf16x2
     w.flop = fma_flop(k, threads, steps, row.lanes);
     auto* out_ptr = static_cast<double*>(results->p);
     w.run = [results, k, g, steps, out_ptr](std::int64_t iterations) {
