@@ -21,38 +21,44 @@ __device__ __forceinline__ std::uint64_t grid_stride() {
 
 __device__ __forceinline__ std::uint32_t sum4(uint4 v) { return v.x + v.y + v.z + v.w; }
 
-// Sums every word of b into scratch[0] (mod 2^32): one atomic per warp, so the sum costs nothing next to the loads.
-__global__ void read_kernel(const uint4* __restrict__ b, std::uint64_t n, int passes, std::uint32_t* scratch) {
-  std::uint32_t sum = 0;
+// The loop every memory kernel shares: `passes` passes over this thread's indices below n, grid-stride, kUnroll
+// independent indices per step (step(i, stride) touches i, i + stride, ...; one(i) the remainder).
+template <typename Step, typename One>
+__device__ __forceinline__ void sweep(std::uint64_t n, int passes, Step step, One one) {
   const std::uint64_t stride = grid_stride();
   for (int p = 0; p < passes; ++p) {
     std::uint64_t i = thread_index();
-    for (; i + (kUnroll - 1) * stride < n; i += kUnroll * stride) {
-      uint4 v[kUnroll];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) v[u] = b[i + u * stride];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) sum += sum4(v[u]);
-    }
-    for (; i < n; i += stride) sum += sum4(b[i]);
+    for (; i + (kUnroll - 1) * stride < n; i += kUnroll * stride) step(i, stride);
+    for (; i < n; i += stride) one(i);
   }
+}
+
+// Sums every word of b into scratch[0] (mod 2^32): one atomic per warp, so the sum costs nothing next to the loads.
+__global__ void read_kernel(const uint4* __restrict__ b, std::uint64_t n, int passes, std::uint32_t* scratch) {
+  std::uint32_t sum = 0;
+  sweep(n, passes,
+        [&](std::uint64_t i, std::uint64_t stride) {
+          uint4 v[kUnroll];
+#pragma unroll
+          for (int u = 0; u < kUnroll; ++u) v[u] = b[i + u * stride];
+#pragma unroll
+          for (int u = 0; u < kUnroll; ++u) sum += sum4(v[u]);
+        },
+        [&](std::uint64_t i) { sum += sum4(b[i]); });
   for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffU, sum, offset);
   if ((threadIdx.x & 31U) == 0) atomicAdd(scratch, sum);
 }
 
 __global__ void copy_kernel(uint4* __restrict__ a, const uint4* __restrict__ b, std::uint64_t n, int passes) {
-  const std::uint64_t stride = grid_stride();
-  for (int p = 0; p < passes; ++p) {
-    std::uint64_t i = thread_index();
-    for (; i + (kUnroll - 1) * stride < n; i += kUnroll * stride) {
-      uint4 v[kUnroll];
+  sweep(n, passes,
+        [&](std::uint64_t i, std::uint64_t stride) {
+          uint4 v[kUnroll];
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) v[u] = b[i + u * stride];
+          for (int u = 0; u < kUnroll; ++u) v[u] = b[i + u * stride];
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) a[i + u * stride] = v[u];
-    }
-    for (; i < n; i += stride) a[i] = b[i];
-  }
+          for (int u = 0; u < kUnroll; ++u) a[i + u * stride] = v[u];
+        },
+        [&](std::uint64_t i) { a[i] = b[i]; });
 }
 
 __device__ __forceinline__ float4 triad4(float4 b, float4 c, float s) {
@@ -61,35 +67,29 @@ __device__ __forceinline__ float4 triad4(float4 b, float4 c, float s) {
 
 __global__ void triad_kernel(float4* __restrict__ a, const float4* __restrict__ b, const float4* __restrict__ c,
                              float s, std::uint64_t n, int passes) {
-  const std::uint64_t stride = grid_stride();
-  for (int p = 0; p < passes; ++p) {
-    std::uint64_t i = thread_index();
-    for (; i + (kUnroll - 1) * stride < n; i += kUnroll * stride) {
-      float4 vb[kUnroll];
-      float4 vc[kUnroll];
+  sweep(n, passes,
+        [&](std::uint64_t i, std::uint64_t stride) {
+          float4 vb[kUnroll];
+          float4 vc[kUnroll];
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        vb[u] = b[i + u * stride];
-        vc[u] = c[i + u * stride];
-      }
+          for (int u = 0; u < kUnroll; ++u) {
+            vb[u] = b[i + u * stride];
+            vc[u] = c[i + u * stride];
+          }
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) a[i + u * stride] = triad4(vb[u], vc[u], s);
-    }
-    for (; i < n; i += stride) a[i] = triad4(b[i], c[i], s);
-  }
+          for (int u = 0; u < kUnroll; ++u) a[i + u * stride] = triad4(vb[u], vc[u], s);
+        },
+        [&](std::uint64_t i) { a[i] = triad4(b[i], c[i], s); });
 }
 
 __global__ void write_kernel(uint4* __restrict__ a, std::uint32_t value, std::uint64_t n, int passes) {
   const uint4 v = make_uint4(value, value, value, value);
-  const std::uint64_t stride = grid_stride();
-  for (int p = 0; p < passes; ++p) {
-    std::uint64_t i = thread_index();
-    for (; i + (kUnroll - 1) * stride < n; i += kUnroll * stride) {
+  sweep(n, passes,
+        [&](std::uint64_t i, std::uint64_t stride) {
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) a[i + u * stride] = v;
-    }
-    for (; i < n; i += stride) a[i] = v;
-  }
+          for (int u = 0; u < kUnroll; ++u) a[i + u * stride] = v;
+        },
+        [&](std::uint64_t i) { a[i] = v; });
 }
 
 // The closed forms of memory.hpp, on the device.
