@@ -33,14 +33,20 @@ __device__ __forceinline__ void sweep(std::uint64_t n, int passes, Step step, On
   }
 }
 
+// All kUnroll loads of a step issued before any use, so they are in flight together.
+template <typename T>
+__device__ __forceinline__ void load_step(T (&v)[kUnroll], const T* __restrict__ p, std::uint64_t i, std::uint64_t stride) {
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) v[u] = p[i + u * stride];
+}
+
 // Sums every word of b into scratch[0] (mod 2^32): one atomic per warp, so the sum costs nothing next to the loads.
 __global__ void read_kernel(const uint4* __restrict__ b, std::uint64_t n, int passes, std::uint32_t* scratch) {
   std::uint32_t sum = 0;
   sweep(n, passes,
         [&](std::uint64_t i, std::uint64_t stride) {
           uint4 v[kUnroll];
-#pragma unroll
-          for (int u = 0; u < kUnroll; ++u) v[u] = b[i + u * stride];
+          load_step(v, b, i, stride);
 #pragma unroll
           for (int u = 0; u < kUnroll; ++u) sum += sum4(v[u]);
         },
@@ -53,8 +59,7 @@ __global__ void copy_kernel(uint4* __restrict__ a, const uint4* __restrict__ b, 
   sweep(n, passes,
         [&](std::uint64_t i, std::uint64_t stride) {
           uint4 v[kUnroll];
-#pragma unroll
-          for (int u = 0; u < kUnroll; ++u) v[u] = b[i + u * stride];
+          load_step(v, b, i, stride);
 #pragma unroll
           for (int u = 0; u < kUnroll; ++u) a[i + u * stride] = v[u];
         },
@@ -71,11 +76,8 @@ __global__ void triad_kernel(float4* __restrict__ a, const float4* __restrict__ 
         [&](std::uint64_t i, std::uint64_t stride) {
           float4 vb[kUnroll];
           float4 vc[kUnroll];
-#pragma unroll
-          for (int u = 0; u < kUnroll; ++u) {
-            vb[u] = b[i + u * stride];
-            vc[u] = c[i + u * stride];
-          }
+          load_step(vb, b, i, stride);
+          load_step(vc, c, i, stride);
 #pragma unroll
           for (int u = 0; u < kUnroll; ++u) a[i + u * stride] = triad4(vb[u], vc[u], s);
         },
