@@ -103,7 +103,6 @@ class CudaTarget final : public Target {
     run_works(fma_works(props_), runner);
     const double clock = measure_sm_clock_hz(props_);
     const NvmlSample after_fma = nvml_.sample(props_.pci_bus_id);
-    facts_.details["sm_clock_under_load_hz"] = clock;
     out.context["sm_clock_under_load_hz"] = clock;
     out.context["nvml_after_fma"] = sample_json(after_fma);
     if (!nvml_.available()) out.notes.push_back(facts_.target + ": no NVML samples: " + nvml_.why_not());
