@@ -5,6 +5,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "roofline/bench/run_config.hpp"
@@ -79,7 +81,19 @@ class CudaTarget final : public Target {
     std::size_t free = 0;
     std::size_t total = 0;
     check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-    return plan_cuda({config.profile == Profile::quick, props_.l2_bytes, free, compute_capability(props_)});
+    CudaPlan plan = plan_cuda({config.profile == Profile::quick, props_.l2_bytes, free, compute_capability(props_)});
+    // --sizes and --batches apply to the device as to the CPU (working sets of all arrays; batches of every sweep).
+    if (!config.sizes.empty()) {
+      plan.bandwidth_bytes.clear();
+      for (std::uint64_t b : config.sizes) plan.bandwidth_bytes.push_back(std::max<std::uint64_t>(48, b / 48 * 48));
+      if (bandwidth_allocation_bytes(*std::max_element(config.sizes.begin(), config.sizes.end())) > free) {
+        throw InputError(fmt::format("--sizes: the largest size does not fit {}'s free memory ({} bytes)", facts_.target, free));
+      }
+    }
+    if (!config.batches.empty()) {
+      for (GemmSweep& sweep : plan.gemm_sweeps) sweep.batches = config.batches;
+    }
+    return plan;
   }
 
   LtContext& lt() {
