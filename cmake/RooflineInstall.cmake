@@ -1,11 +1,11 @@
 # Install rules and the Debian package. `cmake --install build/release --prefix DIR` puts the `roofline`
 # executable in DIR/bin and the data it reads (advertised specs, model configs) in DIR/share/roofline;
-# the binary finds that data relative to itself (bench/data_dir.cpp), so an installed copy runs from any
+# the binary finds that data relative to itself (bench/harness/data_dir.cpp), so an installed copy runs from any
 # folder without the source tree. `cpack --config build/release/CPackConfig.cmake -G DEB` builds a .deb.
 include(GNUInstallDirs)
 
 install(TARGETS roofline RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-# Data folders, each installed as share/roofline/<name>; bench/data_dir.cpp knows the same list (a
+# Data folders, each installed as share/roofline/<name>; bench/harness/data_dir.cpp knows the same list (a
 # folder added here is added there too, and a test checks that the installed tree has each).
 set(ROOFLINE_DATA_FOLDERS analysis/specs analysis/llm/models)
 foreach(folder IN LISTS ROOFLINE_DATA_FOLDERS)

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/identity.hpp"
+#include "roofline/analysis/results_view.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
 
@@ -18,11 +19,6 @@ namespace roofline {
 using nlohmann::json;
 
 namespace {
-
-std::string text(const json& obj, const char* key) {
-  if (!obj.is_object() || !obj.contains(key)) return "unknown";
-  return obj[key].is_string() ? obj[key].get<std::string>() : obj[key].dump();
-}
 
 // The nominal clock printed in the CPU model ("... @ 2.10GHz"). The measured clock is a compared figure,
 // never a grouping key, so that a throttled node is found slow instead of alone in its own group.
@@ -114,8 +110,9 @@ std::vector<std::pair<std::string, std::string>> hardware_fingerprint(const json
   // hardware; the --max-isa cap, SMT and the compiler are configuration, stated per node instead.
   std::vector<std::pair<std::string, std::string>> facts;
   for (const Fact& f : machine_facts(results)) facts.emplace_back(f.name, f.value.is_null() ? "unknown" : fact_text(f));
-  const json machine = results.value("context", json::object()).value("machine", json::object());
-  facts.emplace_back("clock class", clock_class(text(machine, "cpu_model")));  // follows from the CPU model: splits no group
+  const ResultsView view(results);
+  const std::string& model = view.host().cpu_model;
+  facts.emplace_back("clock class", clock_class(model.empty() ? "unknown" : model));  // follows from the CPU model: splits no group
   return facts;
 }
 

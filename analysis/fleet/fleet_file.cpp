@@ -9,6 +9,7 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_view.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
@@ -32,9 +33,8 @@ std::string host_of(const json& results) {
   const auto text = [](const json& holder, const char* key) {
     return holder.contains(key) && holder[key].is_string() ? holder[key].get<std::string>() : std::string();
   };
-  if (ctx.contains("machine") && ctx["machine"].is_object() && !text(ctx["machine"], "hostname").empty()) {
-    return text(ctx["machine"], "hostname");
-  }
+  const ResultsView view(results);
+  if (!view.host().hostname.empty()) return view.host().hostname;
   return text(ctx, "host_name");
 }
 

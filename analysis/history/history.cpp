@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/key_figures.hpp"
+#include "roofline/analysis/results_view.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {
@@ -241,7 +242,8 @@ HistoryAddResult history_add(const fs::path& path, const json& results, const st
   }
   const std::string hash = content_hash(results);
   const json ctx = results.value("context", json::object());
-  const json machine = ctx.value("machine", json::object());
+  const ResultsView view(results);
+  const HostFacts& machine = view.host();
 
   if (!path.parent_path().empty() && !fs::is_directory(path.parent_path())) {
     throw InputError(fmt::format("{}: folder {} does not exist", path.string(), path.parent_path().string()));
@@ -266,8 +268,8 @@ HistoryAddResult history_add(const fs::path& path, const json& results, const st
                        " machine_id, configuration_id) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
     bind_text(run.get(), 1, text_of(ctx, "date"));
     bind_text(run.get(), 2, text_of(ctx, "git_revision"));
-    bind_text(run.get(), 3, ctx.contains("host_name") ? text_of(ctx, "host_name") : text_of(machine, "hostname"));
-    bind_text(run.get(), 4, text_of(machine, "cpu_model"));
+    bind_text(run.get(), 3, ctx.contains("host_name") ? text_of(ctx, "host_name") : machine.hostname);
+    bind_text(run.get(), 4, machine.cpu_model);
     bind_text(run.get(), 5, text_of(ctx, "profile"));
     bind_text(run.get(), 6, source);
     bind_text(run.get(), 7, hash);

@@ -40,7 +40,7 @@ json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& ro
       row["phase"] = "prefill";
       row["prompt_tokens"] = m.prompt;
     }
-    row["level"] = std::string(to_string(e.level));
+    row["level"] = e.level;
     row["estimated_seconds"] = e.layer_seconds;
     row["measured_seconds"] = m.layer_seconds > 0.0 ? json(m.layer_seconds) : json(nullptr);
     row["residual"] = m.layer_seconds > 0.0 ? json((e.layer_seconds - m.layer_seconds) / m.layer_seconds) : json(nullptr);

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/results_view.hpp"
+#include "roofline/llm/target.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 
@@ -13,12 +15,26 @@ using nlohmann::json;
 
 namespace {
 
-int largest_threads_with_dram(const json& section) {
+int largest_threads_with(const json& section, const std::string& main_memory) {
   int best = 0;
   for (const json& c : section.value("memory_ceilings", json::array())) {
-    if (c.value("level", "") == to_string(Level::DRAM)) best = std::max(best, c.value("threads", 0));
+    if (c.value("level", "") == main_memory) best = std::max(best, c.value("threads", 0));
   }
   return best;
+}
+
+// The target's level names, innermost first: its facts' list, else the order its ceilings give.
+std::vector<std::string> level_names(const ResultsView& view, const json& section, const std::string& target) {
+  std::vector<std::string> names;
+  if (const TargetView* t = view.target(target)) {
+    for (const TargetLevelView& l : t->memory_levels) names.push_back(l.name);
+  }
+  if (!names.empty()) return names;
+  for (const json& c : section.value("memory_ceilings", json::array())) {
+    const std::string n = c.value("level", "");
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  }
+  return names;
 }
 
 // The bandwidth of the best batch-1 placement of `precision` at `threads` (value / AI), or 0.
@@ -58,12 +74,12 @@ Engine engine_of(const json& ceiling) {
 
 double Roofs::bandwidth(const MemoryRoof& level, Precision p) const {
   const auto it = gemv_bandwidth.find(p);
-  return level.level == Level::DRAM && it != gemv_bandwidth.end() ? it->second : level.bandwidth;
+  return &level == &dram() && it != gemv_bandwidth.end() ? it->second : level.bandwidth;
 }
 
 const MemoryRoof& Roofs::level_for(double working_set) const {
   for (const MemoryRoof& l : levels) {
-    if (l.level != Level::DRAM && l.max_bytes > 0.0 && working_set <= l.max_bytes) return l;
+    if (&l != &dram() && l.max_bytes > 0.0 && working_set <= l.max_bytes) return l;
   }
   return dram();
 }
@@ -73,20 +89,27 @@ Roofs read_roofs(const json& results, const std::string& file, int threads, cons
   const json& section = results.at("roofline");
   Roofs r;
   r.source = source;
-  r.threads = threads > 0 ? threads : largest_threads_with_dram(section);
-  if (r.threads == 0) {
-    throw InputError(fmt::format("{}: no DRAM memory ceiling at any thread count; measure one with "
-                                 "`roofline run --suites bandwidth`", file));
+  // The target whose ceilings the section holds (select_target keeps one), its levels and main memory; a
+  // target other than the CPU has no thread counts (threads 0: the whole device).
+  const ResultsView view(results);
+  const json& ceilings = section.value("memory_ceilings", json::array());
+  r.target = ceilings.empty() ? std::string(kCpuTargetId) : entry_target(ceilings.front());
+  const std::vector<std::string> names = level_names(view, section, r.target);
+  const std::string main_memory = names.empty() ? "DRAM" : names.back();
+  r.threads = threads > 0 ? threads : largest_threads_with(section, main_memory);
+  if (memory_roof(section, main_memory, r.threads) == nullptr && threads <= 0) {
+    throw InputError(fmt::format("{}: no {} memory ceiling at any thread count; measure one with "
+                                 "`roofline run --suites bandwidth`", file, main_memory));
   }
-  for (Level level : all_levels()) {
-    const json* m = memory_roof(section, std::string(to_string(level)), r.threads);
+  for (const std::string& level : names) {
+    const json* m = memory_roof(section, level, r.threads);
     if (m == nullptr || m->value("value", 0.0) <= 0.0) continue;
     r.levels.push_back({level, m->value("value", 0.0), m->value("max_bytes", 0.0)});
   }
-  if (r.levels.empty() || r.levels.back().level != Level::DRAM) {
-    throw InputError(fmt::format("{}: no DRAM memory ceiling at {} threads; measure one with `roofline run --suites "
-                                 "bandwidth --threads {}` (or pass --threads with a measured count)", file, r.threads,
-                                 r.threads));
+  if (r.levels.empty() || r.levels.back().level != main_memory) {
+    throw InputError(fmt::format("{}: no {} memory ceiling at {} threads; measure one with `roofline run --suites "
+                                 "bandwidth --threads {}` (or pass --threads with a measured count)", file, main_memory,
+                                 r.threads, r.threads));
   }
   for (Precision p : needed) {
     if (r.compute.count(p) != 0) continue;
@@ -113,9 +136,10 @@ Roofs read_roofs(const json& results, const std::string& file, int threads, cons
   if (const auto fp32 = r.compute.find(Precision::fp32); fp32 != r.compute.end()) {
     r.dequant_rate = fp32->second.peak / 2.0;  // one element operation per lane where an FMA is 2 FLOP
   }
-  const json& machine = results.value("context", json::object()).value("machine", json::object());
-  r.memory_total_bytes = machine.value("memory_total_bytes", 0.0);
-  r.memory_available_bytes = machine.value("memory_available_bytes", 0.0);
+  const TargetMemory memory = target_memory(results, r.target);
+  r.memory_total_bytes = memory.total_bytes;
+  r.memory_available_bytes = memory.available_bytes;
+  r.memory_source = memory.source;
   return r;
 }
 

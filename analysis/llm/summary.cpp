@@ -34,7 +34,7 @@ json step_json(const StepEstimate& s) {
           {"memory_bound_fraction", s.seconds > 0.0 ? s.memory_bound_seconds / s.seconds : 0.0},
           {"dequant_bound_fraction", s.seconds > 0.0 ? s.dequant_bound_seconds / s.seconds : 0.0},
           {"dequant_ops", s.dequant_ops},
-          {"level", std::string(to_string(s.level))},
+          {"level", s.level},
           {"mbu", s.mbu},
           {"mfu", s.mfu}};
 }
@@ -54,10 +54,10 @@ json roofs_json(const Roofs& roofs) {
   }
   json levels = json::array();
   for (const MemoryRoof& l : roofs.levels) {
-    levels.push_back({{"level", std::string(to_string(l.level))}, {"value", l.bandwidth}, {"max_bytes", l.max_bytes}, {"unit", "B/s"}});
+    levels.push_back({{"level", l.level}, {"value", l.bandwidth}, {"max_bytes", l.max_bytes}, {"unit", "B/s"}});
   }
   for (const auto& [p, bw] : roofs.gemv_bandwidth) {
-    levels.push_back({{"level", std::string(to_string(Level::DRAM))}, {"value", bw}, {"precision", std::string(to_string(p))},
+    levels.push_back({{"level", roofs.dram().level}, {"value", bw}, {"precision", std::string(to_string(p))},
                       {"source", "gemv"}, {"max_bytes", 0.0}, {"unit", "B/s"}});
   }
   return {{"threads", roofs.threads}, {"source", roofs.source == RoofSource::peak ? "peak" : "gemm"},
@@ -108,7 +108,7 @@ json op_json(const OpEstimate& e) {
           {"experts_touched", e.op.experts_touched > 0.0 ? json(e.op.experts_touched) : json(nullptr)},
           {"format", e.op.format},
           {"bound", std::string(to_string(e.limit))},
-          {"level", std::string(to_string(e.level))}};
+          {"level", e.level}};
 }
 
 namespace {
@@ -207,7 +207,7 @@ json observed_json(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs
   const ComputeRoof& peak = roofs.compute.at(p);
   json out = {{"mfu_roof", fmt::format("{} {} {} FMA peak, {:.4g} {}", to_string(p), to_string(peak.engine), peak.isa, peak.peak,
                                        rate_unit(p))},
-              {"mbu_roof", fmt::format("{} read roof, {:.4g} B/s", to_string(roofs.dram().level), roofs.dram().bandwidth)}};
+              {"mbu_roof", fmt::format("{} read roof, {:.4g} B/s", roofs.dram().level, roofs.dram().bandwidth)}};
   if (r.observed.decode > 0.0) {
     const std::int64_t b = r.batches.front();
     out["decode"] = utilisation_json(utilisation(decode_step(c, r, roofs, b), static_cast<double>(b), r.observed.decode,

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "roofline/analysis/results_view.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline::llm {
@@ -58,21 +59,15 @@ json select_target(const json& results, const std::string& target, const std::st
 }
 
 TargetMemory target_memory(const json& results, const std::string& target) {
-  const json& context = results.value("context", json::object());
+  const ResultsView view(results);
   TargetMemory m;
-  const json* facts = nullptr;
-  if (target == kDefaultTarget) {
-    facts = context.contains("machine") && context["machine"].is_object() ? &context["machine"] : nullptr;
-    m.source = "the run's machine facts (context.machine)";
-  } else if (context.contains("targets") && context["targets"].is_array()) {
-    for (const json& t : context["targets"]) {
-      if (t.is_object() && t.value("target", "") == target) facts = &t;
-    }
-    m.source = fmt::format("context.targets[{}]", target);
-  }
+  const TargetView* facts = view.target(target);
+  // The CPU's memory is the host's (context.machine), as in every file before targets.
+  m.source = facts != nullptr && facts->is_cpu() ? "the run's machine facts (context.machine)"
+                                                 : fmt::format("context.targets[{}]", target);
   if (facts == nullptr) return m;
-  m.total_bytes = facts->value("memory_total_bytes", 0.0);
-  m.available_bytes = facts->value("memory_available_bytes", 0.0);
+  m.total_bytes = facts->is_cpu() ? view.host().memory_total_bytes : facts->memory_total_bytes;
+  m.available_bytes = facts->is_cpu() ? view.host().memory_available_bytes : facts->memory_available_bytes;
   return m;
 }
 

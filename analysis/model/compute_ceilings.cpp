@@ -299,14 +299,34 @@ json table_row(const Row& r, const std::string& unit, const std::string& kernel,
           {"benchmark", r.benchmark}};
 }
 
+// The counting conventions and the clock and microarchitecture caveats, when there are compute rows.
+void counting_notes(bool any_rows, bool no_clock, bool no_uarch, json& notes) {
+  if (!any_rows) return;
+  notes.push_back("compute: FMA = 2 FLOP per lane; vdpbf16ps = 4 FLOP per 32-bit lane; vpdpbusd = 8 OP per "
+                  "32-bit lane; theoretical = threads x measured clock x measured pipes x ops per instruction");
+  notes.push_back("compute: one AMX tdpbf16ps on full tiles = 16x16x32 multiply-adds = 16384 FLOP (tdpbssd/tdpbusd: "
+                  "32768 OP); the matrix engine's theoretical = threads x the clock measured beside it x 1024 FLOP "
+                  "(bf16, fp16) or 2048 OP (int8) per cycle per core");
+  notes.push_back("compute: each repetition's rate is its fastest call (every call timed alone, the clock "
+                  "measured beside it); the *_average counters keep the mean of all its calls, which on a "
+                  "shared or virtual machine includes preempted calls");
+  if (no_clock) notes.push_back("compute: no clock measurement, so no theoretical peaks");
+  if (no_uarch) notes.push_back("compute: microarchitecture unknown; pipe counts come from the measured throughput alone");
+}
+
 }  // namespace
 
 json derive_compute_ceilings(const json& results) {
+  const ResultsView view(results);
+  return derive_compute_ceilings(view);
+}
+
+json derive_compute_ceilings(const ResultsView& view) {
+  const json& results = view.target_document(kCpuTargetId);
   json notes = json::array();
   const json empty = json::object();
   const json& context = results.contains("context") && results["context"].is_object() ? results["context"] : empty;
-  const json& machine = context.contains("machine") && context["machine"].is_object() ? context["machine"] : empty;
-  const std::string uarch = machine.value("microarchitecture", std::string());
+  const std::string& uarch = view.host().microarchitecture;
 
   Collected collected = collect_rows(results, context);
   const std::map<int, double>& clock = collected.clock;
@@ -401,21 +421,8 @@ json derive_compute_ceilings(const json& results) {
   for (const auto& [k, p] : theoretical) peaks.push_back(p);
 
   scaling_notes(best, notes);
-  if (!rows.empty()) {
-    notes.push_back("compute: FMA = 2 FLOP per lane; vdpbf16ps = 4 FLOP per 32-bit lane; vpdpbusd = 8 OP per "
-                    "32-bit lane; theoretical = threads x measured clock x measured pipes x ops per instruction");
-    notes.push_back("compute: one AMX tdpbf16ps on full tiles = 16x16x32 multiply-adds = 16384 FLOP (tdpbssd/tdpbusd: "
-                    "32768 OP); the matrix engine's theoretical = threads x the clock measured beside it x 1024 FLOP "
-                    "(bf16, fp16) or 2048 OP (int8) per cycle per core");
-    notes.push_back("compute: each repetition's rate is its fastest call (every call timed alone, the clock "
-                    "measured beside it); the *_average counters keep the mean of all its calls, which on a "
-                    "shared or virtual machine includes preempted calls");
-    if (clock.empty()) notes.push_back("compute: no clock measurement, so no theoretical peaks");
-  }
-  if (!rows.empty() && uarch.empty()) {
-    notes.push_back("compute: microarchitecture unknown; pipe counts come from the measured throughput alone");
-  }
-  json matrix = matrix_engine_summary(results, ceilings);
+  counting_notes(!rows.empty(), clock.empty(), uarch.empty(), notes);
+  json matrix = matrix_engine_summary(view, ceilings);
   for (const json& line : matrix["lines"]) notes.push_back("compute: " + line.get<std::string>());
   return {{"compute_ceilings", ceilings}, {"compute_table", table},   {"theoretical_peaks", peaks},
           {"matrix_engine", matrix},      {"notes", notes}};

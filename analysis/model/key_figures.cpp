@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/results_view.hpp"
+#include "roofline/analysis/target_roofline.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/vocabulary.hpp"
@@ -184,11 +186,16 @@ std::vector<KeyFigure> key_figures(const json& results) {
   if (!results.is_object() || !results.contains("roofline") || !results["roofline"].is_object()) {
     throw InputError("the results file has no roofline section (key figures need its ceilings)");
   }
-  const json& roofline = results["roofline"];
+  // The CPU's figures from its entries alone (ids as they always were), then each other target's, prefixed.
+  const ResultsView view(results);
+  const json& roofline = view.target_document(kCpuTargetId)["roofline"];
   std::vector<KeyFigure> out;
   add_memory(roofline, out);
   add_compute_and_clock(roofline, out);
   add_gemm(roofline, out);
+  for (const TargetView& t : view.targets()) {
+    if (!t.is_cpu()) add_target_key_figures(view.target_document(t.id)["roofline"], t, out);
+  }
   if (out.empty()) {
     throw InputError("the results file has no memory ceilings, compute ceilings or placements to take key figures from");
   }

@@ -21,20 +21,19 @@ const json& object_or_empty(const json& parent, const char* key) {
 }
 
 // Why a run has no matrix-unit roofs, from what its context recorded (most specific reason first).
-std::string missing_reason(const json& results) {
-  const json& context = object_or_empty(results, "context");
-  const json& machine = object_or_empty(context, "machine");
-  const json& amx = object_or_empty(machine, "amx");
-  const std::string status = amx.value("status", std::string());
+std::string missing_reason(const ResultsView& view) {
+  const json& context = object_or_empty(view.document(), "context");
+  const std::string& status = view.host().amx_status;
   const std::optional<Isa> cap = parse_isa(context.value("max_isa", std::string("amx")));
   if (!status.empty() && status != "usable") {
-    return fmt::format("AMX is {} on this machine ({})", status, amx.value("source", std::string("machine facts")));
+    return fmt::format("AMX is {} on this machine ({})", status,
+                       view.host().amx_source.empty() ? std::string("machine facts") : view.host().amx_source);
   }
-  const json& isa = object_or_empty(machine, "isa");
   // Files from before the AMX fact were measured by a version whose top level was avx512: their max_isa
   // says nothing about a cap.
   if (status.empty()) {
-    return isa.value("amx_tile", false)
+    const auto amx_tile = view.host().isa.find("amx_tile");
+    return amx_tile != view.host().isa.end() && amx_tile->second
                ? "this file was measured by a version without AMX tile kernels, although the CPU advertises AMX "
                  "(re-run to measure them)"
                : "the CPU does not advertise AMX";
@@ -53,7 +52,7 @@ std::string missing_reason(const json& results) {
 
 }  // namespace
 
-json matrix_engine_summary(const json& results, const json& ceilings) {
+json matrix_engine_summary(const ResultsView& view, const json& ceilings) {
   json out = {{"roofs", false}, {"lines", json::array()}, {"ratios", json::array()}};
   if (!ceilings.is_array() || ceilings.empty()) return out;
   // (precision, threads) -> best value per engine.
@@ -89,7 +88,7 @@ json matrix_engine_summary(const json& results, const json& ceilings) {
                                        v->second.second, format_si(v->second.first, unit)));
   }
   if (out["roofs"] == false) {
-    out["lines"].push_back("no matrix-unit roofs because " + missing_reason(results) +
+    out["lines"].push_back("no matrix-unit roofs because " + missing_reason(view) +
                            ": bf16 and int8 ceilings are the vector units'");
   }
   return out;

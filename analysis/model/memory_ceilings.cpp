@@ -121,16 +121,19 @@ bool in_range(double bytes, double lo, double hi) { return bytes >= lo * 0.99 &&
 }  // namespace
 
 std::vector<ReportedLevel> reported_levels(const json& machine, int threads, const std::string& policy) {
+  return reported_levels(host_facts_from_machine(machine), threads, policy);
+}
+
+std::vector<ReportedLevel> reported_levels(const HostFacts& host, int threads, const std::string& policy) {
   std::vector<ReportedLevel> out;
-  if (!machine.is_object() || !machine.contains("caches") || !machine["caches"].is_array()) return out;
   for (int level = 1; level <= 3; ++level) {
-    for (const json& c : machine["caches"]) {
-      if (!c.is_object() || c.value("level", 0) != level || c.value("type", std::string()) == "instruction") continue;
-      const double size = c.value("size_bytes", 0.0);
+    for (const CacheFacts& c : host.caches) {
+      if (c.level.value_or(0) != level || c.type == "instruction") continue;
+      const double size = c.size_bytes;
       if (size <= 0.0) continue;
-      int per_instance = c.value("cores_per_instance", 0);
+      int per_instance = static_cast<int>(c.cores_per_instance.value_or(0));
       if (per_instance <= 0) per_instance = level <= 2 ? 1 : 1 << 20;  // unknown: L1/L2 per core, L3 shared
-      const int instances = c.value("instances", 0);
+      const int instances = static_cast<int>(c.instances.value_or(0));
       int used = policy == "spread" ? threads : (threads + per_instance - 1) / per_instance;
       if (instances > 0) used = std::min(used, instances);
       out.push_back({fmt::format("L{}", level), size * std::max(used, 1)});
@@ -419,17 +422,14 @@ double dram_value(const json& rows, int threads, const std::string& kernel) {
 }
 
 // The THP mode the run recorded, for notes ("" when the file has none).
-std::string thp_mode(const json& results) {
-  const json machine = results["context"].value("machine", json::object());
-  if (!machine.is_object() || !machine.contains("transparent_huge_pages")) return "";
-  const std::string enabled = machine.value("transparent_huge_pages", std::string());
-  if (enabled.empty()) return fmt::format(" ({})", machine.value("transparent_huge_pages_source", std::string()));
-  return fmt::format(" (transparent huge pages: {}, defrag: {})", enabled,
-                     machine.value("transparent_huge_pages_defrag", std::string("unknown")));
+std::string thp_mode(const HostFacts& host) {
+  if (!host.thp_present) return "";
+  if (host.thp.empty()) return fmt::format(" ({})", host.thp_source);
+  return fmt::format(" (transparent huge pages: {}, defrag: {})", host.thp, host.thp_defrag);
 }
 
 // Notes: a page request not granted, and the 4 KiB-page figures beside the huge-page ones.
-void page_notes(const json& results, const json& main_ceilings, const json& small, json& notes) {
+void page_notes(const HostFacts& host, const json& main_ceilings, const json& small, json& notes) {
   std::map<std::pair<int, std::string>, double> worst;  // (threads, pages) -> the lowest share of a DRAM row
   for (const json* rows : {&main_ceilings, &small}) {
     for (const json& r : *rows) {
@@ -446,10 +446,10 @@ void page_notes(const json& results, const json& main_ceilings, const json& smal
     if (pages == "2M" && f < 0.95) {
       notes.push_back(fmt::format("{}: the DRAM arrays asked for 2 MiB pages were {}: {:.0f}% of their resident bytes "
                                   "on huge pages{}; their DRAM figures are {}on 4 KiB pages.", who, huge_page_grant(f),
-                                  100.0 * f, thp_mode(results), f <= 0.05 ? "" : "partly "));
+                                  100.0 * f, thp_mode(host), f <= 0.05 ? "" : "partly "));
     } else if (pages == "4K" && f > 0.05) {
       notes.push_back(fmt::format("{}: the 4 KiB-page arrays (MADV_NOHUGEPAGE) were {:.0f}% on huge pages anyway{}.",
-                                  who, 100.0 * f, thp_mode(results)));
+                                  who, 100.0 * f, thp_mode(host)));
     }
   }
   if (small.empty()) return;
@@ -470,7 +470,7 @@ void page_notes(const json& results, const json& main_ceilings, const json& smal
 
 // Adds page sizes to `out` (derive_memory_ceilings'): "pages" and "huge_page_fraction" on the DRAM rows,
 // the page_size_ceilings list (empty when the run measured none) and the notes.
-void add_page_sizes(const json& results, json& out) {
+void add_page_sizes(const json& results, const HostFacts& host, json& out) {
   const std::map<std::string, double> fractions = huge_fractions(results);
   for (json& c : out["memory_ceilings"]) {
     if (c.value("level", "") != "DRAM") continue;
@@ -478,17 +478,22 @@ void add_page_sizes(const json& results, json& out) {
     c["huge_page_fraction"] = fraction_or_null(fractions, c);
   }
   out["page_size_ceilings"] = small_page_ceilings(results, out["memory_ceilings"], fractions, out["notes"]);
-  page_notes(results, out["memory_ceilings"], out["page_size_ceilings"], out["notes"]);
+  page_notes(host, out["memory_ceilings"], out["page_size_ceilings"], out["notes"]);
 }
 
 }  // namespace
 
 json derive_memory_ceilings(const json& results) {
+  const ResultsView view(results);
+  return derive_memory_ceilings(view);
+}
+
+json derive_memory_ceilings(const ResultsView& view) {
+  const json& results = view.target_document(kCpuTargetId);
   json out = {{"memory_ceilings", json::array()}, {"memory_levels", json::array()}, {"notes", json::array()}};
   if (!results.is_object() || !results.contains("context")) return out;
   const std::map<Key, Point> points = collect_points(results);
   if (points.empty()) return out;
-  const json machine = results["context"].value("machine", json::object());
   const std::string policy = binding_policy(results);
   const std::set<std::string> streaming = streaming_kernels(results);
 
@@ -499,7 +504,7 @@ json derive_memory_ceilings(const json& results) {
   std::map<int, std::vector<Range>> ranges_by_threads;
   for (const auto& [threads, kernels] : by_threads) {
     const std::vector<Range> ranges =
-        levels_for(threads, kernels, reported_levels(machine, threads, policy), streaming, out);
+        levels_for(threads, kernels, reported_levels(view.host(), threads, policy), streaming, out);
     ceilings_for(threads, kernels, ranges, ceilings);
     ranges_by_threads[threads] = ranges;
   }
@@ -512,7 +517,7 @@ json derive_memory_ceilings(const json& results) {
     return key(a) < key(b);
   });
   for (json& c : ceilings) out["memory_ceilings"].push_back(std::move(c));
-  add_page_sizes(results, out);
+  add_page_sizes(results, view.host(), out);
   out["notes"].push_back(
       "Bandwidth is given in two byte counts: STREAM's (value, bytes_per_second: the words a kernel names) and "
       "with write-allocate (value_write_allocate, bytes_per_second_write_allocate: each cached store also reads "

@@ -4,9 +4,11 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <string_view>
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/results_view.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/vocabulary.hpp"
 
@@ -14,7 +16,7 @@ namespace roofline {
 namespace {
 using json = nlohmann::json;
 
-enum class Kind { text, precision, level, engine, pages, positive_integer, count, number, boolean, object, fraction, non_negative, roof };
+enum class Kind { text, precision, level, engine, pages, positive_integer, count, number, boolean, object, fraction, non_negative, roof, target_roof };
 
 struct Rule {
   const char* field;
@@ -29,29 +31,44 @@ struct ArrayRules {
 
 const ArrayRules kRules[] = {
     {"compute_ceilings",
-     {{"target", Kind::text, false}, {"precision", Kind::precision, true}, {"threads", Kind::positive_integer, true}, {"value", Kind::non_negative, true},
+     {{"target", Kind::text, false}, {"precision", Kind::precision, true}, {"threads", Kind::positive_integer, false}, {"value", Kind::non_negative, true},
       {"isa", Kind::text, false}, {"engine", Kind::engine, false}, {"unit", Kind::text, false},
       {"theoretical", Kind::non_negative, false}, {"clock_hz", Kind::non_negative, false}}},
     {"memory_ceilings",
-     {{"target", Kind::text, false}, {"level", Kind::level, true}, {"kernel", Kind::text, true}, {"threads", Kind::positive_integer, true},
+     {{"target", Kind::text, false}, {"level", Kind::text, true}, {"kernel", Kind::text, true}, {"threads", Kind::positive_integer, false},
       {"value", Kind::non_negative, true}, {"min_bytes", Kind::non_negative, false}, {"max_bytes", Kind::non_negative, false},
       {"plateau_median", Kind::non_negative, false}, {"pages", Kind::pages, false},
       {"huge_page_fraction", Kind::fraction, false}}},
     // Optional (files from before page sizes lack it); its rows are memory_ceilings' on another page size.
     {"page_size_ceilings",
-     {{"target", Kind::text, false}, {"level", Kind::level, true}, {"kernel", Kind::text, true}, {"threads", Kind::positive_integer, true},
+     {{"target", Kind::text, false}, {"level", Kind::text, true}, {"kernel", Kind::text, true}, {"threads", Kind::positive_integer, false},
       {"value", Kind::non_negative, true}, {"pages", Kind::pages, true}, {"min_bytes", Kind::non_negative, false},
       {"max_bytes", Kind::non_negative, false}, {"plateau_median", Kind::non_negative, false},
       {"huge_page_fraction", Kind::fraction, false}}},
     {"ridge_points",
-     {{"target", Kind::text, false}, {"precision", Kind::precision, true}, {"level", Kind::level, true}, {"threads", Kind::positive_integer, true},
+     {{"target", Kind::text, false}, {"precision", Kind::precision, true}, {"level", Kind::text, true}, {"threads", Kind::positive_integer, false},
       {"ai", Kind::non_negative, true}, {"engine", Kind::engine, false}, {"pages", Kind::pages, false}}},
     {"placements",
      {{"target", Kind::text, false}, {"backend", Kind::text, true}, {"precision", Kind::precision, true}, {"batch", Kind::positive_integer, true},
-      {"threads", Kind::positive_integer, true}, {"value", Kind::non_negative, true}, {"ai", Kind::non_negative, false},
+      {"threads", Kind::positive_integer, false}, {"value", Kind::non_negative, true}, {"ai", Kind::non_negative, false},
       {"attainable", Kind::non_negative, false}, {"efficiency", Kind::non_negative, false},
       {"m", Kind::positive_integer, false}, {"k", Kind::positive_integer, false},
-      {"latency_seconds", Kind::non_negative, false}, {"resident_level", Kind::level, false}, {"roof", Kind::roof, false}}},
+      {"latency_seconds", Kind::non_negative, false}, {"resident_level", Kind::text, false}, {"roof", Kind::target_roof, false}}},
+    // Targets other than the CPU (issue 21): host-to-device transfers and kernel launches, roofs of their own.
+    {"transfer_ceilings",
+     {{"target", Kind::text, true}, {"direction", Kind::text, true}, {"memory", Kind::text, true},
+      {"value", Kind::non_negative, true}, {"unit", Kind::text, false}}},
+    {"launch_latency", {{"target", Kind::text, true}, {"seconds", Kind::non_negative, true}}},
+};
+
+// What the CPU's entries must have besides (entries without `target` are the CPU's): a thread count, and a
+// level of its vocabulary (another target names its own levels).
+const ArrayRules kCpuRules[] = {
+    {"compute_ceilings", {{"threads", Kind::positive_integer, true}}},
+    {"memory_ceilings", {{"level", Kind::level, true}, {"threads", Kind::positive_integer, true}}},
+    {"page_size_ceilings", {{"level", Kind::level, true}, {"threads", Kind::positive_integer, true}}},
+    {"ridge_points", {{"level", Kind::level, true}, {"threads", Kind::positive_integer, true}}},
+    {"placements", {{"threads", Kind::positive_integer, true}, {"resident_level", Kind::level, false}, {"roof", Kind::roof, false}}},
 };
 
 // Empty when `v` satisfies `kind`, else what is wrong with it.
@@ -82,10 +99,12 @@ std::string problem(const json& v, Kind kind) {
     case Kind::non_negative:
       if (!v.is_number()) return "is not a number";
       return std::isfinite(v.get<double>()) && v.get<double>() >= 0.0 ? "" : "is negative or not finite";
-    case Kind::roof: {
+    case Kind::roof:
+    case Kind::target_roof: {  // a target's roof names one of its own levels; the CPU's, one of L1..DRAM
       if (!v.is_object()) return "is not an object";
+      const Kind level = kind == Kind::roof ? Kind::level : Kind::text;
       for (const auto& [field, sub] :
-           {std::pair{"engine", Kind::engine}, std::pair{"level", Kind::level}, std::pair{"pages", Kind::pages}}) {
+           {std::pair{"engine", Kind::engine}, std::pair{"level", level}, std::pair{"pages", Kind::pages}}) {
         if (!v.contains(field)) continue;
         if (std::string p = problem(v[field], sub); !p.empty()) return fmt::format(".{} {}", field, p);
       }
@@ -125,6 +144,7 @@ constexpr std::initializer_list<Rule> kLabelRules = {
     {"isa", Kind::text, false}, {"engine", Kind::text, false}, {"backend", Kind::text, false},
     {"implementation", Kind::text, false}, {"instruction", Kind::text, false}, {"variant", Kind::text, false},
     {"unit", Kind::text, false}, {"pages", Kind::text, false}, {"threads", Kind::count, false},
+    {"target", Kind::text, false}, {"direction", Kind::text, false}, {"memory", Kind::text, false},
     {"batch", Kind::count, false}, {"m", Kind::count, false}, {"n", Kind::count, false}, {"k", Kind::count, false},
     {"chains", Kind::count, false}, {"ops_per_instruction", Kind::count, false},
     {"ops_per_cycle_per_core", Kind::count, false}, {"instructions_per_iteration", Kind::count, false}};
@@ -136,24 +156,24 @@ constexpr std::initializer_list<Rule> kMachineRules = {
     {"transparent_huge_pages", Kind::text, false}, {"transparent_huge_pages_defrag", Kind::text, false},
     {"transparent_huge_pages_source", Kind::text, false}, {"cores", Kind::count, false}, {"pus", Kind::count, false},
     {"packages", Kind::count, false}, {"numa_nodes", Kind::count, false}, {"cpu_family", Kind::count, false},
-    {"cpu_model_number", Kind::count, false}, {"memory_total_bytes", Kind::non_negative, false},
+    {"cpu_model_number", Kind::count, false}, {"cpu_stepping", Kind::count, false},
+    {"measured_clock_hz", Kind::non_negative, false}, {"memory_total_bytes", Kind::non_negative, false},
     {"memory_available_bytes", Kind::non_negative, false}, {"hypervisor", Kind::boolean, false},
     {"isa", Kind::object, false}, {"amx", Kind::object, false}};
 constexpr std::initializer_list<Rule> kCacheRules = {
     {"type", Kind::text, false}, {"source", Kind::text, false}, {"level", Kind::count, false},
     {"size_bytes", Kind::count, false}, {"instances", Kind::count, false}, {"cores_per_instance", Kind::count, false}};
 
-// A target other than the CPU (an accelerator: issue 21's seam) lists its own memory in context.targets[].
-constexpr std::initializer_list<Rule> kTargetRules = {
-    {"target", Kind::text, true}, {"memory_total_bytes", Kind::non_negative, false},
-    {"memory_available_bytes", Kind::non_negative, false}};
-
+// context.targets[] (issue 21): every field of TargetFacts (bench/include/roofline/bench/target.hpp), read by
+// the view's typed reader, which names the first missing or mistyped field.
 std::string broken_targets(const json& targets) {
   if (!targets.is_array()) return "context.targets is not an array";
   for (std::size_t i = 0; i < targets.size(); ++i) {
-    const std::string where = fmt::format("context.targets[{}]", i);
-    if (!targets[i].is_object()) return where + " is not an object";
-    if (std::string p = broken_rule(targets[i], kTargetRules, where); !p.empty()) return p;
+    try {
+      (void)target_view_from_json(targets[i], fmt::format("context.targets[{}]", i));
+    } catch (const InputError& e) {
+      return e.what();
+    }
   }
   return "";
 }
@@ -221,6 +241,11 @@ void check_roofline_fields(const json& roofline, const std::string& file) {
       const std::string where = fmt::format("roofline.{}[{}]", a.array, i);
       if (!e.is_object()) throw InputError(fmt::format("{}: {} is not an object", file, where));
       if (const std::string p = broken_rule(e, a.rules, where); !p.empty()) throw InputError(fmt::format("{}: {}", file, p));
+      if (entry_target(e) != kCpuTargetId) continue;
+      for (const ArrayRules& cpu : kCpuRules) {
+        if (std::string_view(cpu.array) != a.array) continue;
+        if (const std::string p = broken_rule(e, cpu.rules, where); !p.empty()) throw InputError(fmt::format("{}: {}", file, p));
+      }
     }
   }
 }

@@ -1,6 +1,9 @@
 // Assembles the roofline section from the parts each concern derives: see roofline_section.hpp.
 #include "roofline/analysis/roofline_section.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "roofline/analysis/compute_ceilings.hpp"
@@ -8,6 +11,7 @@
 #include "roofline/analysis/model.hpp"
 #include "roofline/analysis/placement.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/target_roofline.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/vocabulary.hpp"
 
@@ -92,17 +96,38 @@ const json* compute_roof(const json& section, const std::string& precision, int 
   return best;
 }
 
+// The levels of the section's memory ceilings: the CPU's in their order, then any other target's names as
+// its ceilings list them (innermost first).
+static std::vector<std::string> section_levels(const json& section) {
+  std::vector<std::string> names;
+  for (const Level l : all_levels()) names.emplace_back(to_string(l));
+  std::vector<std::string> out;
+  for (const std::string& n : names) {
+    for (const json& c : section["memory_ceilings"]) {
+      if (c.value("level", "") == n) {
+        out.push_back(n);
+        break;
+      }
+    }
+  }
+  for (const json& c : section["memory_ceilings"]) {
+    const std::string n = c.value("level", "");
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+  }
+  return out;
+}
+
 json derive_ridge_points(const json& section) {
   json out = json::array();
   if (!section.contains("compute_ceilings") || !section.contains("memory_ceilings")) return out;
+  const std::vector<std::string> levels = section_levels(section);
   for (const json& c : section["compute_ceilings"]) {
     const std::string precision = c.value("precision", "");
     const int threads = c.value("threads", 0);
     const std::string engine = engine_field(c, "roofline.compute_ceilings");
     const json* best = compute_roof(section, precision, threads, engine);
     if (best != &c) continue;  // one ridge per precision, engine and thread count: the best ISA's
-    for (const Level l : all_levels()) {
-      const std::string level(to_string(l));
+    for (const std::string& level : levels) {
       const json* roof = memory_roof(section, level, threads);
       if (roof == nullptr) continue;
       const double peak = c.value("value", 0.0);
@@ -120,7 +145,36 @@ json derive_ridge_points(const json& section) {
   return out;
 }
 
+namespace {
+// Every entry of the section's arrays belongs to `target` (results/README.md, "Targets").
+void stamp_target(json& section, const std::string& target) {
+  for (auto& [key, arr] : section.items()) {
+    if (!arr.is_array()) continue;
+    for (json& e : arr) {
+      if (e.is_object() && !e.contains("target")) e["target"] = target;
+    }
+  }
+}
+
+// Appends a target's arrays to the section's (notes once each).
+void append(json& section, const json& part) {
+  for (const auto& [key, arr] : part.items()) {
+    if (key == "notes") {
+      for (const json& n : arr) add_note(section, n.get<std::string>());
+      continue;
+    }
+    if (!section.contains(key)) section[key] = json::array();
+    for (const json& e : arr) section[key].push_back(e);
+  }
+}
+}  // namespace
+
 json derive_roofline(const json& results) {
+  const ResultsView view(results);
+  return derive_roofline(view);
+}
+
+json derive_roofline(const ResultsView& view) {
   json section = {{"schema_version", kSchemaVersion},
                   {"conventions", counting_conventions()},
                   {"compute_ceilings", json::array()},
@@ -130,10 +184,14 @@ json derive_roofline(const json& results) {
                   {"notes", json::array()}};
   // Every benchmark and machine field read here was type-checked when the file was read
   // (check_input_fields): a type error past this point is our bug, not the file's.
-  merge(section, derive_memory_ceilings(results));
-  merge(section, derive_compute_ceilings(results));
+  merge(section, derive_memory_ceilings(view));
+  merge(section, derive_compute_ceilings(view));
   section["ridge_points"] = derive_ridge_points(section);
-  merge(section, derive_placements(results, section));
+  merge(section, derive_placements(view.target_document(kCpuTargetId), section));
+  stamp_target(section, kCpuTargetId);
+  for (const TargetView& t : view.targets()) {
+    if (!t.is_cpu() && !view.entries(t.id).empty()) append(section, derive_target_roofline(view, t));
+  }
   return section;
 }
 

@@ -12,6 +12,7 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/identity.hpp"
+#include "roofline/analysis/results_view.hpp"
 #include "roofline/analysis/mann_whitney.hpp"
 #include "roofline/common/statistics.hpp"
 
@@ -176,7 +177,7 @@ struct KeyField {
 void ceiling_rows(const json& base, const json& next, const char* array, RowKind kind, const char* prefix,
                   const std::vector<KeyField>& key_fields, const CompareOptions& options, std::vector<CompareRow>& rows) {
   auto key_of = [&](const json& e) {
-    std::string key = prefix;
+    std::string key = target_prefix(entry_target(e)) + prefix;  // another target's rows: its id first
     for (const KeyField& k : key_fields) {
       if (!e.contains(k.field) && k.absent == nullptr) return std::string();
       if (!e.contains(k.field) && *k.absent == '\0') continue;
@@ -221,10 +222,9 @@ RunInfo run_info(const json& doc, const std::string& path, ResultsKind kind) {
   info.date = ctx.value("date", std::string());
   info.git_revision = ctx.value("git_revision", std::string());
   info.host = ctx.value("host_name", std::string());
-  if (ctx.contains("machine") && ctx["machine"].is_object()) {
-    info.cpu_model = ctx["machine"].value("cpu_model", std::string());
-    if (info.host.empty()) info.host = ctx["machine"].value("hostname", std::string());
-  }
+  const ResultsView view(doc);
+  info.cpu_model = view.host().cpu_model;
+  if (info.host.empty()) info.host = view.host().hostname;
   return info;
 }
 
@@ -299,14 +299,14 @@ Comparison compare_runs(const json& base, const std::string& base_path, const js
 
   if (both_ours) {
     ceiling_rows(base, next, "memory_ceilings", RowKind::memory_ceiling, "memory",
-                 {{"level", ""}, {"kernel", ""}, {"threads", "threads:"}}, options, c.rows);
+                 {{"level", ""}, {"kernel", ""}, {"threads", "threads:", ""}}, options, c.rows);
     // Precision, engine, ISA and width: an AMX machine has a vector and a matrix bf16 ceiling, and a file
     // may hold rows of one precision at several ISAs or widths. Files from before engines: vector.
     ceiling_rows(base, next, "compute_ceilings", RowKind::compute_ceiling, "compute",
-                 {{"precision", ""}, {"engine", "", "vector"}, {"isa", "", ""}, {"vector_bits", "bits:", ""}, {"threads", "threads:"}},
+                 {{"precision", ""}, {"engine", "", "vector"}, {"isa", "", ""}, {"vector_bits", "bits:", ""}, {"threads", "threads:", ""}},
                  options, c.rows);
     ceiling_rows(base, next, "placements", RowKind::placement, "placement",
-                 {{"kernel", ""}, {"backend", ""}, {"precision", ""}, {"batch", "batch:"}, {"threads", "threads:"}},
+                 {{"kernel", ""}, {"backend", ""}, {"precision", ""}, {"batch", "batch:"}, {"threads", "threads:", ""}},
                  options, c.rows);
   }
 

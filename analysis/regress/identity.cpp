@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "json_fields.hpp"
+#include "roofline/analysis/results_view.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -45,31 +46,30 @@ std::string isa_difference(const json& a, const json& b) {
 }  // namespace
 
 Facts machine_facts(const json& results) {
-  const json& machine = object_at(object_at(results, "context"), "machine");
+  const ResultsView view(results);
+  const HostFacts& machine = view.host();
   json isa;
-  if (machine.contains("isa") && machine["isa"].is_object()) {
+  if (machine.isa_present) {
     std::vector<std::string> present;  // the features present, so that adding a new flag name is no mismatch
-    for (const auto& [k, v] : machine["isa"].items()) {
-      if (v.is_boolean() && v.get<bool>()) present.push_back(k);
+    for (const auto& [k, v] : machine.isa) {
+      if (v) present.push_back(k);
     }
     std::sort(present.begin(), present.end());
     isa = fmt::format("{}", fmt::join(present, ","));
   }
   json memory;
-  if (machine.contains("memory_total_bytes") && machine["memory_total_bytes"].is_number()) {
-    memory = std::round(machine["memory_total_bytes"].get<double>() / double(1ull << 30));
-  }
-  return {{"cpu_model", field(machine, "cpu_model")}, {"cores", field(machine, "cores")}, {"isa", isa}, {"memory_gib", memory}};
+  if (machine.memory_total_bytes > 0.0) memory = std::round(machine.memory_total_bytes / double(1ull << 30));
+  const json cpu_model = machine.cpu_model.empty() ? json() : json(machine.cpu_model);
+  const json cores = machine.cores ? json(*machine.cores) : json();
+  return {{"cpu_model", cpu_model}, {"cores", cores}, {"isa", isa}, {"memory_gib", memory}};
 }
 
 Facts configuration_facts(const json& results) {
   const json& ctx = object_at(results, "context");
-  const json& machine = object_at(ctx, "machine");
+  const ResultsView view(results);
+  const HostFacts& machine = view.host();
   json smt;
-  if (machine.contains("pus") && machine["pus"].is_number() && machine.contains("cores") && machine["cores"].is_number() &&
-      machine["cores"].get<double>() > 0.0) {
-    smt = machine["pus"].get<double>() / machine["cores"].get<double>();
-  }
+  if (machine.pus && machine.cores && *machine.cores > 0) smt = static_cast<double>(*machine.pus) / static_cast<double>(*machine.cores);
   Facts facts{{"max_isa", field(ctx, "max_isa")},
               {"threads", field(ctx, "threads")},
               {"profile", field(ctx, "profile")},

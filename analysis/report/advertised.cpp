@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/report_facts.hpp"
+#include "roofline/analysis/results_view.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/units.hpp"
 
@@ -27,13 +28,14 @@ std::string pct(double ratio) { return fmt::format("{:.0f}%", ratio * 100.0); }
 
 // Why the spec cannot be compared with this run, or "" when it can.
 std::string mismatch_reason(const json& results, const Spec& spec) {
-  const json machine = results.contains("context") ? results["context"].value("machine", json::object()) : json::object();
+  const ResultsView view(results);
+  const HostFacts& machine = view.host();
   if (spec.kind == "accelerator") {
     return fmt::format("not comparable: the spec covers an accelerator ({}), this run measured a CPU", spec.covers);
   }
-  const std::string vendor = str(machine, "cpu_vendor");
-  const int family = static_cast<int>(num(machine, "cpu_family", -1));
-  const int model = static_cast<int>(num(machine, "cpu_model_number", -1));
+  const std::string& vendor = machine.cpu_vendor;
+  const int family = static_cast<int>(machine.cpu_family.value_or(-1));
+  const int model = static_cast<int>(machine.cpu_model_number.value_or(-1));
   const bool vendor_differs = !spec.cpu_vendor.empty() && !vendor.empty() && vendor != spec.cpu_vendor;
   const bool family_differs = spec.cpu_family >= 0 && family >= 0 && family != spec.cpu_family;
   const bool model_differs = !spec.cpu_model_numbers.empty() && model >= 0 &&
@@ -56,9 +58,9 @@ double best_gemm_value(const json& results, const std::string& precision, int th
 
 bool machine_lacks(const json& results, const std::string& isa) {
   if (isa.empty() || !results.contains("context")) return false;
-  const json machine = results["context"].value("machine", json::object());
-  if (!machine.contains("isa") || !machine["isa"].is_object() || !machine["isa"].contains(isa)) return false;
-  return machine["isa"][isa] == false;
+  const ResultsView view(results);
+  const auto it = view.host().isa.find(isa);
+  return it != view.host().isa.end() && !it->second;
 }
 
 AdvertisedRow compute_row(const json& results, const Spec& spec, const SpecPeak& peak, const AdvertisedComparison& cmp,
@@ -158,10 +160,8 @@ AdvertisedComparison compare_to_spec(const json& results, const Spec& spec) {
   if (spec.kind == "cpu" && spec.cores > 0 && cmp.threads > 0) {
     // One measured thread per core: that is how the harness binds (compact, one PU per core first).
     int cores_used = cmp.threads;
-    if (results.contains("context") && results["context"].contains("machine")) {
-      const int machine_cores = static_cast<int>(num(results["context"]["machine"], "cores"));
-      if (machine_cores > 0) cores_used = std::min(cores_used, machine_cores);
-    }
+    const int machine_cores = static_cast<int>(ResultsView(results).host().cores.value_or(0));
+    if (machine_cores > 0) cores_used = std::min(cores_used, machine_cores);
     cmp.scale = static_cast<double>(cores_used) / spec.cores;
     cmp.basis = fmt::format("The spec covers {}; its compute figures are scaled by {}/{} to the {} core(s) this run's "
                             "{} thread(s) used. Bandwidth is not scaled.",

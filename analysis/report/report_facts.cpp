@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_view.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -56,10 +57,7 @@ double measured_clock_hz(const json& results) {
     for (const json& e : benchmark_entries(results, "clock", aggregate)) best = std::max(best, counter(e, "clock_hz"));
     if (best > 0) return best;
   }
-  if (results.contains("context") && results["context"].contains("machine")) {
-    return num(results["context"]["machine"], "measured_clock_hz");
-  }
-  return 0.0;
+  return ResultsView(results).host().measured_clock_hz;
 }
 
 std::string rate_unit(const std::string& precision) {

@@ -1,6 +1,7 @@
 // The report's tables: see report_tables.hpp. Values are formatted for people with their units; the
 // numbers themselves are the file's, never adjusted.
 #include "roofline/analysis/report_tables.hpp"
+#include "roofline/analysis/results_view.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -81,40 +82,47 @@ bool numeric_column(const json& array, const std::string& key) {
   return false;
 }
 
+std::string count_text(const std::optional<long long>& v, const std::string& fallback) {
+  return v ? fmt::format("{}", *v) : fallback;
+}
+
+void cache_facts(ReportTable& t, const HostFacts& m) {
+  for (const CacheFacts& c : m.caches) {
+    std::string value = format_bytes(c.size_bytes);
+    if (c.instances.value_or(0) > 0) value += fmt::format(" x {}", *c.instances);
+    if (c.cores_per_instance.value_or(0) > 0) value += fmt::format(" ({} core(s) each)", *c.cores_per_instance);
+    add_fact(t, fmt::format("L{} {} cache", count_text(c.level, "?"), c.type), value, c.source.empty() ? "n/a" : c.source);
+  }
+}
+
 }  // namespace
 
 ReportTable machine_table(const json& results) {
   ReportTable t{"table-machine", "Machine", {"fact", "value", "source"}, {false, false, false}, {}, ""};
   const json& ctx = object_at(results, "context");
-  const json& m = object_at(ctx, "machine");
-  const std::string topo = str(m, "topology_source", "n/a");
-  add_fact(t, "host", str(ctx, "host_name", str(m, "hostname")), "context");
-  add_fact(t, "CPU", str(m, "cpu_model"), "cpuid brand string");
-  if (m.contains("cpu_family")) {
+  const ResultsView view(results);
+  const HostFacts& m = view.host();
+  const std::string topo = m.topology_source.empty() ? "n/a" : m.topology_source;
+  add_fact(t, "host", str(ctx, "host_name", m.hostname), "context");
+  add_fact(t, "CPU", m.cpu_model, "cpuid brand string");
+  if (m.cpu_family) {
     add_fact(t, "vendor / family / model / stepping",
-             fmt::format("{} / {} / {} / {}", str(m, "cpu_vendor", "?"), str(m, "cpu_family", "?"),
-                         str(m, "cpu_model_number", "?"), str(m, "cpu_stepping", "?")), "cpuid");
+             fmt::format("{} / {} / {} / {}", m.cpu_vendor.empty() ? "?" : m.cpu_vendor, count_text(m.cpu_family, "?"),
+                         count_text(m.cpu_model_number, "?"), count_text(m.cpu_stepping, "?")), "cpuid");
   }
-  add_fact(t, "microarchitecture", str(m, "microarchitecture"), "cpuid family/model table");
-  add_fact(t, "hypervisor", str(m, "hypervisor"), "cpuid");
-  if (m.contains("cores")) {
+  add_fact(t, "microarchitecture", m.microarchitecture, "cpuid family/model table");
+  add_fact(t, "hypervisor", m.hypervisor ? (*m.hypervisor ? "yes" : "no") : "", "cpuid");
+  if (m.cores) {
     add_fact(t, "packages / cores / PUs",
-             fmt::format("{} / {} / {}", str(m, "packages", "?"), str(m, "cores", "?"), str(m, "pus", "?")), topo);
+             fmt::format("{} / {} / {}", count_text(m.packages, "?"), count_text(m.cores, "?"), count_text(m.pus, "?")), topo);
   }
-  add_fact(t, "NUMA nodes", str(m, "numa_nodes"), topo);
-  if (num(m, "memory_total_bytes") > 0) {
-    add_fact(t, "memory", fmt::format("{} total, {} available", format_bytes(num(m, "memory_total_bytes")),
-                                      format_bytes(num(m, "memory_available_bytes"))), str(m, "memory_source", "n/a"));
+  add_fact(t, "NUMA nodes", count_text(m.numa_nodes, ""), topo);
+  if (m.memory_total_bytes > 0) {
+    add_fact(t, "memory", fmt::format("{} total, {} available", format_bytes(m.memory_total_bytes),
+                                      format_bytes(m.memory_available_bytes)), m.memory_source.empty() ? "n/a" : m.memory_source);
   }
-  if (m.contains("caches") && m["caches"].is_array()) {
-    for (const json& c : m["caches"]) {
-      std::string value = format_bytes(num(c, "size_bytes"));
-      if (num(c, "instances") > 0) value += fmt::format(" x {}", str(c, "instances"));
-      if (num(c, "cores_per_instance") > 0) value += fmt::format(" ({} core(s) each)", str(c, "cores_per_instance"));
-      add_fact(t, fmt::format("L{} {} cache", str(c, "level", "?"), str(c, "type")), value, str(c, "source", "n/a"));
-    }
-  }
-  add_fact(t, "ISA features", true_flags(m.value("isa", json::object())), "cpuid");
+  cache_facts(t, m);
+  add_fact(t, "ISA features", true_flags(json(m.isa)), "cpuid");
   const double clock = measured_clock_hz(results);
   if (clock > 0) add_fact(t, "clock (measured)", format_si(clock, "Hz"), "clock benchmark");
   if (ctx.contains("threads")) add_fact(t, "threads measured", format_by_key("threads", ctx["threads"], ctx), "run config");
@@ -269,7 +277,7 @@ ReportTable notes_table(const json& results) {
     }
   };
   const json& ctx = object_at(results, "context");
-  add("machine", object_at(ctx, "machine").value("notes", json::array()));
+  add("machine", json(ResultsView(results).host().notes));
   add("run", ctx.value("notes", json::array()));
   add("analysis", roofline_of(results).value("notes", json::array()));
   if (t.rows.empty()) t.note = "No notes.";
@@ -305,7 +313,7 @@ ReportTable generic_table(const std::string& id, const std::string& title, const
   for (const json& r : array) {
     if (!r.is_object()) continue;
     for (auto it = r.begin(); it != r.end(); ++it) {
-      if (it.key() == "unit") continue;  // shown with the values
+      if (it.key() == "unit" || it.key() == "target") continue;  // shown with the values; each target its own tables
       if (std::find(t.columns.begin(), t.columns.end(), it.key()) == t.columns.end()) t.columns.push_back(it.key());
     }
   }
@@ -380,7 +388,10 @@ ReportTable crossovers_table(const json& results) {
   return t;
 }
 
-std::vector<ReportTable> report_tables(const json& results, const json& spec) {
+std::vector<ReportTable> report_tables(const json& document, const json& spec) {
+  // The CPU's tables from its entries alone (a file of the CPU only: the file itself), then each other target's.
+  const ResultsView view(document);
+  const json& results = view.target_document(kCpuTargetId);
   std::vector<ReportTable> out{machine_table(results), compute_table(results), memory_table(results)};
   const json& r = roofline_of(results);
   if (r.contains("memory_levels")) out.push_back(memory_levels_table(results));
@@ -389,6 +400,10 @@ std::vector<ReportTable> report_tables(const json& results, const json& spec) {
   if (r.contains("crossovers")) out.push_back(crossovers_table(results));
   if (r.contains("best_backends")) out.push_back(generic_table("table-best-backends", "Best backend per batch and precision", r["best_backends"]));
   if (spec.is_object()) out.push_back(advertised_table(compare_to_spec(results, parse_spec(spec, str(spec, "file", "spec")))));
+  for (const TargetView& target : view.targets()) {
+    if (target.is_cpu() || view.entries(target.id).empty()) continue;
+    for (ReportTable& t : target_tables(view, target)) out.push_back(std::move(t));
+  }
   out.push_back(notes_table(results));
   out.push_back(conventions_table(results));
   return out;

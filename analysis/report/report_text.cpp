@@ -12,7 +12,8 @@ std::string render_text_summary(const json& results) { return render_text_summar
 
 std::string render_text_summary(const json& results, const json& spec) {
   std::string s;
-  const int threads = report_threads(results);
+  const ResultsView view(results);
+  const int threads = report_threads(view.target_document(kCpuTargetId));
   s += fmt::format("Roofline summary{}\n\n",
                    threads > 0 ? fmt::format(" (charts at {} thread(s), the largest measured)", threads) : "");
   for (const ReportTable& t : report_tables(results, spec)) s += render_table_text(t) + "\n";

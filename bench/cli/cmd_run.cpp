@@ -1,4 +1,4 @@
-// `roofline run`: measures this machine (the suites in bench/suites.cpp), derives the roofline, writes the
+// `roofline run`: measures this machine (the suites in bench/targets/cpu/suites.cpp), derives the roofline, writes the
 // results file atomically and the HTML report beside it, and prints the summary. With --mpi, every rank of an
 // MPI job does so for its node and rank 0 writes one fleet file instead (run_mpi_command).
 #include <unistd.h>
@@ -147,7 +147,7 @@ void run_command(const RunArgs& a, CliState& state) {
   }
 }
 
-// `run --mpi`: every rank measures its node (bench/mpi_run.cpp), rank 0 writes the fleet file (default
+// `run --mpi`: every rank measures its node (bench/drivers/mpi_run.cpp), rank 0 writes the fleet file (default
 // results/fleet_<host>_<date>_<revision>.json) and the fleet report beside it (bench/cli/cmd_fleet.cpp).
 void run_mpi_command(const RunArgs& a, CliState& state) {
   struct Prepared {

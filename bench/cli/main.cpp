@@ -1,40 +1,4 @@
-// The `roofline` executable: subcommands machine, run, model, report, compare, history, fleet, llm, devices (one file each).
-// Bad input of any kind ends here as one line on stderr and exit code 2.
-#include <cstdio>
-#include <exception>
+// The `roofline` executable: the command line of cli.hpp with the targets this build has (cli/targets.cpp).
+#include "roofline/bench/cli.hpp"
 
-#include <CLI/CLI.hpp>
-
-#include "commands.hpp"
-#include "roofline/common/errors.hpp"
-
-int main(int argc, char** argv) {
-  CLI::App app{"roofline: measures this machine's performance ceilings and places real work under them"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", std::string(ROOFLINE_VERSION_STRING));
-  roofline::cli::CliState state;
-  roofline::cli::add_machine_command(app, state);
-  roofline::cli::add_run_command(app, state);
-  roofline::cli::add_model_command(app, state);
-  roofline::cli::add_report_command(app, state);
-  roofline::cli::add_compare_command(app, state);
-  roofline::cli::add_history_command(app, state);
-  roofline::cli::add_fleet_command(app, state);
-  roofline::cli::add_llm_command(app, state);
-  roofline::cli::add_devices_command(app, state);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::Success& e) {
-    return app.exit(e);  // --help, --version (CallForHelp derives from Success)
-  } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "roofline: %s (see roofline --help)\n", e.what());
-    return roofline::kExitBadInput;
-  } catch (const roofline::InputError& e) {
-    std::fprintf(stderr, "roofline: %s\n", e.what());
-    return roofline::kExitBadInput;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "roofline: internal error: %s\n", e.what());
-    return roofline::kExitFailure;
-  }
-  return state.exit_code;
-}
+int main(int argc, char** argv) { return roofline::cli::run_cli(argc, argv); }

@@ -1,4 +1,4 @@
-// Where the executable finds its data files (bench/data_dir.cpp): $ROOFLINE_DATA_DIR first, the source
+// Where the executable finds its data files (bench/harness/data_dir.cpp): $ROOFLINE_DATA_DIR first, the source
 // tree for a binary that is not installed, a file named by path or by name, and a missing one refused with
 // the flag and the names available.
 #include <gtest/gtest.h>

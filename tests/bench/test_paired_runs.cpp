@@ -1,4 +1,4 @@
-// Paired A/B rounds (bench/paired_runs.cpp) driven directly, with stub executables (small shell scripts in
+// Paired A/B rounds (bench/drivers/paired_runs.cpp) driven directly, with stub executables (small shell scripts in
 // tests/data/compare/stubs that copy a prepared results file to --out): rounds and their random order,
 // extension while unclear, the machine and configuration rule, and each bad input as an InputError.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The profile table (bench/profile.cpp): what quick promises (enough repetitions for compare's U test, a
+// The profile table (bench/harness/profile.cpp): what quick promises (enough repetitions for compare's U test, a
 // sweep that stops once DRAM is flat) and that full measures at least as much of everything, longer.
 #include <gtest/gtest.h>
 

@@ -18,7 +18,7 @@ extern char** environ;
 namespace roofline::testing {
 namespace fs = std::filesystem;
 
-CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+CliResult run_executable(const std::string& exe, const std::vector<std::string>& args, const std::vector<std::string>& env) {
   TempDir io;
   const fs::path out_path = io / "stdout";
   const fs::path err_path = io / "stderr";
@@ -29,7 +29,7 @@ CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::s
   posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
-  std::vector<std::string> argv_s{ROOFLINE_EXE};
+  std::vector<std::string> argv_s{exe};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : argv_s) argv.push_back(a.data());
@@ -43,9 +43,9 @@ CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::s
   envp.push_back(nullptr);
 
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, ROOFLINE_EXE, &actions, nullptr, argv.data(), envp.data());
+  const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("posix_spawn failed for " + std::string(ROOFLINE_EXE));
+  if (rc != 0) throw std::runtime_error("posix_spawn failed for " + exe);
   int status = 0;
   waitpid(pid, &status, 0);
 
@@ -54,6 +54,14 @@ CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::s
   r.out = read_file(out_path);
   r.err = read_file(err_path);
   return r;
+}
+
+CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+  return run_executable(ROOFLINE_EXE, args, env);
+}
+
+CliResult run_test_target_cli(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+  return run_executable(ROOFLINE_TEST_TARGET_EXE, args, env);
 }
 
 }  // namespace roofline::testing

@@ -18,6 +18,9 @@ struct CliResult {
 
 // Runs ROOFLINE_EXE with `args` (no shell), stdin from /dev/null, extra environment `env` ("K=V").
 CliResult run_cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+// The same with ROOFLINE_TEST_TARGET_EXE: the command line with the test-only target (tests/targets/).
+CliResult run_test_target_cli(const std::vector<std::string>& args, const std::vector<std::string>& env = {});
+CliResult run_executable(const std::string& exe, const std::vector<std::string>& args, const std::vector<std::string>& env);
 
 // True when `s` is exactly one line ending in a newline: the shape of every error message.
 inline bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }

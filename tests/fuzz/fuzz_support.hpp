@@ -1,6 +1,6 @@
 // What every fuzz target shares: the bytes written to a scratch file (the readers take paths, as the CLI
 // gives them), and the rule the targets enforce: bad input may only end as an InputError (the one line
-// and exit code 2 of bench/cli/main.cpp); any other exception is a finding and aborts, so libFuzzer and
+// and exit code 2 of bench/cli/cli.cpp); any other exception is a finding and aborts, so libFuzzer and
 // the replay driver (replay_main.cpp) both report it with the input that caused it.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Large buffers on the same pages as the DRAM roof they are judged against. The bandwidth suite's main sweep
-// asks for 2 MiB transparent huge pages (bench/suite_bandwidth.cpp, issue 24); with THP in "madvise" mode a
+// asks for 2 MiB transparent huge pages (bench/targets/cpu/suite_bandwidth.cpp, issue 24); with THP in "madvise" mode a
 // plain aligned_alloc gets 4 KiB pages, which under nested paging read up to 2x slower. GEMV/GEMM operands
 // and the LLM chain's memory roof therefore come from here, so that a DRAM-sized point runs on the pages its
 // roof was measured on. Freed with std::free.

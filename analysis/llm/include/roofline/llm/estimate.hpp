@@ -28,7 +28,7 @@ struct OpEstimate {
   double seconds = 0.0;      // max(compute, memory, dequant)
   Bound bound = Bound::memory;  // of compute and memory, the larger (the roofline's two bounds)
   Limit limit = Limit::memory;  // of all three
-  Level level = Level::DRAM;  // the memory roof used
+  std::string level = "DRAM";  // the memory roof used (the target's level name)
   double bandwidth = 0.0;    // B/s of that roof
   double compute_roof = 0.0;  // FLOP/s (OP/s) of that roof
 };
@@ -49,7 +49,7 @@ struct StepEstimate {
   double dequant_seconds = 0.0;
   Bound bound = Bound::memory;  // memory when memory-bound operations take at least half the time
   Limit limit = Limit::memory;  // the limit whose operations take the most time
-  Level level = Level::DRAM;    // where the working set lives
+  std::string level = "DRAM";   // where the working set lives (the target's level name)
   double mbu = 0.0;             // (bytes / seconds) / that level's roof
   double mfu = 0.0;             // (flops / seconds) / the weights precision's FMA peak
   double bandwidth = 0.0;       // B/s of the level's roof

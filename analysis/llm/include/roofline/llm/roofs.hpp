@@ -27,7 +27,7 @@ struct ComputeRoof {
 };
 
 struct MemoryRoof {
-  Level level = Level::DRAM;
+  std::string level = "DRAM";  // the target's own name ("L1".."DRAM" on the CPU; "L2", "HBM" on a device)
   double bandwidth = 0.0;  // B/s
   double max_bytes = 0.0;  // largest working set of the level's plateau (0: unknown)
 };
@@ -36,7 +36,7 @@ struct Roofs {
   int threads = 0;
   RoofSource source = RoofSource::peak;
   std::map<Precision, ComputeRoof> compute;
-  std::vector<MemoryRoof> levels;  // from L1 to DRAM; DRAM always present
+  std::vector<MemoryRoof> levels;  // innermost first (L1 to DRAM on the CPU); the last is main memory, always present
   double memory_total_bytes = 0.0;  // the target's memory (0: not recorded)
   double memory_available_bytes = 0.0;  // what was free at the run (MemAvailable for the CPU; 0: not recorded)
   std::string memory_source = "the run's machine facts (context.machine)";
@@ -45,7 +45,7 @@ struct Roofs {
   std::string target = "cpu";  // the target whose ceilings these are
 
   // The bandwidth an operation of precision `p` gets from `level`: the level's roof, or with
-  // RoofSource::gemm and a GEMV point of that precision, the GEMV's bandwidth for DRAM.
+  // RoofSource::gemm and a GEMV point of that precision, the GEMV's bandwidth for main memory.
   [[nodiscard]] double bandwidth(const MemoryRoof& level, Precision p) const;
 
   // The level whose plateau holds `working_set` bytes: the smallest one whose range reaches it, DRAM

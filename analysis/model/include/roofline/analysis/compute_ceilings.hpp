@@ -33,9 +33,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/results_view.hpp"
+
 namespace roofline {
 
 // Returns {"compute_ceilings", "compute_table", "theoretical_peaks", "notes"} (see above).
+// The CPU's ceilings (view.target_document("cpu"), the host's microarchitecture); the json overload builds a view.
+nlohmann::json derive_compute_ceilings(const ResultsView& view);
 nlohmann::json derive_compute_ceilings(const nlohmann::json& results);
 
 // The plausible pipe count nearest (by ratio) to a measured instructions-per-cycle figure: one of

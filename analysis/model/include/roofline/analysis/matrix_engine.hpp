@@ -6,10 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/results_view.hpp"
+
 namespace roofline {
 
 // {"roofs": bool (any matrix ceiling measured), "lines": [sentences], "ratios": [{precision, threads,
-// matrix, vector, ratio}]} from the results document and the compute ceilings just derived.
-nlohmann::json matrix_engine_summary(const nlohmann::json& results, const nlohmann::json& compute_ceilings);
+// matrix, vector, ratio}]} from the results file (its host facts) and the compute ceilings just derived.
+nlohmann::json matrix_engine_summary(const ResultsView& view, const nlohmann::json& compute_ceilings);
 
 }  // namespace roofline

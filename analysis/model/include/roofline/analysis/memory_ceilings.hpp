@@ -27,15 +27,20 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/analysis/plateaus.hpp"
+#include "roofline/analysis/results_view.hpp"
 
 namespace roofline {
 
 // Returns {"memory_ceilings": [...], "memory_levels": [...], "notes": [...]} (see above and
 // results/README.md).
+// The CPU's ceilings, from its entries and the host's caches (view.target_document("cpu")); the json overload
+// builds a view (bench/ calls it on the entries measured so far).
+nlohmann::json derive_memory_ceilings(const ResultsView& view);
 nlohmann::json derive_memory_ceilings(const nlohmann::json& results);
 
 // The cache levels context.machine reports, as capacity seen by `threads` threads bound with `policy`
 // ("compact" or "spread"): per-instance size x instances those threads use.
+std::vector<ReportedLevel> reported_levels(const HostFacts& host, int threads, const std::string& policy);
 std::vector<ReportedLevel> reported_levels(const nlohmann::json& machine, int threads, const std::string& policy);
 
 }  // namespace roofline

@@ -7,9 +7,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/results_view.hpp"
+
 namespace roofline {
 
-// The whole section (schema in results/README.md).
+// The whole section (schema in results/README.md): the CPU's as always (its entries, the host's facts), then
+// every other target's (target_roofline.hpp); every entry carries `target`. The json overload builds a view.
+nlohmann::json derive_roofline(const ResultsView& view);
 nlohmann::json derive_roofline(const nlohmann::json& results);
 
 // Ridge point per (precision, engine, threads) x memory level: peak / that level's roof bandwidth.

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/results_view.hpp"
+
 #include "roofline/analysis/advertised.hpp"
 
 namespace roofline {
@@ -36,6 +38,9 @@ ReportTable advertised_table(const AdvertisedComparison& comparison);
 // columns are the union of keys in first-seen order; values are formatted by key (…_bytes as sizes, …_hz
 // as clocks, value/attainable with the row's unit, efficiency and percent as %).
 ReportTable generic_table(const std::string& id, const std::string& title, const nlohmann::json& array);
+// The tables of a target other than the CPU: its facts, compute and memory ceilings, placements, transfers,
+// launch latency (report_targets.cpp). report_tables() appends them after the CPU's, per target.
+std::vector<ReportTable> target_tables(const ResultsView& view, const TargetView& target);
 
 // All tables in report order; `spec` may be null.
 std::vector<ReportTable> report_tables(const nlohmann::json& results, const nlohmann::json& spec);

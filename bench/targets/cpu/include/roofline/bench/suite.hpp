@@ -11,15 +11,9 @@
 #include "roofline/bench/machine.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/bench/runner.hpp"
+#include "roofline/bench/target.hpp"
 
 namespace roofline {
-
-// What a suite may write into the results file's context besides its benchmark entries: e.g.
-// context["suites"]["bandwidth"] = {"stopped_early_at_bytes": ...}. Notes are sentences for people.
-struct SuiteOutput {
-  nlohmann::json context = nlohmann::json::object();
-  std::vector<std::string> notes;
-};
 
 struct Suite {
   std::string name;

@@ -8,15 +8,14 @@
 #include <vector>
 
 #include "roofline/bench/machine.hpp"
+#include "roofline/bench/pinning.hpp"
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 
 enum class Profile { quick, full };
-enum class BindPolicy { compact, spread, none };
 
 std::string_view to_string(Profile p);
-std::string_view to_string(BindPolicy b);
 
 struct RunConfig {
   Profile profile = Profile::quick;
@@ -46,7 +45,6 @@ struct RunConfig {
 // Parsers for the run flags, pure so they can be tested. Each throws InputError naming the flag and what
 // is allowed.
 Profile parse_profile(const std::string& text);
-BindPolicy parse_bind_policy(const std::string& text);
 // "1,2" or "all" -> sorted unique counts in [1, max_threads].
 std::vector<int> parse_thread_list(const std::string& text, int max_threads);
 // "64KiB,1MiB,256M" -> byte counts, each > 0 and <= budget.

@@ -10,7 +10,20 @@
 
 #include <fmt/format.h>
 
+#include "roofline/common/errors.hpp"
+#include "roofline/common/name_table.hpp"
+
 namespace roofline {
+
+constexpr NameTable<BindPolicy, 3> kBindNames{
+    {{BindPolicy::compact, "compact"}, {BindPolicy::spread, "spread"}, {BindPolicy::none, "none"}}};
+
+std::string_view to_string(BindPolicy b) { return name_of(kBindNames, b, "none"); }
+
+BindPolicy parse_bind_policy(const std::string& text) {
+  if (const auto b = value_of(kBindNames, text)) return *b;
+  throw InputError(fmt::format("--bind '{}': expected compact, spread or none", text));
+}
 
 std::vector<int> binding_plan(const MachineFacts& machine, int threads, BindPolicy policy) {
   std::vector<int> pus;

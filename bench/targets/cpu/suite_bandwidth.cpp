@@ -6,7 +6,7 @@
 // Profiles: `full` sweeps every kernel at 4 sizes per octave. `quick` sweeps `read` and `triad` at 2 sizes
 // per octave, stops once the read curve has been flat for two octaves past the knee into DRAM, then runs
 // the other kernels at one size in the middle of each level found, which keeps it under 25 s on 2 cores.
-// `--sizes` runs every kernel at exactly the sizes given. The settings of both profiles: bench/profile.cpp.
+// `--sizes` runs every kernel at exactly the sizes given. The settings of both profiles: bench/harness/profile.cpp.
 #include <sys/mman.h>
 
 #include <algorithm>

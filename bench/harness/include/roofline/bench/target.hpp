@@ -26,7 +26,14 @@
 namespace roofline {
 
 struct RunConfig;
-struct SuiteOutput;
+
+// What a suite may write into the results file's context besides its benchmark entries: e.g.
+// context["suites"]["bandwidth"] = {"stopped_early_at_bytes": ...}. Notes are sentences for people.
+struct SuiteOutput {
+  nlohmann::json context = nlohmann::json::object();
+  std::vector<std::string> notes;
+};
+
 
 // Every suite name a target may offer, in the order a target runs them (--suites takes these).
 inline constexpr std::array<std::string_view, 6> kSuiteNames{"bandwidth", "compute", "gemm", "transfer", "latency", "llm"};

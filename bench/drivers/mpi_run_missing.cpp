@@ -1,4 +1,4 @@
-// The stand-in for bench/mpi_run.cpp in a build without MPI: `roofline run --mpi` says how to get it.
+// The stand-in for bench/drivers/mpi_run.cpp in a build without MPI: `roofline run --mpi` says how to get it.
 #include "roofline/bench/mpi_run.hpp"
 
 #include "roofline/common/errors.hpp"

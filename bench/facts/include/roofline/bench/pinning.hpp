@@ -3,11 +3,18 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "roofline/bench/run_config.hpp"
+#include "roofline/bench/machine.hpp"
 
 namespace roofline {
+
+// How a run's threads are bound to cores (--bind).
+enum class BindPolicy { compact, spread, none };
+std::string_view to_string(BindPolicy b);
+// "compact", "spread" or "none"; InputError naming --bind otherwise.
+BindPolicy parse_bind_policy(const std::string& text);
 
 // OS PU indices thread 0..threads-1 are bound to under `policy`: compact fills cores in order,
 // spread spaces them evenly over the machine's cores (and so over packages and NUMA nodes).

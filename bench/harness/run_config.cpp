@@ -46,12 +46,8 @@ void require_nonempty(const std::string& text, const std::string& flag) {
 }  // namespace
 
 constexpr NameTable<Profile, 2> kProfileNames{{{Profile::quick, "quick"}, {Profile::full, "full"}}};
-constexpr NameTable<BindPolicy, 3> kBindNames{
-    {{BindPolicy::compact, "compact"}, {BindPolicy::spread, "spread"}, {BindPolicy::none, "none"}}};
 
 std::string_view to_string(Profile p) { return name_of(kProfileNames, p); }
-
-std::string_view to_string(BindPolicy b) { return name_of(kBindNames, b, "none"); }
 
 bool RunConfig::wants_suite(const std::string& name) const {
   return suites.empty() || std::find(suites.begin(), suites.end(), name) != suites.end();
@@ -60,11 +56,6 @@ bool RunConfig::wants_suite(const std::string& name) const {
 Profile parse_profile(const std::string& text) {
   if (const auto p = value_of(kProfileNames, text)) return *p;
   throw InputError(fmt::format("--profile '{}': expected quick or full", text));
-}
-
-BindPolicy parse_bind_policy(const std::string& text) {
-  if (const auto b = value_of(kBindNames, text)) return *b;
-  throw InputError(fmt::format("--bind '{}': expected compact, spread or none", text));
 }
 
 std::vector<int> parse_thread_list(const std::string& text, int max_threads) {

@@ -15,7 +15,6 @@
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/progress.hpp"
 #include "roofline/bench/runner.hpp"
-#include "roofline/bench/suite.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {

@@ -1,0 +1,112 @@
+// One typed, read-only view of a results file (issue 21): the host's facts (context.machine), the targets
+// measured (context.targets[], or the CPU alone, synthesized from context.machine, in files from before
+// targets) and the benchmark entries grouped by target. Built once after the schema check (classify_results);
+// every reader of machine or target facts in analysis/ goes through it, so that no renderer, comparison or
+// derivation reads context.machine by key, and a second target is one more entry here, not one more branch.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace roofline {
+
+// The id of the host CPU's target; what an entry or file without target fields means (results/README.md).
+inline constexpr const char* kCpuTargetId = "cpu";
+
+// One cache level as context.machine.caches reports it.
+struct CacheFacts {
+  std::optional<long long> level;  // 1, 2, 3
+  std::string type;                // "data", "unified", "instruction"
+  double size_bytes = 0.0;
+  std::optional<long long> instances;
+  std::optional<long long> cores_per_instance;
+  std::string source;
+};
+
+// The facts of context.machine the analysis uses, typed. Absent fields are empty / nullopt / 0.
+struct HostFacts {
+  bool present = false;  // the file has context.machine
+  std::string hostname, cpu_vendor, cpu_model, microarchitecture, topology_source, memory_source;
+  std::optional<long long> cpu_family, cpu_model_number, cpu_stepping, packages, cores, pus, numa_nodes;
+  std::optional<bool> hypervisor;
+  double memory_total_bytes = 0.0;
+  double memory_available_bytes = 0.0;
+  double measured_clock_hz = 0.0;
+  std::vector<CacheFacts> caches;
+  bool isa_present = false;
+  std::map<std::string, bool> isa;  // the ISA flags as recorded (isa.amx_tile, ...)
+  std::string amx_status, amx_source;  // context.machine.amx; empty in files from before it
+  bool thp_present = false;          // transparent_huge_pages recorded (maybe empty: then thp_source says why)
+  std::string thp, thp_defrag, thp_source;
+  std::vector<std::string> notes;
+};
+
+struct TargetLevelView {
+  std::string name;           // "L1".."DRAM" on the CPU; the target's own names ("L2", "HBM") elsewhere
+  double capacity_bytes = 0;  // 0: main memory (the last level) or not reported
+  bool shared = true;
+};
+
+// One target's facts (context.targets[i]; the CPU's synthesized from context.machine when absent).
+struct TargetView {
+  std::string id, kind, name, vendor, api, driver;
+  long long compute_units = 0;
+  double clock_hz = 0.0;
+  double memory_total_bytes = 0.0;
+  double memory_available_bytes = 0.0;
+  std::vector<TargetLevelView> memory_levels;  // innermost first; the last is main memory
+  std::string peak_model;                      // "x86_pipes", "units_clock" or "" (unknown)
+  std::map<std::string, double> ops_per_unit_per_clock;  // "<precision>/<engine>" -> operations
+  nlohmann::json details = nlohmann::json::object();
+  std::vector<std::string> notes;
+  bool synthesized = false;  // made from context.machine (a file without context.targets)
+  [[nodiscard]] bool is_cpu() const { return id == kCpuTargetId; }
+  [[nodiscard]] const std::string& main_memory() const;  // the last level's name ("" when none)
+};
+
+// The target an entry belongs to: a roofline entry's `target`, a benchmark entry's labels.target, else "cpu".
+std::string entry_target(const nlohmann::json& entry);
+
+// "" for the CPU (its ids stay as they were), "<id>/" for any other target: key-figure ids, compare rows.
+std::string target_prefix(const std::string& target);
+
+class ResultsView {
+ public:
+  // `doc` must outlive the view (it keeps pointers into it). Throws InputError naming the first mistyped or
+  // missing field of context.targets[] ("context.targets[1].memory_levels[0].capacity_bytes is not ...").
+  explicit ResultsView(const nlohmann::json& doc);
+  ResultsView(const nlohmann::json&& doc) = delete;
+
+  [[nodiscard]] const nlohmann::json& document() const { return *doc_; }
+  [[nodiscard]] const HostFacts& host() const { return host_; }
+  // The CPU first, then the others in the file's order; a target with entries but no facts gets empty facts.
+  [[nodiscard]] const std::vector<TargetView>& targets() const { return targets_; }
+  [[nodiscard]] const TargetView* target(const std::string& id) const;
+  [[nodiscard]] const TargetView& cpu() const { return targets_.front(); }
+  // The benchmark entries of one target (every run type), in file order.
+  [[nodiscard]] const std::vector<const nlohmann::json*>& entries(const std::string& target) const;
+  // The document as if it held only `target`: its benchmark entries and roofline entries (same context).
+  // The document itself when it holds nothing of another target (every file before targets), so the CPU's
+  // derivation and rendering of such a file is exactly what it was.
+  [[nodiscard]] const nlohmann::json& target_document(const std::string& target) const;
+
+ private:
+  const nlohmann::json* doc_;
+  HostFacts host_;
+  std::vector<TargetView> targets_;
+  std::map<std::string, std::vector<const nlohmann::json*>> entries_;
+  std::map<std::string, nlohmann::json> restricted_;  // target -> its document, when the file has several
+};
+
+// The host facts and the CPU's target facts alone, for readers that hold a context.machine object only.
+HostFacts host_facts_from_machine(const nlohmann::json& machine);
+TargetView cpu_target_from_host(const HostFacts& host);
+// One entry of context.targets[] (`where` names it in errors: "context.targets[1]"). Throws InputError naming
+// the first missing (target) or mistyped field.
+TargetView target_view_from_json(const nlohmann::json& facts, const std::string& where);
+
+}  // namespace roofline

@@ -1,0 +1,31 @@
+// The roofline of one target other than the host CPU (issue 21), from its own benchmark entries and facts:
+//  memory_ceilings / memory_levels: levels named from its memory_levels (plateaus of its bandwidth curve,
+//                   the reference kernel `read`; without plateaus, each size's level from the capacities);
+//  compute_ceilings: precision x engine, best repetition; theoretical from its peak_model ("units_clock":
+//                   compute_units x clock_hz x ops_per_unit_per_clock["<precision>/<engine>"]; else null, noted);
+//  ridge_points, placements (each GEMM point on this target's ceilings, resident level = the innermost level
+//                   whose capacity holds its operands, else main memory), transfer_ceilings, launch_latency.
+// Every entry carries `target`, none `threads` (the whole device runs each kernel).
+#pragma once
+
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/analysis/key_figures.hpp"
+
+#include "roofline/analysis/results_view.hpp"
+
+namespace roofline {
+
+// {"compute_ceilings", "memory_ceilings", "memory_levels", "ridge_points", "placements", "transfer_ceilings",
+//  "launch_latency", "notes"} of `target` (all empty when the file has no entries of it).
+nlohmann::json derive_target_roofline(const ResultsView& view, const TargetView& target);
+
+// The key figures of a non-CPU target from its roofline entries (`roofline`: the section restricted to it),
+// each id prefixed by the target's id: <id>/memory/<level>/<read|triad> (plateau median),
+// <id>/compute/<precision>/<engine>, <id>/gemm/<precision>/batch:1 and batch:max,
+// <id>/transfer/<direction>/<memory>, <id>/latency/launch (seconds, lower is better). Appended to `out`.
+void add_target_key_figures(const nlohmann::json& roofline, const TargetView& target, std::vector<KeyFigure>& out);
+
+}  // namespace roofline

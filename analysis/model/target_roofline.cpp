@@ -1,0 +1,367 @@
+// The roofline of a target other than the host CPU (issue 21), derived from its own benchmark entries and
+// facts alone, target-blind: its memory levels are the names its facts list (innermost first, the last its
+// main memory), found on its bandwidth curve by the same plateau detection as the CPU's; its compute
+// ceilings are precision x engine, with the theoretical peak from the model its facts name; GEMM points are
+// placed on its own ceilings; transfers and kernel launches are roofs of their own. See target_roofline.hpp.
+#include "roofline/analysis/target_roofline.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/model.hpp"
+#include "roofline/analysis/plateaus.hpp"
+#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/common/statistics.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+const json& labels_of(const json& e) {
+  static const json kEmpty = json::object();
+  return e.contains("labels") && e["labels"].is_object() ? e["labels"] : kEmpty;
+}
+
+std::string label_text(const json& e, const char* key, const std::string& fallback = "") {
+  const json& l = labels_of(e);
+  return l.contains(key) && l[key].is_string() ? l[key].get<std::string>() : fallback;
+}
+
+double label_number(const json& e, const char* key) {
+  const json& l = labels_of(e);
+  return l.contains(key) && l[key].is_number() ? l[key].get<double>() : 0.0;
+}
+
+// The target's measured repetitions of one suite (failed ones left out, as benchmark_entries does).
+std::vector<const json*> suite_entries(const ResultsView& view, const TargetView& t, const std::string& suite) {
+  std::vector<const json*> out;
+  for (const json* e : view.entries(t.id)) {
+    if (!e->is_object() || e->value("run_type", std::string("iteration")) != "iteration") continue;
+    if (e->value("error_occurred", false) || label_text(*e, "suite") != suite) continue;
+    out.push_back(e);
+  }
+  return out;
+}
+
+// One kernel's repetitions at one working-set size.
+struct SizePoint {
+  double bytes = 0.0;
+  std::vector<double> values;
+  std::string benchmark;  // the name of its best repetition
+  double best = 0.0;
+};
+using KernelCurve = std::map<double, SizePoint>;  // bytes -> point
+
+std::map<std::string, KernelCurve> bandwidth_curves(const ResultsView& view, const TargetView& t) {
+  std::map<std::string, KernelCurve> out;
+  for (const json* e : suite_entries(view, t, "bandwidth")) {
+    const double bytes = counter(*e, "working_set_bytes"), value = counter(*e, "bytes_per_second");
+    if (bytes <= 0.0 || value <= 0.0) continue;
+    SizePoint& p = out[label_text(*e, "kernel", "?")][bytes];
+    p.bytes = bytes;
+    p.values.push_back(value);
+    if (value > p.best) {
+      p.best = value;
+      p.benchmark = e->value("run_name", e->value("name", std::string()));
+    }
+  }
+  return out;
+}
+
+// The level a working set of `bytes` lives in: the innermost level whose capacity holds it, else main memory.
+std::string level_holding(const TargetView& t, double bytes) {
+  for (std::size_t i = 0; i + 1 < t.memory_levels.size(); ++i) {
+    if (t.memory_levels[i].capacity_bytes > 0.0 && bytes <= t.memory_levels[i].capacity_bytes) return t.memory_levels[i].name;
+  }
+  return t.main_memory();
+}
+
+struct LevelRange {
+  std::string level;
+  double lo = 0.0, hi = 0.0;
+  std::string source;  // "curve" | "reported"
+};
+
+// The levels on the reference curve: its plateaus, each named by the level holding its largest size (the
+// last plateau of several is main memory); without plateaus, each size's level from the capacities alone.
+std::vector<LevelRange> level_ranges(const TargetView& t, const KernelCurve& reference) {
+  std::vector<CurvePoint> curve;
+  for (const auto& [bytes, p] : reference) curve.push_back({bytes, median(p.values), 0.0});
+  std::vector<LevelRange> out;
+  const std::vector<Plateau> plateaus = find_plateaus(curve);
+  for (std::size_t i = 0; i < plateaus.size(); ++i) {
+    const bool last = i + 1 == plateaus.size() && plateaus.size() > 1;
+    const std::string level = last ? t.main_memory() : level_holding(t, plateaus[i].max_bytes);
+    if (!out.empty() && out.back().level == level) {
+      out.back().hi = plateaus[i].max_bytes;
+      continue;
+    }
+    out.push_back({level, plateaus[i].min_bytes, plateaus[i].max_bytes, "curve"});
+  }
+  if (!out.empty()) return out;
+  for (const auto& [bytes, p] : reference) {
+    const std::string level = level_holding(t, bytes);
+    if (!out.empty() && out.back().level == level) {
+      out.back().hi = bytes;
+    } else {
+      out.push_back({level, bytes, bytes, "reported"});
+    }
+  }
+  return out;
+}
+
+const KernelCurve& reference_curve(const std::map<std::string, KernelCurve>& curves, std::string& name) {
+  auto best = curves.find(kRoofKernel);
+  if (best == curves.end()) {
+    best = curves.begin();
+    for (auto it = curves.begin(); it != curves.end(); ++it) {
+      if (it->second.size() > best->second.size()) best = it;
+    }
+  }
+  name = best->first;
+  return best->second;
+}
+
+double capacity_of(const TargetView& t, const std::string& level) {
+  for (const TargetLevelView& l : t.memory_levels) {
+    if (l.name == level) return l.capacity_bytes;
+  }
+  return 0.0;
+}
+
+void add_memory(const ResultsView& view, const TargetView& t, json& out) {
+  const std::map<std::string, KernelCurve> curves = bandwidth_curves(view, t);
+  if (curves.empty()) return;
+  std::string reference_name;
+  const std::vector<LevelRange> ranges = level_ranges(t, reference_curve(curves, reference_name));
+  for (const LevelRange& r : ranges) {
+    std::vector<double> medians;
+    for (const auto& [bytes, p] : curves.at(reference_name)) {
+      if (bytes >= r.lo && bytes <= r.hi) medians.push_back(median(p.values));
+    }
+    const double capacity = capacity_of(t, r.level);
+    out["memory_levels"].push_back({{"target", t.id}, {"level", r.level}, {"reference_kernel", reference_name},
+                                    {"min_bytes", r.lo}, {"max_bytes", r.hi}, {"bandwidth", median(medians)},
+                                    {"reported_bytes", capacity > 0.0 ? json(capacity) : json(nullptr)},
+                                    {"source", r.source}});
+    for (const auto& [kernel, curve] : curves) {
+      const SizePoint* best = nullptr;
+      std::vector<double> size_medians;
+      double lo = 0.0, hi = 0.0;
+      for (const auto& [bytes, p] : curve) {
+        if (bytes < r.lo || bytes > r.hi) continue;
+        size_medians.push_back(median(p.values));
+        lo = lo == 0.0 ? bytes : lo;
+        hi = bytes;
+        if (best == nullptr || p.best > best->best) best = &p;
+      }
+      if (best == nullptr) continue;
+      out["memory_ceilings"].push_back({{"target", t.id}, {"level", r.level}, {"kernel", kernel}, {"value", best->best},
+                                        {"unit", "B/s"}, {"min_bytes", lo}, {"max_bytes", hi},
+                                        {"median", median(best->values)}, {"plateau_median", median(size_medians)},
+                                        {"points", size_medians.size()}, {"benchmark", best->benchmark},
+                                        {"source", r.source}});
+    }
+  }
+}
+
+std::string rate_unit_of(const std::string& precision) { return precision.rfind("int", 0) == 0 ? "OP/s" : "FLOP/s"; }
+
+// The theoretical peak the target's model gives for precision x engine, or null (and a note) when none.
+json theoretical_peak_of(const TargetView& t, const std::string& precision, const std::string& engine, json& notes) {
+  if (t.peak_model == "units_clock") {
+    const auto it = t.ops_per_unit_per_clock.find(precision + "/" + engine);
+    if (it != t.ops_per_unit_per_clock.end() && t.compute_units > 0 && t.clock_hz > 0.0) {
+      return static_cast<double>(t.compute_units) * t.clock_hz * it->second;
+    }
+    add_note(notes, fmt::format("{}: no theoretical {} {} peak: its facts give no ops_per_unit_per_clock[\"{}/{}\"], "
+                                "compute units or clock", t.id, precision, engine, precision, engine));
+    return nullptr;
+  }
+  add_note(notes, fmt::format("{}: theoretical peaks unknown (peak model '{}' is not one analysis applies to a device)",
+                              t.id, t.peak_model));
+  return nullptr;
+}
+
+void add_compute(const ResultsView& view, const TargetView& t, json& out) {
+  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, const json*>> rows;
+  for (const json* e : suite_entries(view, t, "compute")) {
+    const std::string precision = label_text(*e, "precision");
+    const double value = counter(*e, rate_unit_of(precision) == "OP/s" ? "op_per_second" : "flop_per_second");
+    if (precision.empty() || value <= 0.0) continue;
+    auto& row = rows[{precision, engine_field(labels_of(*e), "benchmarks.labels")}];
+    row.first.push_back(value);
+    if (row.second == nullptr || value > counter(*row.second, rate_unit_of(precision) == "OP/s" ? "op_per_second" : "flop_per_second")) {
+      row.second = e;
+    }
+  }
+  for (const auto& [key, row] : rows) {
+    const auto& [precision, engine] = key;
+    const double value = max_of(row.first);
+    json c = {{"target", t.id}, {"precision", precision}, {"engine", engine}, {"isa", label_text(*row.second, "isa")},
+              {"value", value}, {"median", median(row.first)}, {"unit", rate_unit_of(precision)},
+              {"theoretical", theoretical_peak_of(t, precision, engine, out["notes"])}, {"clock_hz", t.clock_hz},
+              {"benchmark", row.second->value("run_name", row.second->value("name", std::string()))}};
+    c["percent"] = c["theoretical"].is_number() ? json(100.0 * value / c["theoretical"].get<double>()) : json(nullptr);
+    out["compute_ceilings"].push_back(std::move(c));
+  }
+}
+
+void add_transfer_and_latency(const ResultsView& view, const TargetView& t, json& out) {
+  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::string>> transfers;
+  for (const json* e : suite_entries(view, t, "transfer")) {
+    const double v = counter(*e, "bytes_per_second");
+    if (v <= 0.0) continue;
+    auto& row = transfers[{label_text(*e, "direction", "?"), label_text(*e, "memory", "?")}];
+    if (row.first.empty() || v > max_of(row.first)) row.second = e->value("run_name", e->value("name", std::string()));
+    row.first.push_back(v);
+  }
+  for (const auto& [key, row] : transfers) {
+    out["transfer_ceilings"].push_back({{"target", t.id}, {"direction", key.first}, {"memory", key.second},
+                                        {"value", max_of(row.first)}, {"median", median(row.first)}, {"unit", "B/s"},
+                                        {"benchmark", row.second}});
+  }
+  std::vector<double> launches;
+  for (const json* e : suite_entries(view, t, "latency")) {
+    if (const double s = counter(*e, "seconds"); s > 0.0) launches.push_back(s);
+  }
+  if (!launches.empty()) {
+    out["launch_latency"].push_back({{"target", t.id}, {"seconds", *std::min_element(launches.begin(), launches.end())},
+                                     {"median", median(launches)}, {"repetitions", launches.size()}});
+  }
+}
+
+// GEMM points of the target on its own ceilings: the compute ceiling of the engine its labels name, the roof of
+// the innermost level whose capacity holds the operands (main memory otherwise).
+void add_placements(const ResultsView& view, const TargetView& t, json& out) {
+  using Key = std::tuple<std::string, std::string, std::string, long long, long long, long long>;
+  std::map<Key, std::vector<const json*>> points;
+  for (const json* e : suite_entries(view, t, "gemm")) {
+    points[{label_text(*e, "backend", "?"), label_text(*e, "precision", "?"), engine_field(labels_of(*e), "benchmarks.labels"),
+            static_cast<long long>(label_number(*e, "batch")), static_cast<long long>(label_number(*e, "m")),
+            static_cast<long long>(label_number(*e, "k"))}].push_back(e);
+  }
+  for (const auto& [key, entries] : points) {
+    const auto& [backend, precision, engine, batch, m, k] = key;
+    std::vector<double> values;
+    for (const json* e : entries) values.push_back(counter(*e, rate_unit_of(precision) == "OP/s" ? "op_per_second" : "flop_per_second"));
+    const json& first = *entries.front();
+    const double ai = counter(first, "arithmetic_intensity");
+    const double operands = label_number(first, "a_bytes") + label_number(first, "b_bytes") + label_number(first, "c_bytes");
+    const double working_set = operands > 0.0 ? operands : counter(first, "working_set_bytes");
+    const std::string level = working_set > 0.0 ? level_holding(t, working_set) : t.main_memory();
+    json p = {{"target", t.id}, {"kernel", label_text(first, "kernel", batch == 1 ? "gemv" : "gemm")}, {"backend", backend},
+              {"precision", precision}, {"batch", batch}, {"m", m}, {"k", k}, {"n", batch}, {"ai", ai},
+              {"value", median(values)}, {"value_max", max_of(values)}, {"unit", rate_unit_of(precision)},
+              {"engine", engine}, {"resident_level", level}, {"roof", {{"engine", engine}, {"level", level}}}};
+    const json* peak = compute_roof(out, precision, 0, engine);
+    const json* roof = memory_roof(out, level, 0);
+    if (peak != nullptr && roof != nullptr && ai > 0.0 && peak->value("value", 0.0) > 0.0 && roof->value("value", 0.0) > 0.0) {
+      const RoofEvaluation r = evaluate_roof((*peak)["value"].get<double>(), (*roof)["value"].get<double>(), ai);
+      p["attainable"] = r.attainable;
+      p["bound"] = std::string(to_string(r.bound));
+      p["efficiency"] = p["value"].get<double>() / r.attainable;
+      p["beats_roof"] = p["efficiency"].get<double>() > 1.10;
+    } else {
+      add_note(out["notes"], fmt::format("{}: a {} {} point has no {} ceiling or no {} roof to be placed on", t.id,
+                                         backend, precision, engine, level));
+    }
+    out["placements"].push_back(std::move(p));
+  }
+}
+
+}  // namespace
+
+json derive_target_roofline(const ResultsView& view, const TargetView& target) {
+  json out = {{"compute_ceilings", json::array()}, {"memory_ceilings", json::array()}, {"memory_levels", json::array()},
+              {"ridge_points", json::array()},     {"placements", json::array()},      {"transfer_ceilings", json::array()},
+              {"launch_latency", json::array()},   {"notes", json::array()}};
+  if (view.entries(target.id).empty()) return out;
+  if (target.memory_levels.empty()) {
+    add_note(out["notes"], fmt::format("{}: its facts list no memory levels, so its bandwidth has no level", target.id));
+  }
+  add_memory(view, target, out);
+  add_compute(view, target, out);
+  for (json r : derive_ridge_points(out)) {
+    r.erase("threads");
+    r["target"] = target.id;
+    out["ridge_points"].push_back(std::move(r));
+  }
+  add_placements(view, target, out);
+  add_transfer_and_latency(view, target, out);
+  return out;
+}
+
+namespace {
+
+const json& array_of(const json& roofline, const char* key) {
+  static const json kNone = json::array();
+  return roofline.is_object() && roofline.contains(key) && roofline[key].is_array() ? roofline[key] : kNone;
+}
+
+// The shared flag of a level (KeyFigure::shared_memory): the target's facts say; unknown levels count as shared.
+bool level_shared(const TargetView& t, const std::string& level) {
+  for (const TargetLevelView& l : t.memory_levels) {
+    if (l.name == level) return l.shared;
+  }
+  return true;
+}
+
+void add_target_gemm_figures(const json& roofline, const TargetView& t, const std::string& prefix, std::vector<KeyFigure>& out) {
+  std::map<std::pair<std::string, long long>, const json*> best;  // (precision, batch) -> best placement
+  for (const json& p : array_of(roofline, "placements")) {
+    const auto key = std::make_pair(p.value("precision", std::string()), p.value("batch", 0LL));
+    if (best[key] == nullptr || p.value("value", 0.0) > best[key]->value("value", 0.0)) best[key] = &p;
+  }
+  std::map<std::string, long long> largest;
+  for (const auto& [key, p] : best) largest[key.first] = std::max(largest[key.first], key.second);
+  for (const auto& [precision, max_batch] : largest) {
+    std::vector<long long> batches;
+    if (best.count({precision, 1})) batches.push_back(1);
+    if (max_batch > 1) batches.push_back(max_batch);
+    for (const long long batch : batches) {
+      const json& p = *best.at({precision, batch});
+      out.push_back({fmt::format("{}gemm/{}/{}", prefix, precision, batch == 1 ? "batch:1" : "batch:max"), "gemm",
+                     fmt::format("{} {} {} batch {} ({})", t.id, batch == 1 ? "GEMV" : "GEMM", precision, batch,
+                                 p.value("backend", std::string("?"))),
+                     0, p.value("value", 0.0), p.value("unit", std::string("FLOP/s")), true, "best backend",
+                     level_shared(t, p.value("resident_level", std::string()))});
+    }
+  }
+}
+
+}  // namespace
+
+void add_target_key_figures(const json& roofline, const TargetView& t, std::vector<KeyFigure>& out) {
+  const std::string prefix = target_prefix(t.id);
+  for (const json& c : array_of(roofline, "memory_ceilings")) {
+    const std::string kernel = c.value("kernel", std::string()), level = c.value("level", std::string());
+    if (kernel != "read" && kernel != "triad") continue;
+    out.push_back({fmt::format("{}memory/{}/{}", prefix, level, kernel), "memory", fmt::format("{} {} {}", t.id, level, kernel),
+                   0, c.value("plateau_median", c.value("value", 0.0)), "B/s", true, "plateau median", level_shared(t, level)});
+  }
+  for (const json& c : array_of(roofline, "compute_ceilings")) {
+    const std::string precision = c.value("precision", std::string()), engine = c.value("engine", std::string("vector"));
+    out.push_back({fmt::format("{}compute/{}/{}", prefix, precision, engine), "compute",
+                   fmt::format("{} {} {} peak", t.id, precision, engine), 0, c.value("value", 0.0),
+                   c.value("unit", std::string("FLOP/s")), true, "best kernel"});
+  }
+  add_target_gemm_figures(roofline, t, prefix, out);
+  for (const json& c : array_of(roofline, "transfer_ceilings")) {
+    const std::string direction = c.value("direction", std::string()), memory = c.value("memory", std::string());
+    out.push_back({fmt::format("{}transfer/{}/{}", prefix, direction, memory), "transfer",
+                   fmt::format("{} transfer {} ({})", t.id, direction, memory), 0, c.value("value", 0.0), "B/s", true,
+                   "best repetition", true});
+  }
+  for (const json& c : array_of(roofline, "launch_latency")) {
+    out.push_back({fmt::format("{}latency/launch", prefix), "latency", fmt::format("{} kernel launch", t.id), 0,
+                   c.value("median", c.value("seconds", 0.0)), "s", false, "median launch"});
+  }
+}
+
+}  // namespace roofline

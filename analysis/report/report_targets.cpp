@@ -1,0 +1,59 @@
+// The report's tables of a target other than the host CPU (issue 21): its facts, then its ceilings,
+// placements, transfers and launch latency as its roofline entries give them. The CPU's tables are the
+// report's usual ones; a target's come after them, one block per target, in the file's order.
+#include <fmt/format.h>
+
+#include "roofline/analysis/report_facts.hpp"
+#include "roofline/analysis/report_tables.hpp"
+#include "roofline/common/units.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+ReportTable facts_table(const TargetView& t) {
+  ReportTable table{fmt::format("table-target-{}", t.id), fmt::format("Target {}", t.id), {"fact", "value"}, {false, false}, {}, ""};
+  const auto add = [&](const std::string& fact, const std::string& value) {
+    if (!value.empty()) table.rows.push_back({fact, value});
+  };
+  add("name", t.name);
+  add("kind / API", fmt::format("{} / {}", t.kind.empty() ? "?" : t.kind, t.api.empty() ? "?" : t.api));
+  add("vendor", t.vendor);
+  add("driver", t.driver);
+  if (t.compute_units > 0) add("compute units", fmt::format("{}", t.compute_units));
+  if (t.clock_hz > 0) add("clock (reported)", format_si(t.clock_hz, "Hz"));
+  if (t.memory_total_bytes > 0) {
+    add("memory", fmt::format("{} total, {} available", format_bytes(t.memory_total_bytes), format_bytes(t.memory_available_bytes)));
+  }
+  std::string levels;
+  for (const TargetLevelView& l : t.memory_levels) {
+    levels += (levels.empty() ? "" : ", ") + l.name + (l.capacity_bytes > 0 ? " (" + format_bytes(l.capacity_bytes) + ")" : "");
+  }
+  add("memory levels", levels);
+  add("peak model", t.peak_model.empty() ? "none (theoretical peaks unknown)" : t.peak_model);
+  for (const std::string& n : t.notes) add("note", n);
+  if (table.rows.empty()) table.note = "No facts for this target in the file (context.targets lacks it).";
+  return table;
+}
+
+}  // namespace
+
+std::vector<ReportTable> target_tables(const ResultsView& view, const TargetView& target) {
+  const json& section = roofline_of(view.target_document(target.id));
+  std::vector<ReportTable> out{facts_table(target)};
+  const auto add = [&](const char* key, const char* what) {
+    const json& rows = section.contains(key) ? section[key] : json::array();
+    ReportTable t = generic_table(fmt::format("table-target-{}-{}", target.id, key), fmt::format("{}, {}", what, target.id), rows);
+    if (t.rows.empty()) t.note = fmt::format("None measured on {}.", target.id);
+    out.push_back(std::move(t));
+  };
+  add("compute_ceilings", "Compute ceilings");
+  add("memory_ceilings", "Memory ceilings");
+  add("placements", "GEMV/GEMM placements");
+  add("transfer_ceilings", "Host-device transfers");
+  add("launch_latency", "Kernel launch latency");
+  return out;
+}
+
+}  // namespace roofline

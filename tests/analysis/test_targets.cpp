@@ -1,0 +1,235 @@
+// The target seam on the analysis side (issue 21): a hand-made file with the CPU and the test target
+// test:0 (tests/data/targets/two_targets.json: L2 of 4 MiB and HBM, units_clock peaks, GEMM, transfers,
+// launches) derived, keyed, compared, fleeted and rendered; the typed view on old and broken files.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "roofline/analysis/compare.hpp"
+#include "roofline/analysis/fleet.hpp"
+#include "roofline/analysis/key_figures.hpp"
+#include "roofline/analysis/report.hpp"
+#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_view.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/llm/roofs.hpp"
+#include "roofline/llm/target.hpp"
+
+namespace roofline {
+namespace {
+using nlohmann::json;
+
+const std::string kFile = std::string(ROOFLINE_TEST_DATA_DIR) + "/targets/two_targets.json";
+
+json derived() {
+  json doc = load_json_file(kFile);
+  doc["roofline"] = derive_roofline(doc);
+  return doc;
+}
+
+std::vector<json> rows_of(const json& doc, const char* array, const std::string& target) {
+  std::vector<json> out;
+  for (const json& e : doc["roofline"][array]) {
+    if (e.value("target", "") == target) out.push_back(e);
+  }
+  return out;
+}
+
+const json& find_row(const std::vector<json>& rows, const std::string& key, const std::string& value,
+                     const std::string& key2 = "", const std::string& value2 = "") {
+  const auto it = std::find_if(rows.begin(), rows.end(), [&](const json& r) {
+    return r.value(key, "") == value && (key2.empty() || r.value(key2, "") == value2);
+  });
+  if (it == rows.end()) throw std::runtime_error("no row " + key + "=" + value + " " + key2 + "=" + value2);
+  return *it;
+}
+
+TEST(Targets, TestTargetLevelsAreItsOwnNames) {
+  const json doc = derived();
+  const std::vector<json> mem = rows_of(doc, "memory_ceilings", "test:0");
+  ASSERT_EQ(mem.size(), 4u);  // L2 and HBM x read and triad
+  const json& l2 = find_row(mem, "level", "L2", "kernel", "read");
+  EXPECT_DOUBLE_EQ(l2["value"].get<double>(), 10.1e12);
+  EXPECT_DOUBLE_EQ(l2["max_bytes"].get<double>(), 2097152.0);
+  EXPECT_FALSE(l2.contains("threads"));
+  const json& hbm = find_row(mem, "level", "HBM", "kernel", "read");
+  EXPECT_DOUBLE_EQ(hbm["plateau_median"].get<double>(), 3e12);
+  EXPECT_DOUBLE_EQ(hbm["min_bytes"].get<double>(), 33554432.0);
+  // The CPU's rows are as before, with target "cpu".
+  const std::vector<json> cpu = rows_of(doc, "memory_ceilings", "cpu");
+  ASSERT_FALSE(cpu.empty());
+  for (const json& r : cpu) EXPECT_EQ(r["threads"], 1);
+  EXPECT_EQ(find_row(cpu, "level", "DRAM")["kernel"], "read");
+}
+
+TEST(Targets, ComputeCeilingsArePrecisionByEngineWithUnitsClockPeaks) {
+  const json doc = derived();
+  const std::vector<json> c = rows_of(doc, "compute_ceilings", "test:0");
+  ASSERT_EQ(c.size(), 4u);
+  // 100 units x 1.5 GHz x 128 FLOP (fp32 vector), x 4096 (bf16 matrix)
+  EXPECT_DOUBLE_EQ(find_row(c, "precision", "fp32", "engine", "vector")["theoretical"].get<double>(), 100 * 1.5e9 * 128);
+  EXPECT_DOUBLE_EQ(find_row(c, "precision", "bf16", "engine", "matrix")["theoretical"].get<double>(), 100 * 1.5e9 * 4096);
+  EXPECT_DOUBLE_EQ(find_row(c, "precision", "bf16", "engine", "matrix")["value"].get<double>(), 505e12);
+}
+
+TEST(Targets, PlacementsLieOnTheirTargetsCeilingsAndLevel) {
+  const json doc = derived();
+  const std::vector<json> p = rows_of(doc, "placements", "test:0");
+  ASSERT_EQ(p.size(), 3u);
+  const json& small = find_row(p, "kernel", "gemv", "resident_level", "L2");  // 1 MiB of operands fit the 4 MiB L2
+  EXPECT_EQ(small["m"], 512);
+  EXPECT_DOUBLE_EQ(small["attainable"].get<double>(), 10.1e12 * 0.5);
+  EXPECT_EQ(small["bound"], "memory");
+  const json& large = find_row(p, "kernel", "gemv", "resident_level", "HBM");
+  EXPECT_EQ(large["m"], 1024);
+  EXPECT_DOUBLE_EQ(large["attainable"].get<double>(), 3.03e12 * 0.5);
+  const json& gemm = find_row(p, "kernel", "gemm");
+  EXPECT_EQ(gemm["roof"]["engine"], "matrix");
+  EXPECT_EQ(gemm["bound"], "compute");
+  EXPECT_DOUBLE_EQ(gemm["attainable"].get<double>(), 505e12);
+  // The CPU's GEMV stays on the CPU's roofs.
+  const std::vector<json> cpu = rows_of(doc, "placements", "cpu");
+  ASSERT_EQ(cpu.size(), 1u);
+  EXPECT_EQ(cpu[0]["backend"], "eigen");
+}
+
+TEST(Targets, TransferCeilingsAndLaunchLatency) {
+  const json doc = derived();
+  const std::vector<json> t = rows_of(doc, "transfer_ceilings", "test:0");
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_DOUBLE_EQ(find_row(t, "direction", "host_to_device", "memory", "pinned")["value"].get<double>(), 25.25e9);
+  EXPECT_DOUBLE_EQ(find_row(t, "direction", "host_to_device", "memory", "pageable")["value"].get<double>(), 12.12e9);
+  ASSERT_EQ(doc["roofline"]["launch_latency"].size(), 1u);
+  EXPECT_DOUBLE_EQ(doc["roofline"]["launch_latency"][0]["seconds"].get<double>(), 5e-6);
+  // The derived file passes the schema check it will meet when read.
+  EXPECT_EQ(classify_results(doc, "two_targets.json"), ResultsKind::roofline);
+}
+
+TEST(Targets, KeyFiguresOfTheSecondTargetArePrefixed) {
+  const std::vector<KeyFigure> figures = key_figures(derived());
+  const auto has = [&](const std::string& id) {
+    return std::any_of(figures.begin(), figures.end(), [&](const KeyFigure& f) { return f.id == id; });
+  };
+  EXPECT_TRUE(has("memory/DRAM/read/threads:1"));  // the CPU's ids unchanged
+  EXPECT_TRUE(has("test:0/memory/HBM/read"));
+  EXPECT_TRUE(has("test:0/compute/bf16/matrix"));
+  EXPECT_TRUE(has("test:0/gemm/fp32/batch:1"));
+  EXPECT_TRUE(has("test:0/transfer/host_to_device/pinned"));
+  const auto launch = std::find_if(figures.begin(), figures.end(), [](const KeyFigure& f) { return f.id == "test:0/latency/launch"; });
+  ASSERT_NE(launch, figures.end());
+  EXPECT_FALSE(launch->higher_is_better);
+}
+
+TEST(Targets, CompareGatesTheSecondTargetsHbmRead) {
+  const json base = derived();
+  json next = load_json_file(kFile);
+  for (json& e : next["benchmarks"]) {
+    const json& l = e["labels"];
+    if (l.value("target", "") == "test:0" && l.value("kernel", "") == "read" && e["working_set_bytes"].get<double>() > 4194304) {
+      e["bytes_per_second"] = e["bytes_per_second"].get<double>() * 0.7;
+    }
+  }
+  next["roofline"] = derive_roofline(next);
+  const Comparison c = compare_runs(base, "base.json", next, "next.json", CompareOptions{});
+  const auto row = std::find_if(c.rows.begin(), c.rows.end(), [](const CompareRow& r) { return r.name == "test:0/memory/HBM/read"; });
+  ASSERT_NE(row, c.rows.end());
+  EXPECT_EQ(row->verdict, Verdict::regression);
+  ASSERT_TRUE(c.gate.has_value());
+  const auto fig = std::find_if(c.gate->figures.begin(), c.gate->figures.end(),
+                                [](const FigureRow& f) { return f.figure.id == "test:0/memory/HBM/read"; });
+  ASSERT_NE(fig, c.gate->figures.end());
+  EXPECT_EQ(fig->verdict, Verdict::regression);
+  EXPECT_EQ(c.gate->outcome, Outcome::regression);
+}
+
+TEST(Targets, FleetShowsTheSecondTargetsFigures) {
+  FleetNode a{"node-a", std::nullopt, "a.json", true, "", derived()};
+  FleetNode b{"node-b", std::nullopt, "b.json", true, "", derived()};
+  const FleetAnalysis fleet = analyze_fleet({a, b}, FleetOptions{});
+  ASSERT_EQ(fleet.results.size(), 2u);
+  EXPECT_TRUE(fleet.results[0].cells.count("test:0/memory/HBM/read"));
+  EXPECT_TRUE(fleet.results[1].cells.count("test:0/compute/fp32/vector"));
+}
+
+TEST(Targets, LlmTargetTakesThatTargetsCeilingsAndMemory) {
+  const json doc = derived();
+  const json only = llm::select_target(doc, "test:0", "two_targets.json");
+  for (const json& c : only["roofline"]["memory_ceilings"]) EXPECT_EQ(c["target"], "test:0");
+  const llm::TargetMemory m = llm::target_memory(doc, "test:0");
+  EXPECT_DOUBLE_EQ(m.total_bytes, 85899345920.0);
+  EXPECT_DOUBLE_EQ(llm::target_memory(doc, "cpu").total_bytes, 17179869184.0);
+  // The roofs are the target's own: its levels by name, main memory last, no thread count, its memory.
+  const llm::Roofs roofs = llm::read_roofs(only, "two_targets.json", 0, {Precision::bf16}, llm::RoofSource::peak);
+  EXPECT_EQ(roofs.target, "test:0");
+  EXPECT_EQ(roofs.threads, 0);
+  ASSERT_EQ(roofs.levels.size(), 2u);
+  EXPECT_EQ(roofs.levels[0].level, "L2");
+  EXPECT_EQ(roofs.dram().level, "HBM");
+  EXPECT_DOUBLE_EQ(roofs.dram().bandwidth, 3.03e12);
+  EXPECT_DOUBLE_EQ(roofs.compute.at(Precision::bf16).value, 505e12);
+  EXPECT_DOUBLE_EQ(roofs.memory_total_bytes, 85899345920.0);
+  EXPECT_EQ(roofs.level_for(1 << 20).level, "L2");
+  // The CPU's roofs of the same file stay the CPU's.
+  const llm::Roofs cpu = llm::read_roofs(llm::select_target(doc, "cpu", "f"), "f", 0, {Precision::fp32}, llm::RoofSource::peak);
+  EXPECT_EQ(cpu.threads, 1);
+  EXPECT_EQ(cpu.dram().level, "DRAM");
+}
+
+TEST(Targets, ReportRendersEachTargetAfterTheCpu) {
+  const std::string text = render_text_summary(derived());
+  const std::size_t cpu = text.find("Compute ceilings\n"), target = text.find("Target test:0");
+  ASSERT_NE(cpu, std::string::npos);
+  ASSERT_NE(target, std::string::npos);
+  EXPECT_LT(cpu, target);
+  EXPECT_NE(text.find("Memory ceilings, test:0"), std::string::npos);
+  EXPECT_NE(text.find("Host-device transfers, test:0"), std::string::npos);
+}
+
+TEST(ResultsView, OldFilesHaveTheCpuSynthesizedFromTheMachine) {
+  const json doc = load_json_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/report_full.json");
+  const ResultsView view(doc);
+  ASSERT_EQ(view.targets().size(), 1u);
+  const TargetView& cpu = view.cpu();
+  EXPECT_TRUE(cpu.synthesized);
+  EXPECT_EQ(cpu.id, "cpu");
+  EXPECT_EQ(cpu.peak_model, "x86_pipes");
+  EXPECT_EQ(cpu.main_memory(), "DRAM");
+  EXPECT_EQ(cpu.name, view.host().cpu_model);
+  EXPECT_EQ(&view.target_document("cpu"), &doc);  // one target: the file itself, nothing copied
+}
+
+TEST(ResultsView, TheTwoTargetFileGroupsEntriesByTarget) {
+  const json doc = load_json_file(kFile);
+  const ResultsView view(doc);
+  ASSERT_EQ(view.targets().size(), 2u);
+  EXPECT_FALSE(view.cpu().synthesized);
+  ASSERT_NE(view.target("test:0"), nullptr);
+  EXPECT_EQ(view.target("test:0")->memory_levels.size(), 2u);
+  EXPECT_DOUBLE_EQ(view.target("test:0")->memory_levels[0].capacity_bytes, 4194304.0);
+  for (const json* e : view.entries("test:0")) EXPECT_EQ(e->at("labels").at("target"), "test:0");
+  for (const json& e : view.target_document("cpu")["benchmarks"]) EXPECT_FALSE(e["labels"].contains("target"));
+}
+
+TEST(ResultsView, AMistypedTargetFieldIsInputErrorNamingIt) {
+  json doc = load_json_file(kFile);
+  doc["context"]["targets"][1]["compute_units"] = "many";
+  try {
+    const ResultsView view(doc);
+    FAIL() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "context.targets[1].compute_units is not a number");
+  }
+  doc["context"]["targets"][1]["compute_units"] = 100;
+  doc["context"]["targets"][1]["memory_levels"][0]["capacity_bytes"] = "4M";
+  try {
+    classify_results(doc, "run.json");
+    FAIL() << "no InputError";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "run.json: context.targets[1].memory_levels[0].capacity_bytes is not a number");
+  }
+}
+
+}  // namespace
+}  // namespace roofline

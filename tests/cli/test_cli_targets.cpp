@@ -1,0 +1,137 @@
+// End-to-end: the target seam (issue 21) with the test-only target of tests/targets/ (prepared timings): a
+// second target goes through `roofline run` into the results file beside the CPU, with its facts, its labels and
+// its prepared figures; an unknown target, a failed validation and a device lost mid-run behave as the
+// standards say (exit 2 listing the targets; exit 1 named, the other targets kept).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.hpp"
+
+namespace roofline::testing {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+json read_json(const fs::path& p) { return json::parse(read_file(p)); }
+
+std::vector<json> entries_of(const json& doc, const std::string& target, const std::string& suite) {
+  std::vector<json> out;
+  for (const json& e : doc["benchmarks"]) {
+    const json& l = e.value("labels", json::object());
+    if (l.value("target", "") == target && l.value("suite", "") == suite && e.value("run_type", "") == "iteration") {
+      out.push_back(e);
+    }
+  }
+  return out;
+}
+
+// Only the test target: quick, no CPU measurement.
+CliResult run_test_target(const fs::path& out, std::vector<std::string> extra = {}, std::vector<std::string> env = {}) {
+  std::vector<std::string> args{"run", "--no-cpu", "--target", "test:0", "--out", out.string(), "--no-report", "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return run_test_target_cli(args, env);
+}
+
+TEST(CliTargets, TheTestTargetGoesThroughRunIntoTheResultsFile) {
+  TempDir dir;
+  const fs::path out = dir / "test_target.json";
+  const CliResult r = run_test_target(out);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json doc = read_json(out);
+  ASSERT_EQ(doc["context"]["targets"].size(), 1u);
+  const json& facts = doc["context"]["targets"][0];
+  EXPECT_EQ(facts["target"], "test:0");
+  EXPECT_EQ(facts["peak_model"], "units_clock");
+  EXPECT_EQ(facts["memory_levels"].size(), 2u);
+  for (const char* suite : {"bandwidth", "compute", "gemm", "transfer", "latency"}) {
+    EXPECT_FALSE(entries_of(doc, "test:0", suite).empty()) << suite;
+  }
+  EXPECT_TRUE(entries_of(doc, "cpu", "bandwidth").empty());
+  // The prepared figures come back through Google Benchmark's manual time exactly (to rounding).
+  for (const json& e : entries_of(doc, "test:0", "bandwidth")) {
+    EXPECT_EQ(e["name"].get<std::string>().rfind("test:0/bandwidth/", 0), 0u) << e["name"];
+    EXPECT_EQ(e["labels"]["timing"], "device");
+    const double ws = e["working_set_bytes"].get<double>();
+    const double expected = ws <= 4.0 * 1024 * 1024 ? 400e9 : 100e9;
+    EXPECT_NEAR(e["bytes_per_second"].get<double>() / expected, 1.0, 1e-6) << e["name"];
+  }
+  const std::vector<json> latency = entries_of(doc, "test:0", "latency");
+  ASSERT_FALSE(latency.empty());
+  EXPECT_NEAR(latency.front()["seconds"].get<double>(), 5e-6, 1e-12);
+}
+
+TEST(CliTargets, TheCpuAndASecondTargetShareOneFile) {
+  TempDir dir;
+  const fs::path out = dir / "both.json";
+  const CliResult r = run_test_target_cli({"run", "--target", "test:0", "--suites", "bandwidth", "--sizes", "32KiB",
+                                           "--threads", "1", "--out", out.string(), "--no-report", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json doc = read_json(out);
+  ASSERT_EQ(doc["context"]["targets"].size(), 2u);
+  EXPECT_EQ(doc["context"]["targets"][0]["target"], "cpu");
+  EXPECT_EQ(doc["context"]["targets"][1]["target"], "test:0");
+  EXPECT_FALSE(entries_of(doc, "cpu", "bandwidth").empty());
+  EXPECT_FALSE(entries_of(doc, "test:0", "bandwidth").empty());
+  EXPECT_TRUE(entries_of(doc, "test:0", "compute").empty());  // --suites holds for every target
+  // The CPU's benchmark names are those of every earlier file.
+  EXPECT_EQ(entries_of(doc, "cpu", "bandwidth").front()["name"].get<std::string>().rfind("bandwidth/", 0), 0u);
+}
+
+TEST(CliTargets, AnUnknownTargetIsOneLineListingTheTargets) {
+  TempDir dir;
+  const CliResult r = run_test_target_cli({"run", "--target", "nosuch:7", "--out", (dir / "x.json").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_NE(r.err.find("nosuch:7"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("test:0"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cpu"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir / "x.json"));
+}
+
+TEST(CliTargets, ATargetFoundByPartOfItsName) {
+  TempDir dir;
+  const fs::path out = dir / "by_name.json";
+  const CliResult r = run_test_target_cli({"run", "--no-cpu", "--target", "PREPARED", "--suites", "latency", "--out",
+                                           out.string(), "--no-report", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_FALSE(entries_of(read_json(out), "test:0", "latency").empty());
+}
+
+TEST(CliTargets, ASuiteNoTargetOffersIsBadInput) {
+  TempDir dir;
+  const CliResult r = run_cli({"run", "--suites", "transfer", "--out", (dir / "x.json").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_TRUE(one_line(r.err)) << r.err;
+  EXPECT_NE(r.err.find("transfer"), std::string::npos) << r.err;
+}
+
+TEST(CliTargets, AFailedValidationOnATargetExitsOneNamed) {
+  TempDir dir;
+  const fs::path out = dir / "failed.json";
+  const CliResult r = run_test_target(out, {"--suites", "compute"}, {"ROOFLINE_TEST_TARGET_FAIL=compute"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("test:0/compute/fp32"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("prepared wrong result"), std::string::npos) << r.err;
+  ASSERT_TRUE(fs::exists(out));
+}
+
+TEST(CliTargets, ATargetLostMidRunKeepsTheOthersAndExitsOne) {
+  TempDir dir;
+  const fs::path out = dir / "lost.json";
+  const CliResult r = run_test_target_cli({"run", "--target", "test:0", "--suites", "bandwidth,gemm", "--sizes", "32KiB",
+                                           "--threads", "1", "--backends", "eigen", "--batches", "1", "--gemm-shape",
+                                           "256,256", "--out", out.string(), "--no-report", "--quiet"},
+                                          {"ROOFLINE_TEST_TARGET_LOSE=gemm"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("target test:0 lost mid-run"), std::string::npos) << r.err;
+  const json doc = read_json(out);
+  EXPECT_FALSE(entries_of(doc, "cpu", "gemm").empty());
+  EXPECT_FALSE(entries_of(doc, "test:0", "bandwidth").empty());
+  EXPECT_TRUE(entries_of(doc, "test:0", "gemm").empty());
+}
+
+}  // namespace
+}  // namespace roofline::testing
