@@ -121,3 +121,30 @@ if(ROOFLINE_HAVE_OPENCL)
     "the OpenCL target's gemm suite" find_package CLBlast QUIET)
 endif()
 message(STATUS "roofline: opencl=${ROOFLINE_HAVE_OPENCL} clblast=${ROOFLINE_HAVE_CLBLAST}")
+
+# CUDA target (issue 23): nvcc, the toolkit's runtime (linked statically) and cuBLASLt (linked dynamically); NVML
+# is dlopen'ed at run time, so no link-time dependency on the driver. enable_language(CUDA) only when nvcc is
+# found, so a machine without CUDA (CI's Debian 12) configures and builds as fast as before, and says so.
+set(ROOFLINE_HAVE_CUDA OFF)
+if(ROOFLINE_WITH_CUDA)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    find_package(CUDAToolkit QUIET)
+  endif()
+  if(CMAKE_CUDA_COMPILER AND CUDAToolkit_FOUND AND TARGET CUDA::cublasLt AND TARGET CUDA::cudart_static)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      # The compute capabilities of the peak table (bench/targets/cuda/peak_table.cpp), as native code each.
+      set(CMAKE_CUDA_ARCHITECTURES 80 86 89 90 100)
+    endif()
+    enable_language(CUDA)
+    # C++17 for device code: CMake 3.25 (Debian 12) knows no CUDA20 dialect for nvcc, and the GPU machine may
+    # have an older nvcc (the device check builds the probe there).
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    set(ROOFLINE_HAVE_CUDA ON)
+  else()
+    message(STATUS "roofline: CUDA (nvcc, the CUDA toolkit and cuBLASLt) not found: the CUDA target is left out")
+  endif()
+endif()
+message(STATUS "roofline: cuda=${ROOFLINE_HAVE_CUDA}")

@@ -7,6 +7,9 @@
 #ifdef ROOFLINE_HAVE_OPENCL
 #include "roofline/opencl/provider.hpp"
 #endif
+#if defined(ROOFLINE_HAVE_CUDA)
+#include "roofline/cuda/target.hpp"
+#endif
 
 namespace roofline::cli {
 
@@ -14,6 +17,9 @@ void register_built_targets(const MachineFacts& machine) {
   register_target_provider(cpu_target_provider(machine));
 #ifdef ROOFLINE_HAVE_OPENCL
   register_target_provider(opencl::opencl_provider());
+#endif
+#if defined(ROOFLINE_HAVE_CUDA)
+  register_target_provider(cuda::cuda_target_provider());
 #endif
   // The CPU first: listings and `--target all` start with the host.
   auto& all = target_providers();

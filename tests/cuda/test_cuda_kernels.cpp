@@ -1,0 +1,80 @@
+// The CUDA target's kernels and cuBLASLt problems on the first CUDA device (issue 23), each run and validated:
+// memory kernels at L2 and HBM sizes, every FMA chain, every GEMM type at small and GEMV shapes, transfers, the SM
+// clock. Built where nvcc exists; every test skips, saying why, where there is no device (CI, the build machine),
+// and runs in scripts/device-check's bundle on a GPU machine. Asserts correctness, never speed.
+#include <gtest/gtest.h>
+
+#include "roofline/cuda/measure.hpp"
+#include "roofline/kernels/cuda/check.hpp"
+
+namespace roofline::cuda {
+namespace {
+
+class CudaDevice : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::vector<std::string> notes;
+    devices_ = discover_cuda_devices(notes);
+    if (devices_.empty()) GTEST_SKIP() << (notes.empty() ? "no CUDA device" : notes.front());
+  }
+  const CudaProperties& device() const { return devices_.front(); }
+  std::vector<CudaProperties> devices_;
+};
+
+void run_and_validate(Work& w) {
+  const double seconds = w.run(2);
+  EXPECT_GT(seconds, 0) << w.name;
+  EXPECT_EQ(w.validate(), "") << w.name;
+}
+
+TEST_F(CudaDevice, MemoryKernelsValidateAtL2AndHbmSizes) {
+  const std::uint64_t large = std::max<std::uint64_t>(8 * device().l2_bytes, 256ULL << 20U) / 48 * 48;
+  for (Work& w : bandwidth_works(device(), {1ULL << 20U, large})) run_and_validate(w);
+}
+
+TEST_F(CudaDevice, FmaChainsValidate) {
+  for (Work& w : fma_works(device())) run_and_validate(w);
+}
+
+TEST_F(CudaDevice, EveryGemmTypeValidatesOrIsUnsupported) {
+  LtContext lt;
+  for (GemmType t : kGemmTypes) {
+    if (compute_capability(device()) < gemm_type_row(t).min_compute_capability) continue;
+    for (std::int64_t n : {1, 16, 256}) {
+      try {
+        Work w = gemm_work(lt, t, 512, n, 1024, "gemm");
+        run_and_validate(w);
+      } catch (const Unsupported& e) {
+        EXPECT_TRUE(n == 1) << e.what();  // only GEMV may lack an algorithm (fp8 at n = 1)
+      }
+    }
+  }
+}
+
+TEST_F(CudaDevice, TensorCoresAreChosenForBf16AndFp32PedanticIsNot) {
+  LtContext lt;
+  LtGemm bf16(lt, GemmType::bf16, 1024, 1024, 1024);
+  EXPECT_TRUE(bf16.tensor_core()) << bf16.algorithm();
+  LtGemm fp32(lt, GemmType::fp32, 1024, 1024, 1024);
+  EXPECT_FALSE(fp32.tensor_core()) << fp32.algorithm();
+}
+
+TEST_F(CudaDevice, TransfersValidateBothWays) {
+  for (bool to_device : {true, false}) {
+    for (bool pinned : {true, false}) {
+      Work w = transfer_work(to_device, pinned, 16ULL << 20U);
+      run_and_validate(w);
+    }
+  }
+}
+
+TEST_F(CudaDevice, SmClockUnderLoadIsPlausible) {
+  const double hz = measure_sm_clock_hz(device());
+  EXPECT_GT(hz, 0.2e9);
+  EXPECT_LT(hz, 1.2 * device().max_sm_clock_hz + 1e8);
+  Work w = launch_work();
+  EXPECT_GT(w.run(10), 0);
+}
+
+}  // namespace
+}  // namespace roofline::cuda
