@@ -7,13 +7,10 @@
 
 namespace roofline {
 namespace {
-constexpr NameTable<Precision, 5> kPrecisionNames{{
-    {Precision::fp64, "fp64"},
-    {Precision::fp32, "fp32"},
-    {Precision::bf16, "bf16"},
-    {Precision::fp16, "fp16"},
-    {Precision::int8, "int8"},
-}};
+constexpr NameTable<Precision, 7> kPrecisionNames{{{Precision::fp64, "fp64"}, {Precision::fp32, "fp32"},
+                                                   {Precision::bf16, "bf16"}, {Precision::fp16, "fp16"},
+                                                   {Precision::int8, "int8"}, {Precision::tf32, "tf32"},
+                                                   {Precision::fp8, "fp8"}}};
 constexpr NameTable<Isa, 6> kIsaNames{{
     {Isa::scalar, "scalar"},
     {Isa::sse, "sse"},
@@ -22,8 +19,8 @@ constexpr NameTable<Isa, 6> kIsaNames{{
     {Isa::avx512, "avx512"},
     {Isa::amx, "amx"},
 }};
-constexpr std::array<Precision, 5> kPrecisions{Precision::fp64, Precision::fp32, Precision::bf16, Precision::fp16,
-                                               Precision::int8};
+constexpr std::array<Precision, 7> kPrecisions{Precision::fp64, Precision::fp32, Precision::tf32, Precision::bf16,
+                                               Precision::fp16, Precision::fp8,  Precision::int8};
 constexpr NameTable<Level, 4> kLevelNames{{
     {Level::L1, "L1"},
     {Level::L2, "L2"},
@@ -48,10 +45,12 @@ std::span<const Precision> all_precisions() { return kPrecisions; }
 int element_bytes(Precision p) {
   switch (p) {
     case Precision::fp64: return 8;
-    case Precision::fp32: return 4;
+    case Precision::fp32:
+    case Precision::tf32: return 4;
     case Precision::bf16:
     case Precision::fp16: return 2;
-    case Precision::int8: return 1;
+    case Precision::int8:
+    case Precision::fp8: return 1;
   }
   return 0;
 }

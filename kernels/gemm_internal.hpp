@@ -62,9 +62,11 @@ decltype(auto) with_gemm_types(Precision p, F&& f) {
     case Precision::fp32: return f(GemmTypes<float, float, float>{});
     case Precision::bf16: return f(GemmTypes<Bf16, Bf16, float>{});
     case Precision::int8: return f(GemmTypes<std::int8_t, std::uint8_t, std::int32_t>{});
-    case Precision::fp16: break;
+    case Precision::fp16:
+    case Precision::tf32:
+    case Precision::fp8: break;
   }
-  throw std::invalid_argument("GEMM: precision fp16 is not supported");
+  throw std::invalid_argument("GEMM: precision " + std::string(to_string(p)) + " is not supported on the CPU");
 }
 
 // Sets the OpenMP thread count of the calling thread's next parallel regions (and so of libraries on

@@ -173,17 +173,18 @@ void add_memory(const ResultsView& view, const TargetView& t, json& out) {
 std::string rate_unit_of(const std::string& precision) { return precision.rfind("int", 0) == 0 ? "OP/s" : "FLOP/s"; }
 
 // The theoretical peak the target's model gives for precision x engine, or null (and a note) when none.
-json theoretical_peak_of(const TargetView& t, const std::string& precision, const std::string& engine, json& notes) {
+// `section` gets the note (add_note keeps its notes array).
+json theoretical_peak_of(const TargetView& t, const std::string& precision, const std::string& engine, json& section) {
   if (t.peak_model == "units_clock") {
     const auto it = t.ops_per_unit_per_clock.find(precision + "/" + engine);
     if (it != t.ops_per_unit_per_clock.end() && t.compute_units > 0 && t.clock_hz > 0.0) {
       return static_cast<double>(t.compute_units) * t.clock_hz * it->second;
     }
-    add_note(notes, fmt::format("{}: no theoretical {} {} peak: its facts give no ops_per_unit_per_clock[\"{}/{}\"], "
+    add_note(section, fmt::format("{}: no theoretical {} {} peak: its facts give no ops_per_unit_per_clock[\"{}/{}\"], "
                                 "compute units or clock", t.id, precision, engine, precision, engine));
     return nullptr;
   }
-  add_note(notes, fmt::format("{}: theoretical peaks unknown (peak model '{}' is not one analysis applies to a device)",
+  add_note(section, fmt::format("{}: theoretical peaks unknown (peak model '{}' is not one analysis applies to a device)",
                               t.id, t.peak_model));
   return nullptr;
 }
@@ -205,7 +206,7 @@ void add_compute(const ResultsView& view, const TargetView& t, json& out) {
     const double value = max_of(row.first);
     json c = {{"target", t.id}, {"precision", precision}, {"engine", engine}, {"isa", label_text(*row.second, "isa")},
               {"value", value}, {"median", median(row.first)}, {"unit", rate_unit_of(precision)},
-              {"theoretical", theoretical_peak_of(t, precision, engine, out["notes"])}, {"clock_hz", t.clock_hz},
+              {"theoretical", theoretical_peak_of(t, precision, engine, out)}, {"clock_hz", t.clock_hz},
               {"benchmark", row.second->value("run_name", row.second->value("name", std::string()))}};
     c["percent"] = c["theoretical"].is_number() ? json(100.0 * value / c["theoretical"].get<double>()) : json(nullptr);
     out["compute_ceilings"].push_back(std::move(c));
@@ -268,7 +269,7 @@ void add_placements(const ResultsView& view, const TargetView& t, json& out) {
       p["efficiency"] = p["value"].get<double>() / r.attainable;
       p["beats_roof"] = p["efficiency"].get<double>() > 1.10;
     } else {
-      add_note(out["notes"], fmt::format("{}: a {} {} point has no {} ceiling or no {} roof to be placed on", t.id,
+      add_note(out, fmt::format("{}: a {} {} point has no {} ceiling or no {} roof to be placed on", t.id,
                                          backend, precision, engine, level));
     }
     out["placements"].push_back(std::move(p));
@@ -283,7 +284,7 @@ json derive_target_roofline(const ResultsView& view, const TargetView& target) {
               {"launch_latency", json::array()},   {"notes", json::array()}};
   if (view.entries(target.id).empty()) return out;
   if (target.memory_levels.empty()) {
-    add_note(out["notes"], fmt::format("{}: its facts list no memory levels, so its bandwidth has no level", target.id));
+    add_note(out, fmt::format("{}: its facts list no memory levels, so its bandwidth has no level", target.id));
   }
   add_memory(view, target, out);
   add_compute(view, target, out);

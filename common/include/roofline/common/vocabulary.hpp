@@ -10,9 +10,11 @@
 
 namespace roofline {
 
-enum class Precision { fp64, fp32, bf16, fp16, int8 };
+// tf32 and fp8 (e4m3) are the tensor-core precisions of GPUs (cuBLASLt): 4-byte and 1-byte elements; the CPU
+// kernels run neither. New precisions are appended, so the order of the older ones stays.
+enum class Precision { fp64, fp32, bf16, fp16, int8, tf32, fp8 };
 
-// Names as they appear in results files: "fp64", "fp32", "bf16", "fp16", "int8".
+// Names as they appear in results files: "fp64", "fp32", "bf16", "fp16", "int8", "tf32", "fp8".
 std::string_view to_string(Precision p);
 std::optional<Precision> parse_precision(std::string_view name);
 // Bytes of one element of this precision (int8 -> 1, bf16 -> 2, ...).
