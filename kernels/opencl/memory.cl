@@ -2,8 +2,7 @@
 // ..., uint16), so every check is exact and order-independent (modular sums). The host defines W and VT.
 // One work-item per vector element (copy, triad, write); read reduces, one partial sum per work-item, summed and
 // checked by the host: in a grid-stride loop (neighbouring work-items read neighbouring words: coalesced on a
-// GPU) or, with CHUNKED (CPU devices, whose work-items run one after another per core), each work-item its own
-// contiguous n / global_size words, which the host makes a whole number.
+// GPU) or, with CHUNKED (CPU devices), 16 words per work-item interleaved inside its work-group's block.
 
 #if W == 1
 #define HSUM(v) (v)
@@ -23,8 +22,13 @@ __kernel void mem_read(__global const VT* restrict a, __global uint* restrict pa
   const uint stride = get_global_size(0);
   VT acc = (VT)(0);
 #ifdef CHUNKED
-  const uint per = n / stride;
-  for (uint i = gid * per; i < (gid + 1) * per; ++i) acc += a[i];
+  // clpeak's pattern: 16 fetches per work-item, each work-group its own contiguous block with its work-items
+  // interleaved in it (the host launches n / 16 work-items), so a CPU device's work-group loop, vectorized
+  // across work-items, reads whole vectors of neighbouring words.
+  const uint lsize = get_local_size(0);
+  uint i = get_group_id(0) * lsize * 16 + get_local_id(0);
+  for (uint j = 0; j < 16; ++j, i += lsize) acc += a[i];
+  (void)n;
 #else
   for (uint i = gid; i < n; i += stride) acc += a[i];
 #endif

@@ -14,6 +14,10 @@
 namespace roofline::opencl {
 namespace {
 
+// The work-group size of the chunked read on a CPU device: larger groups than the other kernels' (clpeak runs the
+// device's maximum), fewer groups to schedule per pass.
+constexpr std::uint64_t kChunkedLocal = 256;
+
 // The widest vector width: every buffer holds a whole number of its work-groups.
 constexpr std::uint64_t kWidest = 16;
 
@@ -120,11 +124,15 @@ PreparedMemory::Width& PreparedMemory::width_state(int width) {
   const std::uint64_t vecs = words_ / static_cast<std::uint64_t>(width);
   // read: as many work-items as fill every compute unit 8 times over, each summing an equal share.
   const std::uint64_t units = static_cast<std::uint64_t>(std::max(1, s_.facts().compute_units));
-  w.global = k_ == MemoryKernel::read ? std::max(local, std::min(vecs, units * local * 8) / local * local) : vecs;
-  const std::uint64_t used_vecs = vecs / w.global * w.global;
+  const bool chunked = k_ == MemoryKernel::read && s_.facts().type == "cpu";
+  // read on a CPU device: 16 vectors per work-item (memory.cl's CHUNKED: clpeak's pattern).
+  w.local = chunked ? std::min<std::uint64_t>(kChunkedLocal, std::max<std::uint64_t>(local, s_.facts().max_work_group_size)) : local;
+  w.global = chunked ? std::max(w.local, vecs / 16 / w.local * w.local)
+             : k_ == MemoryKernel::read ? std::max(local, std::min(vecs, units * local * 8) / local * local)
+                                        : vecs;
+  const std::uint64_t used_vecs = chunked ? w.global * 16 : vecs / w.global * w.global;
   w.words = used_vecs * static_cast<std::uint64_t>(width);
   const std::string kname = "mem_" + to_string(k_);
-  const bool chunked = k_ == MemoryKernel::read && s_.facts().type == "cpu";
   double built = 0;
   w.kernel = im.kernel(kMemoryClSource, build_options(width, chunked), kname.c_str(), built);
   build_seconds += built;
@@ -145,7 +153,7 @@ PreparedMemory::Width& PreparedMemory::width_state(int width) {
 
 double PreparedMemory::run(int width, std::int64_t launches, bool& device_timed) {
   Width& w = width_state(width);
-  return s_.impl().launch_many(w.kernel.get(), w.global, launches, device_timed);
+  return s_.impl().launch_many(w.kernel.get(), w.global, launches, device_timed, w.local);
 }
 
 std::string PreparedMemory::validate(int width) {

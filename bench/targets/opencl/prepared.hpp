@@ -34,6 +34,7 @@ class PreparedMemory {
     KernelHandle kernel{nullptr, &clReleaseKernel};
     MemHandle partial{nullptr, &clReleaseMemObject};  // read: one partial sum per work-item
     std::uint64_t global = 0;
+    std::uint64_t local = 0;  // its work-group size
     std::uint64_t words = 0;  // read: the words summed (a whole number per work-item)
   };
   Width& width_state(int width);
