@@ -157,7 +157,7 @@ TEST(ResultsFields, WrongTypeSignOrVocabularyIsNamed) {
   };
   const Case cases[] = {
       {"compute_ceilings", "value", "fast", "run.json: roofline.compute_ceilings[0].value is not a number"},
-      {"compute_ceilings", "precision", "fp8", "run.json: roofline.compute_ceilings[0].precision 'fp8' is not a precision"},
+      {"compute_ceilings", "precision", "fp4", "run.json: roofline.compute_ceilings[0].precision 'fp4' is not a precision"},
       {"compute_ceilings", "engine", "tensor", "run.json: roofline.compute_ceilings[0].engine 'tensor' is not an engine (vector, matrix)"},
       {"compute_ceilings", "threads", 0, "run.json: roofline.compute_ceilings[0].threads is not a positive integer"},
       {"memory_ceilings", "level", "L4", "run.json: roofline.memory_ceilings[0].level 'L4' is not a memory level"},

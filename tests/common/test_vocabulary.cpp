@@ -6,18 +6,22 @@
 namespace roofline {
 
 TEST(Types, PrecisionNamesRoundTrip) {
-  for (Precision p : {Precision::fp64, Precision::fp32, Precision::bf16, Precision::fp16, Precision::int8}) {
-    EXPECT_EQ(parse_precision(to_string(p)), p);
-  }
-  EXPECT_FALSE(parse_precision("fp8").has_value());
+  for (Precision p : all_precisions()) EXPECT_EQ(parse_precision(to_string(p)), p);
+  EXPECT_EQ(to_string(Precision::tf32), "tf32");
+  EXPECT_EQ(to_string(Precision::fp8), "fp8");
+  EXPECT_FALSE(parse_precision("fp4").has_value());
+  EXPECT_FALSE(parse_precision("FP32").has_value());
   EXPECT_EQ(element_bytes(Precision::fp64), 8);
   EXPECT_EQ(element_bytes(Precision::bf16), 2);
   EXPECT_EQ(element_bytes(Precision::int8), 1);
+  EXPECT_EQ(element_bytes(Precision::tf32), 4);  // stored as fp32; the tensor cores read 19 bits of it
+  EXPECT_EQ(element_bytes(Precision::fp8), 1);
+  EXPECT_FALSE(is_integer(Precision::fp8));
   EXPECT_TRUE(is_integer(Precision::int8));
   EXPECT_FALSE(is_integer(Precision::fp32));
   EXPECT_EQ(rate_unit(Precision::int8), "OP/s");
   EXPECT_EQ(rate_unit(Precision::bf16), "FLOP/s");
-  EXPECT_EQ(all_precisions().size(), 5u);
+  EXPECT_EQ(all_precisions().size(), 7u);
 }
 
 TEST(Types, LevelsInOrderAndRoundTrip) {

@@ -124,9 +124,14 @@ PreparedMemory::Width& PreparedMemory::width_state(int width) {
   const std::uint64_t vecs = words_ / static_cast<std::uint64_t>(width);
   // read: as many work-items as fill every compute unit 8 times over, each summing an equal share.
   const std::uint64_t units = static_cast<std::uint64_t>(std::max(1, s_.facts().compute_units));
-  const bool chunked = k_ == MemoryKernel::read && s_.facts().type == "cpu";
+  // (a buffer too small for one work-group of 16 fetches each reads grid-stride instead)
+  const bool chunked = k_ == MemoryKernel::read && s_.facts().type == "cpu" && vecs >= 16 * local;
   // read on a CPU device: 16 vectors per work-item (memory.cl's CHUNKED: clpeak's pattern).
-  w.local = chunked ? std::min<std::uint64_t>(kChunkedLocal, std::max<std::uint64_t>(local, s_.facts().max_work_group_size)) : local;
+  w.local = local;
+  while (chunked && w.local * 2 <= std::min<std::uint64_t>(kChunkedLocal, s_.facts().max_work_group_size) &&
+         vecs >= 16 * w.local * 2) {
+    w.local *= 2;
+  }
   w.global = chunked ? std::max(w.local, vecs / 16 / w.local * w.local)
              : k_ == MemoryKernel::read ? std::max(local, std::min(vecs, units * local * 8) / local * local)
                                         : vecs;
