@@ -11,31 +11,14 @@ constexpr NameTable<Precision, 7> kPrecisionNames{{{Precision::fp64, "fp64"}, {P
                                                    {Precision::bf16, "bf16"}, {Precision::fp16, "fp16"},
                                                    {Precision::int8, "int8"}, {Precision::tf32, "tf32"},
                                                    {Precision::fp8, "fp8"}}};
-constexpr NameTable<Isa, 6> kIsaNames{{
-    {Isa::scalar, "scalar"},
-    {Isa::sse, "sse"},
-    {Isa::avx2, "avx2"},
-    {Isa::avx_vnni, "avx_vnni"},
-    {Isa::avx512, "avx512"},
-    {Isa::amx, "amx"},
-}};
+constexpr NameTable<Isa, 6> kIsaNames{{{Isa::scalar, "scalar"}, {Isa::sse, "sse"}, {Isa::avx2, "avx2"},
+                                        {Isa::avx_vnni, "avx_vnni"}, {Isa::avx512, "avx512"}, {Isa::amx, "amx"}}};
 constexpr std::array<Precision, 7> kPrecisions{Precision::fp64, Precision::fp32, Precision::tf32, Precision::bf16,
                                                Precision::fp16, Precision::fp8,  Precision::int8};
-constexpr NameTable<Level, 4> kLevelNames{{
-    {Level::L1, "L1"},
-    {Level::L2, "L2"},
-    {Level::L3, "L3"},
-    {Level::DRAM, "DRAM"},
-}};
+constexpr NameTable<Level, 4> kLevelNames{{{Level::L1, "L1"}, {Level::L2, "L2"}, {Level::L3, "L3"}, {Level::DRAM, "DRAM"}}};
 constexpr std::array<Level, 4> kLevels{Level::L1, Level::L2, Level::L3, Level::DRAM};
-constexpr NameTable<PageSize, 2> kPageSizeNames{{
-    {PageSize::huge_2m, "2M"},
-    {PageSize::base_4k, "4K"},
-}};
-constexpr NameTable<Engine, 2> kEngineNames{{
-    {Engine::vector, "vector"},
-    {Engine::matrix, "matrix"},
-}};
+constexpr NameTable<PageSize, 2> kPageSizeNames{{{PageSize::huge_2m, "2M"}, {PageSize::base_4k, "4K"}}};
+constexpr NameTable<Engine, 2> kEngineNames{{{Engine::vector, "vector"}, {Engine::matrix, "matrix"}}};
 }  // namespace
 
 std::string_view to_string(Precision p) { return name_of(kPrecisionNames, p); }

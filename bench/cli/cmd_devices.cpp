@@ -1,6 +1,7 @@
-// `roofline devices`: lists every target this build can measure: the host CPU (from the machine facts) and each
-// OpenCL platform and device with the facts that decide what can be measured (issue 22). Built without OpenCL,
-// it says how to get it; with no ICD or platform installed, it says so. Always exit 0: listing is not a failure.
+// `roofline devices`: lists every target this build can measure, through the same providers `run --target` uses
+// (cli/targets.cpp): the host CPU, each OpenCL platform's devices, each CUDA device, with the facts that decide
+// what can be measured (`details`: the API's own facts). An API that is built but reaches nothing says why; one
+// this build lacks says how to get it. Always exit 0: listing is not a failure.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -8,74 +9,69 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "roofline/bench/machine.hpp"
+#include "roofline/bench/target.hpp"
 #include "roofline/common/units.hpp"
-#include "roofline/opencl/device_facts.hpp"
-#ifdef ROOFLINE_HAVE_OPENCL
-#include "roofline/opencl/discovery.hpp"
-#endif
 
 namespace roofline::cli {
 namespace {
 using nlohmann::json;
 
-struct OpenClListing {
-  bool built = false;
-  std::vector<opencl::DeviceFacts> devices;
-  std::vector<std::string> notes;
+struct Listing {
+  std::vector<TargetFacts> targets;
+  json apis = json::array();  // {api, built, notes}
 };
 
-OpenClListing list_opencl() {
-  OpenClListing l;
-#ifdef ROOFLINE_HAVE_OPENCL
-  l.built = true;
-  opencl::DeviceList found = opencl::discover_devices();
-  l.devices = std::move(found.devices);
-  l.notes = std::move(found.notes);
-#else
-  l.notes.push_back("this roofline was built without OpenCL: run scripts/install-deps (ocl-icd-opencl-dev, "
-                    "opencl-c-headers; --test adds PoCL's CPU device) and rebuild (scripts/build, with "
-                    "-DROOFLINE_WITH_OPENCL=ON if it was turned off)");
-#endif
+Listing list_everything() {
+  register_built_targets(detect_machine());
+  Listing l;
+  for (const TargetProvider& p : target_providers()) {
+    std::vector<std::string> notes;
+    for (TargetFacts& f : p.list(notes)) l.targets.push_back(std::move(f));
+    l.apis.push_back({{"api", p.api}, {"built", true}, {"notes", notes}});
+  }
+  for (const auto& [api, note] : missing_targets()) l.apis.push_back({{"api", api}, {"built", false}, {"notes", {note}}});
   return l;
 }
 
-std::string cpu_line(const MachineFacts& m) {
-  std::string caches;
-  for (const CacheInfo& c : m.caches) {
-    if (c.type == "instruction") continue;
-    caches += fmt::format(", L{} {}", c.level, format_bytes(static_cast<double>(c.size_bytes)));
+std::string scalar_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// One target: a headline, then its levels, peak model and the API's own facts, two-space indented.
+std::string format_target(const TargetFacts& f) {
+  std::string levels;
+  for (const TargetMemoryLevel& l : f.memory_levels) {
+    levels += fmt::format("{}{}{}", levels.empty() ? "" : ", ", l.name,
+                          l.capacity_bytes > 0 ? " " + format_bytes(static_cast<double>(l.capacity_bytes)) : "");
   }
-  return fmt::format("cpu  {} ({}): {} cores, {} threads{}  [source: roofline machine]\n", m.cpu_model, m.cpu_vendor,
-                     m.cores, m.pus, caches);
+  std::string out = fmt::format("{}  {} ({}): {} {}, {} compute units{}, {} memory  [api: {}]\n", f.target, f.name,
+                                f.vendor, f.kind, f.api, f.compute_units,
+                                f.clock_hz > 0 ? fmt::format(" at {:.0f} MHz", f.clock_hz / 1e6) : "",
+                                format_bytes(static_cast<double>(f.memory_total_bytes)), f.api);
+  out += fmt::format("  memory levels: {}\n  peak model: {}\n", levels, f.peak_model.empty() ? "unknown" : f.peak_model);
+  for (auto it = f.details.begin(); it != f.details.end(); ++it) {
+    if (it.value().is_primitive()) out += fmt::format("  {}: {}\n", it.key(), scalar_text(it.value()));
+  }
+  for (const std::string& n : f.notes) out += fmt::format("  note: {}\n", n);
+  return out;
 }
 
-json listing_json(const MachineFacts& m, const OpenClListing& l) {
-  json targets = json::array();
-  targets.push_back({{"id", "cpu"}, {"kind", "cpu"}, {"name", m.cpu_model}, {"vendor", m.cpu_vendor},
-                     {"cores", m.cores}, {"threads", m.pus}});
-  for (const opencl::DeviceFacts& d : l.devices) {
-    targets.push_back({{"id", d.id()}, {"kind", "opencl"}, {"name", d.name}, {"vendor", d.vendor},
-                       {"facts", opencl::to_json(d)}});
-  }
-  return {{"targets", targets}, {"opencl", {{"built", l.built}, {"notes", l.notes}}}};
-}
 }  // namespace
 
 void add_devices_command(CLI::App& app, CliState&) {
-  auto* cmd = app.add_subcommand("devices", "List the targets this build can measure: the CPU and each OpenCL device");
+  auto* cmd = app.add_subcommand("devices", "List the targets this build can measure: the CPU, OpenCL and CUDA devices");
   auto json_out = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json_out, "Print the targets and their facts as JSON");
   cmd->callback([json_out] {
-    const MachineFacts m = detect_machine();
-    const OpenClListing l = list_opencl();
+    const Listing l = list_everything();
     if (*json_out) {
-      std::printf("%s\n", listing_json(m, l).dump(2).c_str());
+      json targets = json::array();
+      for (const TargetFacts& f : l.targets) targets.push_back(to_json(f));
+      std::printf("%s\n", json{{"targets", targets}, {"apis", l.apis}}.dump(2).c_str());
       return;
     }
-    std::fputs(cpu_line(m).c_str(), stdout);
-    for (const opencl::DeviceFacts& d : l.devices) std::fputs(opencl::format_device(d).c_str(), stdout);
-    for (const std::string& note : l.notes) std::printf("opencl: %s\n", note.c_str());
+    for (const TargetFacts& f : l.targets) std::fputs(format_target(f).c_str(), stdout);
+    for (const json& api : l.apis) {
+      for (const json& note : api["notes"]) std::printf("%s: %s\n", api["api"].get<std::string>().c_str(), note.get<std::string>().c_str());
+    }
   });
 }
 

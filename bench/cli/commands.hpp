@@ -37,6 +37,8 @@ void add_devices_command(CLI::App& app, CliState& state);
 // Registers the target providers this executable was built with (cli/targets.cpp, the one place that knows
 // which optional targets were found): the CPU of `machine` first, then OpenCL and CUDA when built.
 void register_built_targets(const MachineFacts& machine);
+// The optional targets this build lacks, each {api, how to get it}.
+std::vector<std::pair<std::string, std::string>> missing_targets();
 
 // A percentage flag ("5", "5%", "2.5") as a fraction (0.05); InputError naming `flag` otherwise (compare,
 // history calibrate, fleet).

@@ -26,4 +26,18 @@ void register_built_targets(const MachineFacts& machine) {
   std::stable_partition(all.begin(), all.end(), [](const TargetProvider& p) { return p.api == "native"; });
 }
 
+std::vector<std::pair<std::string, std::string>> missing_targets() {
+  std::vector<std::pair<std::string, std::string>> missing;
+#ifndef ROOFLINE_HAVE_OPENCL
+  missing.emplace_back("opencl", "this roofline was built without OpenCL: run scripts/install-deps (ocl-icd-opencl-dev, "
+                                 "opencl-c-headers; --test adds PoCL's CPU device) and rebuild (scripts/build, with "
+                                 "-DROOFLINE_WITH_OPENCL=ON if it was turned off)");
+#endif
+#ifndef ROOFLINE_HAVE_CUDA
+  missing.emplace_back("cuda", "this roofline was built without CUDA: it needs nvcc, the CUDA toolkit and cuBLASLt "
+                               "(CMake finds them under /usr/local/cuda; -DROOFLINE_WITH_CUDA=ON)");
+#endif
+  return missing;
+}
+
 }  // namespace roofline::cli

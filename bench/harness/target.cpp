@@ -13,27 +13,14 @@
 namespace roofline {
 using nlohmann::json;
 
-json to_json(const TargetFacts& f) {
-  json levels = json::array();
-  for (const TargetMemoryLevel& l : f.memory_levels) {
-    levels.push_back({{"name", l.name}, {"capacity_bytes", l.capacity_bytes}, {"shared", l.shared}});
-  }
-  return {{"target", f.target},
-          {"kind", f.kind},
-          {"name", f.name},
-          {"vendor", f.vendor},
-          {"api", f.api},
-          {"driver", f.driver},
-          {"compute_units", f.compute_units},
-          {"clock_hz", f.clock_hz},
-          {"memory_total_bytes", f.memory_total_bytes},
-          {"memory_available_bytes", f.memory_available_bytes},
-          {"memory_levels", levels},
-          {"peak_model", f.peak_model},
-          {"ops_per_unit_per_clock", f.ops_per_unit_per_clock},
-          {"details", f.details},
-          {"notes", f.notes}};
-}
+// nlohmann-json writes the fields under their own names (the macro is the library's, so the list of fields is
+// written once); reading back goes through target_facts_from_json, whose errors name the field.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TargetMemoryLevel, name, capacity_bytes, shared)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TargetFacts, target, kind, name, vendor, api, driver, compute_units, clock_hz,
+                                   memory_total_bytes, memory_available_bytes, memory_levels, peak_model,
+                                   ops_per_unit_per_clock, details, notes)
+
+json to_json(const TargetFacts& f) { return json(f); }
 
 namespace {
 

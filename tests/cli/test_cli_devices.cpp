@@ -16,7 +16,8 @@ TEST(CliDevices, ListsTheCpuAndSaysWhatOfOpenCl) {
   const bool devices = r.out.find("opencl:0.0  ") != std::string::npos;
   EXPECT_TRUE(devices || r.out.find("\nopencl: ") != std::string::npos) << r.out;
   if (devices) {
-    EXPECT_NE(r.out.find("fp64 "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("fp64: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("peak model: "), std::string::npos) << r.out;
   }
 }
 
@@ -25,16 +26,23 @@ TEST(CliDevices, JsonListsTargetsWithFacts) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
   ASSERT_TRUE(j["targets"].is_array());
-  EXPECT_EQ(j["targets"][0]["id"], "cpu");
-  EXPECT_GT(j["targets"][0]["cores"].get<int>(), 0);
-  ASSERT_TRUE(j["opencl"]["built"].is_boolean());
+  EXPECT_EQ(j["targets"][0]["target"], "cpu");
+  EXPECT_GT(j["targets"][0]["compute_units"].get<int>(), 0);
+  ASSERT_TRUE(j["apis"].is_array());
+  bool opencl_said = false;
+  for (const json& api : j["apis"]) opencl_said = opencl_said || api["api"] == "opencl";
+  EXPECT_TRUE(opencl_said) << r.out;  // built (listing its devices or why none) or not built (how to get it)
   for (std::size_t i = 1; i < j["targets"].size(); ++i) {
-    EXPECT_EQ(j["targets"][i]["kind"], "opencl");
-    EXPECT_TRUE(j["targets"][i]["facts"].contains("max_allocation_bytes"));
+    if (j["targets"][i]["api"] != "opencl") continue;
+    EXPECT_TRUE(j["targets"][i]["details"].contains("max_allocation_bytes"));
   }
-  if (j["targets"].size() == 1) {
-    EXPECT_FALSE(j["opencl"]["notes"].empty()) << r.out;
-  }
+}
+
+TEST(CliDevices, TheTestTargetIsListedThroughItsProvider) {
+  const CliResult r = run_test_target_cli({"devices"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("test:0  roofline test target (prepared timings)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("memory levels: L2 4 MiB, HBM"), std::string::npos) << r.out;
 }
 
 TEST(CliDevices, NoIcdSaysSo) {

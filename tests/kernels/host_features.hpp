@@ -7,21 +7,29 @@
 namespace roofline::testing {
 
 inline IsaFeatures host_features() {
-  IsaFeatures f;
   __builtin_cpu_init();
-  f.sse2 = __builtin_cpu_supports("sse2");
-  f.sse4_2 = __builtin_cpu_supports("sse4.2");
-  f.avx = __builtin_cpu_supports("avx");
-  f.avx2 = __builtin_cpu_supports("avx2");
-  f.fma = __builtin_cpu_supports("fma");
-  f.avx512f = __builtin_cpu_supports("avx512f");
-  f.avx512dq = __builtin_cpu_supports("avx512dq");
-  f.avx512bw = __builtin_cpu_supports("avx512bw");
-  f.avx512vl = __builtin_cpu_supports("avx512vl");
-  f.avx512_vnni = __builtin_cpu_supports("avx512vnni");
-  f.avx512_bf16 = __builtin_cpu_supports("avx512bf16");
-  f.avx512_fp16 = __builtin_cpu_supports("avx512fp16");
-  f.avx_vnni = __builtin_cpu_supports("avxvnni");
+  // __builtin_cpu_supports takes a string literal only, so the table holds the answers, not the names.
+  struct Feature {
+    bool IsaFeatures::*field;
+    bool present;
+  };
+  const Feature table[] = {
+      {&IsaFeatures::sse2, __builtin_cpu_supports("sse2") != 0},
+      {&IsaFeatures::sse4_2, __builtin_cpu_supports("sse4.2") != 0},
+      {&IsaFeatures::avx, __builtin_cpu_supports("avx") != 0},
+      {&IsaFeatures::avx2, __builtin_cpu_supports("avx2") != 0},
+      {&IsaFeatures::fma, __builtin_cpu_supports("fma") != 0},
+      {&IsaFeatures::avx512f, __builtin_cpu_supports("avx512f") != 0},
+      {&IsaFeatures::avx512dq, __builtin_cpu_supports("avx512dq") != 0},
+      {&IsaFeatures::avx512bw, __builtin_cpu_supports("avx512bw") != 0},
+      {&IsaFeatures::avx512vl, __builtin_cpu_supports("avx512vl") != 0},
+      {&IsaFeatures::avx512_vnni, __builtin_cpu_supports("avx512vnni") != 0},
+      {&IsaFeatures::avx512_bf16, __builtin_cpu_supports("avx512bf16") != 0},
+      {&IsaFeatures::avx512_fp16, __builtin_cpu_supports("avx512fp16") != 0},
+      {&IsaFeatures::avx_vnni, __builtin_cpu_supports("avxvnni") != 0},
+  };
+  IsaFeatures f;
+  for (const Feature& x : table) f.*(x.field) = x.present;
   return f;
 }
 
