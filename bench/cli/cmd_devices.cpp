@@ -57,22 +57,24 @@ std::string format_target(const TargetFacts& f) {
 }  // namespace
 
 void add_devices_command(CLI::App& app, CliState&) {
-  auto* cmd = app.add_subcommand("devices", "List the targets this build can measure: the CPU, OpenCL and CUDA devices");
-  auto json_out = std::make_shared<bool>(false);
-  cmd->add_flag("--json", *json_out, "Print the targets and their facts as JSON");
-  cmd->callback([json_out] {
-    const Listing l = list_everything();
-    if (*json_out) {
-      json targets = json::array();
-      for (const TargetFacts& f : l.targets) targets.push_back(to_json(f));
-      std::printf("%s\n", json{{"targets", targets}, {"apis", l.apis}}.dump(2).c_str());
-      return;
-    }
-    for (const TargetFacts& f : l.targets) std::fputs(format_target(f).c_str(), stdout);
-    for (const json& api : l.apis) {
-      for (const json& note : api["notes"]) std::printf("%s: %s\n", api["api"].get<std::string>().c_str(), note.get<std::string>().c_str());
-    }
-  });
+  add_listing_command(
+      app, "devices", "List the targets this build can measure: the CPU, OpenCL and CUDA devices",
+      "Print the targets and their facts as JSON",
+      [] {
+        const Listing l = list_everything();
+        std::string out;
+        for (const TargetFacts& f : l.targets) out += format_target(f);
+        for (const json& api : l.apis) {
+          for (const json& note : api["notes"]) out += fmt::format("{}: {}\n", api["api"].get<std::string>(), note.get<std::string>());
+        }
+        return out;
+      },
+      [] {
+        const Listing l = list_everything();
+        json targets = json::array();
+        for (const TargetFacts& f : l.targets) targets.push_back(to_json(f));
+        return json{{"targets", targets}, {"apis", l.apis}};
+      });
 }
 
 }  // namespace roofline::cli

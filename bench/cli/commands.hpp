@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ void add_history_command(CLI::App& app, CliState& state);
 void add_llm_command(CLI::App& app, CliState& state);
 void add_fleet_command(CLI::App& app, CliState& state);
 void add_devices_command(CLI::App& app, CliState& state);
+
+// A listing subcommand (machine, devices): `--json` chooses which of the two printers runs.
+void add_listing_command(CLI::App& app, const std::string& name, const std::string& help, const std::string& json_help,
+                         std::function<std::string()> text, std::function<nlohmann::json()> as_json);
 
 // Registers the target providers this executable was built with (cli/targets.cpp, the one place that knows
 // which optional targets were found): the CPU of `machine` first, then OpenCL and CUDA when built.

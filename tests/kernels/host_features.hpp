@@ -13,21 +13,15 @@ inline IsaFeatures host_features() {
     bool IsaFeatures::*field;
     bool present;
   };
+#define ROOFLINE_HOST_FEATURE(field, name) Feature{&IsaFeatures::field, __builtin_cpu_supports(name) != 0}
   const Feature table[] = {
-      {&IsaFeatures::sse2, __builtin_cpu_supports("sse2") != 0},
-      {&IsaFeatures::sse4_2, __builtin_cpu_supports("sse4.2") != 0},
-      {&IsaFeatures::avx, __builtin_cpu_supports("avx") != 0},
-      {&IsaFeatures::avx2, __builtin_cpu_supports("avx2") != 0},
-      {&IsaFeatures::fma, __builtin_cpu_supports("fma") != 0},
-      {&IsaFeatures::avx512f, __builtin_cpu_supports("avx512f") != 0},
-      {&IsaFeatures::avx512dq, __builtin_cpu_supports("avx512dq") != 0},
-      {&IsaFeatures::avx512bw, __builtin_cpu_supports("avx512bw") != 0},
-      {&IsaFeatures::avx512vl, __builtin_cpu_supports("avx512vl") != 0},
-      {&IsaFeatures::avx512_vnni, __builtin_cpu_supports("avx512vnni") != 0},
-      {&IsaFeatures::avx512_bf16, __builtin_cpu_supports("avx512bf16") != 0},
-      {&IsaFeatures::avx512_fp16, __builtin_cpu_supports("avx512fp16") != 0},
-      {&IsaFeatures::avx_vnni, __builtin_cpu_supports("avxvnni") != 0},
-  };
+      ROOFLINE_HOST_FEATURE(sse2, "sse2"), ROOFLINE_HOST_FEATURE(sse4_2, "sse4.2"), ROOFLINE_HOST_FEATURE(avx, "avx"),
+      ROOFLINE_HOST_FEATURE(avx2, "avx2"), ROOFLINE_HOST_FEATURE(fma, "fma"), ROOFLINE_HOST_FEATURE(avx512f, "avx512f"),
+      ROOFLINE_HOST_FEATURE(avx512dq, "avx512dq"), ROOFLINE_HOST_FEATURE(avx512bw, "avx512bw"),
+      ROOFLINE_HOST_FEATURE(avx512vl, "avx512vl"), ROOFLINE_HOST_FEATURE(avx512_vnni, "avx512vnni"),
+      ROOFLINE_HOST_FEATURE(avx512_bf16, "avx512bf16"), ROOFLINE_HOST_FEATURE(avx512_fp16, "avx512fp16"),
+      ROOFLINE_HOST_FEATURE(avx_vnni, "avxvnni")};
+#undef ROOFLINE_HOST_FEATURE
   IsaFeatures f;
   for (const Feature& x : table) f.*(x.field) = x.present;
   return f;
