@@ -10,7 +10,8 @@ OperandBytes gemm_operand_bytes(Precision p) {
     case Precision::bf16: return {2, 2, 4};
     case Precision::fp16: return {2, 2, 2};
     case Precision::int8: return {1, 1, 4};
-    case Precision::tf32: return {4, 4, 4};
+    case Precision::tf32:
+    case Precision::int32: return {4, 4, 4};
     case Precision::fp8: return {1, 1, 4};  // e4m3 operands, fp32 result (cuBLASLt's, kernels/cuda/gemm_cublaslt.cpp)
   }
   return {};

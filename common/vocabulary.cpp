@@ -7,14 +7,14 @@
 
 namespace roofline {
 namespace {
-constexpr NameTable<Precision, 7> kPrecisionNames{{{Precision::fp64, "fp64"}, {Precision::fp32, "fp32"},
+constexpr NameTable<Precision, 8> kPrecisionNames{{{Precision::fp64, "fp64"}, {Precision::fp32, "fp32"},
                                                    {Precision::bf16, "bf16"}, {Precision::fp16, "fp16"},
                                                    {Precision::int8, "int8"}, {Precision::tf32, "tf32"},
-                                                   {Precision::fp8, "fp8"}}};
+                                                   {Precision::fp8, "fp8"}, {Precision::int32, "int32"}}};
 constexpr NameTable<Isa, 6> kIsaNames{{{Isa::scalar, "scalar"}, {Isa::sse, "sse"}, {Isa::avx2, "avx2"},
                                         {Isa::avx_vnni, "avx_vnni"}, {Isa::avx512, "avx512"}, {Isa::amx, "amx"}}};
-constexpr std::array<Precision, 7> kPrecisions{Precision::fp64, Precision::fp32, Precision::tf32, Precision::bf16,
-                                               Precision::fp16, Precision::fp8,  Precision::int8};
+constexpr std::array<Precision, 8> kPrecisions{Precision::fp64, Precision::fp32, Precision::tf32, Precision::bf16,
+                                               Precision::fp16, Precision::fp8,  Precision::int32, Precision::int8};
 constexpr NameTable<Level, 4> kLevelNames{{{Level::L1, "L1"}, {Level::L2, "L2"}, {Level::L3, "L3"}, {Level::DRAM, "DRAM"}}};
 constexpr std::array<Level, 4> kLevels{Level::L1, Level::L2, Level::L3, Level::DRAM};
 constexpr NameTable<PageSize, 2> kPageSizeNames{{{PageSize::huge_2m, "2M"}, {PageSize::base_4k, "4K"}}};
@@ -29,7 +29,8 @@ int element_bytes(Precision p) {
   switch (p) {
     case Precision::fp64: return 8;
     case Precision::fp32:
-    case Precision::tf32: return 4;
+    case Precision::tf32:
+    case Precision::int32: return 4;
     case Precision::bf16:
     case Precision::fp16: return 2;
     case Precision::int8:

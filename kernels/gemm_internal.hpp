@@ -64,7 +64,8 @@ decltype(auto) with_gemm_types(Precision p, F&& f) {
     case Precision::int8: return f(GemmTypes<std::int8_t, std::uint8_t, std::int32_t>{});
     case Precision::fp16:
     case Precision::tf32:
-    case Precision::fp8: break;
+    case Precision::fp8:
+    case Precision::int32: break;
   }
   throw std::invalid_argument("GEMM: precision " + std::string(to_string(p)) + " is not supported on the CPU");
 }

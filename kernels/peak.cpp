@@ -120,7 +120,8 @@ PeakInputs default_peak_inputs(const PeakVariant& v) {
     case Precision::fp16: return {-1.0, 3.0, 1.0, std::ldexp(1.0, -5)};  // x, 3 - x, x, ... (period 2)
     case Precision::int8: return {2.0, 3.0, 0.0, 1000.0};               // x + 12 N
     case Precision::tf32:
-    case Precision::fp8: break;  // no CPU peak kernel runs these (GPU tensor-core precisions)
+    case Precision::fp8:
+    case Precision::int32: break;  // no CPU peak kernel runs these (device precisions)
   }
   return {};
 }
@@ -136,7 +137,8 @@ std::int64_t max_peak_iterations(const PeakVariant& v) {
     case Precision::fp16: return std::numeric_limits<std::int64_t>::max();  // bounded by construction
     case Precision::int8: return std::int64_t{1} << 27;  // 12 * 2^27 + 19000 fits int32
     case Precision::tf32:
-    case Precision::fp8: break;  // no CPU peak kernel runs these
+    case Precision::fp8:
+    case Precision::int32: break;  // no CPU peak kernel runs these
   }
   return 0;
 }

@@ -17,11 +17,13 @@ TEST(Types, PrecisionNamesRoundTrip) {
   EXPECT_EQ(element_bytes(Precision::tf32), 4);  // stored as fp32; the tensor cores read 19 bits of it
   EXPECT_EQ(element_bytes(Precision::fp8), 1);
   EXPECT_FALSE(is_integer(Precision::fp8));
+  EXPECT_TRUE(is_integer(Precision::int32));
+  EXPECT_EQ(rate_unit(Precision::int32), "OP/s");
   EXPECT_TRUE(is_integer(Precision::int8));
   EXPECT_FALSE(is_integer(Precision::fp32));
   EXPECT_EQ(rate_unit(Precision::int8), "OP/s");
   EXPECT_EQ(rate_unit(Precision::bf16), "FLOP/s");
-  EXPECT_EQ(all_precisions().size(), 7u);
+  EXPECT_EQ(all_precisions().size(), 8u);
 }
 
 TEST(Types, LevelsInOrderAndRoundTrip) {

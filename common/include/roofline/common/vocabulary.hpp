@@ -10,17 +10,17 @@
 
 namespace roofline {
 
-// tf32 and fp8 (e4m3) are the tensor-core precisions of GPUs (cuBLASLt): 4-byte and 1-byte elements; the CPU
-// kernels run neither. New precisions are appended, so the order of the older ones stays.
-enum class Precision { fp64, fp32, bf16, fp16, int8, tf32, fp8 };
+// tf32 and fp8 (e4m3) are the tensor-core precisions of GPUs (cuBLASLt): 4-byte and 1-byte elements; int32 is the
+// OpenCL devices' integer mad chains. The CPU kernels run none of the three. New precisions are appended, so the order of the older ones stays.
+enum class Precision { fp64, fp32, bf16, fp16, int8, tf32, fp8, int32 };
 
-// Names as they appear in results files: "fp64", "fp32", "bf16", "fp16", "int8", "tf32", "fp8".
+// Names as they appear in results files: "fp64", "fp32", "bf16", "fp16", "int8", "tf32", "fp8", "int32".
 std::string_view to_string(Precision p);
 std::optional<Precision> parse_precision(std::string_view name);
 // Bytes of one element of this precision (int8 -> 1, bf16 -> 2, ...).
 int element_bytes(Precision p);
 // True for integer precisions, whose rates are OP/s rather than FLOP/s.
-constexpr bool is_integer(Precision p) { return p == Precision::int8; }
+constexpr bool is_integer(Precision p) { return p == Precision::int8 || p == Precision::int32; }
 // "OP/s" for integer precisions, "FLOP/s" for floating point.
 std::string_view rate_unit(Precision p);
 // Every precision, in the order tables list them.
