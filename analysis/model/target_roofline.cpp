@@ -6,6 +6,7 @@
 #include "roofline/analysis/target_roofline.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -48,7 +49,7 @@ std::vector<const json*> suite_entries(const ResultsView& view, const TargetView
   return out;
 }
 
-// One kernel's repetitions at one working-set size.
+// One kernel's repetitions at one working-set size, in the vector width kept for the kernel.
 struct SizePoint {
   double bytes = 0.0;
   std::vector<double> values;
@@ -57,18 +58,52 @@ struct SizePoint {
 };
 using KernelCurve = std::map<double, SizePoint>;  // bytes -> point
 
-std::map<std::string, KernelCurve> bandwidth_curves(const ResultsView& view, const TargetView& t) {
-  std::map<std::string, KernelCurve> out;
+// One kernel's curve: the width kept (0 where its entries name none) and its points in that width.
+struct KernelSweep {
+  long long width = 0;
+  KernelCurve curve;
+};
+
+// The width a kernel is kept in: the one with the highest geometric mean of its per-size medians over the sizes
+// every width was measured at (one width per kernel, not the best of every width at each size: the max over
+// widths of noisy medians would lift the curve by noise alone).
+long long kept_width(const std::map<long long, KernelCurve>& by_width) {
+  std::map<double, std::size_t> seen;
+  for (const auto& [width, curve] : by_width) {
+    for (const auto& [bytes, p] : curve) ++seen[bytes];
+  }
+  long long best_width = by_width.begin()->first;
+  double best_score = -1e300;
+  for (const auto& [width, curve] : by_width) {
+    double score = 0.0;
+    for (const auto& [bytes, p] : curve) {
+      if (seen[bytes] == by_width.size()) score += std::log(std::max(median(p.values), 1e-300));
+    }
+    if (score > best_score) {
+      best_score = score;
+      best_width = width;
+    }
+  }
+  return best_width;
+}
+
+std::map<std::string, KernelSweep> bandwidth_curves(const ResultsView& view, const TargetView& t) {
+  std::map<std::string, std::map<long long, KernelCurve>> all;  // kernel -> width -> curve
   for (const json* e : suite_entries(view, t, "bandwidth")) {
     const double bytes = counter(*e, "working_set_bytes"), value = counter(*e, "bytes_per_second");
     if (bytes <= 0.0 || value <= 0.0) continue;
-    SizePoint& p = out[label_text(*e, "kernel", "?")][bytes];
+    SizePoint& p = all[label_text(*e, "kernel", "?")][static_cast<long long>(label_number(*e, "width"))][bytes];
     p.bytes = bytes;
     p.values.push_back(value);
     if (value > p.best) {
       p.best = value;
       p.benchmark = e->value("run_name", e->value("name", std::string()));
     }
+  }
+  std::map<std::string, KernelSweep> out;
+  for (auto& [kernel, by_width] : all) {
+    const long long width = kept_width(by_width);
+    out[kernel] = {width, std::move(by_width.at(width))};
   }
   return out;
 }
@@ -115,16 +150,16 @@ std::vector<LevelRange> level_ranges(const TargetView& t, const KernelCurve& ref
   return out;
 }
 
-const KernelCurve& reference_curve(const std::map<std::string, KernelCurve>& curves, std::string& name) {
+const KernelCurve& reference_curve(const std::map<std::string, KernelSweep>& curves, std::string& name) {
   auto best = curves.find(kRoofKernel);
   if (best == curves.end()) {
     best = curves.begin();
     for (auto it = curves.begin(); it != curves.end(); ++it) {
-      if (it->second.size() > best->second.size()) best = it;
+      if (it->second.curve.size() > best->second.curve.size()) best = it;
     }
   }
   name = best->first;
-  return best->second;
+  return best->second.curve;
 }
 
 double capacity_of(const TargetView& t, const std::string& level) {
@@ -135,25 +170,27 @@ double capacity_of(const TargetView& t, const std::string& level) {
 }
 
 void add_memory(const ResultsView& view, const TargetView& t, json& out) {
-  const std::map<std::string, KernelCurve> curves = bandwidth_curves(view, t);
+  const std::map<std::string, KernelSweep> curves = bandwidth_curves(view, t);
   if (curves.empty()) return;
   std::string reference_name;
   const std::vector<LevelRange> ranges = level_ranges(t, reference_curve(curves, reference_name));
   for (const LevelRange& r : ranges) {
     std::vector<double> medians;
-    for (const auto& [bytes, p] : curves.at(reference_name)) {
+    for (const auto& [bytes, p] : curves.at(reference_name).curve) {
       if (bytes >= r.lo && bytes <= r.hi) medians.push_back(median(p.values));
     }
     const double capacity = capacity_of(t, r.level);
+    const long long width = curves.at(reference_name).width;
     out["memory_levels"].push_back({{"target", t.id}, {"level", r.level}, {"reference_kernel", reference_name},
+                                    {"reference_width", width > 0 ? json(width) : json(nullptr)},
                                     {"min_bytes", r.lo}, {"max_bytes", r.hi}, {"bandwidth", median(medians)},
                                     {"reported_bytes", capacity > 0.0 ? json(capacity) : json(nullptr)},
                                     {"source", r.source}});
-    for (const auto& [kernel, curve] : curves) {
+    for (const auto& [kernel, sweep] : curves) {
       const SizePoint* best = nullptr;
       std::vector<double> size_medians;
       double lo = 0.0, hi = 0.0;
-      for (const auto& [bytes, p] : curve) {
+      for (const auto& [bytes, p] : sweep.curve) {
         if (bytes < r.lo || bytes > r.hi) continue;
         size_medians.push_back(median(p.values));
         lo = lo == 0.0 ? bytes : lo;
@@ -165,6 +202,7 @@ void add_memory(const ResultsView& view, const TargetView& t, json& out) {
                                         {"unit", "B/s"}, {"min_bytes", lo}, {"max_bytes", hi},
                                         {"median", median(best->values)}, {"plateau_median", median(size_medians)},
                                         {"points", size_medians.size()}, {"benchmark", best->benchmark},
+                                        {"width", sweep.width > 0 ? json(sweep.width) : json(nullptr)},
                                         {"source", r.source}});
     }
   }
@@ -174,11 +212,12 @@ std::string rate_unit_of(const std::string& precision) { return precision.rfind(
 
 // The theoretical peak the target's model gives for precision x engine, or null (and a note) when none.
 // `section` gets the note (add_note keeps its notes array).
-json theoretical_peak_of(const TargetView& t, const std::string& precision, const std::string& engine, json& section) {
+json theoretical_peak_of(const TargetView& t, const std::string& precision, const std::string& engine, double clock_hz,
+                         json& section) {
   if (t.peak_model == "units_clock") {
     const auto it = t.ops_per_unit_per_clock.find(precision + "/" + engine);
-    if (it != t.ops_per_unit_per_clock.end() && t.compute_units > 0 && t.clock_hz > 0.0) {
-      return static_cast<double>(t.compute_units) * t.clock_hz * it->second;
+    if (it != t.ops_per_unit_per_clock.end() && t.compute_units > 0 && clock_hz > 0.0) {
+      return static_cast<double>(t.compute_units) * clock_hz * it->second;
     }
     add_note(section, fmt::format("{}: no theoretical {} {} peak: its facts give no ops_per_unit_per_clock[\"{}/{}\"], "
                                 "compute units or clock", t.id, precision, engine, precision, engine));
@@ -204,9 +243,14 @@ void add_compute(const ResultsView& view, const TargetView& t, json& out) {
   for (const auto& [key, row] : rows) {
     const auto& [precision, engine] = key;
     const double value = max_of(row.first);
+    // The clock of the theoretical peak: the one measured beside the best repetition where the target measured
+    // one (its clock_hz counter), else the clock its facts report.
+    const double measured_clock = counter(*row.second, "clock_hz");
+    const double clock = measured_clock > 0.0 ? measured_clock : t.clock_hz;
     json c = {{"target", t.id}, {"precision", precision}, {"engine", engine}, {"isa", label_text(*row.second, "isa")},
               {"value", value}, {"median", median(row.first)}, {"unit", rate_unit_of(precision)},
-              {"theoretical", theoretical_peak_of(t, precision, engine, out)}, {"clock_hz", t.clock_hz},
+              {"theoretical", theoretical_peak_of(t, precision, engine, clock, out)}, {"clock_hz", clock},
+              {"clock_source", measured_clock > 0.0 ? "measured" : "reported"},
               {"benchmark", row.second->value("run_name", row.second->value("name", std::string()))}};
     c["percent"] = c["theoretical"].is_number() ? json(100.0 * value / c["theoretical"].get<double>()) : json(nullptr);
     out["compute_ceilings"].push_back(std::move(c));

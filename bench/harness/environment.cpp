@@ -49,19 +49,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-double measure_clock(int threads) {
-  std::vector<std::int64_t> out(static_cast<std::size_t>(threads));
-  run_clock(threads, kClockTrips / 10, 1, out.data());  // wakes the team
-  double best = 0.0;
-  for (int i = 0; i < kClockSamples; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    run_clock(threads, kClockTrips, 1, out.data());
-    const double s = seconds_since(t0);
-    if (s > 0.0) best = std::max(best, static_cast<double>(kClockTrips) * kClockAddsPerIteration / s);
-  }
-  if (auto err = validate_clock(threads, kClockTrips, 1, out.data())) throw std::runtime_error("environment clock: " + *err);
-  return best;
-}
 
 struct FreeDeleter {
   void operator()(double* p) const { std::free(p); }
@@ -138,6 +125,20 @@ std::uint64_t canary_bytes(const MachineFacts& machine, const RunConfig& config)
   return bytes;
 }
 
+double measure_clock_hz(int threads) {
+  std::vector<std::int64_t> out(static_cast<std::size_t>(threads));
+  run_clock(threads, kClockTrips / 10, 1, out.data());  // wakes the team
+  double best = 0.0;
+  for (int i = 0; i < kClockSamples; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    run_clock(threads, kClockTrips, 1, out.data());
+    const double s = seconds_since(t0);
+    if (s > 0.0) best = std::max(best, static_cast<double>(kClockTrips) * kClockAddsPerIteration / s);
+  }
+  if (auto err = validate_clock(threads, kClockTrips, 1, out.data())) throw std::runtime_error("environment clock: " + *err);
+  return best;
+}
+
 EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfig& config) {
   EnvironmentSample s;
   s.cpu = parse_proc_stat(read_text("/proc/stat"));
@@ -154,7 +155,7 @@ EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfi
   else if (!boost.empty()) s.turbo = boost == "1";
   const int threads = config.max_threads();
   pin_openmp_threads(threads, binding_plan(machine, threads, config.bind));
-  s.clock_hz = measure_clock(threads);
+  s.clock_hz = measure_clock_hz(threads);
   s.canary_bytes_per_second = measure_canary(canary_bytes(machine, config), threads, config.features);
   return s;
 }

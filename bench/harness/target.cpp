@@ -109,6 +109,9 @@ BenchmarkSpec device_benchmark(const DeviceWork& work) {
     if (ops > 0 && w->bytes > 0) state.counters["arithmetic_intensity"] = Counter(ops / w->bytes);
     if (w->working_set_bytes > 0) state.counters["working_set_bytes"] = Counter(w->working_set_bytes);
     state.counters["seconds"] = Counter(1.0, Counter::kIsIterationInvariantRate | Counter::kInvert);
+    if (device_error.empty() && w->clock_hz) {
+      if (const double clock = w->clock_hz(); clock > 0) state.counters["clock_hz"] = Counter(clock);
+    }
     if (!device_error.empty()) {
       state.SkipWithError(fmt::format("device error: {}", device_error).c_str());
       return;

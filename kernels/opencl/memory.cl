@@ -2,7 +2,7 @@
 // ..., uint16), so every check is exact and order-independent (modular sums). The host defines W and VT.
 // One work-item per vector element (copy, triad, write); read reduces, one partial sum per work-item, summed and
 // checked by the host: in a grid-stride loop (neighbouring work-items read neighbouring words: coalesced on a
-// GPU) or, with CHUNKED (CPU devices), 16 words per work-item interleaved inside its work-group's block.
+// GPU) or, with CHUNKED (CPU devices), 16 neighbouring vectors per work-item.
 
 #if W == 1
 #define HSUM(v) (v)
@@ -22,12 +22,12 @@ __kernel void mem_read(__global const VT* restrict a, __global uint* restrict pa
   const uint stride = get_global_size(0);
   VT acc = (VT)(0);
 #ifdef CHUNKED
-  // clpeak's pattern: 16 fetches per work-item, each work-group its own contiguous block with its work-items
-  // interleaved in it (the host launches n / 16 work-items), so a CPU device's work-group loop, vectorized
-  // across work-items, reads whole vectors of neighbouring words.
-  const uint lsize = get_local_size(0);
-  uint i = get_group_id(0) * lsize * 16 + get_local_id(0);
-  for (uint j = 0; j < 16; ++j, i += lsize) acc += a[i];
+  // A CPU device: 16 neighbouring vectors per work-item (the host launches n / 16 work-items). A CPU device
+  // runs a work-group's work-items one after another on one thread, so this is one sequential stream per
+  // thread, which the hardware prefetchers follow. clpeak's pattern (16 fetches interleaved across the
+  // work-group, 16 streams at once) read 28-33 GB/s of DRAM where this reads 37-41 (PoCL, Zen 4, same sitting).
+  uint i = gid * 16;
+  for (uint j = 0; j < 16; ++j, ++i) acc += a[i];
   (void)n;
 #else
   for (uint i = gid; i < n; i += stride) acc += a[i];

@@ -74,6 +74,52 @@ TEST(Targets, ComputeCeilingsArePrecisionByEngineWithUnitsClockPeaks) {
   EXPECT_DOUBLE_EQ(find_row(c, "precision", "bf16", "engine", "matrix")["value"].get<double>(), 505e12);
 }
 
+TEST(Targets, TheoreticalPeakIsTakenAtTheClockMeasuredBesideTheBestRepetition) {
+  json doc = load_json_file(kFile);
+  for (json& e : doc["benchmarks"]) {
+    const json& l = e["labels"];
+    if (l.value("target", "") == "test:0" && l.value("suite", "") == "compute" && l.value("precision", "") == "fp32") {
+      e["clock_hz"] = 1.2e9;  // what an OpenCL CPU device's works write (DeviceWork::clock_hz)
+    }
+  }
+  doc["roofline"] = derive_roofline(doc);
+  const std::vector<json> c = rows_of(doc, "compute_ceilings", "test:0");
+  const json& fp32 = find_row(c, "precision", "fp32", "engine", "vector");
+  EXPECT_DOUBLE_EQ(fp32["theoretical"].get<double>(), 100 * 1.2e9 * 128);
+  EXPECT_DOUBLE_EQ(fp32["clock_hz"].get<double>(), 1.2e9);
+  EXPECT_EQ(fp32["clock_source"], "measured");
+  const json& bf16 = find_row(c, "precision", "bf16", "engine", "matrix");  // none measured: the facts' clock
+  EXPECT_DOUBLE_EQ(bf16["clock_hz"].get<double>(), 1.5e9);
+  EXPECT_EQ(bf16["clock_source"], "reported");
+}
+
+TEST(Targets, EachKernelCurveIsKeptInOneWidthTheBestAcrossSizes) {
+  json doc = load_json_file(kFile);
+  // A second, slower width of every test:0 bandwidth entry, with one size where it alone is faster (noise):
+  // the curve stays in width 4, whose geometric mean over the sizes is higher.
+  json extra = json::array();
+  for (const json& e : doc["benchmarks"]) {
+    const json& l = e["labels"];
+    if (l.value("target", "") != "test:0" || l.value("suite", "") != "bandwidth") continue;
+    if (!e.contains("bytes_per_second") || !e["bytes_per_second"].is_number()) continue;
+    json slow = e;
+    slow["labels"]["width"] = 16;
+    slow["name"] = slow["name"].get<std::string>() + "/w16";
+    slow["run_name"] = slow.value("run_name", slow["name"].get<std::string>()) + "/w16";
+    const bool spike = e.value("working_set_bytes", 0.0) == 1048576.0;
+    slow["bytes_per_second"] = e["bytes_per_second"].get<double>() * (spike ? 1.5 : 0.5);
+    extra.push_back(std::move(slow));
+  }
+  ASSERT_FALSE(extra.empty());
+  for (json& e : extra) doc["benchmarks"].push_back(std::move(e));
+  doc["roofline"] = derive_roofline(doc);
+  for (const json& r : rows_of(doc, "memory_ceilings", "test:0")) EXPECT_EQ(r["width"], 4) << r.dump();
+  for (const json& r : rows_of(doc, "memory_levels", "test:0")) EXPECT_EQ(r["reference_width"], 4) << r.dump();
+  const std::vector<json> mem = rows_of(doc, "memory_ceilings", "test:0");
+  const json& hbm = find_row(mem, "level", "HBM", "kernel", "read");
+  EXPECT_DOUBLE_EQ(hbm["plateau_median"].get<double>(), 3e12);  // the width-4 curve's, as without width 16
+}
+
 TEST(Targets, PlacementsLieOnTheirTargetsCeilingsAndLevel) {
   const json doc = derived();
   const std::vector<json> p = rows_of(doc, "placements", "test:0");

@@ -48,7 +48,9 @@ TEST_P(OpenClMemory, RunsAndValidates) {
   ASSERT_EQ(t.seconds.size(), 2u);
   for (double sec : t.seconds) EXPECT_GT(sec, 0);
   EXPECT_EQ(t.work_per_rep, t.bytes_per_buffer * static_cast<std::uint64_t>(arrays_counted(kernel)));
-  EXPECT_EQ(t.local_size, s->local_size());
+  // The chunked read (CPU devices, buffers of at least 16 work-groups) may launch larger groups than the others.
+  EXPECT_GE(t.local_size, s->local_size());
+  EXPECT_EQ(t.global_size % t.local_size, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllKernelsAndWidths, OpenClMemory,

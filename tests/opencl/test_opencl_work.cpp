@@ -184,3 +184,33 @@ TEST(OpenClWork, DevicesAreListedAsTargets) {
 
 }  // namespace
 }  // namespace roofline::opencl
+
+namespace roofline::opencl {
+
+TEST(OpenClWork, QuickSweepIsOneSizePerOctaveWithReadAndTriadEverywhere) {
+  DeviceFacts d;
+  d.global_cache_bytes = 32ull << 20;
+  d.max_allocation_bytes = 4ull << 30;
+  d.max_work_group_size = 4096;
+  std::vector<std::string> notes;
+  const std::vector<std::uint64_t> quick_sizes = bandwidth_sizes(d, WorkOptions{}, notes);
+  ASSERT_EQ(quick_sizes.size(), 15u);  // 16 KiB .. 256 MiB by octaves
+  for (std::size_t i = 1; i < quick_sizes.size(); ++i) EXPECT_EQ(quick_sizes[i], 2 * quick_sizes[i - 1]);
+  WorkOptions full;
+  full.full = true;
+  const std::vector<std::uint64_t> full_sizes = bandwidth_sizes(d, full, notes);
+  EXPECT_EQ(full_sizes.size(), 29u);  // and x1.5 within each octave
+  EXPECT_EQ(full_sizes[1], 24576u);
+  EXPECT_EQ(full_sizes.back(), 256ull << 20);
+  const std::size_t n = quick_sizes.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_TRUE(sweeps_at(MemoryKernel::read, i, n, WorkOptions{}));
+    EXPECT_TRUE(sweeps_at(MemoryKernel::triad, i, n, WorkOptions{}));
+    EXPECT_EQ(sweeps_at(MemoryKernel::copy, i, n, WorkOptions{}), i % 2 == 0 || i + 1 == n);
+    EXPECT_TRUE(sweeps_at(MemoryKernel::write, i, n, full));
+  }
+  WorkOptions given;
+  given.sizes = {1 << 20, 2 << 20};
+  EXPECT_TRUE(sweeps_at(MemoryKernel::write, 1, 3, given));
+}
+}  // namespace roofline::opencl

@@ -39,8 +39,15 @@ class OpenClTarget : public Target {
  private:
   void bandwidth(const WorkOptions& o, Runner& runner, SuiteOutput& out) {
     const std::vector<std::uint64_t> sizes = bandwidth_sizes(s_->facts(), o, out.notes);
-    for (std::uint64_t bytes : sizes) {
-      for (MemoryKernel k : kMemoryKernels) run_batch(bandwidth_work(s_, k, bytes, o, out.notes), runner);
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      for (MemoryKernel k : kMemoryKernels) {
+        if (sweeps_at(k, i, sizes.size(), o)) run_batch(bandwidth_work(s_, k, sizes[i], o, out.notes), runner);
+      }
+    }
+    if (!o.full && o.sizes.empty()) {
+      out.notes.push_back(fmt::format("{}: the quick profile sweeps read and triad at every size, copy and write at "
+                                      "every other size and the largest (--profile full: every kernel, 2 sizes per octave)",
+                                      facts_.target));
     }
     out.context["sizes"] = sizes;
     say_build(out);

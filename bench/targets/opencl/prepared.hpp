@@ -26,6 +26,7 @@ class PreparedMemory {
   [[nodiscard]] std::uint64_t bytes_per_buffer() const { return words_ * 4; }
   [[nodiscard]] std::uint64_t bytes_per_launch() const;  // STREAM's count: the words the kernel names
   [[nodiscard]] std::uint64_t global_size(int width);
+  [[nodiscard]] std::uint64_t local_size(int width);  // the work-group size that width launches with
   [[nodiscard]] const std::vector<std::string>& notes() const { return notes_; }
   double build_seconds = 0;  // building programs for this object's widths
 

@@ -1,8 +1,12 @@
 // The roofline of one target other than the host CPU (issue 21), from its own benchmark entries and facts:
 //  memory_ceilings / memory_levels: levels named from its memory_levels (plateaus of its bandwidth curve,
-//                   the reference kernel `read`; without plateaus, each size's level from the capacities);
+//                   the reference kernel `read`; without plateaus, each size's level from the capacities), each
+//                   kernel's curve in one vector width (the best geometric mean over the sizes all widths ran at:
+//                   `width`, `reference_width`; the max over widths at each size would be lifted by noise);
 //  compute_ceilings: precision x engine, best repetition; theoretical from its peak_model ("units_clock":
-//                   compute_units x clock_hz x ops_per_unit_per_clock["<precision>/<engine>"]; else null, noted);
+//                   compute_units x clock x ops_per_unit_per_clock["<precision>/<engine>"], the clock the best
+//                   repetition measured beside it (counter clock_hz; clock_source "measured") else the facts'
+//                   clock_hz ("reported"); else null, noted);
 //  ridge_points, placements (each GEMM point on this target's ceilings, resident level = the innermost level
 //                   whose capacity holds its operands, else main memory), transfer_ceilings, launch_latency.
 // Every entry carries `target`, none `threads` (the whole device runs each kernel).

@@ -42,6 +42,10 @@ struct EnvironmentSample {
 // memory budget.
 std::uint64_t canary_bytes(const MachineFacts& machine, const RunConfig& config);
 
+// The core clock on `threads` OpenMP threads (Hz): the best of 5 timed dependent integer-add chains of 6.4 M
+// cycles each (milliseconds), validated. Also the clock of an OpenCL CPU device (PoCL runs on these cores).
+double measure_clock_hz(int threads);
+
 // Takes a sample on `config.max_threads()` pinned threads. The canary validates its arrays and throws
 // std::runtime_error on a wrong result (a broken kernel must not pass as a quiet environment).
 EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfig& config);

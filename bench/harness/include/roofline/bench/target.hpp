@@ -98,6 +98,10 @@ struct DeviceWork {
   bool device_timed = true;
   double min_time_s = 0.05;
   int repetitions = 3;
+  // Optional, for compute works: the clock the device ran the work at, measured right after each repetition
+  // (Hz; 0: no figure). Written as the entry's `clock_hz` counter; analysis then takes a theoretical peak at
+  // this clock instead of the clock the facts report (the reported maximum is not what runs under load).
+  std::function<double()> clock_hz;
 };
 
 // The BenchmarkSpec the harness runs for one DeviceWork: manual time from `run`, counters bytes_per_second,

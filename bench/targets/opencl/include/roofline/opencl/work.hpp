@@ -23,9 +23,15 @@ struct WorkOptions {
   int repetitions = 3;
 };
 
-// The bandwidth sweep: from 4 KiB by x4 (x2 in full) to at least 4x the global cache and at least 256 MiB, each
-// size's buffers capped at the max allocation (said in notes).
+// The bandwidth sweep: from the smallest size every kernel fills (16 KiB at 64 work-items) by octaves (the full
+// profile adds x1.5 within each) to at least 4x the global cache and at least 256 MiB, each size's buffers capped
+// at the max allocation (said in notes). One size per octave is what the plateau detection needs to find the
+// cache and global-memory levels (at x4, 8 sizes, PoCL's curve gave one level).
 std::vector<std::uint64_t> bandwidth_sizes(const DeviceFacts& d, const WorkOptions& o, std::vector<std::string>& notes);
+// Whether kernel `k` runs at sizes[index] of `count`: read (the roof kernel) and triad at every size; the quick
+// profile runs copy and write at every other size and the largest (as the CPU's quick sweep: two kernels swept,
+// the others spot-checked); --sizes and the full profile run every kernel at every size.
+bool sweeps_at(MemoryKernel k, std::size_t index, std::size_t count, const WorkOptions& o);
 
 // One memory kernel at one working set in every vector width (labels kernel, width, bytes).
 std::vector<DeviceWork> bandwidth_work(const std::shared_ptr<Session>& s, MemoryKernel k, std::uint64_t bytes,
