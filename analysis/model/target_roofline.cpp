@@ -281,6 +281,24 @@ void add_transfer_and_latency(const ResultsView& view, const TargetView& t, json
   }
 }
 
+// The roof of a point offloaded with its operands (they cross the host link on every call, the compulsory bytes
+// at the best host-to-device transfer: pinned where measured, else pageable), or null without transfers.
+json offload_roof(const json& out, const TargetView& t, double ai, const json* peak) {
+  const json* best = nullptr;
+  for (const json& c : out["transfer_ceilings"]) {
+    if (c.value("target", "") != t.id || c.value("direction", "") != "host_to_device") continue;
+    const bool pinned = c.value("memory", "") == "pinned";
+    if (best == nullptr || (pinned && best->value("memory", "") != "pinned")) best = &c;
+  }
+  if (best == nullptr || ai <= 0.0 || best->value("value", 0.0) <= 0.0) return nullptr;
+  const double bw = (*best)["value"].get<double>();
+  const double compute = peak != nullptr ? peak->value("value", 0.0) : 0.0;
+  const double link = bw * ai;
+  return {{"direction", "host_to_device"}, {"memory", best->value("memory", "")}, {"bandwidth", bw},
+          {"attainable", compute > 0.0 ? std::min(compute, link) : link},
+          {"bound", compute > 0.0 && compute < link ? "compute" : "transfer"}};
+}
+
 // GEMM points of the target on its own ceilings: the compute ceiling of the engine its labels name, the roof of
 // the innermost level whose capacity holds the operands (main memory otherwise).
 void add_placements(const ResultsView& view, const TargetView& t, json& out) {
@@ -316,6 +334,7 @@ void add_placements(const ResultsView& view, const TargetView& t, json& out) {
       add_note(out, fmt::format("{}: a {} {} point has no {} ceiling or no {} roof to be placed on", t.id,
                                          backend, precision, engine, level));
     }
+    p["offload"] = offload_roof(out, t, ai, peak);
     out["placements"].push_back(std::move(p));
   }
 }
@@ -337,8 +356,8 @@ json derive_target_roofline(const ResultsView& view, const TargetView& target) {
     r["target"] = target.id;
     out["ridge_points"].push_back(std::move(r));
   }
+  add_transfer_and_latency(view, target, out);  // before placements: their offload roof is a transfer ceiling
   add_placements(view, target, out);
-  add_transfer_and_latency(view, target, out);
   return out;
 }
 

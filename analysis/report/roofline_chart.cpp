@@ -2,7 +2,8 @@
 // roof per precision and engine (the matrix engine's, AMX, drawn thicker above the vector one where both
 // exist) with its theoretical peak dashed above it, a diagonal memory roof per level clipped at
 // the ridge with the highest compute roof, ridge points marked with their AI, and the GEMV/GEMM points
-// labelled by batch and precision.
+// labelled by batch and precision. A device's chart adds its host-to-device transfer roofs (dotted), the roof
+// of work offloaded with its operands on every call.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -26,6 +27,7 @@ struct Roofs {
   int threads = 0;
   std::vector<std::pair<std::string, const json*>> compute;  // precision -> best ceiling per engine
   std::vector<std::pair<std::string, double>> memory;        // level -> roof bandwidth
+  std::vector<std::pair<std::string, double>> transfers;     // "host_to_device pinned" -> bandwidth (devices)
   std::vector<const json*> placements;
   double bw_max = 0.0;
   double peak_max = 0.0;
@@ -50,6 +52,10 @@ Roofs collect_roofs(const json& results) {
       r.memory.emplace_back(level, num(*m, "value"));
       r.bw_max = std::max(r.bw_max, num(*m, "value"));
     }
+  }
+  // A device's host-to-device transfers: the roof of work whose operands come from the host on every call.
+  for (const json& t : roofline_array(results, "transfer_ceilings")) {
+    if (str(t, "direction") == "host_to_device" && num(t, "value") > 0) r.transfers.emplace_back(str(t, "memory"), num(t, "value"));
   }
   for (const json& p : roofline_array(results, "placements")) {
     if (static_cast<int>(num(p, "threads")) == r.threads && num(p, "ai") > 0 && num(p, "value") > 0) r.placements.push_back(&p);
@@ -117,6 +123,7 @@ LogLogPlot roofline_plot(const json& results) {
     see_y(num(*c, "value"));
     see_y(num(*c, "theoretical"));
     for (const auto& [level, bw] : r.memory) see_ai(num(*c, "value") / bw);
+    for (const auto& [memory, bw] : r.transfers) see_ai(num(*c, "value") / bw);
   }
   for (const json* p : r.placements) {
     see_ai(num(*p, "ai"));
@@ -155,6 +162,14 @@ std::string roofline_chart_svg(const json& results, const std::string& id) {
                   fmt::format(" class=\"ceiling memory\" data-level=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
                               "stroke-width=\"2.5\"",
                               html_escape(level), bw, series_colour(level)));
+  }
+  // Transfer roofs (devices): y = host-to-device bandwidth x AI, dotted, for work offloaded with its operands.
+  for (const auto& [memory, bw] : r.transfers) {
+    const double x_end = r.peak_max > 0 ? r.peak_max / bw : x_hi;
+    s += svg_line(plot.x.to_px(x_lo), plot.y.to_px(bw * x_lo), plot.x.to_px(x_end), plot.y.to_px(bw * x_end),
+                  fmt::format(" class=\"ceiling transfer\" data-memory=\"{}\" data-value=\"{:g}\" stroke=\"#888\" "
+                              "stroke-width=\"1.5\" stroke-dasharray=\"{}\"",
+                              html_escape(memory), bw, memory == "pinned" ? "2 3" : "6 3 2 3"));
   }
   // Compute roofs: horizontal from where the fastest memory roof meets them; theoretical dashed above.
   for (const auto& [precision, c] : r.compute) {
@@ -226,6 +241,10 @@ std::string roofline_chart_svg(const json& results, const std::string& id) {
   legend.push_back({"theoretical peak", "#666", "7 5", ""});
   legend.push_back({"ridge point", "#666", "", "circle"});
   for (const auto& [level, bw] : r.memory) legend.push_back({std::string(level) + " " + format_si(bw, "B/s"), series_colour(level), "", ""});
+  for (const auto& [memory, bw] : r.transfers) {
+    legend.push_back({fmt::format("host-to-device {} {} (operands sent per call)", memory, format_si(bw, "B/s")), "#888",
+                      memory == "pinned" ? "2 3" : "6 3 2 3", ""});
+  }
   const char* shapes[] = {"circle", "square", "triangle"};
   for (std::size_t i = 0; i < backends.size(); ++i) legend.push_back({backends[i], "#888", "", shapes[i % 3]});
   s += svg_legend(plot, legend);

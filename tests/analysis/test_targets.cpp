@@ -135,6 +135,12 @@ TEST(Targets, PlacementsLieOnTheirTargetsCeilingsAndLevel) {
   EXPECT_EQ(gemm["roof"]["engine"], "matrix");
   EXPECT_EQ(gemm["bound"], "compute");
   EXPECT_DOUBLE_EQ(gemm["attainable"].get<double>(), 505e12);
+  // Offloaded with its operands each call, a point is bound by the pinned host-to-device transfer (25.25 GB/s).
+  EXPECT_EQ(large["offload"]["memory"], "pinned");
+  EXPECT_DOUBLE_EQ(large["offload"]["attainable"].get<double>(), 25.25e9 * 0.5);
+  EXPECT_EQ(large["offload"]["bound"], "transfer");
+  EXPECT_DOUBLE_EQ(gemm["offload"]["attainable"].get<double>(),
+                   std::min(505e12, 25.25e9 * gemm["ai"].get<double>()));
   // The CPU's GEMV stays on the CPU's roofs.
   const std::vector<json> cpu = rows_of(doc, "placements", "cpu");
   ASSERT_EQ(cpu.size(), 1u);
@@ -237,6 +243,10 @@ TEST(Targets, ReportRendersEachTargetAfterTheCpu) {
   ASSERT_NE(chart, std::string::npos);
   EXPECT_LT(cpu_chart, chart);
   EXPECT_NE(html.find("data-level=\"HBM\"", chart), std::string::npos);
+  // ... with its host-to-device transfer roofs beside them; the CPU's chart has none.
+  EXPECT_NE(html.find("class=\"ceiling transfer\" data-memory=\"pinned\" data-value=\"2.525e+10\"", chart),
+            std::string::npos);
+  EXPECT_EQ(html.substr(cpu_chart, chart - cpu_chart).find("ceiling transfer"), std::string::npos);
 }
 
 TEST(ResultsView, OldFilesHaveTheCpuSynthesizedFromTheMachine) {

@@ -3,6 +3,8 @@
 // fails mid-run ends the target with TargetLost naming it.
 #include <cstdlib>
 
+#include <unistd.h>  // environ
+
 #include <fmt/format.h>
 
 #include "roofline/bench/suite.hpp"
@@ -75,6 +77,21 @@ class OpenClTarget : public Target {
     out.context["build_seconds"] = s_->total_build_seconds();
     out.context["local_size"] = s_->local_size();
     out.context["device_timing"] = s_->device_timing();
+    if (s_->facts().platform_vendor.find("pocl") != std::string::npos) out.context["pocl_environment"] = pocl_environment();
+  }
+
+  // PoCL's settings from the environment (POCL_*): POCL_WORK_GROUP_METHOD picks how a work-group's loop is
+  // generated and vectorized, POCL_MAX_PTHREAD_COUNT / POCL_AFFINITY how many threads run it and where; a CPU
+  // device's figures depend on them, so the run records them ({}: PoCL's defaults). On this Zen 4 guest the
+  // methods read the same within noise (fp32 186 / 201 / 177 GFLOP/s default / loopvec / cbs).
+  static nlohmann::json pocl_environment() {
+    nlohmann::json env = nlohmann::json::object();
+    for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+      const std::string kv = *e;
+      const std::size_t eq = kv.find('=');
+      if (kv.rfind("POCL_", 0) == 0 && eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    return env;
   }
 
   // One batch through the harness; the works (and their device buffers) are freed when it returns.

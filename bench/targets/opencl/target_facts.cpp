@@ -18,8 +18,9 @@ bool cpu_model(const HostVectorModel& host, TargetFacts& f) {
   f.ops_per_unit_per_clock = {{"fp32/vector", lanes32 * host.fma_pipes * 2},
                               {"fp64/vector", lanes32 / 2 * host.fma_pipes * 2}};
   if (host.vnni) f.ops_per_unit_per_clock["int8/vector"] = lanes32 * 4 * host.fma_pipes * 2;  // 4 bytes a lane
-  f.notes.push_back(fmt::format("theoretical peak: the host CPU's vector model ({}-bit FMA x {} pipes; {}); "
-                                "compute units are the logical CPUs the device runs on",
+  f.notes.push_back(fmt::format("theoretical peak: the host CPU's vector model ({}-bit FMA x {} pipes; {}) at the "
+                                "host cores' clock measured beside each compute kernel (the reported clock is not "
+                                "what they run at); compute units are the logical CPUs the device runs on",
                                 host.vector_bits, host.fma_pipes, host.source));
   return true;
 }

@@ -8,7 +8,9 @@
 //                   repetition measured beside it (counter clock_hz; clock_source "measured") else the facts'
 //                   clock_hz ("reported"); else null, noted);
 //  ridge_points, placements (each GEMM point on this target's ceilings, resident level = the innermost level
-//                   whose capacity holds its operands, else main memory), transfer_ceilings, launch_latency.
+//                   whose capacity holds its operands, else main memory; `offload`: the roof were its operands
+//                   sent from the host on every call, min(peak, best host-to-device transfer x AI), null without
+//                   transfers), transfer_ceilings, launch_latency.
 // Every entry carries `target`, none `threads` (the whole device runs each kernel).
 #pragma once
 

@@ -1,0 +1,126 @@
+// End-to-end: `roofline run --target opencl:0` on the first OpenCL device (PoCL's CPU device in CI; skipped,
+// saying why, where `roofline devices` lists none) at small sizes: one results file with the device's facts,
+// every suite's entries validated, its roofline (levels, compute ceilings at the measured clock on a CPU device,
+// transfers, launch latency, CLBlast placements with their offload roof), the PoCL settings of the run, and a
+// report that charts the device (beside the CPU's chart: tests/analysis/test_targets.cpp).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_harness.hpp"
+
+namespace roofline::testing {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The first OpenCL target `roofline devices --json` lists, or "" (and why) when none.
+std::string first_opencl_target(std::string& why) {
+  const CliResult r = run_cli({"devices", "--json"});
+  if (r.exit_code != 0) {
+    why = "roofline devices failed: " + r.err;
+    return "";
+  }
+  const json j = json::parse(r.out);
+  for (const json& t : j["targets"]) {
+    if (t.value("api", "") == "opencl") return t["target"].get<std::string>();
+  }
+  why = "no OpenCL device (install pocl-opencl-icd: scripts/install-deps --test)";
+  return "";
+}
+
+std::vector<json> rows(const json& doc, const char* array, const std::string& target) {
+  std::vector<json> out;
+  for (const json& e : doc["roofline"][array]) {
+    if (e.value("target", "") == target) out.push_back(e);
+  }
+  return out;
+}
+
+void every_suite_is_in_the_file_validated(const json& doc, const std::string& target) {
+  bool facts = false;
+  for (const json& t : doc["context"]["targets"]) facts = facts || (t["target"] == target && t["api"] == "opencl");
+  EXPECT_TRUE(facts);
+  std::set<std::string> suites;
+  std::set<std::pair<std::string, int>> kernel_widths;
+  for (const json& e : doc["benchmarks"]) {
+    const json& l = e.value("labels", json::object());
+    if (l.value("target", "") != target || e.value("run_type", "") != "iteration") continue;
+    EXPECT_FALSE(e.value("error_occurred", false)) << e.dump();
+    EXPECT_EQ(e["name"].get<std::string>().rfind(target + "/", 0), 0u) << e["name"];
+    suites.insert(l["suite"].get<std::string>());
+    if (l["suite"] == "bandwidth") kernel_widths.insert({l["kernel"].get<std::string>(), l["width"].get<int>()});
+  }
+  EXPECT_EQ(suites, (std::set<std::string>{"bandwidth", "compute", "gemm", "transfer", "latency"}));
+  for (const char* k : {"read", "copy", "triad", "write"}) {
+    for (int w : {1, 2, 4, 8, 16}) EXPECT_TRUE(kernel_widths.count({k, w})) << k << " width " << w;
+  }
+}
+
+void its_roofline_has_ceilings_transfers_latency_and_placements(const json& doc, const std::string& target) {
+  EXPECT_FALSE(rows(doc, "memory_levels", target).empty());
+  for (const json& m : rows(doc, "memory_ceilings", target)) EXPECT_TRUE(m["width"].is_number()) << m.dump();
+  const std::vector<json> compute = rows(doc, "compute_ceilings", target);
+  bool fp32 = false;
+  for (const json& c : compute) {
+    if (c["precision"] != "fp32") continue;
+    fp32 = true;
+    EXPECT_GT(c["value"].get<double>(), 0.0);
+    if (c["theoretical"].is_number()) {
+      EXPECT_GT(c["clock_hz"].get<double>(), 0.0);
+      // A CPU device's peak is taken at the host cores' clock, measured beside the kernel.
+      for (const json& t : doc["context"]["targets"]) {
+        if (t["target"] == target && t["kind"] == "cpu") {
+          EXPECT_EQ(c["clock_source"], "measured");
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(fp32);
+  EXPECT_EQ(rows(doc, "transfer_ceilings", target).size(), 4u);  // both directions, pinned and pageable
+  EXPECT_EQ(rows(doc, "launch_latency", target).size(), 1u);
+  const std::vector<json> placements = rows(doc, "placements", target);
+  if (doc["context"]["suites"][target + "/gemm"].is_object() && !placements.empty()) {
+    for (const json& p : placements) {
+      EXPECT_EQ(p["backend"], "clblast");
+      EXPECT_TRUE(p["offload"].is_object()) << p.dump();
+    }
+  }
+}
+
+void pocl_settings_of_the_run_are_recorded(const json& doc, const std::string& target) {
+  const json& suite = doc["context"]["suites"][target + "/bandwidth"];
+  ASSERT_TRUE(suite.is_object());
+  EXPECT_GT(suite["build_seconds"].get<double>(), 0.0);
+  if (suite.contains("pocl_environment")) {
+    EXPECT_EQ(suite["pocl_environment"]["POCL_WORK_GROUP_METHOD"], "loopvec");
+  }
+}
+
+// One run (~20 s on 2 cores: two sizes, a small GEMM, no CPU suites), every check on its file: one test, since
+// ctest runs each test in a process of its own.
+TEST(CliOpenCl, RunWritesTheDevicesRooflineValidatedAndTheReportChartsIt) {
+  std::string why;
+  const std::string target = first_opencl_target(why);
+  if (target.empty()) GTEST_SKIP() << why;
+  TempDir dir;
+  const fs::path out = dir / "opencl.json";
+  const CliResult r = run_cli({"run", "--no-cpu", "--target", target, "--suites", "bandwidth,compute,gemm,transfer,latency",
+                               "--sizes", "64KiB,1MiB", "--gemm-shape", "256,256", "--batches", "1,16", "--out",
+                               out.string(), "--quiet"},
+                              {"POCL_WORK_GROUP_METHOD=loopvec"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json doc = json::parse(read_file(out));
+  every_suite_is_in_the_file_validated(doc, target);
+  its_roofline_has_ceilings_transfers_latency_and_placements(doc, target);
+  pocl_settings_of_the_run_are_recorded(doc, target);
+  const fs::path html = dir / "opencl.html";
+  ASSERT_TRUE(fs::exists(html));
+  EXPECT_NE(read_file(html).find("id=\"roofline-chart-" + target + "\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace roofline::testing
