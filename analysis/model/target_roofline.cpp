@@ -58,21 +58,26 @@ struct SizePoint {
 };
 using KernelCurve = std::map<double, SizePoint>;  // bytes -> point
 
-// One kernel's curve: the width kept (0 where its entries name none) and its points in that width.
+// A kernel's variant: its vector width (0 where its entries name none) and access pattern (label `pattern`,
+// "" where none: a target may run one kernel in several access patterns).
+using Variant = std::pair<long long, std::string>;
+
+// One kernel's curve: the variant kept and its points in that variant.
 struct KernelSweep {
   long long width = 0;
+  std::string pattern;
   KernelCurve curve;
 };
 
-// The width a kernel is kept in: the one with the highest geometric mean of its per-size medians over the sizes
-// every width was measured at (one width per kernel, not the best of every width at each size: the max over
-// widths of noisy medians would lift the curve by noise alone).
-long long kept_width(const std::map<long long, KernelCurve>& by_width) {
+// The variant (width, pattern) a kernel is kept in: the one with the highest geometric mean of its per-size medians
+// over the sizes every variant was measured at (one variant per kernel, not the best of every variant at each
+// size: the max over variants of noisy medians would lift the curve by noise alone).
+Variant kept_variant(const std::map<Variant, KernelCurve>& by_width) {
   std::map<double, std::size_t> seen;
   for (const auto& [width, curve] : by_width) {
     for (const auto& [bytes, p] : curve) ++seen[bytes];
   }
-  long long best_width = by_width.begin()->first;
+  Variant best_width = by_width.begin()->first;
   double best_score = -1e300;
   for (const auto& [width, curve] : by_width) {
     double score = 0.0;
@@ -88,11 +93,12 @@ long long kept_width(const std::map<long long, KernelCurve>& by_width) {
 }
 
 std::map<std::string, KernelSweep> bandwidth_curves(const ResultsView& view, const TargetView& t) {
-  std::map<std::string, std::map<long long, KernelCurve>> all;  // kernel -> width -> curve
+  std::map<std::string, std::map<Variant, KernelCurve>> all;  // kernel -> variant -> curve
   for (const json* e : suite_entries(view, t, "bandwidth")) {
     const double bytes = counter(*e, "working_set_bytes"), value = counter(*e, "bytes_per_second");
     if (bytes <= 0.0 || value <= 0.0) continue;
-    SizePoint& p = all[label_text(*e, "kernel", "?")][static_cast<long long>(label_number(*e, "width"))][bytes];
+    const Variant variant{static_cast<long long>(label_number(*e, "width")), label_text(*e, "pattern")};
+    SizePoint& p = all[label_text(*e, "kernel", "?")][variant][bytes];
     p.bytes = bytes;
     p.values.push_back(value);
     if (value > p.best) {
@@ -102,8 +108,8 @@ std::map<std::string, KernelSweep> bandwidth_curves(const ResultsView& view, con
   }
   std::map<std::string, KernelSweep> out;
   for (auto& [kernel, by_width] : all) {
-    const long long width = kept_width(by_width);
-    out[kernel] = {width, std::move(by_width.at(width))};
+    const Variant kept = kept_variant(by_width);
+    out[kernel] = {kept.first, kept.second, std::move(by_width.at(kept))};
   }
   return out;
 }
@@ -203,6 +209,7 @@ void add_memory(const ResultsView& view, const TargetView& t, json& out) {
                                         {"median", median(best->values)}, {"plateau_median", median(size_medians)},
                                         {"points", size_medians.size()}, {"benchmark", best->benchmark},
                                         {"width", sweep.width > 0 ? json(sweep.width) : json(nullptr)},
+                                        {"pattern", sweep.pattern.empty() ? json(nullptr) : json(sweep.pattern)},
                                         {"source", r.source}});
     }
   }

@@ -24,8 +24,9 @@ __kernel void mem_read(__global const VT* restrict a, __global uint* restrict pa
 #ifdef CHUNKED
   // A CPU device: 16 neighbouring vectors per work-item (the host launches n / 16 work-items). A CPU device
   // runs a work-group's work-items one after another on one thread, so this is one sequential stream per
-  // thread, which the hardware prefetchers follow. clpeak's pattern (16 fetches interleaved across the
-  // work-group, 16 streams at once) read 28-33 GB/s of DRAM where this reads 37-41 (PoCL, Zen 4, same sitting).
+  // thread. clpeak's pattern (16 fetches a work-group apart: 16 streams per thread) read less on PoCL here:
+  // 28.5 against 32 GB/s of DRAM (medians of 6 interleaved runs at 256 MiB) and 84-102 against 83-116 at
+  // 8 MiB; run as a second variant beside this one, it was the better in 1 of 5 pairs beside clpeak.
   uint i = gid * 16;
   for (uint j = 0; j < 16; ++j, ++i) acc += a[i];
   (void)n;

@@ -111,13 +111,30 @@ TEST(Targets, EachKernelCurveIsKeptInOneWidthTheBestAcrossSizes) {
     extra.push_back(std::move(slow));
   }
   ASSERT_FALSE(extra.empty());
-  for (json& e : extra) doc["benchmarks"].push_back(std::move(e));
-  doc["roofline"] = derive_roofline(doc);
-  for (const json& r : rows_of(doc, "memory_ceilings", "test:0")) EXPECT_EQ(r["width"], 4) << r.dump();
-  for (const json& r : rows_of(doc, "memory_levels", "test:0")) EXPECT_EQ(r["reference_width"], 4) << r.dump();
-  const std::vector<json> mem = rows_of(doc, "memory_ceilings", "test:0");
+  json with_slow = doc;
+  for (const json& e : extra) with_slow["benchmarks"].push_back(e);
+  with_slow["roofline"] = derive_roofline(with_slow);
+  for (const json& r : rows_of(with_slow, "memory_ceilings", "test:0")) {
+    EXPECT_EQ(r["width"], 4) << r.dump();
+    EXPECT_TRUE(r["pattern"].is_null()) << r.dump();
+  }
+  for (const json& r : rows_of(with_slow, "memory_levels", "test:0")) EXPECT_EQ(r["reference_width"], 4) << r.dump();
+  const std::vector<json> mem = rows_of(with_slow, "memory_ceilings", "test:0");
   const json& hbm = find_row(mem, "level", "HBM", "kernel", "read");
   EXPECT_DOUBLE_EQ(hbm["plateau_median"].get<double>(), 3e12);  // the width-4 curve's, as without width 16
+  // A second access pattern of the same width, faster everywhere: that variant is kept, and named.
+  json with_pattern = doc;
+  for (json e : extra) {
+    e["labels"]["width"] = 4;
+    e["labels"]["pattern"] = "interleaved";
+    e["bytes_per_second"] = e["bytes_per_second"].get<double>() * 2.4;  // 1.2x the width-4 curve, or 3.6x at the spike
+    with_pattern["benchmarks"].push_back(std::move(e));
+  }
+  with_pattern["roofline"] = derive_roofline(with_pattern);
+  const std::vector<json> mem2 = rows_of(with_pattern, "memory_ceilings", "test:0");
+  const json& hbm2 = find_row(mem2, "level", "HBM", "kernel", "read");
+  EXPECT_EQ(hbm2["pattern"], "interleaved");
+  EXPECT_DOUBLE_EQ(hbm2["plateau_median"].get<double>(), 3e12 * 1.2);
 }
 
 TEST(Targets, PlacementsLieOnTheirTargetsCeilingsAndLevel) {

@@ -109,7 +109,8 @@ PreparedMemory::PreparedMemory(Session& s, MemoryKernel k, std::uint64_t bytes) 
   }
 }
 
-std::uint64_t PreparedMemory::bytes_per_launch() const {
+std::uint64_t PreparedMemory::bytes_per_launch(int width) {
+  if (k_ == MemoryKernel::read) return width_state(width).words * 4;
   return words_ * 4 * static_cast<std::uint64_t>(arrays_counted(k_));
 }
 
@@ -131,8 +132,10 @@ PreparedMemory::Width& PreparedMemory::width_state(int width) {
   const bool chunked = k_ == MemoryKernel::read && s_.facts().type == "cpu" && vecs >= 16 * local;
   // read on a CPU device: 16 neighbouring vectors per work-item (memory.cl's CHUNKED).
   w.local = local;
+  // (grown only while the work-items still cover the buffer in whole groups: what a launch leaves unread is
+  // not counted, bytes_per_launch, but a read should cover its working set)
   while (chunked && w.local * 2 <= std::min<std::uint64_t>(kChunkedLocal, s_.facts().max_work_group_size) &&
-         vecs >= 16 * w.local * 2) {
+         vecs >= 16 * w.local * 2 && (vecs / 16) % (w.local * 2) == 0) {
     w.local *= 2;
   }
   w.global = chunked ? std::max(w.local, vecs / 16 / w.local * w.local)
@@ -194,7 +197,7 @@ Timing measure_memory(Session& s, MemoryKernel k, int width, std::uint64_t bytes
     t.device_timing = t.device_timing && timed;
   }
   if (!t.device_timing) t.notes.push_back("the device gave no profiling times: kernels timed on the host clock");
-  t.work_per_rep = pm.bytes_per_launch();
+  t.work_per_rep = pm.bytes_per_launch(width);
   t.bytes_per_buffer = pm.bytes_per_buffer();
   t.validation_error = pm.validate(width);
   t.validated = t.validation_error.empty();

@@ -24,7 +24,9 @@ class PreparedMemory {
   // "" when the result of the last run in `width` is right, else what was wrong.
   std::string validate(int width);
   [[nodiscard]] std::uint64_t bytes_per_buffer() const { return words_ * 4; }
-  [[nodiscard]] std::uint64_t bytes_per_launch() const;  // STREAM's count: the words the kernel names
+  // STREAM's count: the words the kernel names in `width` (read: the words its work-items sum, a whole number
+  // of work-groups of 16 vectors each, at most the buffer).
+  [[nodiscard]] std::uint64_t bytes_per_launch(int width);
   [[nodiscard]] std::uint64_t global_size(int width);
   [[nodiscard]] std::uint64_t local_size(int width);  // the work-group size that width launches with
   [[nodiscard]] const std::vector<std::string>& notes() const { return notes_; }

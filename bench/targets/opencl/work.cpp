@@ -68,32 +68,38 @@ bool sweeps_at(MemoryKernel k, std::size_t index, std::size_t count, const WorkO
   return index % 2 == 0 || index + 1 == count;
 }
 
+namespace {
+// One prepared memory kernel in one width as a DeviceWork.
+DeviceWork memory_work(const std::shared_ptr<Session>& s, const std::shared_ptr<PreparedMemory>& pm, MemoryKernel k,
+                       int width, const WorkOptions& o) {
+  DeviceWork w;
+  const std::uint64_t ws = pm->bytes_per_buffer() * static_cast<std::uint64_t>(arrays_counted(k));
+  w.name = fmt::format("bandwidth/{}/width:{}/bytes:{}", to_string(k), width, ws);
+  w.labels = {{"suite", "bandwidth"}, {"kernel", to_string(k)}, {"width", width}, {"bytes", ws},
+              {"global_size", pm->global_size(width)}, {"local_size", pm->local_size(width)}};
+  bool timed = true;
+  guarded_call(*s, [&] { return pm->run(width, 1, timed); });  // untimed: PoCL compiles per work-group size here
+  w.device_timed = timed;
+  const Pace p = guarded_call(*s, [&] { return pace([&](std::int64_t n) { return pm->run(width, n, timed); },
+                                                    o.min_time_s); });
+  const std::int64_t per_call = p.launches;
+  w.labels["launches_per_call"] = per_call;
+  w.run = guarded(s, [pm, width, per_call](std::int64_t n) { bool t = true; return pm->run(width, n * per_call, t); });
+  w.validate = guarded(s, [pm, width] { return pm->validate(width); });
+  w.bytes = static_cast<double>(pm->bytes_per_launch(width) * static_cast<std::uint64_t>(per_call));
+  w.working_set_bytes = static_cast<double>(ws);
+  w.min_time_s = p.min_time_s;
+  w.repetitions = o.repetitions;
+  return w;
+}
+}  // namespace
+
 std::vector<DeviceWork> bandwidth_work(const std::shared_ptr<Session>& s, MemoryKernel k, std::uint64_t bytes,
                                        const WorkOptions& o, std::vector<std::string>& notes) {
   auto pm = guarded_call(*s, [&] { return std::make_shared<PreparedMemory>(*s, k, bytes); });
   for (const std::string& n : pm->notes()) notes.push_back(fmt::format("{} {}: {}", s->facts().id(), to_string(k), n));
   std::vector<DeviceWork> works;
-  for (int width : kVectorWidths) {
-    DeviceWork w;
-    const std::uint64_t ws = pm->bytes_per_buffer() * static_cast<std::uint64_t>(arrays_counted(k));
-    w.name = fmt::format("bandwidth/{}/width:{}/bytes:{}", to_string(k), width, ws);
-    w.labels = {{"suite", "bandwidth"}, {"kernel", to_string(k)}, {"width", width}, {"bytes", ws},
-                {"global_size", pm->global_size(width)}, {"local_size", pm->local_size(width)}};
-    bool timed = true;
-    guarded_call(*s, [&] { return pm->run(width, 1, timed); });  // untimed: PoCL compiles per work-group size here
-    w.device_timed = timed;
-    const Pace p = guarded_call(*s, [&] { return pace([&](std::int64_t n) { return pm->run(width, n, timed); },
-                                                      o.min_time_s); });
-    const std::int64_t per_call = p.launches;
-    w.labels["launches_per_call"] = per_call;
-    w.run = guarded(s, [pm, width, per_call](std::int64_t n) { bool t = true; return pm->run(width, n * per_call, t); });
-    w.validate = guarded(s, [pm, width] { return pm->validate(width); });
-    w.bytes = static_cast<double>(pm->bytes_per_launch() * static_cast<std::uint64_t>(per_call));
-    w.working_set_bytes = static_cast<double>(ws);
-    w.min_time_s = p.min_time_s;
-    w.repetitions = o.repetitions;
-    works.push_back(std::move(w));
-  }
+  for (int width : kVectorWidths) works.push_back(memory_work(s, pm, k, width, o));
   return works;
 }
 
