@@ -26,7 +26,7 @@ __kernel void mem_read(__global const VT* restrict a, __global uint* restrict pa
   // runs a work-group's work-items one after another on one thread, so this is one sequential stream per
   // thread. clpeak's pattern (16 fetches a work-group apart: 16 streams per thread) read less on PoCL here:
   // 28.5 against 32 GB/s of DRAM (medians of 6 interleaved runs at 256 MiB) and 84-102 against 83-116 at
-  // 8 MiB; run as a second variant beside this one, it was the better in 1 of 5 pairs beside clpeak.
+  // 8 MiB; run as a second variant beside this one, it was the better in none of 5 pairs beside clpeak.
   uint i = gid * 16;
   for (uint j = 0; j < 16; ++j, ++i) acc += a[i];
   (void)n;
