@@ -289,13 +289,13 @@ void add_transfer_and_latency(const ResultsView& view, const TargetView& t, json
 }
 
 // The roof of a point offloaded with its operands (they cross the host link on every call, the compulsory bytes
-// at the best host-to-device transfer: pinned where measured, else pageable), or null without transfers.
+// at the best host-to-device transfer, pinned or pageable: on a GPU pinned is the faster, under PoCL pageable
+// copies beat mapped pinned buffers, 13.7 against 9.5 GB/s), or null without transfers.
 json offload_roof(const json& out, const TargetView& t, double ai, const json* peak) {
   const json* best = nullptr;
   for (const json& c : out["transfer_ceilings"]) {
     if (c.value("target", "") != t.id || c.value("direction", "") != "host_to_device") continue;
-    const bool pinned = c.value("memory", "") == "pinned";
-    if (best == nullptr || (pinned && best->value("memory", "") != "pinned")) best = &c;
+    if (best == nullptr || c.value("value", 0.0) > best->value("value", 0.0)) best = &c;
   }
   if (best == nullptr || ai <= 0.0 || best->value("value", 0.0) <= 0.0) return nullptr;
   const double bw = (*best)["value"].get<double>();

@@ -9,7 +9,8 @@
 //                   clock_hz ("reported"); else null, noted);
 //  ridge_points, placements (each GEMM point on this target's ceilings, resident level = the innermost level
 //                   whose capacity holds its operands, else main memory; `offload`: the roof were its operands
-//                   sent from the host on every call, min(peak, best host-to-device transfer x AI), null without
+//                   sent from the host on every call, min(peak, best host-to-device transfer, pinned or pageable,
+//                   x AI), null without
 //                   transfers), transfer_ceilings, launch_latency.
 // Every entry carries `target`, none `threads` (the whole device runs each kernel).
 #pragma once
