@@ -95,6 +95,53 @@ std::string ridges_svg(const Roofs& r, const LogLogPlot& plot, const std::string
   return s;
 }
 
+// The roofs: memory (and a device's transfers) diagonal up to the highest compute roof's ridge, compute
+// horizontal with the theoretical peak dashed above.
+std::string roofs_svg(const Roofs& r, const LogLogPlot& plot, const std::string& id) {
+  std::string s;
+  s += svg_clipped_group(id, " class=\"roofs\"");
+  const double x_lo = plot.x.lo, x_hi = plot.x.hi;
+
+  // Memory roofs: y = bw x AI from the left edge up to the ridge with the highest compute roof.
+  for (const auto& [level, bw] : r.memory) {
+    const double x_end = r.peak_max > 0 ? r.peak_max / bw : x_hi;
+    s += svg_line(plot.x.to_px(x_lo), plot.y.to_px(bw * x_lo), plot.x.to_px(x_end), plot.y.to_px(bw * x_end),
+                  fmt::format(" class=\"ceiling memory\" data-level=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
+                              "stroke-width=\"2.5\"",
+                              html_escape(level), bw, series_colour(level)));
+  }
+  // Transfer roofs (devices): y = host-to-device bandwidth x AI, dotted, for work offloaded with its operands.
+  for (const auto& [memory, bw] : r.transfers) {
+    const double x_end = r.peak_max > 0 ? r.peak_max / bw : x_hi;
+    s += svg_line(plot.x.to_px(x_lo), plot.y.to_px(bw * x_lo), plot.x.to_px(x_end), plot.y.to_px(bw * x_end),
+                  fmt::format(" class=\"ceiling transfer\" data-memory=\"{}\" data-value=\"{:g}\" stroke=\"#888\" "
+                              "stroke-width=\"1.5\" stroke-dasharray=\"{}\"",
+                              html_escape(memory), bw, memory == "pinned" ? "2 3" : "6 3 2 3"));
+  }
+  // Compute roofs: horizontal from where the fastest memory roof meets them; theoretical dashed above.
+  for (const auto& [precision, c] : r.compute) {
+    const double peak = num(*c, "value"), theo = num(*c, "theoretical");
+    const double x_start = r.bw_max > 0 ? peak / r.bw_max : x_lo;
+    const std::string colour = series_colour(precision);
+    const std::string engine = str(*c, "engine", "vector");
+    s += svg_line(plot.x.to_px(x_start), plot.y.to_px(peak), plot.x.to_px(x_hi), plot.y.to_px(peak),
+                  fmt::format(" class=\"ceiling compute\"{}{}{} data-precision=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
+                              "stroke-width=\"{}\"",
+                              engine == "matrix" ? " data-matrix=\"1\"" : "", svg_attr("data-isa", str(*c, "isa")),
+                              svg_attr("data-engine", engine), html_escape(precision), peak, colour,
+                              engine == "matrix" ? "5" : "2.5"));
+    if (theo > 0) {
+      const double tx = r.bw_max > 0 ? theo / r.bw_max : x_lo;
+      s += svg_line(plot.x.to_px(tx), plot.y.to_px(theo), plot.x.to_px(x_hi), plot.y.to_px(theo),
+                    fmt::format(" class=\"ceiling theoretical\" data-precision=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
+                                "stroke-width=\"1.5\" stroke-dasharray=\"7 5\"",
+                                html_escape(precision), theo, colour));
+    }
+  }
+  s += "</g>\n";
+  return s;
+}
+
 }  // namespace
 
 std::string series_colour(const std::string& name) {
@@ -152,46 +199,7 @@ std::string roofline_chart_svg(const json& results, const std::string& id) {
                                    "arithmetic intensity (FLOP/byte; OP/byte for integer)", unit_word, tick_ai,
                                    tick_flop_rate);
   s.insert(s.find('>', s.find("<svg")), fmt::format(" data-threads=\"{}\"", r.threads));
-  s += svg_clipped_group(id, " class=\"roofs\"");
-  const double x_lo = plot.x.lo, x_hi = plot.x.hi;
-
-  // Memory roofs: y = bw x AI from the left edge up to the ridge with the highest compute roof.
-  for (const auto& [level, bw] : r.memory) {
-    const double x_end = r.peak_max > 0 ? r.peak_max / bw : x_hi;
-    s += svg_line(plot.x.to_px(x_lo), plot.y.to_px(bw * x_lo), plot.x.to_px(x_end), plot.y.to_px(bw * x_end),
-                  fmt::format(" class=\"ceiling memory\" data-level=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
-                              "stroke-width=\"2.5\"",
-                              html_escape(level), bw, series_colour(level)));
-  }
-  // Transfer roofs (devices): y = host-to-device bandwidth x AI, dotted, for work offloaded with its operands.
-  for (const auto& [memory, bw] : r.transfers) {
-    const double x_end = r.peak_max > 0 ? r.peak_max / bw : x_hi;
-    s += svg_line(plot.x.to_px(x_lo), plot.y.to_px(bw * x_lo), plot.x.to_px(x_end), plot.y.to_px(bw * x_end),
-                  fmt::format(" class=\"ceiling transfer\" data-memory=\"{}\" data-value=\"{:g}\" stroke=\"#888\" "
-                              "stroke-width=\"1.5\" stroke-dasharray=\"{}\"",
-                              html_escape(memory), bw, memory == "pinned" ? "2 3" : "6 3 2 3"));
-  }
-  // Compute roofs: horizontal from where the fastest memory roof meets them; theoretical dashed above.
-  for (const auto& [precision, c] : r.compute) {
-    const double peak = num(*c, "value"), theo = num(*c, "theoretical");
-    const double x_start = r.bw_max > 0 ? peak / r.bw_max : x_lo;
-    const std::string colour = series_colour(precision);
-    const std::string engine = str(*c, "engine", "vector");
-    s += svg_line(plot.x.to_px(x_start), plot.y.to_px(peak), plot.x.to_px(x_hi), plot.y.to_px(peak),
-                  fmt::format(" class=\"ceiling compute\"{}{}{} data-precision=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
-                              "stroke-width=\"{}\"",
-                              engine == "matrix" ? " data-matrix=\"1\"" : "", svg_attr("data-isa", str(*c, "isa")),
-                              svg_attr("data-engine", engine), html_escape(precision), peak, colour,
-                              engine == "matrix" ? "5" : "2.5"));
-    if (theo > 0) {
-      const double tx = r.bw_max > 0 ? theo / r.bw_max : x_lo;
-      s += svg_line(plot.x.to_px(tx), plot.y.to_px(theo), plot.x.to_px(x_hi), plot.y.to_px(theo),
-                    fmt::format(" class=\"ceiling theoretical\" data-precision=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
-                                "stroke-width=\"1.5\" stroke-dasharray=\"7 5\"",
-                                html_escape(precision), theo, colour));
-    }
-  }
-  s += "</g>\n";
+  s += roofs_svg(r, plot, id);
 
   s += ridges_svg(r, plot, id);
 
