@@ -110,7 +110,14 @@ BenchmarkSpec device_benchmark(const DeviceWork& work) {
     if (w->working_set_bytes > 0) state.counters["working_set_bytes"] = Counter(w->working_set_bytes);
     state.counters["seconds"] = Counter(1.0, Counter::kIsIterationInvariantRate | Counter::kInvert);
     if (device_error.empty() && w->clock_hz) {
-      if (const double clock = w->clock_hz(); clock > 0) state.counters["clock_hz"] = Counter(clock);
+      // The clock kernel validates itself and throws when wrong; Google Benchmark catches nothing, so the
+      // error fails this entry instead of ending the process.
+      try {
+        if (const double clock = w->clock_hz(); clock > 0) state.counters["clock_hz"] = Counter(clock);
+      } catch (const std::exception& e) {
+        state.SkipWithError(fmt::format("clock beside the work: {}", e.what()).c_str());
+        return;
+      }
     }
     if (!device_error.empty()) {
       state.SkipWithError(fmt::format("device error: {}", device_error).c_str());

@@ -2,7 +2,10 @@
 // validation reported as a failure (which makes `roofline run` exit 1) rather than crashing the process.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "roofline/bench/runner.hpp"
+#include "roofline/bench/target.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -86,4 +89,41 @@ TEST(Runner, ZeroCounterKeepsTheBatch) {
   EXPECT_EQ(nan_as_null("{\"name\": \"x: NaN\"}"), "{\"name\": \"x: NaN\"}");
 }
 
+}  // namespace roofline
+
+namespace roofline {
+namespace {
+DeviceWork clocked_work(const std::string& name, std::function<double()> clock) {
+  DeviceWork w;
+  w.name = name;
+  w.labels = {{"suite", "compute"}, {"kernel", name}};
+  w.run = [](std::int64_t n) { return 1e-3 * static_cast<double>(n); };
+  w.validate = [] { return std::string(); };
+  w.flop = 1e6;
+  w.min_time_s = 0.001;
+  w.repetitions = 2;
+  w.clock_hz = std::move(clock);
+  return w;
+}
+}  // namespace
+
+// DeviceWork::clock_hz: its figure becomes the entry's clock_hz counter; a clock that throws (its kernel failed
+// its own check) fails that entry, named, and the process goes on.
+TEST(Runner, DeviceWorkClockIsACounterAndAThrowingClockFailsItsEntry) {
+  Runner runner;
+  const std::vector<json> entries = runner.run(
+      {device_benchmark(clocked_work("clocked", [] { return 3.5e9; })),
+       device_benchmark(clocked_work("broken", []() -> double { throw std::runtime_error("clock chain: wrong sum"); }))});
+  int clocked = 0;
+  for (const json& e : entries) {
+    if (e["labels"]["kernel"] != "clocked" || e["run_type"] != "iteration") continue;
+    EXPECT_DOUBLE_EQ(e["clock_hz"].get<double>(), 3.5e9);
+    EXPECT_NEAR(e["flop_per_second"].get<double>(), 1e9, 1e3);
+    ++clocked;
+  }
+  EXPECT_EQ(clocked, 2);
+  ASSERT_EQ(runner.failures().size(), 1u);
+  EXPECT_NE(runner.failures()[0].find("broken"), std::string::npos);
+  EXPECT_NE(runner.failures()[0].find("clock chain: wrong sum"), std::string::npos);
+}
 }  // namespace roofline

@@ -83,7 +83,7 @@ void its_roofline_has_ceilings_transfers_latency_and_placements(const json& doc,
   EXPECT_EQ(rows(doc, "transfer_ceilings", target).size(), 4u);  // both directions, pinned and pageable
   EXPECT_EQ(rows(doc, "launch_latency", target).size(), 1u);
   const std::vector<json> placements = rows(doc, "placements", target);
-  if (doc["context"]["suites"][target + "/gemm"].is_object() && !placements.empty()) {
+  if (doc["context"]["suites"].contains(target + "/gemm") && !placements.empty()) {
     for (const json& p : placements) {
       EXPECT_EQ(p["backend"], "clblast");
       EXPECT_TRUE(p["offload"].is_object()) << p.dump();
@@ -92,6 +92,7 @@ void its_roofline_has_ceilings_transfers_latency_and_placements(const json& doc,
 }
 
 void pocl_settings_of_the_run_are_recorded(const json& doc, const std::string& target) {
+  ASSERT_TRUE(doc["context"]["suites"].contains(target + "/bandwidth"));
   const json& suite = doc["context"]["suites"][target + "/bandwidth"];
   ASSERT_TRUE(suite.is_object());
   EXPECT_GT(suite["build_seconds"].get<double>(), 0.0);
