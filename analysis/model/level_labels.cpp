@@ -13,7 +13,8 @@ namespace roofline {
 
 namespace {
 
-// Reported capacities by level number (known[1..3]) and the deepest level reported (0: none).
+// Reported capacities by level number (known[1..3], 0 where unknown or implausible) and the deepest level
+// reported (0: none).
 struct Priors {
   double known[4] = {0, 0, 0, 0};
   int count = 0;
@@ -25,7 +26,8 @@ Priors priors_of(const std::vector<ReportedLevel>& reported) {
     if (r.bytes <= 0.0 || r.name.size() != 2 || r.name[0] != 'L') continue;
     const int k = r.name[1] - '0';
     if (k < 1 || k > 3) continue;
-    p.known[k] = r.bytes;
+    // An implausible size still says the level exists (count), but not where it ends (known stays 0).
+    if (r.plausible) p.known[k] = r.bytes;
     p.count = std::max(p.count, k);
   }
   return p;
@@ -254,7 +256,7 @@ std::string level_from_reported(double bytes, const std::vector<ReportedLevel>& 
   std::string last_name;
   double last_bytes = 0.0;
   for (const ReportedLevel& r : reported) {
-    if (r.bytes <= 0.0) continue;
+    if (r.bytes <= 0.0 || !r.plausible) continue;  // a single size beyond every plausible cache is DRAM
     if (bytes <= r.bytes) return r.name;
     last_name = r.name;
     last_bytes = r.bytes;

@@ -120,6 +120,25 @@ bool in_range(double bytes, double lo, double hi) { return bytes >= lo * 0.99 &&
 
 }  // namespace
 
+std::string implausible_cache(int level, double size, int cores_per_instance, double previous_bytes, double seen_bytes) {
+  // The largest per-core share of a cache level any CPU has had: L1d 192 KiB (Apple; x86 48 KiB), L2 4 MiB,
+  // L3 32 MiB (AMD EPYC 9175F: 512 MiB over 16 cores, one per CCD). A guest that reports its host's whole L3 as
+  // its own (508 MiB per core on a Zen 5 VM, 150 MiB per core on an Emerald Rapids one) exceeds them.
+  static const double kLargestShare[] = {0.0, 256.0 * 1024, 8.0 * 1024 * 1024, 64.0 * 1024 * 1024};
+  const double share = size / std::max(cores_per_instance, 1);
+  if (level >= 1 && level <= 3 && share > kLargestShare[level]) {
+    return fmt::format("L{} reported as {} per instance shared by {} core{} ({} per core, more than any CPU has, e.g. "
+                       "a VM passing on its host's cache): the size is no prior for the levels, the curve alone "
+                       "places L{}.", level, format_bytes(size), std::max(cores_per_instance, 1),
+                       cores_per_instance > 1 ? "s" : "", format_bytes(share), level);
+  }
+  if (previous_bytes > 0.0 && seen_bytes <= previous_bytes) {
+    return fmt::format("L{} reported as {} for these threads, no larger than the level before it ({}): the size is "
+                       "no prior for the levels.", level, format_bytes(seen_bytes), format_bytes(previous_bytes));
+  }
+  return "";
+}
+
 std::vector<ReportedLevel> reported_levels(const json& machine, int threads, const std::string& policy) {
   return reported_levels(host_facts_from_machine(machine), threads, policy);
 }
@@ -136,7 +155,14 @@ std::vector<ReportedLevel> reported_levels(const HostFacts& host, int threads, c
       const int instances = static_cast<int>(c.instances.value_or(0));
       int used = policy == "spread" ? threads : (threads + per_instance - 1) / per_instance;
       if (instances > 0) used = std::min(used, instances);
-      out.push_back({fmt::format("L{}", level), size * std::max(used, 1)});
+      ReportedLevel r{fmt::format("L{}", level), size * std::max(used, 1)};
+      const std::string why = implausible_cache(level, size, per_instance, out.empty() ? 0.0 : out.back().bytes,
+                                                size * std::max(used, 1));
+      if (!why.empty()) {
+        r.plausible = false;
+        r.why = why;
+      }
+      out.push_back(std::move(r));
       break;
     }
   }
@@ -202,7 +228,9 @@ std::set<std::string> streaming_kernels(const json& results) {
 
 std::vector<CurvePoint> curve_of(const std::vector<const Point*>& pts) {
   std::vector<CurvePoint> c;
-  for (const Point* p : pts) c.push_back({p->bytes, p->median, p->spread()});
+  for (const Point* p : pts) {
+    c.push_back({p->bytes, p->median, p->spread(), static_cast<double>(std::max<std::size_t>(p->repetitions.size(), 1))});
+  }
   return c;
 }
 
@@ -220,7 +248,13 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
   }
   std::vector<std::vector<CurvePoint>> curves;
   for (const std::string& k : swept) curves.push_back(curve_of(kernels.at(k)));
-  const LevelDetection d = detect_levels(curves, reported);
+  // As many levels as the machine reports caches (an implausible size is still a level that exists), + DRAM.
+  PlateauOptions options;
+  options.max_levels = (reported.empty() ? 3 : reported.size()) + 1;
+  for (const ReportedLevel& r : reported) {
+    if (!r.plausible) out["notes"].push_back(prefix + r.why);
+  }
+  const LevelDetection d = detect_levels(curves, reported, options);
   // Say when the repetitions scatter so much that the plateaus are a guess (a shared machine under load).
   std::vector<double> spreads;
   for (const CurvePoint& p : d.curve) spreads.push_back(p.spread);
@@ -253,11 +287,15 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
                                       {"source", l.source}});
     }
     for (const std::string& n : d.labels.notes) out["notes"].push_back(prefix + n);
-  } else if (!reported.empty()) {
+  } else if (std::any_of(reported.begin(), reported.end(), [](const ReportedLevel& r) { return r.plausible; })) {
     out["notes"].push_back(prefix + fmt::format("the '{}' curve has too few sizes for plateaus ({}); levels come "
-                                                "from the reported cache sizes only.", reference, d.curve.size()));
+                                                "from the plausible reported cache sizes only.", reference,
+                                                d.curve.size()));
     double lo = 0.0;
+    const ReportedLevel* last = nullptr;
     for (const ReportedLevel& r : reported) {
+      if (!r.plausible) continue;
+      last = &r;
       ranges.push_back({r.name, lo, r.bytes, "reported"});
       out["memory_levels"].push_back({{"threads", threads}, {"level", r.name}, {"reference_kernel", reference},
                                       {"min_bytes", bytes_or_null(lo)}, {"max_bytes", bytes_or_null(r.bytes)},
@@ -266,7 +304,7 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
                                       {"source", "reported"}});
       lo = r.bytes * 1.03;  // just above, so in_range's slack does not put one size in two levels
     }
-    ranges.push_back({"DRAM", 2.0 * reported.back().bytes, 1e30, "reported"});
+    ranges.push_back({"DRAM", 2.0 * last->bytes, 1e30, "reported"});
   } else {
     out["notes"].push_back(prefix + "too few sizes for plateaus and no reported cache sizes: no memory levels.");
   }
@@ -278,17 +316,40 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
 // plateau_median, the median over the level's sizes of each size's median, is the level's typical
 // bandwidth: it does not jump when one size bumps or the level's edge moves by a size between runs, so the
 // CI gate judges it (key_figures.cpp) while the roof stays the best repetition.
+// The first size of a level past a knee is often still partly served by the level before it, and the ceiling
+// (the best repetition inside the level) would take the knee's help for the level's bandwidth (a synthetic step
+// from 100 to 24 GB/s over an octave puts a size at 27 GB/s just past the knee). So a level after the first one
+// leaves out of its ceiling a leading size whose median lies above every other size's of the level by more than
+// 7.5%, unless its own repetitions scatter by more (twice its noise: noise, not the knee). The level's range
+// stays the segmentation's; a sawtooth does not trigger it (its high sizes are no higher than the level's others).
+const Point* knee_size(const std::vector<const Point*>& pts, const Range& r) {
+  std::vector<const Point*> inside;
+  for (const Point* p : pts) {
+    if (in_range(p->bytes, r.lo, r.hi)) inside.push_back(p);
+  }
+  if (inside.size() < 3) return nullptr;
+  std::sort(inside.begin(), inside.end(), [](const Point* a, const Point* b) { return a->bytes < b->bytes; });
+  double rest = 0.0;
+  for (std::size_t i = 1; i < inside.size(); ++i) rest = std::max(rest, inside[i]->median);
+  const Point* first = inside.front();
+  const double noise = 2.0 * 1.25 * first->spread() / std::sqrt(std::max<double>(first->repetitions.size(), 1.0));
+  const bool above = rest > 0.0 && std::log(first->median / rest) > std::max(std::log(1.075), noise);
+  return above ? first : nullptr;
+}
+
 void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
                   std::vector<json>& ceilings) {
   for (const auto& [kernel, pts] : kernels) {
     std::map<std::string, json> best_by_level;
-    for (const Range& r : ranges) {
+    for (std::size_t ri = 0; ri < ranges.size(); ++ri) {
+      const Range& r = ranges[ri];
+      const Point* knee = ri > 0 ? knee_size(pts, r) : nullptr;
       const Point* best = nullptr;
       double lo = 0.0, hi = 0.0;
       int count = 0;
       std::vector<double> medians;  // each size's median: their median is the plateau's typical bandwidth
       for (const Point* p : pts) {
-        if (!in_range(p->bytes, r.lo, r.hi)) continue;
+        if (!in_range(p->bytes, r.lo, r.hi) || p == knee) continue;
         if (best == nullptr || p->best > best->best) best = p;
         medians.push_back(p->median);
         lo = count == 0 ? p->bytes : std::min(lo, p->bytes);
@@ -482,6 +543,17 @@ void add_page_sizes(const json& results, const HostFacts& host, json& out) {
 }
 
 }  // namespace
+
+std::pair<double, int> plateau_median_over(const ResultsView& view, int threads, const std::string& kernel, double lo,
+                                           double hi) {
+  const json& results = view.target_document(kCpuTargetId);
+  if (!results.is_object() || !results.contains("context")) return {0.0, 0};
+  std::vector<double> medians;
+  for (const auto& [key, p] : collect_points(results)) {
+    if (std::get<0>(key) == threads && std::get<1>(key) == kernel && in_range(p.bytes, lo, hi)) medians.push_back(p.median);
+  }
+  return {medians.empty() ? 0.0 : median(medians), static_cast<int>(medians.size())};
+}
 
 json derive_memory_ceilings(const json& results) {
   const ResultsView view(results);

@@ -1,5 +1,5 @@
-// Plateau detection on bandwidth-vs-size curves (segmentation, merging, trimming) and the combined curve
-// of several kernels: see plateaus.hpp. Level labelling is in level_labels.cpp.
+// The memory levels of a bandwidth-vs-size curve as one optimal segmentation (see PlateauOptions), and the
+// combined curve of several kernels: see plateaus.hpp. Level labelling is in level_labels.cpp.
 #include "roofline/analysis/plateaus.hpp"
 #include "roofline/common/statistics.hpp"
 
@@ -11,186 +11,173 @@ namespace roofline {
 
 namespace {
 
-bool within(double value, double reference, double tolerance) {
-  return reference > 0.0 && std::fabs(value / reference - 1.0) <= tolerance;
-}
-
 double safe_log(double v) { return std::log(std::max(v, 1e-300)); }
 
-struct Segment {
-  std::vector<std::size_t> members;
-  double level(const std::vector<CurvePoint>& curve) const {
-    std::vector<double> v;
-    for (std::size_t i : members) v.push_back(curve[i].value);
-    return median(v);
-  }
-  double spread(const std::vector<CurvePoint>& curve) const {
-    std::vector<double> v;
-    for (std::size_t i : members) v.push_back(curve[i].spread);
-    return median(v);
-  }
-  double octaves(const std::vector<CurvePoint>& curve) const {
-    const double first = curve[members.front()].bytes;
-    return first > 0.0 ? std::log2(curve[members.back()].bytes / first) : 0.0;
-  }
+// The curve as the segmentation sees it: log bandwidth and each point's noise in log units.
+struct LogCurve {
+  std::vector<double> y, sigma, octave;  // octave: log2 of the size
 };
 
-// Optimal partition of x[0..n) into contiguous pieces minimizing sum |x_i - median(piece)| + penalty per
-// piece (dynamic programming; n is a few dozen sizes, so the cubic cost is negligible).
-std::vector<Segment> segment(const std::vector<double>& x, double penalty) {
-  const std::size_t n = x.size();
-  std::vector<double> best(n + 1, std::numeric_limits<double>::infinity());
-  std::vector<std::size_t> cut(n + 1, 0);
-  best[0] = 0.0;
-  for (std::size_t end = 1; end <= n; ++end) {
-    for (std::size_t begin = 0; begin < end; ++begin) {
-      const std::vector<double> piece(x.begin() + static_cast<std::ptrdiff_t>(begin),
-                                      x.begin() + static_cast<std::ptrdiff_t>(end));
-      const double m = median(piece);
-      double cost = penalty;
-      for (double v : piece) cost += std::fabs(v - m);
-      if (best[begin] + cost < best[end]) {
-        best[end] = best[begin] + cost;
-        cut[end] = begin;
+LogCurve log_curve(const std::vector<CurvePoint>& curve, const PlateauOptions& options) {
+  LogCurve c;
+  for (const CurvePoint& p : curve) {
+    const double of_median = 1.25 * p.spread / std::sqrt(std::max(p.repetitions, 1.0));
+    c.y.push_back(safe_log(p.value));
+    c.sigma.push_back(std::sqrt(options.noise_floor * options.noise_floor + of_median * of_median));
+    c.octave.push_back(std::log2(std::max(p.bytes, 1.0)));
+  }
+  return c;
+}
+
+// One candidate level: points [begin, end) of the curve, its fitted log bandwidth and its cost.
+struct Fit {
+  double cost = std::numeric_limits<double>::infinity();
+  double y = 0.0;
+};
+
+// The level's fit over [begin, end): start at the median, then twice the weighted mean of the points within
+// the cap (the outliers do not pull it), and the capped cost at that fit.
+Fit fit_level(const LogCurve& c, std::size_t begin, std::size_t end, const PlateauOptions& options) {
+  Fit f;
+  if (end <= begin || end > c.y.size()) return f;
+  std::vector<double> piece;
+  for (std::size_t i = begin; i < end; ++i) piece.push_back(c.y[i]);
+  f.y = median(piece);
+  const auto z2 = [&](std::size_t i, double y) { return std::pow((c.y[i] - y) / c.sigma[i], 2.0); };
+  for (int round = 0; round < 2; ++round) {
+    double sum = 0.0, weights = 0.0;
+    for (std::size_t i = begin; i < end; ++i) {
+      if (z2(i, f.y) >= options.outlier_cap) continue;
+      const double w = 1.0 / (c.sigma[i] * c.sigma[i]);
+      sum += w * c.y[i];
+      weights += w;
+    }
+    if (weights <= 0.0) break;
+    f.y = sum / weights;
+  }
+  // A level is flat: a piece whose inliers fall along a line by more than max_level_fall from its first size to
+  // its last is a transition (the L3-to-DRAM slope of a VM over an octave or two), not a level, whatever its fit.
+  double sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0;
+  std::size_t inliers = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    if (z2(i, f.y) >= options.outlier_cap) continue;
+    ++inliers;
+    const double w = 1.0 / (c.sigma[i] * c.sigma[i]);
+    sw += w;
+    sx += w * c.octave[i];
+    sy += w * c.y[i];
+    sxx += w * c.octave[i] * c.octave[i];
+    sxy += w * c.octave[i] * c.y[i];
+  }
+  if (inliers < options.min_points) return Fit{};  // a level is its sizes that agree, not its outliers
+  const double denominator = sw * sxx - sx * sx;
+  if (denominator > 0.0) {
+    const double slope = (sw * sxy - sx * sy) / denominator;  // log bandwidth per octave
+    if (-slope * (c.octave[end - 1] - c.octave[begin]) > options.max_level_fall) return Fit{};
+  }
+  f.cost = 0.0;
+  for (std::size_t i = begin; i < end; ++i) f.cost += std::min(z2(i, f.y), options.outlier_cap);
+  return f;
+}
+
+struct Piece {
+  std::size_t first = 0, last = 0;  // inclusive
+  double y = 0.0;
+};
+
+// The optimal segmentation of points [from, n) into at most options.max_levels levels and transitions, the
+// last point inside the last level (see PlateauOptions). best[k][e]: the least cost of the first e points
+// with k levels, point e-1 in a transition or ending a level.
+std::vector<Piece> optimal_levels(const LogCurve& c, std::size_t from, const PlateauOptions& options) {
+  const std::size_t n = c.y.size(), kmax = std::max<std::size_t>(options.max_levels, 1);
+  // A curve is a few dozen sizes; the bound also tells the compiler that n + 1 cannot overflow.
+  if (n < from + options.min_points || n > 4096) return {};
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<std::vector<Fit>> fits(n);
+  for (std::vector<Fit>& row : fits) row.resize(n + 1);
+  for (std::size_t a = from; a < n; ++a) {
+    for (std::size_t e = a + options.min_points; e <= n; ++e) {
+      if (c.octave[e - 1] - c.octave[a] >= options.min_octaves - 1e-9) fits[a][e] = fit_level(c, a, e, options);
+    }
+  }
+  struct Step {
+    bool level = false;
+    std::size_t begin = 0;
+  };
+  std::vector<std::vector<double>> best(kmax + 1, std::vector<double>(n + 1, inf));
+  std::vector<std::vector<Step>> back(kmax + 1, std::vector<Step>(n + 1));
+  best[0][from] = 0.0;
+  // The level ending at e with k levels in all, its best start (inf when none).
+  const auto level_ending = [&](std::size_t k, std::size_t e, std::size_t& begin) {
+    double v = inf;
+    for (std::size_t a = from; a + options.min_points <= e; ++a) {
+      const double prior = best[k - 1][a];
+      if (prior == inf || fits[a][e].cost == inf) continue;
+      const double total = prior + options.level_penalty + fits[a][e].cost;
+      if (total < v) {
+        v = total;
+        begin = a;
+      }
+    }
+    return v;
+  };
+  for (std::size_t e = from + 1; e <= n; ++e) {
+    for (std::size_t k = 0; k <= kmax; ++k) {
+      if (best[k][e - 1] + options.transition_cost < best[k][e]) {
+        best[k][e] = best[k][e - 1] + options.transition_cost;
+        back[k][e] = {false, e - 1};
+      }
+      if (k == 0) continue;
+      std::size_t begin = 0;
+      const double v = level_ending(k, e, begin);
+      if (v < best[k][e]) {
+        best[k][e] = v;
+        back[k][e] = {true, begin};
       }
     }
   }
-  std::vector<Segment> out;
-  for (std::size_t end = n; end > 0; end = cut[end]) {
-    Segment s;
-    for (std::size_t i = cut[end]; i < end; ++i) s.members.push_back(i);
-    out.push_back(std::move(s));
+  // The sweep ends inside its last level: its last size is never a transition (the sweep stops in main memory,
+  // or in the level where its stop rule found the curve flat).
+  double total = inf;
+  std::size_t k_end = 0, begin_end = 0, end_end = n;
+  for (std::size_t k = 1; k <= kmax; ++k) {
+    std::size_t begin = 0;
+    const double v = level_ending(k, n, begin);
+    if (v < total) {
+      total = v;
+      k_end = k;
+      begin_end = begin;
+    }
+  }
+  if (total == inf) return {};
+  std::vector<Piece> out = {{begin_end, end_end - 1, fits[begin_end][end_end].y}};
+  std::size_t k = k_end - 1;
+  for (std::size_t e = begin_end; e > from;) {
+    const Step s = back[k][e];
+    if (!s.level) {
+      e = s.begin;
+      continue;
+    }
+    out.push_back({s.begin, e - 1, fits[s.begin][e].y});
+    e = s.begin;
+    --k;
   }
   std::reverse(out.begin(), out.end());
   return out;
 }
 
-double merge_tolerance(const Segment& a, const Segment& b, const std::vector<CurvePoint>& curve,
-                       const PlateauOptions& options) {
-  const double noise = 3.0 * std::max(a.spread(curve), b.spread(curve));
-  return std::min(options.max_tolerance, std::max(options.tolerance, noise));
-}
-
-// Whether two neighbouring runs within tolerance are still two levels: both long, the second lower by at
-// least min_long_step, and that step beyond 4 standard errors of the difference of their medians (the
-// larger of the two runs' robust sigma of log(bandwidth), the curve's noise, over the square roots of
-// their size counts). A small step between two short runs is noise as likely as a level; between two long
-// ones, noise would have to persist over octaves.
-bool clearly_two_levels(const Segment& a, const Segment& b, const std::vector<CurvePoint>& curve,
-                        const PlateauOptions& options) {
-  const auto is_long = [&](const Segment& s) {
-    return s.members.size() >= options.min_long_points && s.octaves(curve) >= options.long_octaves - 1e-9;
-  };
-  if (!is_long(a) || !is_long(b)) return false;
-  const double step = safe_log(a.level(curve)) - safe_log(b.level(curve));
-  if (step < std::log1p(options.min_long_step)) return false;
-  const auto sigma = [&](const Segment& s) {
-    std::vector<double> logs;
-    for (std::size_t i : s.members) logs.push_back(safe_log(curve[i].value));
-    return robust_sigma(logs);
-  };
-  const double noise = std::max(sigma(a), sigma(b));
-  const double n_a = static_cast<double>(a.members.size()), n_b = static_cast<double>(b.members.size());
-  return step >= 4.0 * noise * std::sqrt(1.0 / n_a + 1.0 / n_b);
-}
-
-// Log of bandwidth lost per octave along a run (positive when falling): the Theil-Sen slope, the median of
-// the slopes between every two of its sizes, so that one outlier does not tilt it.
-double fall_per_octave(const Segment& s, const std::vector<CurvePoint>& curve) {
-  std::vector<double> slopes;
-  for (std::size_t a = 0; a < s.members.size(); ++a) {
-    for (std::size_t b = a + 1; b < s.members.size(); ++b) {
-      const CurvePoint& p = curve[s.members[a]];
-      const CurvePoint& q = curve[s.members[b]];
-      const double octaves = std::log2(q.bytes / p.bytes);
-      if (octaves > 0.0) slopes.push_back((safe_log(p.value) - safe_log(q.value)) / octaves);
-    }
-  }
-  return slopes.empty() ? 0.0 : median(slopes);
-}
-
-// Drops the runs that fall along the transition between the plateaus on either side (see
-// PlateauOptions::transition_slope), the one steepest relative to that transition first, since dropping it
-// changes its neighbours' surroundings.
-void drop_transitions(std::vector<Segment>& kept, const std::vector<CurvePoint>& curve,
-                      const PlateauOptions& options) {
-  for (;;) {
-    std::size_t steepest = 0;
-    double steepest_share = 0.0;
-    for (std::size_t j = 1; j + 1 < kept.size(); ++j) {
-      const double before = kept[j - 1].level(curve), here = kept[j].level(curve), after = kept[j + 1].level(curve);
-      const double octaves =
-          std::log2(curve[kept[j + 1].members.front()].bytes / curve[kept[j - 1].members.back()].bytes);
-      if (!(before > here && here > after && octaves > 0.0)) continue;
-      const double descent = std::log(before / after) / octaves;  // the transition's average fall per octave
-      const double fall = fall_per_octave(kept[j], curve);
-      if (fall < options.transition_slope || fall < options.transition_share * descent) continue;
-      if (fall / descent > steepest_share) {
-        steepest_share = fall / descent;
-        steepest = j;
-      }
-    }
-    if (steepest == 0) return;
-    kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(steepest));
-  }
-}
-
-// Merges neighbouring plateaus at the same level (one level cut by a noisy stretch or a sawtooth); the
-// transition points between them join when they are within tolerance of the merged level.
-void merge_neighbours(std::vector<Segment>& kept, const std::vector<CurvePoint>& curve,
-                      const PlateauOptions& options) {
-  for (bool merged = true; merged;) {
-    merged = false;
-    for (std::size_t j = 0; j + 1 < kept.size(); ++j) {
-      const double tol = merge_tolerance(kept[j], kept[j + 1], curve, options);
-      if (!within(kept[j + 1].level(curve), kept[j].level(curve), tol)) continue;
-      if (clearly_two_levels(kept[j], kept[j + 1], curve, options)) continue;
-      Segment joined;
-      joined.members = kept[j].members;
-      joined.members.insert(joined.members.end(), kept[j + 1].members.begin(), kept[j + 1].members.end());
-      const double level = joined.level(curve);
-      for (std::size_t i = kept[j].members.back() + 1; i < kept[j + 1].members.front(); ++i) {
-        if (within(curve[i].value, level, tol)) joined.members.push_back(i);
-      }
-      std::sort(joined.members.begin(), joined.members.end());
-      kept[j] = std::move(joined);
-      kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(j) + 1);
-      merged = true;
-      break;
-    }
-  }
-}
-
-Plateau to_plateau(const Segment& s, const std::vector<CurvePoint>& curve) {
-  Plateau p;
-  p.first = s.members.front();
-  p.last = s.members.back();
-  p.points = s.members.size();
-  p.min_bytes = curve[p.first].bytes;
-  p.max_bytes = curve[p.last].bytes;
-  p.level = s.level(curve);
-  return p;
-}
-
-// Trims plateau edges that are still on a knee's slope (within tolerance of the median, but not of its
-// level). The last size before a knee may lie half the tolerance below the level. The first size past a
-// knee is often partly served by the level before and would inflate a ceiling (the best repetition inside
-// the level), so it may lie at most half the tolerance, and a quarter of the step from the plateau before,
-// above the level: between levels only 1.2x apart, a size 7% above the lower one is a third of the way up
-// the knee.
-void trim_knees(std::vector<Segment>& kept, const std::vector<CurvePoint>& curve, const PlateauOptions& options) {
-  std::vector<double> levels;
-  for (const Segment& s : kept) levels.push_back(s.level(curve));
-  const double half = options.tolerance / 2.0;
-  for (std::size_t j = 0; j < kept.size(); ++j) {
-    const double level = levels[j];
-    std::vector<std::size_t>& m = kept[j].members;
-    if (j > 0 && levels[j - 1] > level) {  // no knee before the first plateau: its high sizes are its own
-      const double above = std::min(half, std::pow(levels[j - 1] / level, 0.25) - 1.0);  // a fraction of the level
-      while (m.size() > options.min_points && curve[m.front()].value > level * (1.0 + above)) m.erase(m.begin());
-    }
-    while (m.size() > options.min_points && curve[m.back()].value < level * (1.0 - half)) m.pop_back();
-  }
+Plateau to_plateau(const Piece& p, const std::vector<CurvePoint>& curve) {
+  Plateau out;
+  out.first = p.first;
+  out.last = p.last;
+  out.points = p.last - p.first + 1;
+  out.min_bytes = curve[p.first].bytes;
+  out.max_bytes = curve[p.last].bytes;
+  // The level's bandwidth as people read a plateau: the median of its sizes' values (the fit only finds it).
+  std::vector<double> values;
+  for (std::size_t i = p.first; i <= p.last; ++i) values.push_back(curve[i].value);
+  out.level = median(values);
+  return out;
 }
 
 }  // namespace
@@ -198,40 +185,32 @@ void trim_knees(std::vector<Segment>& kept, const std::vector<CurvePoint>& curve
 std::vector<Plateau> find_plateaus(std::vector<CurvePoint>& curve, const PlateauOptions& options) {
   std::sort(curve.begin(), curve.end(), [](const CurvePoint& a, const CurvePoint& b) { return a.bytes < b.bytes; });
   if (curve.empty()) return {};
-  std::vector<double> x;
-  for (const CurvePoint& p : curve) x.push_back(safe_log(p.value));
-  // Pieces too short in points or in size are transitions (or outliers): a level spans at least half an
-  // octave, and at 4 sizes per octave the slope between two levels holds short runs that are not levels.
-  // A piece is flat: members off its median by more than the tolerance (a sawtooth's low points, or the
-  // ends of a piece the segmentation laid on a slope) are transitions too.
-  std::vector<Segment> kept;
-  for (Segment& s : segment(x, options.segment_penalty)) {
-    const double level = s.level(curve);
-    const double tol = merge_tolerance(s, s, curve, options);
-    Segment flat;
-    for (std::size_t i : s.members) {
-      if (within(curve[i].value, level, tol)) flat.members.push_back(i);
-    }
-    if (flat.members.size() >= options.min_points && flat.octaves(curve) >= options.min_octaves - 1e-9) {
-      kept.push_back(std::move(flat));
+  const LogCurve c = log_curve(curve, options);
+  // One more level than the target has, for a rising stretch at tiny sizes (per-call overhead): when the
+  // first level is below the second by more than its noise, it is dropped and the rest segmented again.
+  PlateauOptions wider = options;
+  wider.max_levels = options.max_levels + 1;
+  std::vector<Piece> pieces = optimal_levels(c, 0, wider);
+  for (std::size_t guard = 0; pieces.size() >= 2 && guard < curve.size(); ++guard) {
+    const double step = pieces[1].y - pieces[0].y;
+    if (step <= c.sigma[pieces[0].first]) break;
+    pieces = optimal_levels(c, pieces[1].first, options);
+  }
+  if (pieces.size() > options.max_levels) pieces = optimal_levels(c, pieces.front().first, options);
+  // Two neighbouring levels the wrong way round are one level with a bump.
+  for (bool merged = true; merged;) {
+    merged = false;
+    for (std::size_t j = 0; j + 1 < pieces.size(); ++j) {
+      if (pieces[j].y >= pieces[j + 1].y) continue;
+      const Fit both = fit_level(c, pieces[j].first, pieces[j + 1].last + 1, options);
+      pieces[j] = {pieces[j].first, pieces[j + 1].last, std::isfinite(both.cost) ? both.y : (pieces[j].y + pieces[j + 1].y) / 2};
+      pieces.erase(pieces.begin() + static_cast<std::ptrdiff_t>(j) + 1);
+      merged = true;
+      break;
     }
   }
-  drop_transitions(kept, curve, options);
-  merge_neighbours(kept, curve, options);
-  // Bandwidth only falls as the working set outgrows a level; a plateau below its successor is where
-  // per-call overhead dominated (tiny sizes), not a memory level.
-  for (std::size_t j = 0; j + 1 < kept.size();) {
-    if (kept[j].level(curve) < kept[j + 1].level(curve) * (1.0 - options.tolerance)) {
-      kept.erase(kept.begin() + static_cast<std::ptrdiff_t>(j));
-      j = j > 0 ? j - 1 : 0;
-    } else {
-      ++j;
-    }
-  }
-  merge_neighbours(kept, curve, options);
-  trim_knees(kept, curve, options);
   std::vector<Plateau> out;
-  for (const Segment& s : kept) out.push_back(to_plateau(s, curve));
+  for (const Piece& p : pieces) out.push_back(to_plateau(p, curve));
   return out;
 }
 
@@ -262,7 +241,7 @@ std::vector<CurvePoint> combined_curve(const std::vector<std::vector<CurvePoint>
       spread = std::max(spread, near->spread);
       ++count;
     }
-    out.push_back({r.bytes, count > 0 ? scale * std::exp(log_sum / count) : r.value, spread});
+    out.push_back({r.bytes, count > 0 ? scale * std::exp(log_sum / count) : r.value, spread, r.repetitions});
   }
   return out;
 }
@@ -275,7 +254,14 @@ bool flat_after_last_knee(const std::vector<CurvePoint>& sorted_curve, const std
                           double octaves) {
   if (plateaus.size() < 2 || sorted_curve.empty()) return false;
   const Plateau& last = plateaus.back();
-  return last.last + 1 == sorted_curve.size() && plateau_octaves(last) >= octaves - 1e-9;
+  if (last.last + 1 != sorted_curve.size() || plateau_octaves(last) < octaves - 1e-9) return false;
+  // The last level always holds the last size (the segmentation's rule), so "flat" also asks that every size of
+  // its last `octaves` octaves lies within 10% of its level: a sweep that ends on a slope is not flat there.
+  const double from = sorted_curve.back().bytes / std::pow(2.0, octaves);
+  for (std::size_t i = last.first; i <= last.last; ++i) {
+    if (sorted_curve[i].bytes >= from && std::fabs(std::log(sorted_curve[i].value / last.level)) > std::log(1.1)) return false;
+  }
+  return true;
 }
 
 }  // namespace roofline

@@ -2,6 +2,7 @@
 // check, the history noise model, and the verdict of two runs. Paired rounds: compare_paired.cpp;
 // rendering: compare_gate_render.cpp. See compare_gate.hpp.
 #include "roofline/analysis/compare_gate.hpp"
+#include "roofline/analysis/compare_levels.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -307,8 +308,11 @@ void decide_verdict(Gate& g) {
 }  // namespace
 
 Gate gate_runs(const json& base, const json& next, const NoiseModel* noise, const GateOptions& options) {
-  const std::vector<KeyFigure> base_figures = key_figures(base), next_figures = key_figures(next);
+  const std::vector<KeyFigure> base_figures = key_figures(base);
+  std::vector<KeyFigure> next_figures = key_figures(next);
   Gate g;
+  g.level_changes = level_boundary_changes(base, next);
+  g.aligned_figures = align_memory_figures(base, base_figures, next, next_figures);
   const auto pairs = pair_figures(base_figures, next_figures, options, g);
   g.history_used = noise != nullptr && noise->runs >= kMinHistoryRuns;
   g.history_runs = noise != nullptr ? noise->runs : 0;

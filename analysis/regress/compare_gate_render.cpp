@@ -75,6 +75,8 @@ std::string render_gate_text(const Gate& g) {
   if (!g.not_comparable.empty()) {
     out += fmt::format("key figures taken differently (not gated): {}\n", fmt::join(g.not_comparable, ", "));
   }
+  for (const std::string& l : g.level_changes) out += fmt::format("level boundary moved (not a bandwidth change): {}\n", l);
+  for (const std::string& l : g.aligned_figures) out += fmt::format("like with like: {}\n", l);
   if (g.memory_disturbed) out += fmt::format("memory environment moved: {}: shared-memory figures not trusted\n", g.memory_why);
   out += g.verdict_line + "\n";
   return out;
@@ -98,6 +100,10 @@ std::string render_gate_markdown(const Gate& g) {
   if (!g.not_comparable.empty()) {
     out += fmt::format("\nKey figures taken differently (not gated): {}\n", markdown_escape(fmt::format("{}", fmt::join(g.not_comparable, ", "))));
   }
+  for (const std::string& l : g.level_changes) {
+    out += fmt::format("\nLevel boundary moved (not a bandwidth change): {}\n", markdown_escape(l));
+  }
+  for (const std::string& l : g.aligned_figures) out += fmt::format("\nLike with like: {}\n", markdown_escape(l));
   if (g.memory_disturbed) {
     out += fmt::format("\nMemory environment moved: {}: shared-memory figures not trusted.\n", markdown_escape(g.memory_why));
   }
@@ -136,6 +142,8 @@ json gate_to_json(const Gate& g) {
           {"only_in_base", g.only_in_base},
           {"only_in_new", g.only_in_next},
           {"not_comparable", g.not_comparable},
+          {"level_changes", g.level_changes},
+          {"aligned_figures", g.aligned_figures},
           {"memory_environment", {{"disturbed", g.memory_disturbed}, {"canary_shift", g.canary_shift}, {"why", g.memory_why}}},
           {"base_environment", environment_json(g.base_environment)},
           {"new_environment", environment_json(g.next_environment)}};

@@ -146,7 +146,9 @@ TEST(Levels, SpuriousKneeDoesNotShiftLargerLevels) {
   const std::vector<Level> five = {{48 * KiB, 400 * GB}, {256 * KiB, 200 * GB}, {2 * MiB, 140 * GB},
                                    {32 * MiB, 60 * GB},  {0, 20 * GB}};
   auto curve = synthetic_curve(five, 4 * KiB, 1024 * MiB, 4);
-  const auto p = find_plateaus(curve);
+  PlateauOptions room;  // the segmentation may find five levels when allowed them; the labels still name four
+  room.max_levels = 5;
+  const auto p = find_plateaus(curve, room);
   ASSERT_EQ(p.size(), 5u);
   const LevelLabels l = label_levels(curve, p, kReported);
   EXPECT_EQ(names(l), (std::vector<std::string>{"L1", "L2", "L3", "DRAM"}));
@@ -255,13 +257,15 @@ TEST(MemoryCeilings, DerivedFromAResultsDocument) {
       EXPECT_EQ(l["agreement"], "agrees");
     }
     if (l["level"] == "L3") {
-      EXPECT_EQ(l["reported_bytes"], 272629760);
-      EXPECT_EQ(l["agreement"], "disagrees");
+      // 260 MiB shared by 2 cores is 130 MiB per core, more than any CPU has (a VM's host cache): no prior.
+      EXPECT_TRUE(l["reported_bytes"].is_null()) << l.dump();
+      EXPECT_EQ(l["agreement"], "unchecked");
       EXPECT_LT(l["inferred_bytes"].get<double>(), 128 * MiB);
       ++l3_disagreements;
     }
   }
   EXPECT_EQ(l3_disagreements, 2);
+  EXPECT_TRUE(any_note_has(out["notes"], "L3 reported as 260 MiB per instance shared by 2 cores"));
   bool caveat = false;
   for (const json& n : out["notes"]) caveat = caveat || n.get<std::string>().find("write-allocate") != std::string::npos;
   EXPECT_TRUE(caveat);

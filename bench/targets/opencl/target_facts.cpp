@@ -54,8 +54,13 @@ TargetFacts target_facts(const DeviceFacts& d, const HostVectorModel& host) {
   // The global cache is a level of its own where the device reports one; a CPU device's is the host's cache,
   // shared with the other cores' work.
   const bool cpu = f.kind == "cpu";
-  if (d.global_cache_bytes > 0) f.memory_levels.push_back({cpu ? "LLC" : "L2", d.global_cache_bytes, cpu});
-  else f.notes.push_back("the device reports no global cache size: global memory is its only level");
+  // A CPU device always has the host's last-level cache in front of its global memory, whether or not the driver
+  // reports its size (PoCL 3.1 on a Zen 5 guest reports 0): listed with capacity 0 (unknown), the curve places it.
+  if (d.global_cache_bytes > 0 || cpu) f.memory_levels.push_back({cpu ? "LLC" : "L2", d.global_cache_bytes, cpu});
+  if (d.global_cache_bytes <= 0) {
+    f.notes.push_back(cpu ? "the device reports no global cache size: its LLC is placed by the bandwidth curve alone"
+                          : "the device reports no global cache size: global memory is its only level");
+  }
   f.memory_levels.push_back({"global", 0, cpu});
   f.peak_model = "units_clock";
   if (!(cpu ? cpu_model(host, f) : amd_model(d, f))) {

@@ -38,8 +38,19 @@ namespace roofline {
 nlohmann::json derive_memory_ceilings(const ResultsView& view);
 nlohmann::json derive_memory_ceilings(const nlohmann::json& results);
 
+// The plateau median (the median of each size's median) of the CPU's `kernel` at `threads` over the sizes of its
+// main sweep in [lo, hi] (1% slack at both ends, as the levels' ranges have), and how many sizes that was (0: none,
+// and the value 0). Compare takes a new run's memory figure over the base's sizes with it.
+std::pair<double, int> plateau_median_over(const ResultsView& view, int threads, const std::string& kernel, double lo,
+                                           double hi);
+
+// Why a reported cache is implausible ("" when it is plausible): its per-core share (size per instance over the
+// cores sharing it) beyond what any CPU has, or no larger than the level before it (`previous_bytes`, both as
+// seen by the run's threads).
+std::string implausible_cache(int level, double size, int cores_per_instance, double previous_bytes, double seen_bytes);
+
 // The cache levels context.machine reports, as capacity seen by `threads` threads bound with `policy`
-// ("compact" or "spread"): per-instance size x instances those threads use.
+// ("compact" or "spread"): per-instance size x instances those threads use, each marked plausible or not.
 std::vector<ReportedLevel> reported_levels(const HostFacts& host, int threads, const std::string& policy);
 std::vector<ReportedLevel> reported_levels(const nlohmann::json& machine, int threads, const std::string& policy);
 

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace roofline {
@@ -15,54 +16,50 @@ struct CurvePoint {
   double bytes = 0.0;  // working set, all arrays together
   double value = 0.0;  // bandwidth, B/s (the median of the repetitions, for robustness against noise)
   double spread = 0.0;  // the repetitions' robust relative spread (1.4826 x MAD / median), 0 when unknown
+  double repetitions = 1.0;  // how many repetitions the median is of (its noise shrinks with their root)
 };
 
 struct Plateau {
   std::size_t first = 0;  // indices into the (sorted) curve, inclusive
   std::size_t last = 0;
-  std::size_t points = 0;  // points inside it (outliers between first and last are not counted)
+  std::size_t points = 0;  // points inside it (outliers between first and last are counted: they are its sizes)
   double min_bytes = 0.0;
   double max_bytes = 0.0;
-  double level = 0.0;  // median value of its points
+  double level = 0.0;  // the median bandwidth of its sizes
 };
 
+// The one objective every target's levels are found with (results/README.md, "Memory levels"). The curve is
+// log(bandwidth) against log(size); each point is either in a level (a flat piece) or in a transition between
+// two levels. The segmentation minimises, over the whole curve at once (dynamic programming),
+//   sum over levels of [level_penalty + sum over its points of min(z^2, outlier_cap)] + transition_cost x transitions
+// where z is a point's distance from its level's fit in units of its own noise: the noise of a median of
+// `repetitions` repetitions of relative spread s, 1.25 s / sqrt(repetitions), with noise_floor added in quadrature
+// (a cache level is not perfectly flat: sawtooth, prefetcher and page-walk effects of a few percent).
+// A point far from every level costs the same wherever it goes, so one outlier never cuts a level in two
+// (that would pay level_penalty again); a step between levels pays for itself as soon as its points together
+// cost more than level_penalty (a 1.14x step over a dozen sizes at 8% noise does, one noisy size does not).
 struct PlateauOptions {
-  // Two neighbouring flat runs are one level when their medians are within this fraction (widened to 3x
-  // the repetitions' spread when that is larger, up to max_tolerance). Cache levels differ by far more
-  // (x1.5 to x10); run-to-run noise of medians on a shared VM mostly stays below it.
-  double tolerance = 0.15;
-  double max_tolerance = 0.3;
-  // Cost of one more segment in the segmentation, in units of |log(bandwidth)| summed over the points: a
-  // step of 15% over 3 points, or a single point off by 2x, pays for a segment; scattered noise does not.
-  double segment_penalty = 0.3;
-  // Fewer points than this between two knees are a transition, not a plateau.
+  double noise_floor = 0.08;
+  double outlier_cap = 9.0;      // 3 sigma
+  double transition_cost = 8.0;  // just under the cap: a point between two levels is a transition
+  double level_penalty = 10.0;
+  // A level holds at least min_points sizes spanning min_octaves (two sizes of the quick profile's half-octave
+  // sweep): a shorter piece is a transition.
   std::size_t min_points = 2;
-  // Nor is a run of points spanning less than this many octaves: at 4 sizes per octave (full) the slope
-  // between two levels (e.g. L2 -> L3 over ~1 octave) holds 2-point runs within tolerance that are not levels.
-  double min_octaves = 0.5;
-  // Two neighbouring flat runs that each span at least long_octaves (and min_long_points sizes) are two
-  // levels when the second is lower by at least min_long_step and the step stands out of the runs' scatter
-  // (4 standard errors), even within `tolerance`: on Zen 4 the L2-to-L3 step is only 1.2x, and with 4 sizes
-  // per octave each side holds a dozen sizes that say so. Short runs still merge within tolerance.
-  double long_octaves = 2.0;
-  std::size_t min_long_points = 4;
-  double min_long_step = 0.1;
-  // A run between two plateaus that falls by at least transition_slope (natural log of bandwidth per
-  // octave, ~10%) and by at least transition_share of the average fall from the plateau before it to the
-  // plateau after it is part of the transition between them, not a level: a cache level is flat, and a
-  // long transition (L3 to DRAM on a VM, over 2 octaves) holds runs within tolerance of their median.
-  double transition_slope = 0.1;
-  double transition_share = 0.25;
+  double min_octaves = 0.49;
+  // Nor is a piece whose sizes fall along a line by more than this (log bandwidth, 0.25 = 22%) from its first size
+  // to its last: a cache level is flat (a VM's L3 falls by 15% across it), the slope from L3 to DRAM is not.
+  double max_level_fall = 0.25;
+  // At most this many levels: the target's own (a CPU's reported cache levels + DRAM; a device's listed levels).
+  // The curve may also start with a rising stretch (per-call overhead at tiny sizes), which is not a level.
+  std::size_t max_levels = 4;
 };
 
-// Sorts `curve` by size and splits it into plateaus (ascending size): the optimal segmentation of
-// log(bandwidth) into flat pieces (least absolute deviation from each piece's median plus a penalty per
-// piece, so one outlier or a sawtooth does not cut a level in two). Pieces shorter than min_points or
-// min_octaves are transitions, and so are pieces that fall along the slope between their neighbours
-// (transition_slope). Neighbouring pieces within tolerance are merged, unless both are long and the step
-// between them is clear (long_octaves); a plateau lower than the next one (small sizes where per-call
-// overhead dominates) is dropped, since caches only get slower with size. Levels come out in order of
-// decreasing bandwidth.
+// Sorts `curve` by size and returns its levels, ascending size, in order of decreasing bandwidth: the optimal
+// segmentation above, with the last size always inside the last level (the sweep ends in main memory or in the
+// level it stopped in). Bandwidth only falls with size: a leading level below its successor (per-call overhead)
+// is dropped and the rest segmented again, and two neighbouring levels the wrong way round are one level with
+// a bump (the L2 of a Zen 5 reads 17% faster at 512 KiB than at 128 KiB).
 std::vector<Plateau> find_plateaus(std::vector<CurvePoint>& curve, const PlateauOptions& options = {});
 
 // One curve from several kernels' curves at the same thread count (every kernel swept), on the first
@@ -83,8 +80,15 @@ bool flat_after_last_knee(const std::vector<CurvePoint>& sorted_curve, const std
 // A cache level as the machine facts report it, as capacity seen by the threads of one run (per-core
 // caches count once per thread). bytes == 0: not reported.
 struct ReportedLevel {
+  ReportedLevel() = default;
+  ReportedLevel(std::string level_name, double capacity_bytes) : name(std::move(level_name)), bytes(capacity_bytes) {}
   std::string name;  // "L1", "L2", "L3"
   double bytes = 0.0;
+  // Whether the size is one a real CPU could have (memory_ceilings.hpp, plausible_cache): an implausible one
+  // (a VM that passes its host's L3 to a 2-core guest as 508 MiB per core) still counts as a level that exists,
+  // but is no prior for where it ends. `why` says what was implausible.
+  bool plausible = true;
+  std::string why;
 };
 
 struct LevelLabel {

@@ -1,0 +1,130 @@
+// Compare like with like (issue 36): a memory key figure of the new run is taken over the base's working sets,
+// and a level boundary that moved between the runs is said on a line of its own, never read as a change of
+// bandwidth. On an unchanged build the levels' edges can move by a size or two (a noisy size at a knee); the
+// plateau median over a different set of sizes would then differ by the share of the knee it took in.
+#include "roofline/analysis/compare_levels.hpp"
+
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/memory_ceilings.hpp"
+#include "roofline/analysis/results_view.hpp"
+#include "roofline/common/units.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+std::string threads_prefix(int threads) { return fmt::format("{}T", threads); }
+
+// (threads, level) -> (min_bytes, max_bytes) of the CPU's memory_levels (other targets' rows have a target).
+std::map<std::pair<int, std::string>, std::pair<double, double>> cpu_levels(const json& results) {
+  std::map<std::pair<int, std::string>, std::pair<double, double>> out;
+  if (!results.contains("roofline") || !results["roofline"].is_object()) return out;
+  const json& r = results["roofline"];
+  if (!r.contains("memory_levels") || !r["memory_levels"].is_array()) return out;
+  for (const json& l : r["memory_levels"]) {
+    if (!l.is_object() || l.value("target", std::string(kCpuTargetId)) != kCpuTargetId) continue;
+    if (!l.contains("threads") || !l["threads"].is_number_integer() || !l.contains("level") || !l["level"].is_string()) continue;
+    const auto bytes = [&](const char* k) { return l.contains(k) && l[k].is_number() ? l[k].get<double>() : 0.0; };
+    out[{l["threads"].get<int>(), l["level"].get<std::string>()}] = {bytes("min_bytes"), bytes("max_bytes")};
+  }
+  return out;
+}
+
+// Whether two sizes differ by more than one step of the quick sweep (half an octave, with slack for rounding).
+bool moved(double a, double b) { return a > 0.0 && b > 0.0 && std::fabs(std::log2(b / a)) > 0.6; }
+
+}  // namespace
+
+std::vector<std::string> level_boundary_changes(const json& base, const json& next) {
+  const auto b = cpu_levels(base), n = cpu_levels(next);
+  std::vector<std::string> out;
+  for (const auto& [key, range] : b) {
+    const auto& [threads, level] = key;
+    const auto it = n.find(key);
+    if (it == n.end()) {
+      out.push_back(fmt::format("{} {} ({}..{}) is not among the new run's levels", threads_prefix(threads), level,
+                                format_bytes(range.first), format_bytes(range.second)));
+      continue;
+    }
+    if (moved(range.first, it->second.first)) {
+      out.push_back(fmt::format("{} {} began at {}, now {}", threads_prefix(threads), level, format_bytes(range.first),
+                                format_bytes(it->second.first)));
+    }
+    if (moved(range.second, it->second.second)) {
+      out.push_back(fmt::format("{} {} ended at {}, now {}", threads_prefix(threads), level, format_bytes(range.second),
+                                format_bytes(it->second.second)));
+    }
+  }
+  for (const auto& [key, range] : n) {
+    if (!b.contains(key)) {
+      out.push_back(fmt::format("{} {} ({}..{}) is new: the base run has no such level", threads_prefix(key.first),
+                                key.second, format_bytes(range.first), format_bytes(range.second)));
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// The sizes a CPU memory figure was taken over: "memory/<level>/<kernel>/threads:T" is the plateau median of
+// the memory_ceilings row of that level, kernel and threads (the larger, where a level is listed twice, as
+// key_figures takes it). False when the id is not such a figure or the file has no such row.
+struct FigureSizes {
+  std::string level, kernel;
+  int threads = 0;
+  double lo = 0.0, hi = 0.0;
+};
+bool figure_sizes(const json& results, const KeyFigure& f, FigureSizes& out) {
+  if (f.group != "memory" || f.threads <= 0) return false;
+  const std::size_t a = f.id.find('/'), b = f.id.find('/', a + 1), c = f.id.find('/', b + 1);
+  if (a == std::string::npos || b == std::string::npos || c == std::string::npos) return false;
+  out.level = f.id.substr(a + 1, b - a - 1);
+  out.kernel = f.id.substr(b + 1, c - b - 1);
+  out.threads = f.threads;
+  if (!results.contains("roofline") || !results["roofline"].contains("memory_ceilings")) return false;
+  double best = -1.0;
+  for (const json& r : results["roofline"]["memory_ceilings"]) {
+    if (!r.is_object() || r.value("target", std::string(kCpuTargetId)) != kCpuTargetId) continue;
+    if (r.value("level", "") != out.level || r.value("kernel", "") != out.kernel || r.value("threads", 0) != out.threads) continue;
+    const double v = r.value("plateau_median", r.value("value", 0.0));
+    if (v > best && r.contains("min_bytes") && r["min_bytes"].is_number() && r.contains("max_bytes") && r["max_bytes"].is_number()) {
+      best = v;
+      out.lo = r["min_bytes"].get<double>();
+      out.hi = r["max_bytes"].get<double>();
+    }
+  }
+  return best >= 0.0 && out.hi > 0.0;
+}
+
+}  // namespace
+
+std::vector<std::string> align_memory_figures(const json& base, const std::vector<KeyFigure>& base_figures,
+                                              const json& next, std::vector<KeyFigure>& next_figures) {
+  std::map<std::string, const KeyFigure*> base_by_id;
+  for (const KeyFigure& f : base_figures) base_by_id[f.id] = &f;
+  std::vector<std::string> out;
+  const ResultsView view(next);
+  for (KeyFigure& f : next_figures) {
+    const auto it = base_by_id.find(f.id);
+    if (it == base_by_id.end() || it->second->statistic != f.statistic || f.statistic != "plateau median") continue;
+    FigureSizes b, n;
+    if (!figure_sizes(base, *it->second, b) || !figure_sizes(next, f, n)) continue;
+    if (!moved(b.lo, n.lo) && !moved(b.hi, n.hi)) continue;
+    const auto [value, sizes] = plateau_median_over(view, f.threads, n.kernel, b.lo, b.hi);
+    if (sizes == 0) continue;
+    out.push_back(fmt::format("{}: taken over the base's sizes {}..{} ({} size{}): {} instead of {} over its own {}..{}",
+                              f.id, format_bytes(b.lo), format_bytes(b.hi), sizes, sizes == 1 ? "" : "s",
+                              format_si(value, f.unit), format_si(f.value, f.unit), format_bytes(n.lo),
+                              format_bytes(n.hi)));
+    f.value = value;
+  }
+  return out;
+}
+
+}  // namespace roofline
