@@ -27,6 +27,7 @@
 #include "roofline/common/vocabulary.hpp"
 #include "roofline/common/gemm_count.hpp"
 #include "roofline/analysis/placement.hpp"
+#include "roofline/analysis/gemm_labels.hpp"
 #include "roofline/common/units.hpp"
 
 #include <algorithm>
@@ -102,9 +103,12 @@ std::vector<Point> collect_points(const json& results, int& failed) {
     p.backend = label<std::string>(labels, "backend", "?");
     p.precision = label<std::string>(labels, "precision", "?");
     p.threads = label<int>(labels, "threads", 0);
-    p.batch = label<long long>(labels, "batch", label<long long>(labels, "n", 0));
-    p.m = label<long long>(labels, "m", 0);
-    p.k = label<long long>(labels, "k", 0);
+    // Without a shape (hand-made files name only the batch) the point is placed on its AI alone, at DRAM.
+    const GemmLabels gemm = read_gemm_labels(labels).value_or(
+        GemmLabels{{0, label<long long>(labels, "batch", label<long long>(labels, "n", 0)), 0}, {}});
+    p.batch = gemm.shape.n;
+    p.m = gemm.shape.m;
+    p.k = gemm.shape.k;
     const std::string value_counter = p.precision == "int8" ? "op_per_second" : "flop_per_second";
     const double value = counter(e, value_counter, counter(e, "flop_per_second"));
     const double ai = counter(e, "arithmetic_intensity");
@@ -114,9 +118,9 @@ std::vector<Point> collect_points(const json& results, int& failed) {
     slot.kernel = label<std::string>(labels, "kernel", p.batch == 1 ? "gemv" : "gemm");
     slot.implementation = label<std::string>(labels, "implementation", "");
     slot.ai = ai;
-    slot.a_bytes = label<double>(labels, "a_bytes", 0.0);
-    slot.b_bytes = label<double>(labels, "b_bytes", 0.0);
-    slot.c_bytes = label<double>(labels, "c_bytes", 0.0);
+    slot.a_bytes = gemm.element.a;
+    slot.b_bytes = gemm.element.b;
+    slot.c_bytes = gemm.element.c;
     slot.values.push_back(value);
     const double latency = counter(e, "latency_seconds");
     if (latency > 0.0) slot.latencies.push_back(latency);

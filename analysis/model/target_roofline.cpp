@@ -12,11 +12,13 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/gemm_labels.hpp"
 #include "roofline/analysis/model.hpp"
 #include "roofline/analysis/plateaus.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/statistics.hpp"
+#include "roofline/common/units.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -128,32 +130,56 @@ struct LevelRange {
   std::string source;  // "curve" | "reported"
 };
 
-// The levels on the reference curve: its plateaus, each named by the level holding its largest size (the
-// last plateau of several is main memory); without plateaus, each size's level from the capacities alone.
-std::vector<LevelRange> level_ranges(const TargetView& t, const KernelCurve& reference) {
+// The levels on the reference curve, by the one segmentation every target's levels come from (plateaus.hpp):
+// at most as many levels as the facts list, the last one main memory (the sweep ends in it); the inner ones take
+// the facts' inner names in order when the curve shows all of them, else the name of the innermost level whose
+// capacity holds the plateau. Facts that list main memory alone (an OpenCL CPU device whose driver reports no
+// global cache size) leave room for one inner level, named "cache". Without plateaus, each size's level comes
+// from the capacities alone.
+std::vector<LevelRange> level_ranges(const TargetView& t, const KernelCurve& reference, json& out) {
   std::vector<CurvePoint> curve;
-  for (const auto& [bytes, p] : reference) curve.push_back({bytes, median(p.values), 0.0});
-  std::vector<LevelRange> out;
-  const std::vector<Plateau> plateaus = find_plateaus(curve);
+  for (const auto& [bytes, p] : reference) {
+    const double m = median(p.values);
+    const double spread = p.values.size() >= 3 && m > 0.0 ? robust_sigma(p.values) / m : 0.0;
+    curve.push_back({bytes, m, spread, static_cast<double>(p.values.size())});
+  }
+  std::vector<std::string> inner;
+  for (std::size_t i = 0; i + 1 < t.memory_levels.size(); ++i) inner.push_back(t.memory_levels[i].name);
+  const bool unlisted_cache = inner.empty() && !t.memory_levels.empty();
+  PlateauOptions options;
+  options.max_levels = std::max<std::size_t>(t.memory_levels.size(), 1) + (unlisted_cache ? 1 : 0);
+  std::vector<LevelRange> ranges;
+  const std::vector<Plateau> plateaus = find_plateaus(curve, options);
   for (std::size_t i = 0; i < plateaus.size(); ++i) {
-    const bool last = i + 1 == plateaus.size() && plateaus.size() > 1;
-    const std::string level = last ? t.main_memory() : level_holding(t, plateaus[i].max_bytes);
-    if (!out.empty() && out.back().level == level) {
-      out.back().hi = plateaus[i].max_bytes;
+    const bool last = i + 1 == plateaus.size();
+    std::string level;
+    if (last) {
+      level = t.main_memory();
+    } else if (unlisted_cache) {
+      level = "cache";
+      add_note(out, fmt::format("{}: the curve shows a cache level ({}..{}) that its facts do not list; it is called "
+                                "'cache'", t.id, format_bytes(plateaus[i].min_bytes), format_bytes(plateaus[i].max_bytes)));
+    } else if (plateaus.size() - 1 == inner.size()) {
+      level = inner[i];
+    } else {
+      level = level_holding(t, plateaus[i].max_bytes);
+    }
+    if (!ranges.empty() && ranges.back().level == level) {
+      ranges.back().hi = plateaus[i].max_bytes;
       continue;
     }
-    out.push_back({level, plateaus[i].min_bytes, plateaus[i].max_bytes, "curve"});
+    ranges.push_back({level, plateaus[i].min_bytes, plateaus[i].max_bytes, "curve"});
   }
-  if (!out.empty()) return out;
+  if (!ranges.empty()) return ranges;
   for (const auto& [bytes, p] : reference) {
     const std::string level = level_holding(t, bytes);
-    if (!out.empty() && out.back().level == level) {
-      out.back().hi = bytes;
+    if (!ranges.empty() && ranges.back().level == level) {
+      ranges.back().hi = bytes;
     } else {
-      out.push_back({level, bytes, bytes, "reported"});
+      ranges.push_back({level, bytes, bytes, "reported"});
     }
   }
-  return out;
+  return ranges;
 }
 
 const KernelCurve& reference_curve(const std::map<std::string, KernelSweep>& curves, std::string& name) {
@@ -179,7 +205,7 @@ void add_memory(const ResultsView& view, const TargetView& t, json& out) {
   const std::map<std::string, KernelSweep> curves = bandwidth_curves(view, t);
   if (curves.empty()) return;
   std::string reference_name;
-  const std::vector<LevelRange> ranges = level_ranges(t, reference_curve(curves, reference_name));
+  const std::vector<LevelRange> ranges = level_ranges(t, reference_curve(curves, reference_name), out);
   for (const LevelRange& r : ranges) {
     std::vector<double> medians;
     for (const auto& [bytes, p] : curves.at(reference_name).curve) {
@@ -306,6 +332,20 @@ json offload_roof(const json& out, const TargetView& t, double ai, const json* p
           {"bound", compute > 0.0 && compute < link ? "compute" : "transfer"}};
 }
 
+// The level a GEMM's operands live in: the innermost measured level (memory_levels, innermost first) whose sizes
+// reach the operands' bytes, main memory when none does; the facts' capacities where nothing was measured.
+std::string resident_level(const json& out, const TargetView& t, double operand_bytes) {
+  std::vector<const json*> levels;
+  for (const json& l : out["memory_levels"]) {
+    if (l.value("target", "") == t.id) levels.push_back(&l);
+  }
+  if (levels.empty()) return level_holding(t, operand_bytes);
+  for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
+    if (levels[i]->value("max_bytes", 0.0) >= operand_bytes) return levels[i]->value("level", t.main_memory());
+  }
+  return t.main_memory();
+}
+
 // GEMM points of the target on its own ceilings: the compute ceiling of the engine its labels name, the roof of
 // the innermost level whose capacity holds the operands (main memory otherwise).
 void add_placements(const ResultsView& view, const TargetView& t, json& out) {
@@ -322,13 +362,15 @@ void add_placements(const ResultsView& view, const TargetView& t, json& out) {
     for (const json* e : entries) values.push_back(counter(*e, rate_unit_of(precision) == "OP/s" ? "op_per_second" : "flop_per_second"));
     const json& first = *entries.front();
     const double ai = counter(first, "arithmetic_intensity");
-    const double operands = label_number(first, "a_bytes") + label_number(first, "b_bytes") + label_number(first, "c_bytes");
+    const std::optional<GemmLabels> shape = read_gemm_labels(labels_of(first));
+    const double operands = shape ? shape->operand_bytes() : 0.0;
     const double working_set = operands > 0.0 ? operands : counter(first, "working_set_bytes");
-    const std::string level = working_set > 0.0 ? level_holding(t, working_set) : t.main_memory();
+    const std::string level = working_set > 0.0 ? resident_level(out, t, working_set) : t.main_memory();
     json p = {{"target", t.id}, {"kernel", label_text(first, "kernel", batch == 1 ? "gemv" : "gemm")}, {"backend", backend},
               {"precision", precision}, {"batch", batch}, {"m", m}, {"k", k}, {"n", batch}, {"ai", ai},
               {"value", median(values)}, {"value_max", max_of(values)}, {"unit", rate_unit_of(precision)},
               {"engine", engine}, {"resident_level", level}, {"roof", {{"engine", engine}, {"level", level}}}};
+    if (operands > 0.0) p["operand_bytes"] = operands;
     const json* peak = compute_roof(out, precision, 0, engine);
     const json* roof = memory_roof(out, level, 0);
     if (peak != nullptr && roof != nullptr && ai > 0.0 && peak->value("value", 0.0) > 0.0 && roof->value("value", 0.0) > 0.0) {

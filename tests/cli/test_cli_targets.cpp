@@ -63,6 +63,34 @@ TEST(CliTargets, TheTestTargetGoesThroughRunIntoTheResultsFile) {
   EXPECT_NEAR(latency.front()["seconds"].get<double>(), 5e-6, 1e-12);
 }
 
+// The test target's prepared answers come back from analysis (issue 35): its two levels found on its curve,
+// every GEMM at 80% of min(peak, the bandwidth of the level its operands live in x AI), and the 8192^2 GEMV, whose
+// 256 MiB of operands the labels give as a shape and element sizes, placed on HBM (the device path once summed the
+// element sizes as operands and put every device GEMM on its innermost level).
+TEST(CliTargets, TheTestTargetsPreparedAnswersComeBackFromAnalysis) {
+  TempDir dir;
+  const fs::path out = dir / "test_target.json";
+  ASSERT_EQ(run_test_target(out).exit_code, 0);
+  const json doc = read_json(out);
+  std::vector<std::string> levels;
+  for (const json& l : doc["roofline"]["memory_levels"]) {
+    if (l["target"] == "test:0") levels.push_back(l["level"].get<std::string>());
+  }
+  EXPECT_EQ(levels, (std::vector<std::string>{"L2", "HBM"}));
+  int placed = 0;
+  for (const json& p : doc["roofline"]["placements"]) {
+    if (p["target"] != "test:0") continue;
+    ++placed;
+    const double operands = p["operand_bytes"].get<double>();
+    const double m = p["m"].get<double>(), k = p["k"].get<double>(), n = p["batch"].get<double>();
+    EXPECT_DOUBLE_EQ(operands, 4.0 * (m * k + k * n + m * n)) << p.dump();
+    EXPECT_EQ(p["resident_level"], operands <= 4.0 * 1024 * 1024 ? "L2" : "HBM") << p.dump();
+    EXPECT_NEAR(p["efficiency"].get<double>(), 0.8, 0.01) << p.dump();
+    if (m == 8192) EXPECT_EQ(p["resident_level"], "HBM");
+  }
+  EXPECT_EQ(placed, 5);
+}
+
 TEST(CliTargets, TheCpuAndASecondTargetShareOneFile) {
   TempDir dir;
   const fs::path out = dir / "both.json";

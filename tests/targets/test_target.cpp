@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/gemm_labels.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/common/gemm_count.hpp"
 
@@ -82,19 +83,19 @@ std::vector<DeviceWork> compute_work() {
 
 std::vector<DeviceWork> gemm_work() {
   std::vector<DeviceWork> out;
-  const std::int64_t m = 4096;
-  const std::int64_t k = 4096;
-  for (const int n : {1, 8, 64, 512}) {
-    const GemmShape shape{m, n, k};
+  // 4096^2 at batch 1..512, and a 8192^2 GEMV whose 256 MiB of operands live in HBM whatever the labels say.
+  for (const GemmShape shape : {GemmShape{4096, 1, 4096}, GemmShape{4096, 8, 4096}, GemmShape{4096, 64, 4096},
+                                GemmShape{4096, 512, 4096}, GemmShape{8192, 1, 8192}}) {
+    const std::int64_t m = shape.m, n = shape.n, k = shape.k;
     const double flop = gemm_operations(shape);
     const double bytes = gemm_compulsory_bytes(shape, Precision::fp32);
     const double bandwidth = bytes <= static_cast<double>(kL2Bytes) ? kL2BytesPerSecond : hbm_bytes_per_second();
     const double attainable = std::min(kFp32FlopPerSecond, bandwidth * flop / bytes);
     DeviceWork w = prepared(fmt::format("gemm/prepared/fp32/m:{}/k:{}/batch:{}", m, k, n),
                             {{"suite", "gemm"}, {"kernel", n == 1 ? "gemv" : "gemm"}, {"backend", "prepared"},
-                             {"precision", "fp32"}, {"engine", "vector"}, {"batch", n}, {"m", m}, {"n", n}, {"k", k},
-                             {"a_bytes", 4}, {"b_bytes", 4}, {"c_bytes", 4}},
+                             {"precision", "fp32"}, {"engine", "vector"}},
                             flop / (attainable * kGemmEfficiency));
+    w.labels.update(gemm_labels_json(shape, gemm_operand_bytes(Precision::fp32)));  // the one writer
     w.flop = flop;
     w.bytes = bytes;
     w.working_set_bytes = bytes;

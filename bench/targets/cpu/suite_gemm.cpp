@@ -14,6 +14,7 @@
 #include "roofline/bench/profile.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/suite.hpp"
+#include "roofline/analysis/gemm_labels.hpp"
 #include "roofline/common/gemm_count.hpp"
 
 namespace roofline {
@@ -42,15 +43,9 @@ BenchmarkSpec make_spec(const GemmGroup& g, const GemmPlan& plan, int n, std::sh
                  {"kernel", n == 1 ? "gemv" : "gemm"},
                  {"backend", std::string(g.backend->name())},
                  {"precision", std::string(to_string(p))},
-                 {"batch", n},
                  {"threads", g.threads},
-                 {"m", plan.m},
-                 {"n", n},
-                 {"k", plan.k},
-                 {"a_bytes", e.a},
-                 {"b_bytes", e.b},
-                 {"c_bytes", e.c},
                  {"implementation", implementation}};
+  spec.labels.update(gemm_labels_json(shape, e));  // the one writer of the shape and element sizes
   spec.repetitions = repetitions;
   spec.min_time_s = min_time_s;
   spec.body = [problem, n, ops, bytes, ai, rate](benchmark::State& state) {

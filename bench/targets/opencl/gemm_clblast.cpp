@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/gemm_labels.hpp"
 #include "roofline/bench/gemm_plan.hpp"
 #include "roofline/opencl/work.hpp"
 #include "work_guard.hpp"
@@ -134,8 +135,8 @@ std::vector<DeviceWork> gemm_work(const std::shared_ptr<Session>& s, const std::
     DeviceWork w;
     w.name = fmt::format("gemm/clblast/{}/m:{}/k:{}/batch:{}", precision, m, k, n);
     w.labels = {{"suite", "gemm"}, {"kernel", n == 1 ? "gemv" : "gemm"}, {"backend", "clblast"},
-                {"precision", precision}, {"batch", n}, {"m", m}, {"n", n}, {"k", k}, {"a_bytes", e},
-                {"b_bytes", e}, {"c_bytes", e}, {"implementation", n == 1 ? "clblast::Gemv" : "clblast::Gemm"}};
+                {"precision", precision}, {"implementation", n == 1 ? "clblast::Gemv" : "clblast::Gemm"}};
+    w.labels.update(gemm_labels_json({m, n, k}, {e, e, e}));
     w.run = guarded(s, [op, n](std::int64_t iters) {
       bool t = true;
       return op->im->timed_commands(iters, [&](cl_event* ev) { return op->call(n, ev); }, t);
