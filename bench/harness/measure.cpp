@@ -57,7 +57,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-bool is_device(const Target& target) { return target.facts().kind != "cpu"; }
+// A device target (OpenCL, CUDA; a CPU device through PoCL too) gets the device budgets: anything but the host CPU.
+bool is_device(const Target& target) { return target.facts().target != kCpuTarget; }
 
 // The suites of `target` this run measures, in its order.
 std::vector<std::string> wanted_suites(const Target& target, const RunConfig& config) {
