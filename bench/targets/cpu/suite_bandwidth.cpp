@@ -173,7 +173,9 @@ std::vector<json> run_specs(SuiteRun& run, ThreadSweep& t, const std::vector<Ben
 }
 
 // Whether work estimated at `estimate_s` fits both the suite's budget and this thread count's share of it.
+// A --sizes list is the work asked for, every size of it: no budget cuts it.
 bool fits(const SuiteRun& run, const ThreadSweep& t, double estimate_s) {
+  if (!run.config.sizes.empty()) return true;
   const SuiteBudget& b = run.runner.budget();
   return b.allows(estimate_s) && (!b.bounded() || b.elapsed() + estimate_s <= t.deadline_s);
 }
@@ -270,7 +272,9 @@ void spot_and_small_pages(SuiteRun& run, const std::vector<StreamKernel>& spot, 
   const double dram_from = !levels.empty() && levels.back().level == "DRAM" ? levels.back().min_bytes
                            : t.dram_reached                                   ? double(t.dram_from)
                                                                                : 0.0;
-  const double reach = run.reported_plausible && !t.reported.empty() ? t.reported.back().bytes : 0.0;
+  // Without a plausible reported cache, DRAM sizes are those from kSweepMinEndBytes (the least end of a sweep).
+  const double reach = run.reported_plausible && !t.reported.empty() ? t.reported.back().bytes
+                                                                     : static_cast<double>(kSweepMinEndBytes) / 2.0;
   t.small_page_sizes = small_page_sizes(t.measured, dram_from, reach, !run.config.sizes.empty());
   std::set<std::pair<int, std::size_t>> planned;  // the 4 KiB runs' own: they repeat sizes of the sweep
   std::vector<BenchmarkSpec> specs;
