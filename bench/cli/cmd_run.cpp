@@ -26,6 +26,7 @@
 #include "roofline/bench/memory.hpp"
 #include "roofline/bench/mpi_run.hpp"
 #include "roofline/bench/pinning.hpp"
+#include "roofline/bench/profile.hpp"
 #include "roofline/bench/progress.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/bench/runner.hpp"
@@ -189,12 +190,30 @@ void run_mpi_command(const RunArgs& a, CliState& state) {
   state.exit_code = run_under_mpi(hooks);
 }
 
+// The --profile help: each profile's time budget per suite, from the profile table (bench/harness/profile.cpp).
+std::string profile_help() {
+  const auto line = [](Profile p) {
+    const auto list = [p](bool device) {
+      std::vector<std::string> parts;
+      for (const char* suite : {"bandwidth", "compute", "gemm", "transfer", "latency"}) {
+        const double s = suite_budget_seconds(p, device, suite);
+        if (s > 0.0) parts.push_back(fmt::format("{} {:.0f} s", suite, s));
+      }
+      return fmt::format("{:.0f} s ({})", profile_budget_seconds(p, device), fmt::join(parts, ", "));
+    };
+    return fmt::format("{}: CPU {}, each --target device {}", to_string(p), list(false), list(true));
+  };
+  return fmt::format("quick or full. Time budgets, per target: {}; {}. A suite stops starting work that would end "
+                     "past its budget and names what it left out in the results' notes (context.time_budget)",
+                     line(Profile::quick), line(Profile::full));
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app, CliState& state) {
   auto* cmd = app.add_subcommand("run", "Measure this machine: ceilings, GEMV/GEMM placements, results file and report");
   auto a = std::make_shared<RunArgs>();
-  cmd->add_option("--profile", a->profile, "quick (under a minute) or full (careful, minutes)")
+  cmd->add_option("--profile", a->profile, profile_help())
       ->envname("ROOFLINE_PROFILE")->capture_default_str();
   cmd->add_option("--threads", a->threads, "Thread counts to measure, e.g. 1,2 or all (default: 1 and all cores)")
       ->envname("ROOFLINE_THREADS");
@@ -208,7 +227,8 @@ void add_run_command(CLI::App& app, CliState& state) {
   cmd->add_option("--backends", a->backends, "GEMM backends: eigen,onednn,openblas (default: all built)");
   cmd->add_option("--out", a->out, "Results file (default: results/<host>_<date>_<revision>.json)");
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
-  cmd->add_flag("--quiet", a->quiet, "No progress line and no summary");
+  cmd->add_flag("--quiet", a->quiet, "No progress (on stderr: a line kept up to date on a terminal, one line per suite "
+                                    "otherwise) and no summary");
   cmd->add_flag("--no-report", a->no_report, "Do not write the HTML report beside the results");
   cmd->add_option("--target", a->targets,
                   "Also measure this target: an id from `roofline devices` (opencl:0.0, cuda:0), a part of its name, or all")

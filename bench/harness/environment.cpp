@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "roofline/bench/pinning.hpp"
+#include "roofline/bench/plausible_caches.hpp"
 #include "roofline/kernels/peak.hpp"
 #include "roofline/kernels/stream.hpp"
 
@@ -115,11 +116,10 @@ std::optional<std::array<double, 3>> parse_loadavg(std::string_view text) {
 }
 
 std::uint64_t canary_bytes(const MachineFacts& machine, const RunConfig& config) {
-  std::uint64_t largest = 0;
-  for (const CacheInfo& c : machine.caches) largest = std::max(largest, c.size_bytes);
-  // Well past the last cache (8x what is reported, at least 256 MiB): at 4x, on a 32 MiB-L3 VM, the canary
-  // sat in the L3-to-DRAM transition, the least stable point of the curve, and drifted 16% between two
-  // quiet runs.
+  // Well past the last cache (8x what is reported and plausible, at least 256 MiB): at 4x, on a 32 MiB-L3 VM, the
+  // canary sat in the L3-to-DRAM transition, the least stable point of the curve, and drifted 16% between two
+  // quiet runs. An implausible size (a guest's 508 MiB L3 per core) would make it 1 GiB, twice, for nothing.
+  const std::uint64_t largest = largest_plausible_cache(machine);
   std::uint64_t bytes = std::clamp<std::uint64_t>(8 * largest, 256ull << 20, 1ull << 30);
   if (config.memory_budget_bytes > 0) bytes = std::min(bytes, config.memory_budget_bytes / 2);
   return bytes;

@@ -13,6 +13,7 @@
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/bench/environment.hpp"
 #include "roofline/bench/pinning.hpp"
+#include "roofline/bench/profile.hpp"
 #include "roofline/bench/progress.hpp"
 #include "roofline/bench/runner.hpp"
 #include "roofline/common/errors.hpp"
@@ -56,23 +57,51 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// One target's suites, in its order, those `config` asks for. Its suite contexts go under the suite's name
-// prefixed like its benchmarks ("bandwidth" for the CPU, "opencl:0.0/bandwidth" for a device).
+// A device target (OpenCL, CUDA; a CPU device through PoCL too) gets the device budgets: anything but the host CPU.
+bool is_device(const Target& target) { return target.facts().target != kCpuTarget; }
+
+// The suites of `target` this run measures, in its order.
+std::vector<std::string> wanted_suites(const Target& target, const RunConfig& config) {
+  std::vector<std::string> out;
+  for (const std::string& suite : target.suites()) {
+    if (config.wants_suite(suite)) out.push_back(suite);
+  }
+  return out;
+}
+
+// One target's suites, in its order, those `config` asks for, each under its budget (profile.hpp). Its suite
+// contexts go under the suite's name prefixed like its benchmarks ("bandwidth" for the CPU, "opencl:0.0/bandwidth"
+// for a device), with the budget and what it cut.
 void run_target(Target& target, const RunConfig& config, Runner& runner, Progress& progress, json& suites_context,
                 std::vector<std::string>& notes) {
   const std::string prefix = target.benchmark_prefix();
   runner.set_target(target.facts().target, prefix);
-  for (const std::string& suite : target.suites()) {
-    if (!config.wants_suite(suite)) continue;
-    progress.phase(prefix + suite);
-    progress.update("starting");
+  for (const std::string& suite : wanted_suites(target, config)) {
+    progress.begin_suite(prefix + suite);
     SuiteOutput out;
     const auto started = std::chrono::steady_clock::now();
+    const SuiteBudget& budget = runner.begin_suite(suite_budget_seconds(config.profile, is_device(target), suite));
     target.run_suite(suite, config, runner, out);
-    out.context["wall_seconds"] = seconds_since(started);
+    const double seconds = seconds_since(started);
+    out.context["wall_seconds"] = seconds;
+    out.context["budget_seconds"] = budget.seconds();
+    out.context["budget_cuts"] = budget.cuts();
     suites_context[prefix + suite] = out.context;
     notes.insert(notes.end(), out.notes.begin(), out.notes.end());
+    progress.end_suite(prefix + suite, seconds);
   }
+}
+
+// The budgets of this run's suites, as the context records them and the progress line counts them down.
+std::vector<std::pair<std::string, double>> suite_budgets(const std::vector<std::unique_ptr<Target>>& targets,
+                                                          const RunConfig& config) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const std::unique_ptr<Target>& t : targets) {
+    for (const std::string& suite : wanted_suites(*t, config)) {
+      out.emplace_back(t->benchmark_prefix() + suite, suite_budget_seconds(config.profile, is_device(*t), suite));
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -122,6 +151,8 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   }
 
   Progress progress(!config.quiet);
+  const std::vector<std::pair<std::string, double>> budgets = suite_budgets(targets, config);
+  progress.plan(budgets);
   progress.phase("environment");
   progress.update("canary");
   const EnvironmentSample env_start = sample_environment(machine, config);
@@ -151,6 +182,13 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   context["environment"] = environment_json(env_start, env_end, canary_bytes(machine, config), config.max_threads());
   const double seconds = seconds_since(started);
   context["wall_seconds"] = seconds;
+  json budget = json::object();
+  for (const auto& [suite, s] : budgets) budget[suite] = s;
+  context["time_budget"] = {
+      {"profile", to_string(config.profile)},
+      {"seconds", budget},
+      {"rule", "each suite stops starting work its own estimate says would end past its budget; what it leaves out "
+               "is named in the notes and in context.suites.<suite>.budget_cuts"}};
 
   json doc = {{"context", context}, {"benchmarks", runner.entries()}};
   doc["roofline"] = derive_roofline(doc);

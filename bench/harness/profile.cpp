@@ -1,5 +1,5 @@
 // The profile table (see profile.hpp), one line per setting with its quick and full values side by side.
-// quick: under a minute on 2 cores, 5 repetitions of every key figure so that the U test can reach
+// quick: 30 s on 2 cores (the budgets at the end), 5 repetitions of every key figure so that the U test can reach
 // significance; full: about 10x longer per point, every kernel at every size, every batch. Bandwidth calls
 // already move kCallTargetBytesPerThread per thread (milliseconds), so 5 ms per repetition is far above the
 // timer's resolution; full takes 20 ms for steadier medians.
@@ -23,13 +23,21 @@ constexpr ProfileSettings settings(Pick p) {
                     .repetitions = p(5, 5),
                     .spot_repetitions = p(3, 5),
                     .extra_octaves = p(2, 4),
-                    .stop_when_flat = p(true, false)},
+                    .stop_when_flat = p(true, false),
+                    // quick: never past 1 GiB (DRAM is reached far below on every machine we know; a 4 KiB-page
+                    // octave and the triad at 1 GiB take seconds each); full: the memory budget only.
+                    .max_end_bytes = p(std::uint64_t{1} << 30, std::uint64_t{0})},
       .compute = {.min_time_s = p(0.02, 0.2), .repetitions = p(5, 5)},
       .gemm = {.every_batch = p(false, true),
                .repetitions = p(5, 5),
                .long_call_repetitions = p(3, 3),
                .long_call_s = p(0.3, 0.5),
                .min_time_s = p(0.05, 0.25)},
+      // quick: 28 s of suites on the CPU (the environment guard's canaries add about a second: 30 s in all on
+      // 2 cores), 58 s on a device; full: about 20x that, still bounded.
+      .cpu_budget = {.bandwidth = p(12.0, 300.0), .compute = p(7.0, 120.0), .gemm = p(9.0, 300.0)},
+      .device_budget = {.bandwidth = p(20.0, 300.0), .compute = p(12.0, 120.0), .gemm = p(18.0, 600.0),
+                        .transfer = p(5.0, 60.0), .latency = p(3.0, 30.0)},
   };
 }
 
@@ -38,5 +46,20 @@ constexpr ProfileSettings kFull = settings(Pick{false});
 }  // namespace
 
 const ProfileSettings& profile_settings(Profile profile) { return profile == Profile::quick ? kQuick : kFull; }
+
+double suite_budget_seconds(Profile profile, bool device, const std::string& suite) {
+  const SuiteBudgets& b = device ? profile_settings(profile).device_budget : profile_settings(profile).cpu_budget;
+  if (suite == "bandwidth") return b.bandwidth;
+  if (suite == "compute") return b.compute;
+  if (suite == "gemm") return b.gemm;
+  if (suite == "transfer") return b.transfer;
+  if (suite == "latency") return b.latency;
+  return 0.0;
+}
+
+double profile_budget_seconds(Profile profile, bool device) {
+  const SuiteBudgets& b = device ? profile_settings(profile).device_budget : profile_settings(profile).cpu_budget;
+  return b.bandwidth + b.compute + b.gemm + b.transfer + b.latency;
+}
 
 }  // namespace roofline

@@ -21,13 +21,14 @@ class CpuTarget final : public Target {
   [[nodiscard]] std::string benchmark_prefix() const override { return ""; }
   void run_suite(const std::string& suite, const RunConfig& config, Runner& runner, SuiteOutput& out) override {
     for (const Suite& s : all_suites()) {
-      if (s.name == suite) s.run(config, machine_, runner, out);
+      if (s.name == suite) s.run(config, machine_, runner, out, state_);
     }
   }
 
  private:
   MachineFacts machine_;
   TargetFacts facts_;
+  CpuRunState state_;
 };
 
 }  // namespace

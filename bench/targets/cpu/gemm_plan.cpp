@@ -2,12 +2,14 @@
 #include "roofline/bench/gemm_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "roofline/bench/profile.hpp"
 #include "roofline/common/errors.hpp"
+#include "roofline/common/gemm_count.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {
@@ -75,8 +77,9 @@ std::vector<int> default_gemm_batches() {
 
 GemmRequest gemm_request(const GemmPlan& plan, const GemmGroup& group, const RunConfig& config) {
   GemmRequest r;
-  r.m = plan.m;
-  r.k = plan.k;
+  (void)plan;
+  r.m = group.m;
+  r.k = group.k;
   r.max_n = group.batches.back();
   r.precision = group.precision;
   r.threads = group.threads;
@@ -84,12 +87,19 @@ GemmRequest gemm_request(const GemmPlan& plan, const GemmGroup& group, const Run
   return r;
 }
 
-GemmPlan plan_gemm(const RunConfig& config) {
+GemmPlan plan_gemm(const RunConfig& config, double cache_bytes, const std::string& cache_source) {
   GemmPlan plan;
   if (config.gemm_m > 0 && config.gemm_k > 0) {
     plan.m = config.gemm_m;
     plan.k = config.gemm_k;
     plan.shape_from_user = true;
+    plan.shape_source = "--gemm-shape";
+  }
+  const bool sized = !plan.shape_from_user && config.profile == Profile::quick && cache_bytes > 0.0;
+  if (sized) {
+    plan.cache_bytes = cache_bytes;
+    plan.shape_source = fmt::format("{}x the largest cache ({}, {})", kGemmCacheFactor, format_bytes(cache_bytes),
+                                    cache_source);
   }
   const bool user_batches = !config.batches.empty();
   const std::vector<int> batches = user_batches ? config.batches : default_gemm_batches();
@@ -101,7 +111,8 @@ GemmPlan plan_gemm(const RunConfig& config) {
     const GemmQuickPlan q = backend->quick_plan();
     for (Precision p : default_precisions(*backend, quick)) {
       for (int t : threads) {
-        GemmGroup g{backend, p, t, batches};
+        GemmGroup g{backend, p, t, batches, plan.m, plan.k};
+        if (sized) g.m = g.k = quick_gemm_side(cache_bytes, p);
         if (quick && !user_batches) {
           const bool curve = q.fp32_sweep && p == Precision::fp32;
           if (!(curve && t == all)) {
@@ -123,10 +134,21 @@ GemmPlan plan_gemm(const RunConfig& config) {
                                      plan.m, plan.k, format_bytes(need), format_bytes(budget)));
       }
     } else {
-      while (plan.k > 256 && largest_footprint(plan, config) > budget) plan.k /= 2;
-      if (plan.k != kDefaultGemmK) {
-        plan.notes.push_back(fmt::format("gemm: default weight shape reduced to {}x{} to fit the memory budget of {}",
-                                         plan.m, plan.k, format_bytes(budget)));
+      bool reduced = false;
+      while (largest_footprint(plan, config) > budget) {
+        bool any = false;
+        for (GemmGroup& g : plan.groups) {
+          if (g.k > 256 && g.backend->footprint_bytes(gemm_request(plan, g, config)) > budget) {
+            g.k /= 2;
+            any = true;
+          }
+        }
+        if (!any) break;
+        reduced = true;
+      }
+      if (reduced) {
+        plan.notes.push_back(fmt::format("gemm: weight shapes reduced in K (by halves) to fit the memory budget of {}",
+                                         format_bytes(budget)));
       }
     }
   }

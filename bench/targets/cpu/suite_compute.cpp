@@ -166,7 +166,8 @@ BenchmarkSpec peak_spec(const PeakVariant& v, int threads, const std::vector<int
 
 }  // namespace
 
-void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out) {
+void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
+                       CpuRunState& /*state*/) {
   const PeakSelection selection = select_peak_variants(config.features);
   const Plan plan = plan_for(config);
 
@@ -194,12 +195,21 @@ void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Run
                                     not_supported.size(), to_string(config.max_isa)));
   }
 
+  // Each thread count costs about what the one before did: one that would end past the budget is left out.
+  SuiteBudget& budget = runner.budget();
+  double last_s = 0.0;
   for (const int threads : config.thread_counts) {
+    if (last_s > 0.0 && !budget.allows(last_s)) {
+      out.notes.push_back(budget.cut("compute", fmt::format("every kernel at {} threads", threads)));
+      continue;
+    }
+    const auto started = std::chrono::steady_clock::now();
     const std::vector<int> pus = binding_plan(machine, threads, config.bind);
     runner.run({clock_spec(threads, pus, plan)});
     std::vector<BenchmarkSpec> specs;
     for (const PeakVariant* v : selection.runnable) specs.push_back(peak_spec(*v, threads, pus, plan));
     runner.run(specs);
+    last_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }
 }
 

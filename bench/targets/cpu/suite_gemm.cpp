@@ -4,12 +4,16 @@
 // weight packing: outside timing), warmed up with one call, then each batch is one benchmark whose body
 // selects the batch (setup), times run() in the loop, and validates C after the loop (SkipWithError on a
 // wrong product). Rates come from the counting row in roofline/common/gemm_count.hpp only.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "roofline/analysis/memory_ceilings.hpp"
+#include "roofline/bench/bandwidth_plan.hpp"
 #include "roofline/bench/gemm_plan.hpp"
 #include "roofline/bench/profile.hpp"
 #include "roofline/bench/pinning.hpp"
@@ -26,9 +30,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-BenchmarkSpec make_spec(const GemmGroup& g, const GemmPlan& plan, int n, std::shared_ptr<GemmProblem> problem,
+BenchmarkSpec make_spec(const GemmGroup& g, int n, std::shared_ptr<GemmProblem> problem,
                         const std::string& implementation, int repetitions, double min_time_s) {
-  const GemmShape shape{plan.m, n, plan.k};
+  const GemmShape shape{g.m, n, g.k};
   const Precision p = g.precision;
   const OperandBytes e = gemm_operand_bytes(p);
   const double ops = gemm_operations(shape);
@@ -38,7 +42,7 @@ BenchmarkSpec make_spec(const GemmGroup& g, const GemmPlan& plan, int n, std::sh
 
   BenchmarkSpec spec;
   spec.name = fmt::format("gemm/{}/{}/threads:{}/m:{}/k:{}/batch:{}", g.backend->name(), to_string(p), g.threads,
-                          plan.m, plan.k, n);
+                          g.m, g.k, n);
   spec.labels = {{"suite", "gemm"},
                  {"kernel", n == 1 ? "gemv" : "gemm"},
                  {"backend", std::string(g.backend->name())},
@@ -81,17 +85,45 @@ json facts_json(const GemmBackend& b, const IsaFeatures& features) {
   return j;
 }
 
+// The largest cache of the CPU, for the quick shapes: the bandwidth curve's in this run, else a plausible reported
+// one (bandwidth_plan.hpp), else none (the default shape).
+double cache_for_shapes(const RunConfig& config, const MachineFacts& machine, const CpuRunState& state,
+                        std::string& source) {
+  if (state.largest_cache_bytes > 0.0) {
+    source = "the bandwidth curve";
+    return state.largest_cache_bytes;
+  }
+  if (!implausible_caches(machine).empty() || config.thread_counts.empty()) return 0.0;
+  const std::vector<ReportedLevel> reported =
+      reported_levels(to_json(machine), config.thread_counts.back(), std::string(to_string(config.bind)));
+  if (reported.empty()) return 0.0;
+  source = "reported by " + (machine.caches.empty() ? std::string("the machine") : machine.caches.back().source);
+  return reported.back().bytes;
+}
+
+// What one spec of a group costs in wall time: its repetitions of at least the min time each, plus Google
+// Benchmark's first estimate of the iterations.
+double spec_estimate(double call_s, int repetitions, double min_time_s) {
+  return (repetitions + 1) * std::max(call_s, min_time_s);
+}
+
 }  // namespace
 
-void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out) {
-  const GemmPlan plan = plan_gemm(config);
+void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
+                    CpuRunState& state) {
+  std::string cache_source;
+  const double cache = cache_for_shapes(config, machine, state, cache_source);
+  const GemmPlan plan = plan_gemm(config, cache, cache_source);
+  SuiteBudget& budget = runner.budget();
   const ProfileSettings& settings = profile_settings(config.profile);
   out.notes.insert(out.notes.end(), plan.notes.begin(), plan.notes.end());
 
   json& ctx = out.context;
-  ctx["m"] = plan.m;
-  ctx["k"] = plan.k;
-  ctx["shape_source"] = plan.shape_from_user ? "--gemm-shape" : "default";
+  ctx["m"] = plan.groups.empty() ? plan.m : plan.groups.front().m;
+  ctx["k"] = plan.groups.empty() ? plan.k : plan.groups.front().k;
+  ctx["shape_source"] = plan.shape_source;
+  ctx["shapes"] = json::object();
+  for (const GemmGroup& g : plan.groups) ctx["shapes"][std::string(to_string(g.precision))] = {g.m, g.k};
   ctx["layout"] = "A MxK row-major (the weights), B KxN and C MxN column-major; identical bytes for every backend";
   ctx["validation"] = "every column's sum against column sums of A times B, plus direct dot products on sampled "
                       "entries; small-integer inputs make the products exact (tolerance 0) in every precision";
@@ -106,6 +138,11 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
       for (std::string& note : g.backend->notes(config.features)) out.notes.push_back(std::move(note));
     }
     const std::string what = fmt::format("{} {} threads:{}", backend, to_string(g.precision), g.threads);
+    // A group needs at least its preparation and one batch: none once the budget is spent.
+    if (budget.bounded() && budget.left() <= 0.0) {
+      out.notes.push_back(budget.cut("gemm", fmt::format("{} (batches {})", what, fmt::join(g.batches, ", "))));
+      continue;
+    }
 
     if (config.bind != BindPolicy::none) pin_openmp_threads(g.threads, binding_plan(machine, g.threads, config.bind));
     const GemmRequest request = gemm_request(plan, g, config);
@@ -125,15 +162,34 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
       }
       group["pack_seconds"] = problem->pack_seconds();
       group["implementations"] = implementations;
+      double planned_s = 0.0;  // the estimated cost of the specs kept so far
+      double last_call = 0.0;
+      int last_n = 0;
+      std::vector<int> cut;
       for (int n : g.batches) {
+        // A call grows about linearly with the batch once compute-bound: the warm-up itself must fit.
+        const double guess = last_n > 0 ? last_call * n / last_n : 0.0;
+        if (!cut.empty() || (last_n > 0 && !budget.allows(planned_s + guess +
+                                                           spec_estimate(guess, settings.gemm.repetitions,
+                                                                         settings.gemm.min_time_s)))) {
+          cut.push_back(n);
+          continue;
+        }
         problem->select_batch(n);
         const auto warm = std::chrono::steady_clock::now();
         problem->run();  // warm-up: first-call effects (page mapping of packed buffers, JIT caches)
         const double call = seconds_since(warm);
+        last_call = call;
+        last_n = n;
         // Long calls need fewer repetitions to be stable; the min time still bounds every repetition.
         // 5 repetitions (the fewest with which compare's U test can reach p < 0.05) unless a call is long.
         const int repetitions = call > settings.gemm.long_call_s ? settings.gemm.long_call_repetitions : settings.gemm.repetitions;
-        specs.push_back(make_spec(g, plan, n, problem, problem->implementation(), repetitions, settings.gemm.min_time_s));
+        specs.push_back(make_spec(g, n, problem, problem->implementation(), repetitions, settings.gemm.min_time_s));
+        planned_s += spec_estimate(call, repetitions, settings.gemm.min_time_s);
+      }
+      if (!cut.empty()) {
+        out.notes.push_back(budget.cut("gemm", fmt::format("{} batches {}", what, fmt::join(cut, ", "))));
+        group["budget_cut_batches"] = cut;
       }
     } catch (const GemmUnsupported& ex) {
       out.notes.push_back(fmt::format("gemm: {} skipped: {}", what, ex.what()));

@@ -99,7 +99,11 @@ std::vector<DeviceWork> bandwidth_work(const std::shared_ptr<Session>& s, Memory
   auto pm = guarded_call(*s, [&] { return std::make_shared<PreparedMemory>(*s, k, bytes); });
   for (const std::string& n : pm->notes()) notes.push_back(fmt::format("{} {}: {}", s->facts().id(), to_string(k), n));
   std::vector<DeviceWork> works;
-  for (int width : kVectorWidths) works.push_back(memory_work(s, pm, k, width, o));
+  for (int width : kVectorWidths) {
+    if (o.widths.empty() || std::find(o.widths.begin(), o.widths.end(), width) != o.widths.end()) {
+      works.push_back(memory_work(s, pm, k, width, o));
+    }
+  }
   return works;
 }
 

@@ -3,6 +3,9 @@
 // place.
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 #include "roofline/bench/run_config.hpp"
 
 namespace roofline {
@@ -15,7 +18,8 @@ struct BandwidthProfile {
   int repetitions = 0;           // of swept kernels
   int spot_repetitions = 0;      // of spot kernels
   int extra_octaves = 0;         // how far past the planned end (x) while no flat DRAM plateau is seen
-  bool stop_when_flat = false;   // stop once DRAM has been flat for two octaves
+  bool stop_when_flat = false;   // stop once the read curve has reached DRAM (sweep_stop.hpp)
+  std::uint64_t max_end_bytes = 0;  // the largest working set the sweep may reach (0: the memory budget only)
 };
 
 // compute suite (suite_compute.cpp).
@@ -34,12 +38,30 @@ struct GemmProfile {
   double min_time_s = 0.0;
 };
 
+// Wall-time budgets of one suite, in seconds, by the kind of target (budget.hpp says what a suite does when
+// its budget ends: it cuts the rest of its work, names what it cut in a note, and the file stays valid).
+struct SuiteBudgets {
+  double bandwidth = 0.0;
+  double compute = 0.0;
+  double gemm = 0.0;
+  double transfer = 0.0;
+  double latency = 0.0;
+};
+
 struct ProfileSettings {
   BandwidthProfile bandwidth;
   ComputeProfile compute;
   GemmProfile gemm;
+  SuiteBudgets cpu_budget;     // the host CPU's suites
+  SuiteBudgets device_budget;  // each device target's suites (OpenCL, CUDA)
 };
 
 const ProfileSettings& profile_settings(Profile profile);
+
+// The budget of `suite` for a CPU (`device` false) or device target; 0 for a suite the table does not name
+// (no budget: it runs to its end).
+double suite_budget_seconds(Profile profile, bool device, const std::string& suite);
+// What the whole profile may take on one target of that kind: the sum of its suites' budgets.
+double profile_budget_seconds(Profile profile, bool device);
 
 }  // namespace roofline

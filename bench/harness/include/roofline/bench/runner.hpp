@@ -12,6 +12,8 @@
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
 
+#include "roofline/bench/budget.hpp"
+
 namespace roofline {
 
 class Progress;
@@ -59,6 +61,12 @@ class Runner {
     target_ = std::move(target);
     name_prefix_ = std::move(name_prefix);
   }
+  // The suite about to run gets a fresh budget of `seconds` (0: none); suites read it through budget().
+  SuiteBudget& begin_suite(double seconds) {
+    budget_ = SuiteBudget(seconds);
+    return budget_;
+  }
+  [[nodiscard]] SuiteBudget& budget() { return budget_; }
 
  private:
   Progress* progress_;
@@ -67,6 +75,7 @@ class Runner {
   std::vector<std::string> failures_;
   std::string target_;
   std::string name_prefix_;
+  SuiteBudget budget_;
 };
 
 }  // namespace roofline

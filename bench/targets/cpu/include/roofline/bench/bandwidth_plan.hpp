@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/bench/plausible_caches.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/kernels/stream.hpp"
 

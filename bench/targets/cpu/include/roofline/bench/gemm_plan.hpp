@@ -3,11 +3,14 @@
 // measured, so a bad --gemm-shape or --backends fails in a second with exit code 2.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "roofline/bench/run_config.hpp"
+#include "roofline/common/gemm_count.hpp"
 #include "roofline/kernels/gemm.hpp"
 
 namespace roofline {
@@ -23,12 +26,30 @@ struct GemmGroup {
   Precision precision = Precision::fp32;
   int threads = 1;
   std::vector<int> batches;  // ascending
+  std::int64_t m = kDefaultGemmM;  // the weights' shape for this group's precision
+  std::int64_t k = kDefaultGemmK;
 };
 
+// The quick profile sizes the weights from the target's largest cache (issue 32): per precision, the least square
+// side, a multiple of 512 and at least 1024, whose weights (M x K elements of A) are at least 4x that cache, so
+// GEMV streams them from DRAM, and no larger (the compute-bound batches then cost no more than they must); at
+// most kMaxQuickGemmSide (a curve that never showed DRAM must not ask for gigabytes).
+inline constexpr double kGemmCacheFactor = 4.0;
+inline constexpr std::int64_t kMaxQuickGemmSide = 32768;
+// Inline: device targets size their quick shapes with it too, without linking the CPU target.
+inline std::int64_t quick_gemm_side(double cache_bytes, Precision precision) {
+  if (!(cache_bytes > 0.0)) return kDefaultGemmM;
+  const double side = std::sqrt(kGemmCacheFactor * cache_bytes / gemm_operand_bytes(precision).a);
+  const auto rounded = static_cast<std::int64_t>(std::ceil(side / 512.0)) * 512;
+  return std::clamp<std::int64_t>(rounded, 1024, kMaxQuickGemmSide);
+}
+
 struct GemmPlan {
-  std::int64_t m = kDefaultGemmM;
+  std::int64_t m = kDefaultGemmM;  // --gemm-shape, or the default (each group's own shape: GemmGroup)
   std::int64_t k = kDefaultGemmK;
   bool shape_from_user = false;
+  std::string shape_source = "default";  // "--gemm-shape", "default", or the cache the quick shapes come from
+  double cache_bytes = 0.0;              // that cache (0: none known)
   std::vector<GemmGroup> groups;
   std::vector<std::string> notes;
 };
@@ -42,7 +63,9 @@ std::vector<int> default_gemm_batches();
 // on some CPUs, so 256 is already past its ridge); the secondary groups at all cores only. Full profile:
 // every backend x precision x thread count x batch. --batches applies to every group. Throws InputError for an unknown or not-built --backends name, or a --gemm-shape whose operands
 // do not fit the memory budget; a default shape that does not fit is halved in K until it does (noted).
-GemmPlan plan_gemm(const RunConfig& config);
+// `cache_bytes`: the largest cache level of the target (0: unknown, the default shape), `cache_source` says where
+// it came from ("the bandwidth curve", "hwloc").
+GemmPlan plan_gemm(const RunConfig& config, double cache_bytes = 0.0, const std::string& cache_source = "");
 
 // What a group asks its backend to prepare: the plan's shape at the group's largest batch.
 GemmRequest gemm_request(const GemmPlan& plan, const GemmGroup& group, const RunConfig& config);

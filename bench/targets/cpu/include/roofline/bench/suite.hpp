@@ -15,19 +15,28 @@
 
 namespace roofline {
 
+// What one run's CPU suites hand on to the next: the bandwidth suite's curve tells the gemm suite how large its
+// operands must be to stream from DRAM.
+struct CpuRunState {
+  double largest_cache_bytes = 0.0;  // the largest cache level on the bandwidth curve at the most threads; 0: none
+};
+
 struct Suite {
   std::string name;
   std::string description;
   // Runs the suite's benchmarks through `runner` for this machine and configuration.
-  void (*run)(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
+  void (*run)(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out, CpuRunState& state);
 };
 
 // All suites, in the order `run` executes them.
 const std::vector<Suite>& all_suites();
 
 // Per-suite entry points (one file each).
-void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
-void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
-void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
+void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
+                         CpuRunState& state);
+void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
+                       CpuRunState& state);
+void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
+                    CpuRunState& state);
 
 }  // namespace roofline

@@ -1,0 +1,45 @@
+// Plausible cache sizes: see plausible_caches.hpp.
+#include "roofline/bench/plausible_caches.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "roofline/common/units.hpp"
+
+namespace roofline {
+
+std::vector<std::string> implausible_caches(const MachineFacts& machine) {
+  std::vector<std::string> out;
+  for (const CacheInfo& c : machine.caches) {
+    if (c.level < 1 || c.level > 3 || c.type == "instruction" || c.size_bytes == 0) continue;
+    const int sharing = std::max(1, c.cores_per_instance);
+    const double per_core = static_cast<double>(c.size_bytes) / sharing;
+    const double total = static_cast<double>(c.size_bytes) * std::max(1, c.instances);
+    const double limit = static_cast<double>(kPlausibleCacheBytesPerCore[c.level - 1]);
+    if (per_core > limit) {
+      out.push_back(fmt::format("{} reports an L{} of {} per instance shared by {} core{} ({} per core, more than any "
+                                "real L{}'s {}): not plausible, ignored", c.source.empty() ? "the machine" : c.source,
+                                c.level, format_bytes(double(c.size_bytes)), sharing, sharing == 1 ? "" : "s",
+                                format_bytes(per_core), c.level, format_bytes(limit)));
+    } else if (machine.memory_total_bytes > 0 && total > static_cast<double>(machine.memory_total_bytes) / 8.0) {
+      out.push_back(fmt::format("{} reports {} L{} instances of {} ({} in all, more than an eighth of the {} of "
+                                "memory): not plausible, ignored", c.source.empty() ? "the machine" : c.source,
+                                std::max(1, c.instances), c.level, format_bytes(double(c.size_bytes)),
+                                format_bytes(total), format_bytes(double(machine.memory_total_bytes))));
+    }
+  }
+  return out;
+}
+
+std::uint64_t largest_plausible_cache(const MachineFacts& machine) {
+  std::uint64_t largest = 0;
+  for (const CacheInfo& c : machine.caches) {
+    MachineFacts one = machine;
+    one.caches = {c};
+    if (implausible_caches(one).empty()) largest = std::max(largest, c.size_bytes);
+  }
+  return largest;
+}
+
+}  // namespace roofline

@@ -1,0 +1,130 @@
+// The bandwidth suite's benchmarks: see bandwidth_specs.hpp.
+#include "bandwidth_specs.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "roofline/bench/bandwidth_plan.hpp"
+#include "roofline/bench/profile.hpp"
+
+namespace roofline {
+namespace {
+
+// The entry's name and labels. 4 KiB-page runs are the suite "bandwidth_pages" (analysis/memory_ceilings
+// keeps them out of the curve and levels) with "pages:4K" in the name; mapped arrays' entries say the pages
+// asked for.
+void name_spec(BenchmarkSpec& spec, StreamKernel kernel, std::size_t n, int threads, PageSize pages, Isa isa) {
+  const StreamKernelInfo& info = stream_kernel_info(kernel);
+  const bool small_pages = pages == PageSize::base_4k;
+  spec.name = fmt::format("bandwidth/{}/{}threads:{}/bytes:{}", info.name, small_pages ? "pages:4K/" : "", threads,
+                          stream_working_set_bytes(kernel, n));
+  spec.labels = {{"suite", small_pages ? "bandwidth_pages" : "bandwidth"}, {"kernel", std::string(info.name)},
+                 {"precision", "fp64"}, {"isa", std::string(to_string(isa))}, {"threads", threads}};
+  if (n * sizeof(double) >= 2 * kHugePageBytes) spec.labels["pages"] = std::string(to_string(pages));
+}
+
+}  // namespace
+
+// Seconds one call of a kernel costs beyond its memory traffic (OpenMP fork/join, pass loop set-up): the
+// median of many calls of `read` over one step per thread, pinned like the measurements.
+double measure_call_overhead(StreamArena& arena, int threads, const IsaFeatures& features) {
+  const std::size_t n = element_unit(StreamKernel::read, threads, features);
+  const StreamArrays x = arena.get(StreamKernel::read, n, threads);
+  if (x.n == 0) return 0.0;
+  std::vector<double> seconds;
+  for (int i = 0; i < 301; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    benchmark::DoNotOptimize(run_stream_kernel(StreamKernel::read, x, threads, 1, features));
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  std::nth_element(seconds.begin(), seconds.begin() + 150, seconds.end());
+  return seconds[150];
+}
+
+BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
+                        const RunConfig& config, StreamArena& arena, PageSize pages) {
+  const std::uint64_t working_set = stream_working_set_bytes(kernel, n);
+  const int passes = passes_per_call(kernel, n, kCallTargetBytesPerThread * static_cast<std::uint64_t>(threads));
+  const std::uint64_t bytes_per_call = stream_bytes_per_pass(kernel, n) * static_cast<std::uint64_t>(passes);
+  const std::uint64_t wa_bytes_per_call =
+      stream_bytes_per_pass_write_allocate(kernel, n) * static_cast<std::uint64_t>(passes);
+  const IsaFeatures features = config.features;
+
+  BenchmarkSpec spec;
+  name_spec(spec, kernel, n, threads, pages, stream_kernel_isa(kernel, config.features));
+  const ProfileSettings& settings = profile_settings(config.profile);
+  spec.min_time_s = settings.bandwidth.min_time_s;
+  // read and triad give the key figures that `compare` gates on: the profile's repetitions (5, the fewest
+  // with which a Mann-Whitney U test can reach p < 0.05); the others, when only spot-measured, fewer.
+  const bool key = kernel == StreamKernel::read || kernel == StreamKernel::triad;
+  spec.repetitions = key || settings.bandwidth.sweep_every_kernel ? settings.bandwidth.repetitions
+                                                                  : settings.bandwidth.spot_repetitions;
+  const int repetitions = spec.repetitions;
+  auto calls = std::make_shared<int>(0);
+  spec.body = [&arena, kernel, n, threads, passes, bytes_per_call, wa_bytes_per_call, working_set, features,
+               repetitions, calls, call_overhead_s, pages](benchmark::State& state) {
+    const StreamArrays x = arena.get(kernel, n, threads, pages);
+    if (x.n == 0) {
+      state.SkipWithError("could not allocate the arrays");
+      for (auto _ : state) {
+      }
+      return;
+    }
+    double sum = 0.0;
+    const auto start = std::chrono::steady_clock::now();
+    for (auto _ : state) sum = run_stream_kernel(kernel, x, threads, passes, features);
+    const double per_call = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+                            static_cast<double>(std::max<benchmark::IterationCount>(1, state.iterations()));
+    const auto set_counters = [&] {
+      state.counters["bytes_per_second"] =
+          benchmark::Counter(static_cast<double>(bytes_per_call), benchmark::Counter::kIsIterationInvariantRate);
+      state.counters["bytes_per_second_write_allocate"] =
+          benchmark::Counter(static_cast<double>(wa_bytes_per_call), benchmark::Counter::kIsIterationInvariantRate);
+      state.counters["working_set_bytes"] = benchmark::Counter(static_cast<double>(working_set));
+      state.counters["elements"] = benchmark::Counter(static_cast<double>(n));
+      state.counters["passes_per_call"] = benchmark::Counter(static_cast<double>(passes));
+      // The share of a call that the measured fixed cost of a call takes (target: under 2%).
+      state.counters["call_overhead_fraction"] = benchmark::Counter(per_call > 0.0 ? call_overhead_s / per_call : 0.0);
+      // What the mapped arrays' pages were, after their first touch (memory.hpp's PageRecord).
+      if (const PageRecord* r = arena.pages(); r != nullptr && r->recorded) {
+        state.counters["resident_bytes"] = benchmark::Counter(static_cast<double>(r->totals.resident_bytes));
+        state.counters["huge_page_bytes"] = benchmark::Counter(static_cast<double>(r->totals.huge_bytes));
+      }
+    };
+    // Google Benchmark calls this body once per repetition (plus its iteration-count estimates): the first
+    // call and every call from the last repetition's on are validated, so the final arrays always are,
+    // while large working sets are not re-read five times for nothing.
+    const int call = ++*calls;
+    if (call > 1 && call < repetitions) {
+      set_counters();
+      return;
+    }
+    const StreamCheck check = validate_stream(kernel, x, sum, threads);
+    if (!check.ok) {
+      state.SkipWithError(check.message.c_str());
+      return;
+    }
+    set_counters();
+  };
+  return spec;
+}
+
+// Specs for `kernels` at `size`, grouped by arity (kernels sharing a set of arrays run back to back on the
+// same allocation). A (kernel, elements) pair already in `planned` is skipped: rounding to whole steps can
+// map two neighbouring small sizes onto the same arrays.
+void add_specs(const std::vector<StreamKernel>& kernels, std::uint64_t size, int threads, double overhead_s,
+               const RunConfig& config, StreamArena& arena, std::set<std::pair<int, std::size_t>>& planned,
+               std::vector<BenchmarkSpec>& specs, PageSize pages) {
+  for (int arity = 1; arity <= 3; ++arity) {
+    for (StreamKernel k : kernels) {
+      if (stream_array_count(k) != arity) continue;
+      const std::size_t n = elements_for(k, size, element_unit(k, threads, config.features));
+      if (!planned.insert({static_cast<int>(k), n}).second) continue;
+      specs.push_back(make_spec(k, n, threads, overhead_s, config, arena, pages));
+    }
+  }
+}
+
+}  // namespace roofline
