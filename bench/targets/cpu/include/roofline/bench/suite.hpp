@@ -28,6 +28,8 @@ const std::vector<Suite>& all_suites();
 // Per-suite entry points (one file each).
 void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
 void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
+// The compute suite's dequant-dot rows (suite_dequant_dot.cpp): block-format x ISA GEMVs in L1 and L2.
+void run_dequant_dot_rows(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
 void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
 
 }  // namespace roofline
