@@ -315,7 +315,14 @@ json summarize(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs, co
     for (const json& d : dequant) notes.push_back(d["note"]);
   }
   out["conventions"] = llm_conventions();
-  if (p.stored().quantized() || !p.keep.empty()) out["conventions"]["quantized"] = quant_conventions();
+  if (p.stored().quantized() || !p.keep.empty()) {
+    out["conventions"]["quantized"] = quant_conventions();
+    out["conventions"]["time"] =
+        "Per operation the largest of FLOPs / compute roof, bytes / memory roof and, for quantized weights, the "
+        "dequantization time: the weights / the format's measured dequant-dot ceiling (roofline.dequant_ceilings), "
+        "or without one the dequantization operations / the vector units' rate (the stated convention); summed; the "
+        "memory roof is the level the step's working set fits in (the whole model's for inference).";
+  }
   out["notes"] = notes;
   return out;
 }

@@ -7,7 +7,7 @@
 // these rates), timed alone; a repetition's rate is its fastest call, as for the FMA peaks. Every output of the
 // last call is checked against the double-precision dequantized reference after timing.
 // Then the GEMV placements (suite "dequant_gemv"): each format's best kernel over weights in DRAM (at least
-// 128 MiB and 4x the L3) at batch 1, 2, 4, 8 and 16, one activation column after another over each chunk of
+// 128 MiB and 4x the L3) at batch 1, 2, 4, 8 and 16 (quick: 1 and 8), one activation column after another over each chunk of
 // rows (ggml's vec_dot path), placed by analysis/ against the DRAM roof and the format's own dequant-dot roof;
 // every 61st row of every column is checked against the reference (the whole check would take longer than
 // the run).
@@ -18,6 +18,8 @@
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -35,6 +37,7 @@ constexpr std::int64_t kCols = 2048;
 constexpr double kWeightsPerCall = 8.0e6;  // per thread
 constexpr std::int64_t kGemvRowStride = 61;  // rows checked in the DRAM GEMVs
 constexpr std::array<int, 5> kGemvBatches{1, 2, 4, 8, 16};
+constexpr std::array<int, 2> kQuickGemvBatches{1, 8};
 
 struct Placement {
   Level level;
@@ -128,10 +131,12 @@ std::uint64_t dram_weight_bytes(const MachineFacts& machine) {
   return std::clamp<std::uint64_t>(4 * l3, std::uint64_t{128} << 20, std::uint64_t{1} << 30);
 }
 
-BenchmarkSpec gemv_spec(const QuantDotVariant& v, std::uint64_t weight_bytes, int batch, int threads,
+// The weights of one format's GEMVs, made by the first of its specs that runs and shared by the others.
+using SharedWeights = std::shared_ptr<std::optional<QuantMatrix>>;
+
+BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, std::int64_t rows, int batch, int threads,
                         const std::vector<int>& pus, const ProfileSettings& settings) {
   const std::int64_t row_bytes = quant_row_bytes(v.format, kCols);
-  const std::int64_t rows = std::max<std::int64_t>(threads, static_cast<std::int64_t>(weight_bytes) / row_bytes);
   BenchmarkSpec spec;
   spec.name = fmt::format("dequant_gemv/{}/{}/batch:{}/threads:{}", to_string(v.format), v.isa_name, batch, threads);
   spec.labels = variant_json(v);
@@ -143,9 +148,10 @@ BenchmarkSpec gemv_spec(const QuantDotVariant& v, std::uint64_t weight_bytes, in
   spec.labels["k"] = kCols;
   spec.repetitions = settings.compute.repetitions;
   spec.min_time_s = settings.compute.min_time_s;
-  spec.body = [&v, threads, pus, rows, row_bytes, batch](benchmark::State& state) {
+  spec.body = [&v, weights, threads, pus, rows, row_bytes, batch](benchmark::State& state) {
     pin_openmp_threads(threads, pus);
-    const QuantMatrix w = make_quant_matrix(v.format, rows, kCols, 40);
+    if (!weights->has_value()) weights->emplace(make_quant_matrix(v.format, rows, kCols, 40));
+    const QuantMatrix& w = **weights;
     std::vector<QuantVector> x;
     for (int c = 0; c < batch; ++c) x.push_back(make_quant_vector(v.format, kCols, 41 + static_cast<std::uint64_t>(c)));
     std::vector<float> y(static_cast<std::size_t>(rows) * batch);
@@ -219,13 +225,19 @@ void run_dequant_dot_rows(const RunConfig& config, const MachineFacts& machine, 
     else best.push_back(v);
   }
   const std::uint64_t weight_bytes = dram_weight_bytes(machine);
-  out.context["dequant_gemv"] = {{"weight_bytes", weight_bytes}, {"batches", kGemvBatches}, {"cols", kCols},
+  const bool quick = config.profile == Profile::quick;
+  const std::vector<int> batches = quick ? std::vector<int>(kQuickGemvBatches.begin(), kQuickGemvBatches.end())
+                                         : std::vector<int>(kGemvBatches.begin(), kGemvBatches.end());
+  out.context["dequant_gemv"] = {{"weight_bytes", weight_bytes}, {"batches", batches}, {"cols", kCols},
                                  {"checked_row_stride", kGemvRowStride}};
-  for (const int threads : config.thread_counts) {
-    const std::vector<int> pus = binding_plan(machine, threads, config.bind);
+  for (const QuantDotVariant* v : best) {
+    // One format at a time, its weights made once for every batch and thread count, freed before the next.
+    const std::int64_t rows = static_cast<std::int64_t>(weight_bytes) / quant_row_bytes(v->format, kCols);
+    const auto weights = std::make_shared<std::optional<QuantMatrix>>();
     std::vector<BenchmarkSpec> specs;
-    for (const QuantDotVariant* v : best) {
-      for (const int b : kGemvBatches) specs.push_back(gemv_spec(*v, weight_bytes, b, threads, pus, settings));
+    for (const int threads : config.thread_counts) {
+      const std::vector<int> pus = binding_plan(machine, threads, config.bind);
+      for (const int b : batches) specs.push_back(gemv_spec(*v, weights, rows, b, threads, pus, settings));
     }
     runner.run(specs);
   }
