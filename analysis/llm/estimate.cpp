@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
+#include "roofline/llm/quant.hpp"
+
 namespace roofline::llm {
 
 std::string_view to_string(Limit l) {
@@ -33,9 +37,18 @@ OpEstimate estimate_op(const Op& op, const Roofs& roofs, const MemoryRoof& level
   e.compute_seconds = op.flops / e.compute_roof;
   e.memory_seconds = op.bytes() / e.bandwidth;
   if (op.dequant_ops > 0.0) {
-    // read_roofs sets the rate whenever a quantized format is asked for (it needs the fp32 ceiling).
-    if (roofs.dequant_rate <= 0.0) throw std::logic_error("llm: a quantized operation without a dequantization rate");
-    e.dequant_seconds = op.dequant_ops / roofs.dequant_rate;
+    const std::string family = dequant_family(op.format);
+    const auto measured = roofs.dequant.find(family);
+    if (!family.empty() && measured != roofs.dequant.end() && op.dequant_weights > 0.0) {
+      // The measured kernel: unpack and multiply each weight once per step (a tile kernel for every token of it).
+      e.dequant_seconds = op.dequant_weights / measured->second.weights_per_second;
+      e.dequant_roof = fmt::format("{} dequant-dot {} {}", family, measured->second.isa, measured->second.level);
+    } else {
+      // read_roofs sets the rate whenever a quantized format is asked for (it needs the fp32 ceiling).
+      if (roofs.dequant_rate <= 0.0) throw std::logic_error("llm: a quantized operation without a dequantization rate");
+      e.dequant_seconds = op.dequant_ops / roofs.dequant_rate;
+      e.dequant_roof = "convention";
+    }
   }
   e.bound = e.compute_seconds >= e.memory_seconds && op.flops > 0.0 ? Bound::compute : Bound::memory;
   e.limit = e.bound == Bound::compute ? Limit::compute : Limit::memory;

@@ -39,7 +39,10 @@ Utilisation utilisation(const StepEstimate& s, double tokens, double tps, double
   u.step_seconds = tokens / tps;
   u.mbu = s.bytes / u.step_seconds / s.bandwidth;
   u.mfu = s.flops / u.step_seconds / s.peak;
-  u.dequant = dequant_rate > 0.0 ? s.dequant_ops / u.step_seconds / dequant_rate : 0.0;
+  // The step's dequantization time at its roof (a measured dequant-dot ceiling or the convention) over the
+  // observed time; a hand-made step without the time falls back to the operations at the convention's rate.
+  u.dequant = s.dequant_seconds > 0.0 ? s.dequant_seconds / u.step_seconds
+                                      : dequant_rate > 0.0 ? s.dequant_ops / u.step_seconds / dequant_rate : 0.0;
   u.nearest = u.mfu > u.mbu ? Limit::compute : Limit::memory;
   if (u.dequant > std::max(u.mbu, u.mfu)) u.nearest = Limit::dequant;
   u.estimate_ratio = s.seconds / u.step_seconds;

@@ -36,6 +36,7 @@ Op weight_op(std::string name, const WeightFormat& f, GemmCall call, std::int64_
   const double weights = d(call.count) * d(call.m) * d(call.k);
   op.weight_bytes = f.bytes(weights) + d(bias) * element_bytes(f.vectors);
   op.dequant_ops = weights * f.dequant_ops_per_weight;
+  op.dequant_weights = f.quantized() ? weights : 0.0;
   op.format = f.name;
   return op;
 }
@@ -52,6 +53,7 @@ Op expert_op(std::string name, const WeightFormat& f, std::int64_t m, std::int64
   op.flops = d(slots) * 2.0 * d(m) * d(k);
   op.weight_bytes = f.bytes(touched * d(m) * d(k));
   op.dequant_ops = touched * d(m) * d(k) * f.dequant_ops_per_weight;
+  op.dequant_weights = f.quantized() ? touched * d(m) * d(k) : 0.0;
   op.activation_bytes = d(slots) * (d(k) * e.b + d(m) * e.c);
   op.experts_touched = touched;
   return op;
@@ -205,6 +207,7 @@ Op as_chain_runs(const Op& op) {
   const double scale = d(call.count) / op.experts_touched;
   runs.weight_bytes = op.weight_bytes * scale;
   runs.dequant_ops = op.dequant_ops * scale;
+  runs.dequant_weights = op.dequant_weights * scale;
   runs.per_layer = op.per_layer;
   runs.layers_with = op.layers_with;
   runs.format = op.format;

@@ -58,6 +58,13 @@ WeightFormat parse_weight_format(const std::string& text, const std::string& fla
   throw InputError(fmt::format("{} '{}': expected {}", flag, text, kAllowed));
 }
 
+std::string dequant_family(const std::string& format) {
+  for (const char* f : {"q8_0", "q4_0", "q4_k", "q5_k", "q6_k"}) {
+    if (format == f) return format;
+  }
+  return format.rfind("int4-g", 0) == 0 ? "int4" : "";
+}
+
 std::string quant_conventions() {
   return "Quantized weights: bytes from the block formats (q8_0 34 B per 32 weights = 8.5 bits, q4_0 18 B per 32 = "
          "4.5, q4_k 144 B per 256 = 4.5, q5_k 176 B per 256 = 5.5, q6_k 210 B per 256 = 6.5625, fp8 8, int4-gG "
@@ -67,7 +74,9 @@ std::string quant_conventions() {
          "are converted to bf16 first. Dequantization: element operations per weight (q8_0 0.0625, q4_0 2.06, q4_k "
          "2.13, q5_k 3.13, q6_k 4.13, fp8 2, int4 3), once per weight per step (a kernel that unpacks a tile once for "
          "all the batch's tokens), at half the fp32 vector FMA peak in FLOP/s (one element operation per lane per "
-         "instruction, an FMA counting 2 FLOP).";
+         "instruction, an FMA counting 2 FLOP) where the results file has no measured dequant-dot ceiling of the format; "
+         "where it has one (roofline.dequant_ceilings: the format's best block-format dot-product kernel at the thread "
+         "count, weights in L1/L2), the dequantization time is the weights / that ceiling's weights/s instead.";
 }
 
 }  // namespace roofline::llm

@@ -131,6 +131,14 @@ Roofs read_roofs(const json& results, const std::string& file, int threads, cons
   if (const auto fp32 = r.compute.find(Precision::fp32); fp32 != r.compute.end()) {
     r.dequant_rate = fp32->second.peak / 2.0;  // one element operation per lane where an FMA is 2 FLOP
   }
+  if (const json* ceilings = section.contains("dequant_ceilings") ? &section["dequant_ceilings"] : nullptr;
+      ceilings != nullptr && ceilings->is_array()) {
+    for (const json& c : *ceilings) {
+      if (c.value("threads", 0) != r.threads || !(c.value("value", 0.0) > 0.0)) continue;
+      DequantRoof& d = r.dequant[c.value("format", "")];
+      if (c.value("value", 0.0) > d.weights_per_second) d = {c.value("value", 0.0), c.value("isa", ""), c.value("level", "")};
+    }
+  }
   const TargetMemory memory = target_memory(results, r.target);
   r.memory_total_bytes = memory.total_bytes;
   r.memory_available_bytes = memory.available_bytes;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/units.hpp"
+#include "roofline/llm/quant.hpp"
 #include "roofline/llm/speculative.hpp"
 #include "roofline/llm/tensors.hpp"
 
@@ -90,7 +91,7 @@ json llm_conventions() {
 }
 
 json op_json(const OpEstimate& e) {
-  return {{"name", e.op.name},
+  json out = {{"name", e.op.name},
           {"per_layer", e.op.per_layer},
           {"precision", std::string(to_string(e.op.precision))},
           {"flops", e.op.flops},
@@ -109,6 +110,8 @@ json op_json(const OpEstimate& e) {
           {"format", e.op.format},
           {"bound", std::string(to_string(e.limit))},
           {"level", e.level}};
+  if (!e.dequant_roof.empty()) out["dequant_roof"] = e.dequant_roof;
+  return out;
 }
 
 namespace {
@@ -223,6 +226,37 @@ json observed_json(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs
   return out;
 }
 
+// The dequantization roof of every quantized format the step's weights use: the measured dequant-dot ceiling
+// (roofline.dequant_ceilings) where the file has one at the thread count, else the stated convention (half the
+// fp32 FMA peak in element operations), each said in a note.
+json dequant_json(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs) {
+  json out = json::array();
+  std::vector<std::string> seen;
+  for (const OpEstimate& e : decode_step(c, r, roofs, r.batches.front()).ops) {
+    if (e.dequant_roof.empty() || std::find(seen.begin(), seen.end(), e.op.format) != seen.end()) continue;
+    seen.push_back(e.op.format);
+    const std::string family = dequant_family(e.op.format);
+    const auto m = roofs.dequant.find(family);
+    if (e.dequant_roof != "convention" && m != roofs.dequant.end()) {
+      out.push_back({{"format", e.op.format}, {"source", "measured"}, {"value", m->second.weights_per_second},
+                     {"unit", "weights/s"}, {"isa", m->second.isa}, {"level", m->second.level}, {"kernel", e.dequant_roof},
+                     {"note", fmt::format("dequantization of the {} weights bound by the measured {} ceiling at {} threads: "
+                                          "{} ({}, weights in {}), once per weight per step",
+                                          e.op.format, family, roofs.threads, format_si(m->second.weights_per_second, "weights/s"),
+                                          m->second.isa, m->second.level)}});
+    } else {
+      out.push_back({{"format", e.op.format}, {"source", "convention"}, {"value", roofs.dequant_rate},
+                     {"unit", "element operations/s"}, {"isa", ""}, {"level", ""}, {"kernel", "convention"},
+                     {"note", fmt::format("dequantization of the {} weights at the stated convention (half the fp32 FMA peak: "
+                                          "{}): the results file has no {} dequant-dot ceiling at {} threads (a run from "
+                                          "before issue 38, or one without the compute suite's dequant_dot rows)",
+                                          e.op.format, format_si(roofs.dequant_rate, "operations/s"),
+                                          family.empty() ? e.op.format : family, roofs.threads)}});
+    }
+  }
+  return out;
+}
+
 json speculative_rows(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs) {
   json rows = json::array();
   for (std::int64_t b : r.batches) {
@@ -276,8 +310,19 @@ json summarize(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs, co
                                   "the figure is not clamped", phase));
     }
   }
+  if (json dequant = dequant_json(c, r, roofs); !dequant.empty()) {
+    out["roofs"]["dequant"] = dequant;
+    for (const json& d : dequant) notes.push_back(d["note"]);
+  }
   out["conventions"] = llm_conventions();
-  if (p.stored().quantized() || !p.keep.empty()) out["conventions"]["quantized"] = quant_conventions();
+  if (p.stored().quantized() || !p.keep.empty()) {
+    out["conventions"]["quantized"] = quant_conventions();
+    out["conventions"]["time"] =
+        "Per operation the largest of FLOPs / compute roof, bytes / memory roof and, for quantized weights, the "
+        "dequantization time: the weights / the format's measured dequant-dot ceiling (roofline.dequant_ceilings), "
+        "or without one the dequantization operations / the vector units' rate (the stated convention); summed; the "
+        "memory roof is the level the step's working set fits in (the whole model's for inference).";
+  }
   out["notes"] = notes;
   return out;
 }

@@ -68,6 +68,12 @@ ReportTable roofs_table(const json& a) {
                       l["max_bytes"].get<double>() > 0 ? "up to " + format_bytes(l["max_bytes"].get<double>()) : "",
                       l.contains("precision") ? l.value("precision", "") + " GEMV (batch 1)" : "read ceiling"});
   }
+  for (const json& d : r.value("dequant", json::array())) {
+    const bool measured = d.value("source", "") == "measured";
+    t.rows.push_back({d.value("format", "") + " dequant", format_si(d["value"].get<double>(), d.value("unit", "")),
+                      measured ? d.value("isa", "") + " " + d.value("level", "") : "",
+                      measured ? "measured dequant-dot ceiling" : "convention: half the fp32 FMA peak (no dequant-dot row)"});
+  }
   return t;
 }
 

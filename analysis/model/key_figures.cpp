@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/dequant_ceilings.hpp"
 #include "roofline/analysis/results_view.hpp"
 #include "roofline/analysis/target_roofline.hpp"
 #include "roofline/common/errors.hpp"
@@ -229,6 +230,7 @@ std::vector<KeyFigure> key_figures(const ResultsView& view) {
   std::vector<KeyFigure> out;
   add_memory(roofline, out);
   add_compute_and_clock(roofline, out);
+  add_dequant_key_figures(roofline, out);
   add_gemm(roofline, out);
   for (const TargetView& t : view.targets()) {
     if (!t.is_cpu()) add_target_key_figures(view.target_document(t.id)["roofline"], t, out);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/compute_ceilings.hpp"
+#include "roofline/analysis/dequant_ceilings.hpp"
 #include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/analysis/model.hpp"
 #include "roofline/analysis/placement.hpp"
@@ -185,6 +186,7 @@ json derive_roofline(const ResultsView& view) {
   // (check_input_fields): a type error past this point is our bug, not the file's.
   merge(section, derive_memory_ceilings(view));
   merge(section, derive_compute_ceilings(view));
+  merge(section, derive_dequant_ceilings(view, section));
   section["ridge_points"] = derive_ridge_points(section);
   merge(section, derive_placements(view, section));
   stamp_target(section, kCpuTargetId);

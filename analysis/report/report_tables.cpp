@@ -394,6 +394,8 @@ std::vector<ReportTable> report_tables(const json& document, const json& spec) {
   const json& results = view.target_document(kCpuTargetId);
   std::vector<ReportTable> out{machine_table(results), compute_table(results), memory_table(results)};
   const json& r = roofline_of(results);
+  if (r.contains("dequant_table")) out.insert(out.begin() + 2, dequant_table(results));
+  if (!roofline_array(results, "dequant_placements").empty()) out.insert(out.begin() + 3, dequant_placements_table(results));
   if (r.contains("memory_levels")) out.push_back(memory_levels_table(results));
   out.push_back(placements_table(results));
   if (!roofline_array(results, "roof_violations").empty()) out.push_back(roof_violations_table(results));

@@ -28,6 +28,7 @@ struct Roofs {
   std::vector<std::pair<std::string, const json*>> compute;  // precision -> best ceiling per engine
   std::vector<std::pair<std::string, double>> memory;        // level -> roof bandwidth
   std::vector<std::pair<std::string, double>> transfers;     // "host_to_device pinned" -> bandwidth (devices)
+  std::vector<std::pair<std::string, double>> dequant;       // block format -> its dequant-dot ceiling as FLOP/s
   std::vector<const json*> placements;
   double bw_max = 0.0;
   double peak_max = 0.0;
@@ -56,6 +57,10 @@ Roofs collect_roofs(const json& results) {
   // A device's host-to-device transfers: the roof of work whose operands come from the host on every call.
   for (const json& t : roofline_array(results, "transfer_ceilings")) {
     if (str(t, "direction") == "host_to_device" && num(t, "value") > 0) r.transfers.emplace_back(str(t, "memory"), num(t, "value"));
+  }
+  // Quantized weights' own roofs (issue 38): each format's dequant-dot ceiling at 2 FLOP per weight.
+  for (const json& d : roofline_array(results, "dequant_ceilings")) {
+    if (static_cast<int>(num(d, "threads")) == r.threads && num(d, "value") > 0) r.dequant.emplace_back(str(d, "format"), 2.0 * num(d, "value"));
   }
   for (const json& p : roofline_array(results, "placements")) {
     if (static_cast<int>(num(p, "threads")) == r.threads && num(p, "ai") > 0 && num(p, "value") > 0) r.placements.push_back(&p);
@@ -138,6 +143,14 @@ std::string roofs_svg(const Roofs& r, const LogLogPlot& plot, const std::string&
                                 html_escape(precision), theo, colour));
     }
   }
+  // Dequant-dot roofs: horizontal, dotted, in the compute roofs' x range.
+  for (const auto& [format, v] : r.dequant) {
+    const double x_start = r.bw_max > 0 ? v / r.bw_max : x_lo;
+    s += svg_line(plot.x.to_px(x_start), plot.y.to_px(v), plot.x.to_px(x_hi), plot.y.to_px(v),
+                  fmt::format(" class=\"ceiling dequant\" data-format=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
+                              "stroke-width=\"1.5\" stroke-dasharray=\"1 3\"",
+                              html_escape(format), v, series_colour(format)));
+  }
   s += "</g>\n";
   return s;
 }
@@ -172,6 +185,7 @@ LogLogPlot roofline_plot(const json& results) {
     for (const auto& [level, bw] : r.memory) see_ai(num(*c, "value") / bw);
     for (const auto& [memory, bw] : r.transfers) see_ai(num(*c, "value") / bw);
   }
+  for (const auto& [format, v] : r.dequant) see_y(v);
   for (const json* p : r.placements) {
     see_ai(num(*p, "ai"));
     see_y(num(*p, "value"));
@@ -245,6 +259,9 @@ std::string roofline_chart_svg(const json& results, const std::string& id) {
     legend.push_back({fmt::format("{}{} {} ({})", precision, matrix ? " matrix" : "", format_si(num(*c, "value"), rate_unit_of(*c)),
                                   str(*c, "isa")),
                       series_colour(precision), "", ""});
+  }
+  for (const auto& [format, v] : r.dequant) {
+    legend.push_back({fmt::format("{} dequant-dot {} (2 FLOP/weight)", format, format_si(v, "FLOP/s")), series_colour(format), "1 3", ""});
   }
   legend.push_back({"theoretical peak", "#666", "7 5", ""});
   legend.push_back({"ridge point", "#666", "", "circle"});

@@ -39,6 +39,7 @@ case "$command:$format" in
   fleet:markdown) with_exit_code "$exe" fleet "${files[@]}" --markdown >out 2>&1 ;;
   llm:text) "$exe" llm --config "${files[0]}" --results "${files[1]}" >out ;;
   llm:json) "$exe" llm --config "${files[0]}" --results "${files[1]}" --json >out ;;
+  llm-q8_0:text) "$exe" llm --config "${files[0]}" --results "${files[1]}" --weights q8_0 --batches 1,8 >out ;;
   *) echo "golden.sh: unknown command and format '$command $format'" >&2; exit 2 ;;
 esac
 expected="$root/tests/golden/expected/$name.$format"

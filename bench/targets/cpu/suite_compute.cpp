@@ -6,7 +6,8 @@
 // Rates are those of the fastest call of each repetition (each call timed on its own with a steady
 // clock): a ceiling is what the core can do, and on a shared or virtual machine most repetitions include
 // a call that was preempted. The clock is measured the same way, so rates and clock stay comparable;
-// the *_average counters keep the plain mean over all calls of the repetition.
+// the *_average counters keep the plain mean over all calls of the repetition. The dequant-dot rows
+// (quantized weights' dot-product kernels) run last, from suite_dequant_dot.cpp.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -211,6 +212,7 @@ void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Run
     runner.run(specs);
     last_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }
+  run_dequant_dot_rows(config, machine, runner, out);
 }
 
 }  // namespace roofline

@@ -162,7 +162,8 @@ std::vector<DeviceWork> gemm_work(const std::shared_ptr<Session>& s, const std::
     w.name = fmt::format("gemm/clblast/{}/m:{}/k:{}/batch:{}", precision, m, k, n);
     w.labels = {{"suite", "gemm"}, {"kernel", n == 1 ? "gemv" : "gemm"}, {"backend", "clblast"},
                 {"precision", precision}, {"implementation", n == 1 ? "clblast::Gemv" : "clblast::Gemm"}};
-    w.labels.update(gemm_labels_json({m, n, k}, {e, e, e}));
+    const int element = half ? 2 : 4;  // HGEMM is fp16 throughout, SGEMV/SGEMM fp32
+    w.labels.update(gemm_labels_json({m, n, k}, {element, element, element}));
     w.run = guarded(s, [op, n](std::int64_t iters) {
       bool t = true;
       return op->im->timed_commands(iters, [&](cl_event* ev) { return op->call(n, ev); }, t);

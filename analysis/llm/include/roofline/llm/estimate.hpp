@@ -31,6 +31,9 @@ struct OpEstimate {
   std::string level = "DRAM";  // the memory roof used (the target's level name)
   double bandwidth = 0.0;    // B/s of that roof
   double compute_roof = 0.0;  // FLOP/s (OP/s) of that roof
+  // The dequantization roof used: "<family> dequant-dot <isa> <level>" (measured), "convention" (half the fp32
+  // FMA peak: the file has no dequant-dot ceiling of the format), "" for native weights.
+  std::string dequant_roof;
 };
 
 struct StepEstimate {

@@ -65,6 +65,7 @@ struct Op {
   std::vector<GemmCall> calls;  // empty: not a GEMM (final_norm)
   std::int64_t layers_with = 0;  // per-layer operations only some layers have: how many (0: every layer)
   double dequant_ops = 0.0;      // vector element operations to unpack the weights (quantized formats)
+  double dequant_weights = 0.0;  // the quantized weights it unpacks and multiplies (the dequant-dot ceiling's unit)
   double experts_touched = 0.0;  // routed-expert operations: distinct experts per layer (expected)
   std::string format;            // the weights' storage format (empty: no weights)
   [[nodiscard]] double bytes() const { return weight_bytes + kv_read_bytes + kv_write_bytes + activation_bytes; }

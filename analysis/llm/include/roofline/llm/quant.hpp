@@ -38,6 +38,11 @@ WeightFormat native_format(Precision p);
 // 4096). Throws InputError naming `flag` and what is allowed otherwise.
 WeightFormat parse_weight_format(const std::string& text, const std::string& flag);
 
+// The dequant-dot kernel family that measures a format (roofline.dequant_ceilings' "format"): the format's
+// own name for q8_0, q4_0, q4_k, q5_k and q6_k, "int4" for every int4-gG (measured at G = 128; the scale per
+// group is a small share of the work), "" for formats without a measured kernel (fp8, the native precisions).
+std::string dequant_family(const std::string& format);
+
 // What the formats mean, for the conventions table.
 std::string quant_conventions();
 

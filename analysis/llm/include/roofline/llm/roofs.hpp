@@ -32,6 +32,13 @@ struct MemoryRoof {
   double max_bytes = 0.0;  // largest working set of the level's plateau (0: unknown)
 };
 
+// A measured dequant-dot ceiling (roofline.dequant_ceilings): how fast one format's weights are unpacked
+// and multiplied by the best kernel of the run at the thread count.
+struct DequantRoof {
+  double weights_per_second = 0.0;
+  std::string isa, level;
+};
+
 struct Roofs {
   int threads = 0;
   RoofSource source = RoofSource::peak;
@@ -42,6 +49,7 @@ struct Roofs {
   std::string memory_source = "the run's machine facts (context.machine)";
   std::map<Precision, double> gemv_bandwidth;  // RoofSource::gemm: B/s the batch-1 GEMV attained
   double dequant_rate = 0.0;  // element operations/s of the vector units: half the fp32 FMA peak (0: no fp32)
+  std::map<std::string, DequantRoof> dequant;  // by dequant_family (quant.hpp); empty in files before issue 38
   std::string target = "cpu";  // the target whose ceilings these are
 
   // The bandwidth an operation of precision `p` gets from `level`: the level's roof, or with

@@ -27,6 +27,10 @@ struct ReportTable {
 ReportTable machine_table(const nlohmann::json& results);
 ReportTable compute_table(const nlohmann::json& results);
 ReportTable memory_table(const nlohmann::json& results);
+// The dequant-dot rows (roofline.dequant_table, report_dequant.cpp); the report lists it only when present.
+ReportTable dequant_table(const nlohmann::json& results);
+// The quantized GEMVs on their roofs (roofline.dequant_placements); listed only when present.
+ReportTable dequant_placements_table(const nlohmann::json& results);
 ReportTable placements_table(const nlohmann::json& results);
 // Placements above 110% of their roof (roofline.roof_violations); no rows when there are none.
 ReportTable roof_violations_table(const nlohmann::json& results);

@@ -36,6 +36,8 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
                          CpuRunState& state);
 void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
                        CpuRunState& state);
+// The compute suite's dequant-dot rows (suite_dequant_dot.cpp): block-format x ISA GEMVs in L1 and L2.
+void run_dequant_dot_rows(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
 void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
                     CpuRunState& state);
 

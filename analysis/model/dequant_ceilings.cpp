@@ -1,0 +1,220 @@
+// Dequant-dot ceilings from the compute suite's dequant_dot entries: see dequant_ceilings.hpp.
+#include "roofline/analysis/dequant_ceilings.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/common/statistics.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kUnit = "weights/s";
+
+int format_rank(const std::string& f) {
+  static const std::vector<std::string> kOrder{"q8_0", "q4_0", "q4_k", "q5_k", "q6_k", "int4"};
+  return static_cast<int>(std::find(kOrder.begin(), kOrder.end(), f) - kOrder.begin());
+}
+int isa_rank(const std::string& isa) {
+  static const std::vector<std::string> kOrder{"scalar", "avx2", "avx_vnni", "avx512", "avx512_vnni"};
+  return static_cast<int>(std::find(kOrder.begin(), kOrder.end(), isa) - kOrder.begin());
+}
+
+int int_label(const json& l, const char* key) { return l.contains(key) && l[key].is_number_integer() ? l[key].get<int>() : 0; }
+std::string text_label(const json& l, const char* key) {
+  return l.contains(key) && l[key].is_string() ? l[key].get<std::string>() : std::string();
+}
+
+// (format rank, threads, isa rank, level): the table's order.
+using Key = std::tuple<int, int, int, std::string>;
+
+struct Row {
+  json labels;
+  std::string format, isa, level;
+  int threads = 0;
+  std::vector<double> values, bytes;
+  std::string benchmark, status = "measured", reason;
+};
+
+std::string base_name(const json& e) {
+  std::string n = e.value("run_name", e.value("name", std::string()));
+  for (const char* suffix : {"/min_time:", "/repeats:", "/real_time", "/iterations:"}) {
+    if (const auto pos = n.find(suffix); pos != std::string::npos) n.erase(pos);
+  }
+  return n;
+}
+
+// The not-supported rows the run listed (context.suites.compute.dequant_dot.not_supported).
+const json& unsupported_rows(const json& doc) {
+  static const json empty = json::array();
+  const json* c = &doc;
+  for (const char* key : {"context", "suites", "compute", "dequant_dot", "not_supported"}) {
+    if (!c->is_object() || !c->contains(key)) return empty;
+    c = &(*c)[key];
+  }
+  return c->is_array() ? *c : empty;
+}
+
+// The fp32 vector FMA ceiling at `threads` (0: none measured).
+double fp32_peak(const json& section, int threads) {
+  const json* c = compute_roof(section, "fp32", threads, "vector");
+  return c != nullptr ? c->value("value", 0.0) : 0.0;
+}
+
+double bits_per_weight(const json& labels) {
+  const int w = int_label(labels, "block_weights"), b = int_label(labels, "block_bytes");
+  return w > 0 ? 8.0 * b / w : 0.0;
+}
+
+}  // namespace
+
+std::string dequant_counting_convention() {
+  return "Dequant-dot rows: a GEMV of weights in their block format (llama.cpp's q8_0, q4_0, q4_k, q5_k, q6_k; "
+         "int4 with an fp16 scale per 128) times one activation vector (q8_0 activations for q8_0/q4_0, q8_k for the "
+         "K formats, fp32 for int4), weights in L1 and L2; weights/s = rows x cols / s; a weight times its "
+         "activation counts one multiply-add = 2 FLOP (flop_per_second), whatever unpacking it took.";
+}
+
+json derive_dequant_ceilings(const ResultsView& view, const json& section) {
+  const json& doc = view.target_document(kCpuTargetId);
+  std::map<Key, Row> rows;
+  std::vector<int> thread_counts;
+  if (doc.contains("benchmarks") && doc["benchmarks"].is_array()) {
+    for (const json& e : doc["benchmarks"]) {
+      if (!e.is_object() || e.value("run_type", std::string("iteration")) != "iteration") continue;
+      if (!e.contains("labels") || !e["labels"].is_object() || text_label(e["labels"], "suite") != "dequant_dot") continue;
+      const json& l = e["labels"];
+      Row r;
+      r.labels = l;
+      r.format = text_label(l, "format");
+      r.isa = text_label(l, "isa");
+      r.level = text_label(l, "level");
+      r.threads = int_label(l, "threads");
+      if (r.format.empty() || r.threads <= 0) continue;
+      if (std::find(thread_counts.begin(), thread_counts.end(), r.threads) == thread_counts.end()) thread_counts.push_back(r.threads);
+      Row& row = rows.try_emplace(Key{format_rank(r.format), r.threads, isa_rank(r.isa), r.level}, r).first->second;
+      row.benchmark = base_name(e);
+      if (e.value("error_occurred", false)) {
+        row.reason = e.value("error_message", std::string("failed"));
+        continue;
+      }
+      if (const double v = counter(e, "weights_per_second"); v > 0.0) row.values.push_back(v);
+      if (const double b = counter(e, "bytes_per_second"); b > 0.0) row.bytes.push_back(b);
+    }
+  }
+  for (const json& u : unsupported_rows(doc)) {
+    if (!u.is_object()) continue;
+    for (const int t : thread_counts) {
+      Row r;
+      r.labels = u;
+      r.format = text_label(u, "format");
+      r.isa = text_label(u, "isa");
+      r.threads = t;
+      r.status = "not supported";
+      r.reason = text_label(u, "reason");
+      rows.try_emplace(Key{format_rank(r.format), t, isa_rank(r.isa), ""}, r);
+    }
+  }
+
+  if (rows.empty()) return json::object();  // a file from before issue 38: the section stays as it was
+  json table = json::array(), notes = json::array();
+  std::map<std::pair<int, int>, json> best;  // (format rank, threads) -> the best row
+  for (auto& [key, r] : rows) {
+    if (r.status == "measured" && r.values.empty()) {
+      r.status = "failed";
+      if (r.reason.empty()) r.reason = "no valid repetition";
+    }
+    const double peak = fp32_peak(section, r.threads);
+    json row = {{"format", r.format},
+                {"isa", r.isa},
+                {"level", r.level},
+                {"threads", r.threads},
+                {"status", r.status},
+                {"value", nullptr},
+                {"median", nullptr},
+                {"unit", kUnit},
+                {"flop_per_second", nullptr},
+                {"bytes_per_second", nullptr},
+                {"fp32_fma_peak", peak > 0.0 ? json(peak) : json(nullptr)},
+                {"percent_of_fp32_peak", nullptr},
+                {"bits_per_weight", bits_per_weight(r.labels)},
+                {"activations", text_label(r.labels, "activations")},
+                {"instruction", text_label(r.labels, "instruction")},
+                {"vector_bits", int_label(r.labels, "vector_bits")},
+                {"reason", r.reason},
+                {"benchmark", r.benchmark}};
+    if (r.status == "measured") {
+      const double value = max_of(r.values);
+      row["value"] = value;
+      row["median"] = median(r.values);
+      row["flop_per_second"] = 2.0 * value;
+      if (!r.bytes.empty()) row["bytes_per_second"] = max_of(r.bytes);
+      if (peak > 0.0) row["percent_of_fp32_peak"] = 100.0 * 2.0 * value / peak;
+      const auto bk = std::make_pair(std::get<0>(key), r.threads);
+      if (!best.count(bk) || value > best[bk].value("value", 0.0)) {
+        best[bk] = {{"format", r.format},       {"threads", r.threads},
+                    {"isa", r.isa},             {"level", r.level},
+                    {"value", value},           {"unit", kUnit},
+                    {"flop_per_second", 2.0 * value},
+                    {"bits_per_weight", row["bits_per_weight"]},
+                    {"activations", row["activations"]},
+                    {"benchmark", r.benchmark}};
+      }
+    }
+    table.push_back(std::move(row));
+  }
+  json ceilings = json::array();
+  for (const auto& [k, c] : best) ceilings.push_back(c);
+  notes.push_back("dequant: " + dequant_counting_convention());
+  json out = {{"dequant_table", table}, {"dequant_ceilings", ceilings}, {"notes", notes}};
+  out["dequant_placements"] = derive_dequant_placements(view, section, out);
+  return out;
+}
+
+const json* dequant_roof(const json& section, const std::string& format, int threads) {
+  if (!section.is_object() || !section.contains("dequant_ceilings") || !section["dequant_ceilings"].is_array()) return nullptr;
+  const json* best = nullptr;
+  for (const json& c : section["dequant_ceilings"]) {
+    if (c.value("format", "") != format || c.value("threads", 0) != threads) continue;
+    if (best == nullptr || c.value("value", 0.0) > best->value("value", 0.0)) best = &c;
+  }
+  return best;
+}
+
+void add_dequant_key_figures(const json& roofline, std::vector<KeyFigure>& out) {
+  if (!roofline.contains("dequant_ceilings")) return;
+  const json& a = roofline["dequant_ceilings"];
+  if (!a.is_array()) throw InputError("roofline.dequant_ceilings is not an array");
+  std::map<std::pair<int, int>, const json*> ordered;  // (threads, format rank)
+  for (const json& e : a) {
+    if (!e.is_object() || !e.contains("format") || !e["format"].is_string()) {
+      throw InputError("roofline.dequant_ceilings: an entry lacks 'format'");
+    }
+    if (!e.contains("threads") || !e["threads"].is_number_integer() || e["threads"].get<int>() < 1) {
+      throw InputError("roofline.dequant_ceilings: 'threads' is missing or not a positive integer");
+    }
+    if (!e.contains("value") || !e["value"].is_number() || !std::isfinite(e["value"].get<double>()) || e["value"].get<double>() < 0.0) {
+      throw InputError("roofline.dequant_ceilings: 'value' is missing, negative or not a number");
+    }
+    ordered[{e["threads"].get<int>(), format_rank(e["format"].get<std::string>())}] = &e;
+  }
+  for (const auto& [k, e] : ordered) {
+    const int threads = k.first;
+    const std::string format = (*e)["format"].get<std::string>();
+    out.push_back({fmt::format("dequant/{}/threads:{}", format, threads), "dequant",
+                   fmt::format("{} dequant-dot ({}), {}", format, e->value("isa", "?"),
+                               threads == 1 ? std::string("1 thread") : fmt::format("{} threads", threads)),
+                   threads, (*e)["value"].get<double>(), kUnit, true, "best kernel"});
+  }
+}
+
+}  // namespace roofline

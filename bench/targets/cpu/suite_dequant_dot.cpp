@@ -1,0 +1,248 @@
+// The dequant-dot rows of the compute suite (issue 38): every block-format x ISA kernel this CPU (under the
+// --max-isa cap) runs (kernels/quant_dot.hpp), a GEMV of weights in their block format times one activation
+// vector quantized as llama.cpp quantizes it, with the weights in L1 and in L2 (half of each level per
+// thread, so that the activations and the stack stay beside them): compute-bound, the rate a runtime's unpack
+// and dot can reach, the ceiling `roofline llm` bounds a quantized step by. 2048 weights per row (a small
+// model's hidden size; 8 q8_k blocks). A call repeats the GEMV to about 8M weights per thread (milliseconds at
+// these rates), timed alone; a repetition's rate is its fastest call, as for the FMA peaks. Every output of the
+// last call is checked against the double-precision dequantized reference after timing.
+// Then the GEMV placements (suite "dequant_gemv"): each format's best kernel over weights in DRAM (at least
+// 128 MiB and 4x the L3) at batch 1, 2, 4, 8 and 16 (the full profile only), one activation column after another over each chunk of
+// rows (ggml's vec_dot path), placed by analysis/ against the DRAM roof and the format's own dequant-dot roof;
+// every 61st row of every column is checked against the reference (the whole check would take longer than
+// the run).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "roofline/bench/pinning.hpp"
+#include "roofline/bench/profile.hpp"
+#include "roofline/bench/suite.hpp"
+#include "roofline/kernels/quant_dot.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+constexpr std::int64_t kCols = 2048;
+constexpr double kWeightsPerCall = 8.0e6;  // per thread
+constexpr std::int64_t kGemvRowStride = 61;  // rows checked in the DRAM GEMVs
+constexpr std::array<int, 5> kGemvBatches{1, 2, 4, 8, 16};
+
+struct Placement {
+  Level level;
+  std::uint64_t bytes_per_thread;  // the weights' share of one thread
+};
+
+// Half of each private level per thread (L1d, L2), from the machine's facts; 48 KiB / 1 MiB when unknown.
+std::vector<Placement> placements(const MachineFacts& machine) {
+  std::uint64_t l1 = 48 * 1024, l2 = 1024 * 1024;
+  for (const CacheInfo& c : machine.caches) {
+    if (c.type == "instruction" || c.size_bytes == 0) continue;
+    const std::uint64_t share = c.size_bytes / std::max(1, c.cores_per_instance);
+    if (c.level == 1) l1 = share;
+    if (c.level == 2) l2 = share;
+  }
+  return {{Level::L1, l1 / 2}, {Level::L2, l2 / 2}};
+}
+
+json variant_json(const QuantDotVariant& v) {
+  return {{"variant", std::string(v.name)},
+          {"kernel", "dequant_dot"},
+          {"format", std::string(to_string(v.format))},
+          {"isa", std::string(v.isa_name)},
+          {"isa_level", std::string(to_string(v.isa))},
+          {"vector_bits", v.vector_bits},
+          {"instruction", std::string(v.instruction)},
+          {"activations", std::string(quant_activations(v.format))},
+          {"block_weights", quant_block_weights(v.format)},
+          {"block_bytes", quant_block_bytes(v.format)}};
+}
+
+std::string not_supported_reason(const QuantDotVariant& v, const RunConfig& config, const MachineFacts& machine) {
+  // machine.isa is the detected set before the cap: runnable there means only the cap stops it.
+  if (quant_dot_runnable(v, machine.isa)) return fmt::format("above --max-isa {}", to_string(config.max_isa));
+  return "CPU lacks the feature";
+}
+
+BenchmarkSpec dequant_spec(const QuantDotVariant& v, const Placement& where, int threads, const std::vector<int>& pus,
+                           const ProfileSettings& settings) {
+  const std::int64_t row_bytes = quant_row_bytes(v.format, kCols);
+  const std::int64_t rows_per_thread = std::max<std::int64_t>(1, static_cast<std::int64_t>(where.bytes_per_thread) / row_bytes);
+  const std::int64_t rows = rows_per_thread * threads;
+  BenchmarkSpec spec;
+  spec.name = fmt::format("compute/dequant_dot/{}/{}/level:{}/threads:{}", to_string(v.format), v.isa_name,
+                          to_string(where.level), threads);
+  spec.labels = variant_json(v);
+  spec.labels["suite"] = "dequant_dot";
+  spec.labels["level"] = std::string(to_string(where.level));
+  spec.labels["threads"] = threads;
+  spec.labels["batch"] = 1;
+  spec.labels["rows"] = rows;
+  spec.labels["cols"] = kCols;
+  spec.repetitions = settings.compute.repetitions;
+  spec.min_time_s = settings.compute.min_time_s;
+  spec.body = [&v, threads, pus, rows, rows_per_thread, row_bytes](benchmark::State& state) {
+    pin_openmp_threads(threads, pus);
+    const QuantMatrix w = make_quant_matrix(v.format, rows, kCols, 38);
+    const QuantVector x = make_quant_vector(v.format, kCols, 39);
+    const int repeats = static_cast<int>(std::max<double>(1.0, kWeightsPerCall / static_cast<double>(rows_per_thread * kCols)));
+    std::vector<float> y(static_cast<std::size_t>(rows));
+    run_quant_gemv(v, w, &x, 1, threads, y.data(), repeats);  // warm-up: the team, the caches, the wide units
+    double best = std::numeric_limits<double>::infinity(), total = 0.0;
+    long calls = 0;
+    for (auto _ : state) {
+      const auto t0 = std::chrono::steady_clock::now();
+      run_quant_gemv(v, w, &x, 1, threads, y.data(), repeats);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      best = std::min(best, s);
+      total += s;
+      ++calls;
+      benchmark::DoNotOptimize(y.data());
+    }
+    const double weights = static_cast<double>(rows) * kCols * repeats;
+    state.counters["weights_per_second"] = weights / best;
+    state.counters["weights_per_second_average"] = calls > 0 ? weights * calls / total : 0.0;
+    state.counters["flop_per_second"] = kQuantFlopPerWeight * weights / best;
+    state.counters["bytes_per_second"] = static_cast<double>(rows * row_bytes) * repeats / best;
+    state.counters["working_set_bytes"] =
+        static_cast<double>(rows * row_bytes + quant_activation_bytes(v.format, kCols));
+    if (auto err = validate_quant_gemv(w, &x, 1, y.data())) state.SkipWithError(err->c_str());
+  };
+  return spec;
+}
+
+// Weight bytes of the DRAM GEMVs: 4x the machine's L3 (all instances), at least 128 MiB, at most 1 GiB.
+std::uint64_t dram_weight_bytes(const MachineFacts& machine) {
+  std::uint64_t l3 = 0;
+  for (const CacheInfo& c : machine.caches) {
+    if (c.level == 3 && c.type != "instruction") l3 = c.size_bytes * static_cast<std::uint64_t>(std::max(1, c.instances));
+  }
+  return std::clamp<std::uint64_t>(4 * l3, std::uint64_t{128} << 20, std::uint64_t{1} << 30);
+}
+
+// The weights of one format's GEMVs, made by the first of its specs that runs and shared by the others.
+using SharedWeights = std::shared_ptr<std::optional<QuantMatrix>>;
+
+BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, std::int64_t rows, int batch, int threads,
+                        const std::vector<int>& pus, const ProfileSettings& settings) {
+  const std::int64_t row_bytes = quant_row_bytes(v.format, kCols);
+  BenchmarkSpec spec;
+  spec.name = fmt::format("dequant_gemv/{}/{}/batch:{}/threads:{}", to_string(v.format), v.isa_name, batch, threads);
+  spec.labels = variant_json(v);
+  spec.labels["suite"] = "dequant_gemv";
+  spec.labels["kernel"] = "dequant_gemv";
+  spec.labels["threads"] = threads;
+  spec.labels["batch"] = batch;
+  spec.labels["m"] = rows;
+  spec.labels["k"] = kCols;
+  spec.repetitions = settings.compute.repetitions;
+  spec.min_time_s = settings.compute.min_time_s;
+  spec.body = [&v, weights, threads, pus, rows, row_bytes, batch](benchmark::State& state) {
+    pin_openmp_threads(threads, pus);
+    if (!weights->has_value()) weights->emplace(make_quant_matrix(v.format, rows, kCols, 40));
+    const QuantMatrix& w = **weights;
+    std::vector<QuantVector> x;
+    for (int c = 0; c < batch; ++c) x.push_back(make_quant_vector(v.format, kCols, 41 + static_cast<std::uint64_t>(c)));
+    std::vector<float> y(static_cast<std::size_t>(rows) * batch);
+    run_quant_gemv(v, w, x.data(), batch, threads, y.data());  // warm-up: first touch is done, the team awake
+    double best = std::numeric_limits<double>::infinity();
+    for (auto _ : state) {
+      const auto t0 = std::chrono::steady_clock::now();
+      run_quant_gemv(v, w, x.data(), batch, threads, y.data());
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      benchmark::DoNotOptimize(y.data());
+    }
+    const double weights = static_cast<double>(rows) * kCols;
+    const double bytes = static_cast<double>(rows * row_bytes) +
+                         static_cast<double>(batch) * (static_cast<double>(quant_activation_bytes(v.format, kCols)) + 4.0 * rows);
+    state.counters["weights_per_second"] = weights * batch / best;
+    state.counters["flop_per_second"] = kQuantFlopPerWeight * weights * batch / best;
+    state.counters["bytes_per_second"] = bytes / best;
+    state.counters["arithmetic_intensity"] = kQuantFlopPerWeight * weights * batch / bytes;
+    state.counters["working_set_bytes"] = bytes;
+    state.counters["latency_seconds"] = best;
+    if (auto err = validate_quant_gemv(w, x.data(), batch, y.data(), kGemvRowStride)) state.SkipWithError(err->c_str());
+  };
+  return spec;
+}
+
+}  // namespace
+
+void run_dequant_dot_rows(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out) {
+  std::vector<const QuantDotVariant*> runnable;
+  json variants = json::array(), not_supported = json::array();
+  for (const QuantDotVariant& v : quant_dot_variants()) {
+    if (quant_dot_runnable(v, config.features)) {
+      runnable.push_back(&v);
+      variants.push_back(variant_json(v));
+    } else {
+      json row = variant_json(v);
+      row["reason"] = not_supported_reason(v, config, machine);
+      not_supported.push_back(row);
+    }
+  }
+  const std::vector<Placement> where = placements(machine);
+  json levels = json::array();
+  for (const Placement& p : where) levels.push_back({{"level", std::string(to_string(p.level))}, {"weight_bytes_per_thread", p.bytes_per_thread}});
+  out.context["dequant_dot"] = {
+      {"variants", variants},
+      {"not_supported", not_supported},
+      {"levels", levels},
+      {"cols", kCols},
+      {"int4_group", kInt4Group},
+      {"counting", "a weight times its activation is one multiply-add = 2 FLOP; weights/s counts the weights of "
+                   "the GEMV (rows x cols) per second; bytes/s their block bytes"},
+      {"activations", "q8_0 and q4_0 times q8_0 activations, q4_k/q5_k/q6_k times q8_k (llama.cpp's "
+                      "quantize_row_q8_0/q8_K), int4-g128 times fp32"}};
+  if (!not_supported.empty()) {
+    out.notes.push_back(fmt::format("compute: {} dequant-dot format x ISA rows not supported on this CPU or above "
+                                    "--max-isa {}", not_supported.size(), to_string(config.max_isa)));
+  }
+  const ProfileSettings& settings = profile_settings(config.profile);
+  for (const int threads : config.thread_counts) {
+    const std::vector<int> pus = binding_plan(machine, threads, config.bind);
+    std::vector<BenchmarkSpec> specs;
+    for (const Placement& p : where) {
+      for (const QuantDotVariant* v : runnable) specs.push_back(dequant_spec(*v, p, threads, pus, settings));
+    }
+    runner.run(specs);
+  }
+  // The GEMV placements: each format's best kernel (the table lists a format's ISAs best last).
+  std::vector<const QuantDotVariant*> best;
+  for (const QuantDotVariant* v : runnable) {
+    if (!best.empty() && best.back()->format == v->format) best.back() = v;
+    else best.push_back(v);
+  }
+  const std::uint64_t weight_bytes = dram_weight_bytes(machine);
+  // The GEMVs stream DRAM-sized weights (seconds per format with the scalar kernels): the full profile only.
+  if (config.profile == Profile::quick) {
+    out.context["dequant_gemv"] = {{"skipped", "quick profile: the DRAM GEMV placements run with --profile full"}};
+    return;
+  }
+  const std::vector<int> batches(kGemvBatches.begin(), kGemvBatches.end());
+  out.context["dequant_gemv"] = {{"weight_bytes", weight_bytes}, {"batches", batches}, {"cols", kCols},
+                                 {"checked_row_stride", kGemvRowStride}};
+  for (const QuantDotVariant* v : best) {
+    // One format at a time, its weights made once for every batch and thread count, freed before the next.
+    const std::int64_t rows = static_cast<std::int64_t>(weight_bytes) / quant_row_bytes(v->format, kCols);
+    const auto weights = std::make_shared<std::optional<QuantMatrix>>();
+    std::vector<BenchmarkSpec> specs;
+    for (const int threads : config.thread_counts) {
+      const std::vector<int> pus = binding_plan(machine, threads, config.bind);
+      for (const int b : batches) specs.push_back(gemv_spec(*v, weights, rows, b, threads, pus, settings));
+    }
+    runner.run(specs);
+  }
+}
+
+}  // namespace roofline

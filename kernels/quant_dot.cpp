@@ -1,0 +1,274 @@
+// The dequant-dot metadata table gathered from the ISA files (quant_blocks.hpp), dispatch, the data the
+// kernels run on (weights and quantized activations, made before timing) and the OpenMP GEMV wrapper.
+// Baseline flags: nothing here runs ISA-specific code.
+#include "roofline/kernels/quant_dot.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "quant_blocks.hpp"
+#include "roofline/kernels/peak.hpp"
+
+namespace roofline {
+namespace {
+using namespace quant;
+
+constexpr std::array<QuantFormat, 6> kFormats{QuantFormat::q8_0, QuantFormat::q4_0, QuantFormat::q4_k,
+                                              QuantFormat::q5_k, QuantFormat::q6_k, QuantFormat::int4};
+
+constexpr std::int64_t kRowChunk = 4;
+
+struct IsaRow {
+  const QuantIsaKernels* kernels;
+  std::string_view name;
+  Isa isa;
+  int bits;
+  std::uint32_t required;
+  bool f16c;
+  std::string_view int8_instruction;
+};
+
+const std::vector<QuantDotVariant>& table() {
+  static const std::vector<QuantDotVariant> rows = [] {
+    const std::array<IsaRow, 5> isas{{
+        {&kScalarKernels, "scalar", Isa::scalar, 64, 0, false, "scalar imul/add"},
+        {&kAvx2Kernels, "avx2", Isa::avx2, 256, kNeedsAvx2 | kNeedsFma, true, "vpmaddubsw+vpmaddwd ymm"},
+        {&kAvxVnniKernels, "avx_vnni", Isa::avx_vnni, 256, kNeedsAvxVnni | kNeedsAvx2 | kNeedsFma, true,
+         "vpdpbusd/vpdpwssd ymm"},
+        {&kAvx512Kernels, "avx512", Isa::avx512, 512, kNeedsAvx512 | kNeedsFma, true, "vpmaddubsw+vpmaddwd zmm"},
+        {&kAvx512VnniKernels, "avx512_vnni", Isa::avx512, 512, kNeedsAvx512 | kNeedsAvx512Vnni | kNeedsFma, true,
+         "vpdpbusd/vpdpwssd zmm"},
+    }};
+    static std::vector<std::string> names;  // the variants' names live as long as the table
+    names.reserve(kFormats.size() * isas.size());
+    std::vector<QuantDotVariant> all;
+    for (const QuantFormat f : kFormats) {
+      for (const IsaRow& i : isas) {
+        const QuantDotFn fn = i.kernels->fn[static_cast<int>(f)];
+        if (fn == nullptr) continue;  // int4 has no integer-product (VNNI) kernel
+        names.push_back(fmt::format("dequant_dot_{}_{}", to_string(f), i.name));
+        const std::string_view instruction =
+            f == QuantFormat::int4 ? (i.bits == 64 ? "scalar cvt+mulss/addss" : i.bits == 256 ? "vcvtdq2ps+vfmadd ymm" : "vcvtdq2ps+vfmadd zmm")
+                                   : i.int8_instruction;
+        all.push_back({names.back(), f, i.name, i.isa, i.bits, i.required, i.f16c, instruction, fn});
+      }
+    }
+    return all;
+  }();
+  return rows;
+}
+
+std::uint16_t float_to_half_exact(float v) {
+  // Only the scales below are converted: powers of two times small odd integers, exact in fp16.
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  const std::uint32_t sign = (bits >> 16) & 0x8000u;
+  const int exp = static_cast<int>((bits >> 23) & 0xff) - 127 + 15;
+  const std::uint32_t mant = (bits >> 13) & 0x3ffu;
+  if (exp <= 0 || exp >= 31) throw std::logic_error("quant_dot: a scale outside the normal fp16 range");
+  return static_cast<std::uint16_t>(sign | (static_cast<std::uint32_t>(exp) << 10) | mant);
+}
+
+void check_shape(QuantFormat f, std::int64_t rows, std::int64_t cols, int group) {
+  if (f == QuantFormat::int4 && (group <= 0 || group % 32 != 0)) {
+    throw std::invalid_argument(fmt::format("quant_dot: int4 group {} is not a positive multiple of 32", group));
+  }
+  const int block = quant_block_weights(f, group);
+  if (rows < 0 || cols <= 0 || cols % block != 0) {
+    throw std::invalid_argument(fmt::format("quant_dot: {} rows of {} weights: not a multiple of the {} block of {}",
+                                            rows, cols, to_string(f), block));
+  }
+  if (quant_activations(f) == "q8_k" && cols % kQkK != 0) throw std::invalid_argument("quant_dot: q8_k needs 256 | cols");
+}
+
+}  // namespace
+
+std::string_view to_string(QuantFormat f) {
+  switch (f) {
+    case QuantFormat::q8_0: return "q8_0";
+    case QuantFormat::q4_0: return "q4_0";
+    case QuantFormat::q4_k: return "q4_k";
+    case QuantFormat::q5_k: return "q5_k";
+    case QuantFormat::q6_k: return "q6_k";
+    case QuantFormat::int4: return "int4";
+  }
+  return "unknown";
+}
+
+std::optional<QuantFormat> parse_quant_format(std::string_view name) {
+  for (const QuantFormat f : kFormats) {
+    if (to_string(f) == name) return f;
+  }
+  return std::nullopt;
+}
+
+std::span<const QuantFormat> all_quant_formats() { return kFormats; }
+
+std::string_view quant_activations(QuantFormat f) {
+  switch (f) {
+    case QuantFormat::q8_0:
+    case QuantFormat::q4_0: return "q8_0";
+    case QuantFormat::int4: return "fp32";
+    default: return "q8_k";
+  }
+}
+
+int quant_block_weights(QuantFormat f, int group) {
+  switch (f) {
+    case QuantFormat::q8_0:
+    case QuantFormat::q4_0: return kQk0;
+    case QuantFormat::int4: return group;
+    default: return kQkK;
+  }
+}
+
+int quant_block_bytes(QuantFormat f, int group) {
+  switch (f) {
+    case QuantFormat::q8_0: return sizeof(BlockQ8_0);
+    case QuantFormat::q4_0: return sizeof(BlockQ4_0);
+    case QuantFormat::q4_k: return sizeof(BlockQ4K);
+    case QuantFormat::q5_k: return sizeof(BlockQ5K);
+    case QuantFormat::q6_k: return sizeof(BlockQ6K);
+    case QuantFormat::int4: return 2 + group / 2;
+  }
+  return 0;
+}
+
+std::int64_t quant_row_bytes(QuantFormat f, std::int64_t cols, int group) {
+  return cols / quant_block_weights(f, group) * quant_block_bytes(f, group);
+}
+
+std::int64_t quant_activation_bytes(QuantFormat f, std::int64_t cols) {
+  const std::string_view a = quant_activations(f);
+  if (a == "fp32") return cols * 4;
+  if (a == "q8_0") return cols / kQk0 * static_cast<std::int64_t>(sizeof(BlockQ8_0));
+  return cols / kQkK * static_cast<std::int64_t>(sizeof(BlockQ8K));
+}
+
+QuantMatrix make_quant_matrix(QuantFormat f, std::int64_t rows, std::int64_t cols, std::uint64_t seed, int group) {
+  check_shape(f, rows, cols, group);
+  QuantMatrix m{f, group, rows, cols, {}};
+  m.bytes.resize(static_cast<std::size_t>(rows * m.row_bytes()));
+  std::mt19937_64 rng(seed);
+  for (std::size_t i = 0; i < m.bytes.size(); i += 8) {  // 8 random bytes per draw: DRAM-sized matrices in well under a second
+    const std::uint64_t r = rng();
+    std::memcpy(m.bytes.data() + i, &r, std::min<std::size_t>(8, m.bytes.size() - i));
+  }
+  // The fp16 scales (d, and the K formats' dmin) from exact values of magnitude 2^-8 .. 2^-3, so that every
+  // value the quants can take multiplies into a finite, moderate weight.
+  const auto scale = [&] {
+    const float odd = static_cast<float>(1 + 2 * (rng() % 8));
+    return float_to_half_exact(odd * std::ldexp(1.0f, -8 - static_cast<int>(rng() % 4)) * (rng() % 4 == 0 ? -1.0f : 1.0f));
+  };
+  const std::int64_t block_bytes = quant_block_bytes(f, group);
+  const std::int64_t blocks = rows * cols / quant_block_weights(f, group);
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    std::uint8_t* p = m.bytes.data() + b * block_bytes;
+    std::uint16_t d = scale(), dmin = scale();
+    if (f == QuantFormat::q6_k) {
+      std::memcpy(p + offsetof(BlockQ6K, d), &d, 2);
+    } else {
+      std::memcpy(p, &d, 2);
+      if (f == QuantFormat::q4_k || f == QuantFormat::q5_k) std::memcpy(p + 2, &dmin, 2);
+    }
+  }
+  return m;
+}
+
+QuantVector make_quant_vector(QuantFormat f, std::int64_t cols, std::uint64_t seed) {
+  check_shape(f, 0, cols, f == QuantFormat::int4 ? kInt4Group : 32);
+  QuantVector v{f, cols, {}};
+  v.bytes.resize(static_cast<std::size_t>(quant_activation_bytes(f, cols)));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> x(static_cast<std::size_t>(cols));
+  for (float& e : x) e = dist(rng);
+  const std::string_view kind = quant_activations(f);
+  if (kind == "fp32") {
+    std::memcpy(v.bytes.data(), x.data(), x.size() * sizeof(float));
+    return v;
+  }
+  // quantize_row_q8_0 / q8_K: d = max |x| / 127 per block, q = round(x / d).
+  const int block = kind == "q8_0" ? kQk0 : kQkK;
+  for (std::int64_t b = 0; b < cols / block; ++b) {
+    const float* xb = x.data() + b * block;
+    float amax = 0.0f;
+    for (int j = 0; j < block; ++j) amax = std::max(amax, std::abs(xb[j]));
+    const float d = amax / 127.0f;
+    const float id = d > 0.0f ? 1.0f / d : 0.0f;
+    std::int8_t q[kQkK];
+    for (int j = 0; j < block; ++j) q[j] = static_cast<std::int8_t>(std::clamp(std::lround(xb[j] * id), -127L, 127L));
+    if (kind == "q8_0") {
+      auto& out = reinterpret_cast<BlockQ8_0*>(v.bytes.data())[b];
+      // The scale as fp16 (what ggml stores), rounded to the nearest representable value above 2^-14.
+      const int e = static_cast<int>(std::floor(std::log2(std::max(d, 1e-4f))));
+      const float step = std::ldexp(1.0f, e - 10);
+      out.d = float_to_half_exact(std::round(std::max(d, 1e-4f) / step) * step);
+      std::memcpy(out.qs, q, kQk0);
+    } else {
+      auto& out = reinterpret_cast<BlockQ8K*>(v.bytes.data())[b];
+      out.d = d;
+      std::memcpy(out.qs, q, kQkK);
+      for (int g = 0; g < kQkK / 16; ++g) {
+        int s = 0;
+        for (int j = 0; j < 16; ++j) s += q[16 * g + j];
+        out.bsums[g] = static_cast<std::int16_t>(s);
+      }
+    }
+  }
+  return v;
+}
+
+std::span<const QuantDotVariant> quant_dot_variants() { return table(); }
+
+bool quant_dot_runnable(const QuantDotVariant& v, const IsaFeatures& f) {
+  if (v.fn == nullptr || !f.supports(v.isa)) return false;
+  if ((v.required & kNeedsFma) && !(f.fma && f.avx)) return false;
+  if ((v.required & kNeedsAvx2) && !(f.avx2 && f.supports(Isa::avx2))) return false;
+  if ((v.required & kNeedsAvx512) && !f.supports(Isa::avx512)) return false;
+  if ((v.required & kNeedsAvx512Vnni) && !f.avx512_vnni) return false;
+  if ((v.required & kNeedsAvxVnni) && !f.supports(Isa::avx_vnni)) return false;
+  return !v.needs_f16c || f.f16c;
+}
+
+const QuantDotVariant& quant_dot_scalar(QuantFormat f) {
+  for (const QuantDotVariant& v : table()) {
+    if (v.format == f && v.isa == Isa::scalar) return v;
+  }
+  throw std::logic_error("quant_dot: a format without its scalar kernel");
+}
+
+void run_quant_gemv(const QuantDotVariant& v, const QuantMatrix& w, const QuantVector* x, int batch, int threads,
+                    float* y, int repeats) {
+  if (v.format != w.format) throw std::logic_error("run_quant_gemv: the kernel's format is not the matrix's");
+  const std::int64_t rows = w.rows;
+  const std::int64_t row_bytes = w.row_bytes();
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+    const int n = omp_get_num_threads();
+    const std::int64_t begin = rows * t / n;
+    const std::int64_t end = rows * (t + 1) / n;
+    // Rows in chunks of kRowChunk, every column over a chunk before the next: the weights come from memory once
+    // and from L1 for the other columns (ggml's vec_dot GEMV blocks its rows the same way).
+    for (int i = 0; i < repeats; ++i) {
+      for (std::int64_t r = begin; r < end; r += kRowChunk) {
+        const std::int64_t stop = std::min(end, r + kRowChunk);
+        for (int c = 0; c < batch; ++c) {
+          v.fn(w.bytes.data(), row_bytes, w.cols, w.group, x[c].bytes.data(), r, stop, y + c * rows + r);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace roofline
