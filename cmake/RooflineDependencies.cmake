@@ -122,7 +122,8 @@ if(ROOFLINE_HAVE_OPENCL)
 endif()
 message(STATUS "roofline: opencl=${ROOFLINE_HAVE_OPENCL} clblast=${ROOFLINE_HAVE_CLBLAST}")
 
-# CUDA target (issue 23): nvcc, the toolkit's runtime (linked statically) and cuBLASLt (linked dynamically); NVML
+# CUDA target (issue 23): nvcc, the toolkit's runtime (linked statically: only the driver is needed where it runs)
+# and cuBLASLt (linked dynamically: the machine's own, from its toolkit or PyTorch's wheels); NVML
 # is dlopen'ed at run time, so no link-time dependency on the driver. enable_language(CUDA) only when nvcc is
 # found, so a machine without CUDA (CI's Debian 12) configures and builds as fast as before, and says so.
 set(ROOFLINE_HAVE_CUDA OFF)
@@ -134,8 +135,15 @@ if(ROOFLINE_WITH_CUDA)
   endif()
   if(CMAKE_CUDA_COMPILER AND CUDAToolkit_FOUND AND TARGET CUDA::cublasLt AND TARGET CUDA::cudart_static)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      # The compute capabilities of the peak table (bench/targets/cuda/peak_table.cpp), as native code each.
-      set(CMAKE_CUDA_ARCHITECTURES 80 86 89 90 100)
+      # The peak table's compute capabilities that this nvcc compiles (cmake/RooflineCudaArchitectures.cmake).
+      include(RooflineCudaArchitectures)
+      roofline_cuda_architectures("${CUDAToolkit_VERSION}" roofline_cuda_archs)
+      if(NOT roofline_cuda_archs)
+        message(FATAL_ERROR "roofline: nvcc ${CUDAToolkit_VERSION} compiles none of compute capabilities 8.0-10.0 "
+                            "(11.1 or later needed): give -DROOFLINE_WITH_CUDA=OFF or a newer CUDA toolkit")
+      endif()
+      set(CMAKE_CUDA_ARCHITECTURES ${roofline_cuda_archs})
+      message(STATUS "roofline: CUDA architectures ${CMAKE_CUDA_ARCHITECTURES} (nvcc ${CUDAToolkit_VERSION})")
     endif()
     enable_language(CUDA)
     # C++17 for device code: CMake 3.25 (Debian 12) knows no CUDA20 dialect for nvcc, and the GPU machine may

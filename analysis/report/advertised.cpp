@@ -94,11 +94,12 @@ AdvertisedRow compute_row(const json& results, const Spec& spec, const SpecPeak&
     if (row.measured <= 0) {
       parts.push_back(matrix_figure ? "an AMX figure, and this run measured no matrix-engine ceiling" : "not measured in this run");
     } else {
-      if (spec.clock_hz > 0 && clock > 0 && std::fabs(clock / spec.clock_hz - 1.0) > 0.05) {
+      const double datasheet_clock = peak.clock_hz > 0 ? peak.clock_hz : spec.clock_hz;
+      if (datasheet_clock > 0 && clock > 0 && std::fabs(clock / datasheet_clock - 1.0) > 0.05) {
         // Same design, other clock: say what the datasheet figure would be at the clock this run measured.
-        const double at_clock = row.advertised * clock / spec.clock_hz;
+        const double at_clock = row.advertised * clock / datasheet_clock;
         parts.push_back(fmt::format("datasheet clock {}, measured {} (at the measured clock: {}, ceiling {} of it)",
-                                    format_si(spec.clock_hz, "Hz"), format_si(clock, "Hz"), format_si(at_clock, row.unit),
+                                    format_si(datasheet_clock, "Hz"), format_si(clock, "Hz"), format_si(at_clock, row.unit),
                                     pct(row.measured / at_clock)));
       }
       parts.push_back(fmt::format("measured ceiling {} of advertised{}{}", pct(row.measured_ratio()),

@@ -123,8 +123,14 @@ BenchmarkSpec device_benchmark(const DeviceWork& work) {
       state.SkipWithError(fmt::format("device error: {}", device_error).c_str());
       return;
     }
-    // Validated after timing, like every kernel: a wrong answer fails the entry loudly.
-    const std::string error = w->validate ? w->validate() : std::string();
+    // Validated after timing, like every kernel: a wrong answer fails the entry loudly. A validator's own device
+    // call may throw: that fails this entry too (Google Benchmark catches nothing).
+    std::string error;
+    try {
+      error = w->validate ? w->validate() : std::string();
+    } catch (const std::exception& e) {
+      error = fmt::format("the check itself failed: {}", e.what());
+    }
     if (!error.empty()) state.SkipWithError(fmt::format("validation failed: {}", error).c_str());
   };
   return spec;

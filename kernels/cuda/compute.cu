@@ -6,6 +6,8 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <climits>
+#include <cstdint>
 #include <vector>
 
 #include "roofline/kernels/cuda/check.hpp"
@@ -35,8 +37,13 @@ template <> struct Ops<__nv_bfloat162> {
   __device__ static double total(__nv_bfloat162 x) { return static_cast<double>(__low2float(x)) + __high2float(x); }
 };
 
+// The loop: an int counter over blocks of kFmaStepsPerBlock steps of all kChains chains (16 x 8 = 128 FMAs, fully
+// unrolled), so the loop's own instructions (counter, compare, branch: 3) cost 3 issue slots per 128 FMAs. The
+// earlier unroll-4 of 8 chains with a 64-bit counter spent ~5 slots per 32 FMAs, 14 % of an issue-bound fp32 or
+// HFMA2 peak on sm_90. `iterations` is a multiple of kFmaStepsPerBlock (launch_fma checks).
 template <typename T>
-__global__ void fma_kernel(std::int64_t iterations, float a_value, float b_value, double* out, std::uint64_t* clocks) {
+__global__ void __launch_bounds__(kFmaThreads) fma_kernel(int blocks_of_steps, float a_value, float b_value,
+                                                         double* out, std::uint64_t* clocks) {
   using O = Ops<T>;
   const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const T a = O::make(a_value, a_value);
@@ -48,10 +55,13 @@ __global__ void fma_kernel(std::int64_t iterations, float a_value, float b_value
     x[c] = O::make(seed, seed + 1.0F);
   }
   const long long start = clock64();
-#pragma unroll 4
-  for (std::int64_t i = 0; i < iterations; ++i) {
+#pragma unroll 1
+  for (int i = 0; i < blocks_of_steps; ++i) {
 #pragma unroll
-    for (int c = 0; c < kChains; ++c) x[c] = O::fma(x[c], a, b);
+    for (int s = 0; s < kFmaStepsPerBlock; ++s) {
+#pragma unroll
+      for (int c = 0; c < kChains; ++c) x[c] = O::fma(x[c], a, b);
+    }
   }
   const long long end = clock64();
   double sum = 0;
@@ -84,15 +94,33 @@ const ComputeRow& compute_row(ComputeKind k) {
 }
 
 void launch_fma(ComputeKind k, int blocks, int threads, std::int64_t iterations, double* out, std::uint64_t* clocks) {
+  if (iterations % kFmaStepsPerBlock != 0 || iterations / kFmaStepsPerBlock > INT32_MAX || threads > kFmaThreads) {
+    throw CudaError("launch_fma: iterations must be a multiple of " + std::to_string(kFmaStepsPerBlock) +
+                    " (at most 2^31 blocks of them), threads at most " + std::to_string(kFmaThreads));
+  }
+  const auto n = static_cast<int>(iterations / kFmaStepsPerBlock);
   const float a = -1.0F;
   const float b = static_cast<float>(kFmaB);
   switch (k) {
-    case ComputeKind::fp64: fma_kernel<double><<<blocks, threads>>>(iterations, a, b, out, clocks); break;
-    case ComputeKind::fp32: fma_kernel<float><<<blocks, threads>>>(iterations, a, b, out, clocks); break;
-    case ComputeKind::fp16x2: fma_kernel<__half2><<<blocks, threads>>>(iterations, a, b, out, clocks); break;
-    case ComputeKind::bf16x2: fma_kernel<__nv_bfloat162><<<blocks, threads>>>(iterations, a, b, out, clocks); break;
+    case ComputeKind::fp64: fma_kernel<double><<<blocks, threads>>>(n, a, b, out, clocks); break;
+    case ComputeKind::fp32: fma_kernel<float><<<blocks, threads>>>(n, a, b, out, clocks); break;
+    case ComputeKind::fp16x2: fma_kernel<__half2><<<blocks, threads>>>(n, a, b, out, clocks); break;
+    case ComputeKind::bf16x2: fma_kernel<__nv_bfloat162><<<blocks, threads>>>(n, a, b, out, clocks); break;
   }
   check_cuda(cudaGetLastError(), "fma kernel launch");
+}
+
+int fma_blocks_per_sm(ComputeKind k, int threads) {
+  int blocks = 0;
+  cudaError_t status = cudaSuccess;
+  switch (k) {
+    case ComputeKind::fp64: status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fma_kernel<double>, threads, 0); break;
+    case ComputeKind::fp32: status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fma_kernel<float>, threads, 0); break;
+    case ComputeKind::fp16x2: status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fma_kernel<__half2>, threads, 0); break;
+    case ComputeKind::bf16x2: status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fma_kernel<__nv_bfloat162>, threads, 0); break;
+  }
+  check_cuda(status, "cudaOccupancyMaxActiveBlocksPerMultiprocessor (fma kernel)");
+  return blocks;
 }
 
 std::string validate_fma(ComputeKind k, const double* out, std::uint64_t threads, std::int64_t iterations) {

@@ -1,6 +1,9 @@
 // The CUDA memory kernels and their validators: see memory.hpp. Every kernel works in 16-byte vectors (uint4 /
 // float4) and keeps four independent vectors per thread in flight per step, grid-stride, so one launch of a few
-// thousand threads per SM saturates HBM without depending on the buffer size.
+// thousand threads per SM saturates HBM without depending on the buffer size. Loads are __ldcg (ld.global.cg:
+// cached in L2, not L1): every pass re-reads the same addresses from the same thread, and sm_90 caches global
+// loads in L1 (256 KB per SM, 33 MB over 132 SMs), so plain loads would read working sets below ~25 MB from L1
+// and call it L2.
 #include "roofline/kernels/cuda/memory.hpp"
 
 #include <cuda_runtime.h>
@@ -11,6 +14,7 @@ namespace roofline::cuda {
 namespace {
 
 constexpr int kUnroll = 4;
+constexpr int kThreads = 256;  // the block size launch_memory is called with (memory.hpp), bound for the compiler
 
 __device__ __forceinline__ std::uint64_t thread_index() {
   return static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -37,11 +41,11 @@ __device__ __forceinline__ void sweep(std::uint64_t n, int passes, Step step, On
 template <typename T>
 __device__ __forceinline__ void load_step(T (&v)[kUnroll], const T* __restrict__ p, std::uint64_t i, std::uint64_t stride) {
 #pragma unroll
-  for (int u = 0; u < kUnroll; ++u) v[u] = p[i + u * stride];
+  for (int u = 0; u < kUnroll; ++u) v[u] = __ldcg(p + i + u * stride);
 }
 
 // Sums every word of b into scratch[0] (mod 2^32): one atomic per warp, so the sum costs nothing next to the loads.
-__global__ void read_kernel(const uint4* __restrict__ b, std::uint64_t n, int passes, std::uint32_t* scratch) {
+__global__ void __launch_bounds__(kThreads) read_kernel(const uint4* __restrict__ b, std::uint64_t n, int passes, std::uint32_t* scratch) {
   std::uint32_t sum = 0;
   sweep(n, passes,
         [&](std::uint64_t i, std::uint64_t stride) {
@@ -50,12 +54,12 @@ __global__ void read_kernel(const uint4* __restrict__ b, std::uint64_t n, int pa
 #pragma unroll
           for (int u = 0; u < kUnroll; ++u) sum += sum4(v[u]);
         },
-        [&](std::uint64_t i) { sum += sum4(b[i]); });
+        [&](std::uint64_t i) { sum += sum4(__ldcg(b + i)); });
   for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffU, sum, offset);
   if ((threadIdx.x & 31U) == 0) atomicAdd(scratch, sum);
 }
 
-__global__ void copy_kernel(uint4* __restrict__ a, const uint4* __restrict__ b, std::uint64_t n, int passes) {
+__global__ void __launch_bounds__(kThreads) copy_kernel(uint4* __restrict__ a, const uint4* __restrict__ b, std::uint64_t n, int passes) {
   sweep(n, passes,
         [&](std::uint64_t i, std::uint64_t stride) {
           uint4 v[kUnroll];
@@ -63,14 +67,14 @@ __global__ void copy_kernel(uint4* __restrict__ a, const uint4* __restrict__ b, 
 #pragma unroll
           for (int u = 0; u < kUnroll; ++u) a[i + u * stride] = v[u];
         },
-        [&](std::uint64_t i) { a[i] = b[i]; });
+        [&](std::uint64_t i) { a[i] = __ldcg(b + i); });
 }
 
 __device__ __forceinline__ float4 triad4(float4 b, float4 c, float s) {
   return make_float4(b.x + s * c.x, b.y + s * c.y, b.z + s * c.z, b.w + s * c.w);
 }
 
-__global__ void triad_kernel(float4* __restrict__ a, const float4* __restrict__ b, const float4* __restrict__ c,
+__global__ void __launch_bounds__(kThreads) triad_kernel(float4* __restrict__ a, const float4* __restrict__ b, const float4* __restrict__ c,
                              float s, std::uint64_t n, int passes) {
   sweep(n, passes,
         [&](std::uint64_t i, std::uint64_t stride) {
@@ -81,10 +85,10 @@ __global__ void triad_kernel(float4* __restrict__ a, const float4* __restrict__ 
 #pragma unroll
           for (int u = 0; u < kUnroll; ++u) a[i + u * stride] = triad4(vb[u], vc[u], s);
         },
-        [&](std::uint64_t i) { a[i] = triad4(b[i], c[i], s); });
+        [&](std::uint64_t i) { a[i] = triad4(__ldcg(b + i), __ldcg(c + i), s); });
 }
 
-__global__ void write_kernel(uint4* __restrict__ a, std::uint32_t value, std::uint64_t n, int passes) {
+__global__ void __launch_bounds__(kThreads) write_kernel(uint4* __restrict__ a, std::uint32_t value, std::uint64_t n, int passes) {
   const uint4 v = make_uint4(value, value, value, value);
   sweep(n, passes,
         [&](std::uint64_t i, std::uint64_t stride) {
@@ -135,6 +139,19 @@ const MemoryKernelRow& memory_row(MemoryKernel k) {
       {MemoryKernel::write, "write", 0, 1},
   }};
   return rows.at(static_cast<std::size_t>(k));
+}
+
+int memory_blocks_per_sm(MemoryKernel k, int threads) {
+  int blocks = 0;
+  cudaError_t status = cudaSuccess;
+  switch (k) {
+    case MemoryKernel::read: status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_kernel, threads, 0); break;
+    case MemoryKernel::copy: status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, copy_kernel, threads, 0); break;
+    case MemoryKernel::triad: status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, triad_kernel, threads, 0); break;
+    case MemoryKernel::write: status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, write_kernel, threads, 0); break;
+  }
+  check_cuda(status, "cudaOccupancyMaxActiveBlocksPerMultiprocessor (memory kernel)");
+  return blocks;
 }
 
 void fill_memory(MemoryKernel k, const MemoryBuffers& buf) {

@@ -2,6 +2,7 @@
 // memory kernels at L2 and HBM sizes, every FMA chain, every GEMM type at small and GEMV shapes, transfers, the SM
 // clock. Built where nvcc exists; every test skips, saying why, where there is no device (CI, the build machine),
 // and runs in scripts/device-check's bundle on a GPU machine. Asserts correctness, never speed.
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include "roofline/cuda/measure.hpp"
@@ -66,6 +67,44 @@ TEST_F(CudaDevice, TransfersValidateBothWays) {
       run_and_validate(w);
     }
   }
+}
+
+// Issue 34: each FMA work measures the SM clock of its own timed launches, for the theoretical peak.
+TEST_F(CudaDevice, FmaWorksMeasureTheirOwnClock) {
+  for (Work& w : fma_works(device())) {
+    ASSERT_TRUE(w.clock_hz) << w.name;
+    EXPECT_GT(w.run(1), 0) << w.name;
+    EXPECT_GT(w.clock_hz(), 0.2e9) << w.name;
+    EXPECT_LT(w.clock_hz(), 1.2 * device().max_sm_clock_hz + 1e8) << w.name;
+  }
+}
+
+// Issue 34: a failed allocation is one failed call (not sticky), and the device goes on working.
+TEST_F(CudaDevice, AFailedAllocationFailsOneCallAndLeavesTheDeviceUsable) {
+  void* p = nullptr;
+  try {
+    check_cuda(cudaMalloc(&p, 1ULL << 60U), "cudaMalloc 1 EiB");
+    ADD_FAILURE() << "a 1 EiB allocation succeeded";
+  } catch (const CudaError& e) {
+    EXPECT_FALSE(e.sticky()) << e.what();
+  }
+  (void)cudaGetLastError();
+  Work w = launch_work();
+  EXPECT_GT(w.run(2), 0);
+  for (Work& m : bandwidth_works(device(), {1ULL << 20U})) run_and_validate(m);
+}
+
+// Issue 34: a tensor ceiling with NVML samples its clock during the timed calls.
+TEST_F(CudaDevice, ATensorCeilingWithNvmlReadsItsClockDuringTheWork) {
+  const Nvml nvml;
+  if (!nvml.available()) GTEST_SKIP() << nvml.why_not();
+  LtContext lt;
+  Work w = gemm_work(lt, GemmType::bf16, 2048, 2048, 2048, "compute", &nvml, device().pci_bus_id);
+  ASSERT_TRUE(w.clock_hz);
+  EXPECT_GT(w.run(2), 0);
+  EXPECT_GT(w.clock_hz(), 0.2e9);
+  EXPECT_FALSE(w.samples->empty());
+  EXPECT_EQ(w.validate(), "");
 }
 
 TEST_F(CudaDevice, SmClockUnderLoadIsPlausible) {

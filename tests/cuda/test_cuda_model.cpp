@@ -155,14 +155,22 @@ TEST(CudaPlan, ASmallDeviceCapsTheSweepAndSaysSo) {
   EXPECT_NE(plan.notes.front().find("free memory"), std::string::npos);
 }
 
-TEST(CudaPlan, GemmShapesAreTheCpusAndOneBeyondTheL2) {
+// From the measured L2: an H200's 60 MB makes the CPU's 8192^2 (64 MiB in fp8/int8, just above the L2) too small
+// to stand for HBM, so the one shape is 16384^2 (256 MiB, >= 4x); a 4 MiB L2 keeps the CPU's shape.
+TEST(CudaPlan, GemmShapesComeFromTheMeasuredL2AtFourTimesIt) {
   const CudaProperties p = h200();
   const CudaPlan plan = plan_cuda({true, p.l2_bytes, p.memory_free_bytes, 90});
-  ASSERT_EQ(plan.gemm_shapes.size(), 2U);
-  EXPECT_EQ(plan.gemm_shapes[0].m, 8192);
-  EXPECT_EQ(plan.gemm_shapes[0].k, 8192);
-  const double weights = static_cast<double>(plan.gemm_shapes[1].m) * static_cast<double>(plan.gemm_shapes[1].k);
-  EXPECT_GE(weights, 4.0 * static_cast<double>(p.l2_bytes));  // 1-byte types
+  ASSERT_EQ(plan.gemm_shapes.size(), 1U);
+  EXPECT_EQ(plan.gemm_shapes[0].m, 16384);
+  EXPECT_EQ(plan.gemm_shapes[0].k, 16384);
+  for (const WeightShape& s : plan.gemm_shapes) {
+    EXPECT_GE(static_cast<double>(s.m) * static_cast<double>(s.k), 4.0 * static_cast<double>(p.l2_bytes));  // 1-byte
+  }
+  const CudaPlan small = plan_cuda({true, 4 * kMiB, 8 * kGiB, 90});
+  ASSERT_EQ(small.gemm_shapes.size(), 1U);
+  EXPECT_EQ(small.gemm_shapes[0].m, 8192);
+  const CudaPlan b200 = plan_cuda({true, 126 * 1000 * 1000, 170 * kGiB, 100});
+  EXPECT_EQ(b200.gemm_shapes.back().m, 32768);
   std::vector<std::string> precisions;
   for (const GemmSweep& s : plan.gemm_sweeps) {
     precisions.push_back(s.precision);

@@ -45,8 +45,12 @@ TargetFacts cuda_target_facts(const CudaProperties& p) {
   }
   f.peak_model = "units_clock";
   for (const PeakRate& rate : row->rates) f.ops_per_unit_per_clock[rate.key] = rate.ops_per_sm_per_clock;
+  nlohmann::json clocks = nlohmann::json::object();
+  for (const PeakRate& rate : row->rates) clocks[rate.key] = datasheet_clock_hz(*row, rate.key);
+  // The theoretical peaks are taken at the SM clock measured during each compute entry (its clock_hz counter),
+  // else at clock_hz above (the reported maximum); these are the clocks the datasheet's own figures assume.
   f.details["peak_table"] = {{"compute_capability", fmt::format("{}.{}", row->major, row->minor)},
-                             {"example", row->example}};
+                             {"example", row->example}, {"datasheet_clock_hz", clocks}};
   for (const std::string& note : row->notes) f.notes.push_back(note);
   return f;
 }

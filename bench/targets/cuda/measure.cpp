@@ -70,7 +70,7 @@ std::string check_pattern(const std::uint32_t* words, std::uint64_t n) {
 
 }  // namespace
 
-double time_with_events(const std::function<void()>& launch) {
+double time_with_events(const std::function<void()>& launch, const std::function<void()>& during) {
   cudaEvent_t start = nullptr;
   cudaEvent_t stop = nullptr;
   check_cuda(cudaEventCreate(&start), "cudaEventCreate");
@@ -78,6 +78,7 @@ double time_with_events(const std::function<void()>& launch) {
   check_cuda(cudaEventRecord(start), "cudaEventRecord");
   launch();
   check_cuda(cudaEventRecord(stop), "cudaEventRecord");
+  if (during) during();
   check_cuda(cudaEventSynchronize(stop), "cudaEventSynchronize");
   float ms = 0;
   check_cuda(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
@@ -86,10 +87,9 @@ double time_with_events(const std::function<void()>& launch) {
   return ms * 1e-3;
 }
 
-Geometry full_occupancy(const CudaProperties& p) {
+Geometry occupancy_geometry(const CudaProperties& p, int blocks_per_sm) {
   Geometry g;
-  const int per_sm = std::max(1, (p.max_threads_per_sm > 0 ? p.max_threads_per_sm : 2048) / g.threads);
-  g.blocks = std::max(1, p.sms) * per_sm;
+  g.blocks = std::max(1, p.sms) * std::max(1, blocks_per_sm);
   return g;
 }
 
@@ -102,9 +102,9 @@ std::vector<Work> bandwidth_works(const CudaProperties& p, const std::vector<std
   pool.b = std::make_shared<DeviceBuffer>(largest, "cudaMalloc bandwidth b");
   pool.c = std::make_shared<DeviceBuffer>(largest / 3 + 64, "cudaMalloc bandwidth c");
   pool.scratch = std::make_shared<DeviceBuffer>(64, "cudaMalloc bandwidth scratch");
-  const Geometry g = full_occupancy(p);
   for (MemoryKernel k : kMemoryKernels) {
     const MemoryKernelRow& row = memory_row(k);
+    const Geometry g = occupancy_geometry(p, memory_blocks_per_sm(k, Geometry{}.threads));
     const int arrays = row.arrays_read + row.arrays_written;
     for (std::uint64_t ws : working_sets) {
       MemoryBuffers buf{pool.a->p, pool.b->p, pool.c->p, ws / static_cast<std::uint64_t>(arrays) / 16U * 4U,
@@ -126,32 +126,61 @@ std::vector<Work> bandwidth_works(const CudaProperties& p, const std::vector<std
         });
       };
       w.validate = [pool, buf, k, g] { return validate_memory(k, buf, g.blocks, g.threads); };
+      hold_at_least(w);
       out.push_back(std::move(w));
     }
   }
   return out;
 }
 
+namespace {
+
+// The SM clock of one FMA launch: clock64 cycles of the longest block (thread 0's loop) over the launch's time.
+double clock_of(const std::vector<std::uint64_t>& cycles, double seconds_per_launch) {
+  std::uint64_t longest = 0;
+  for (std::size_t b = 0; b + 1 < cycles.size(); b += 2) longest = std::max(longest, cycles[b + 1] - cycles[b]);
+  return seconds_per_launch > 0 ? static_cast<double>(longest) / seconds_per_launch : 0.0;
+}
+
+std::vector<std::uint64_t> copy_clocks(const DeviceBuffer& clocks, int blocks) {
+  std::vector<std::uint64_t> host(static_cast<std::size_t>(blocks) * 2);
+  check_cuda(cudaMemcpy(host.data(), clocks.p, host.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost),
+             "clock copy");
+  return host;
+}
+
+}  // namespace
+
 std::vector<Work> fma_works(const CudaProperties& p) {
   std::vector<Work> out;
-  const Geometry g = full_occupancy(p);
-  const std::uint64_t threads = static_cast<std::uint64_t>(g.blocks) * static_cast<std::uint64_t>(g.threads);
-  auto results = std::make_shared<DeviceBuffer>(threads * sizeof(double), "cudaMalloc fma results");
   for (ComputeKind k : kComputeKinds) {
     const ComputeRow& row = compute_row(k);
-    // 2^15 steps: about 8 ms of fp32 at full rate on an H100-class part; the slow fp64 of 8.6/8.9 takes longer.
+    const Geometry g = occupancy_geometry(p, fma_blocks_per_sm(k, Geometry{}.threads));
+    const std::uint64_t threads = static_cast<std::uint64_t>(g.blocks) * static_cast<std::uint64_t>(g.threads);
+    auto results = std::make_shared<DeviceBuffer>(threads * sizeof(double), "cudaMalloc fma results");
+    auto clocks = std::make_shared<DeviceBuffer>(static_cast<std::uint64_t>(g.blocks) * 2 * sizeof(std::uint64_t),
+                                                 "cudaMalloc fma clocks");
+    // 2^15 steps (whole blocks of kFmaStepsPerBlock): about 8 ms of fp32 at full rate on an H100-class part; the
+    // slow fp64 of 8.6/8.9 takes longer.
     const std::int64_t steps = 1LL << 15U;
     Work w;
     w.name = std::string("compute/fma/") + row.name;
-    w.text_labels = {{"suite", "compute"}, {"kernel", "fma"}, {"precision", row.precision}, {"engine", "vector"}};
-    w.number_labels = {{"width", row.lanes}};  // values per register: 2 for fp16x2 and bf16x2
+    w.text_labels = {{"suite", "compute"}, {"kernel", "fma"}, {"precision", row.precision}, {"engine", "vector"},
+                     {"clock_source", "clock64 of the timed launches"}};
+    w.number_labels = {{"width", row.lanes}, {"blocks_per_sm", g.blocks / std::max(1, p.sms)}};
     w.flop = fma_flop(k, threads, steps, row.lanes);
     auto* out_ptr = static_cast<double*>(results->p);
-    w.run = [results, k, g, steps, out_ptr](std::int64_t iterations) {
-      return time_with_events([&] {
-        for (std::int64_t i = 0; i < iterations; ++i) launch_fma(k, g.blocks, g.threads, steps, out_ptr, nullptr);
+    auto* cycles = static_cast<std::uint64_t*>(clocks->p);
+    auto last_clock = std::make_shared<double>(0.0);
+    w.run = [results, clocks, k, g, steps, out_ptr, cycles, last_clock](std::int64_t iterations) {
+      // Thread 0 of each block writes two words per launch: nothing beside 2^15 x 8 FMAs per thread.
+      const double seconds = time_with_events([&] {
+        for (std::int64_t i = 0; i < iterations; ++i) launch_fma(k, g.blocks, g.threads, steps, out_ptr, cycles);
       });
+      *last_clock = clock_of(copy_clocks(*clocks, g.blocks), seconds / static_cast<double>(std::max<std::int64_t>(1, iterations)));
+      return seconds;
     };
+    w.clock_hz = [last_clock] { return *last_clock; };
     w.validate = [results, k, g, steps, out_ptr, threads] {
       launch_fma(k, g.blocks, g.threads, steps, out_ptr, nullptr);
       return validate_fma(k, out_ptr, threads, steps);
@@ -168,7 +197,8 @@ GemmType gemm_type_from_precision(const std::string& precision) {
   throw std::invalid_argument("no cuBLASLt GEMM type for precision '" + precision + "'");
 }
 
-Work gemm_work(LtContext& context, GemmType type, std::int64_t m, std::int64_t n, std::int64_t k, const std::string& suite) {
+Work gemm_work(LtContext& context, GemmType type, std::int64_t m, std::int64_t n, std::int64_t k, const std::string& suite,
+               const Nvml* nvml, const std::string& pci_bus_id) {
   auto gemm = std::make_shared<LtGemm>(context, type, m, n, k);
   const GemmTypeRow& row = gemm_type_row(type);
   Work w;
@@ -186,8 +216,32 @@ Work gemm_work(LtContext& context, GemmType type, std::int64_t m, std::int64_t n
   const auto kd = static_cast<double>(k);
   w.bytes = (md * kd + kd * nd) * row.input_bytes + md * nd * row.output_bytes;  // compulsory, common/gemm_count.hpp's rule
   w.working_set_bytes = w.bytes;
-  w.run = [gemm](std::int64_t iterations) { return time_with_events([&] { gemm->run(iterations); }); };
+  if (nvml == nullptr) {
+    w.run = [gemm](std::int64_t iterations) { return time_with_events([&] { gemm->run(iterations); }); };
+  } else {
+    // NVML read while the matmuls run: the clock and throttle reasons under the tensor load itself.
+    w.samples = std::make_shared<std::vector<NvmlSample>>();
+    auto since = std::make_shared<std::size_t>(0);
+    w.run = [gemm, nvml, pci_bus_id, samples = w.samples](std::int64_t iterations) {
+      return time_with_events([&] { gemm->run(iterations); },
+                              [&] { samples->push_back(nvml->sample(pci_bus_id)); });
+    };
+    w.clock_hz = [samples = w.samples, since] {
+      double sum = 0;
+      int count = 0;
+      for (std::size_t i = *since; i < samples->size(); ++i) {
+        if ((*samples)[i].valid && (*samples)[i].sm_clock_hz > 0) {
+          sum += (*samples)[i].sm_clock_hz;
+          ++count;
+        }
+      }
+      *since = samples->size();
+      return count > 0 ? sum / count : 0.0;
+    };
+    w.text_labels.emplace_back("clock_source", "NVML during the timed calls");
+  }
   w.validate = [gemm] { return gemm->validate(); };
+  hold_at_least(w);
   return w;
 }
 
@@ -245,8 +299,8 @@ Work launch_work() {
   return w;
 }
 
-double measure_sm_clock_hz(const CudaProperties& p) {
-  const Geometry g = full_occupancy(p);
+double measure_sm_clock_hz(const CudaProperties& p, const std::function<void()>& during) {
+  const Geometry g = occupancy_geometry(p, fma_blocks_per_sm(ComputeKind::fp32, Geometry{}.threads));
   const std::uint64_t threads = static_cast<std::uint64_t>(g.blocks) * static_cast<std::uint64_t>(g.threads);
   DeviceBuffer results(threads * sizeof(double), "cudaMalloc clock results");
   DeviceBuffer clocks(static_cast<std::uint64_t>(g.blocks) * 2 * sizeof(std::uint64_t), "cudaMalloc clocks");
@@ -254,12 +308,9 @@ double measure_sm_clock_hz(const CudaProperties& p) {
   auto* out = static_cast<double*>(results.p);
   auto* cycles = static_cast<std::uint64_t*>(clocks.p);
   launch_fma(ComputeKind::fp32, g.blocks, g.threads, steps >> 4U, out, cycles);  // warm up the clock
-  const double seconds = time_with_events([&] { launch_fma(ComputeKind::fp32, g.blocks, g.threads, steps, out, cycles); });
-  std::vector<std::uint64_t> host(static_cast<std::size_t>(g.blocks) * 2);
-  check_cuda(cudaMemcpy(host.data(), cycles, host.size() * sizeof(std::uint64_t), cudaMemcpyDeviceToHost), "clock copy");
-  std::uint64_t longest = 0;
-  for (std::size_t b = 0; b + 1 < host.size(); b += 2) longest = std::max(longest, host[b + 1] - host[b]);
-  return seconds > 0 ? static_cast<double>(longest) / seconds : 0.0;
+  const double seconds =
+      time_with_events([&] { launch_fma(ComputeKind::fp32, g.blocks, g.threads, steps, out, cycles); }, during);
+  return clock_of(copy_clocks(clocks, g.blocks), seconds);
 }
 
 }  // namespace roofline::cuda

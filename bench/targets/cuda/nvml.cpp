@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <array>
 
 namespace roofline::cuda {
@@ -42,6 +43,24 @@ std::vector<std::string> throttle_reason_names(std::uint64_t mask) {
   }
   if (mask >> names.size() != 0) out.emplace_back("other");
   if (out.empty()) out.emplace_back("none");
+  return out;
+}
+
+NvmlSummary summarize(const std::vector<NvmlSample>& samples) {
+  NvmlSummary out;
+  double sum = 0;
+  for (const NvmlSample& s : samples) {
+    if (!s.valid) continue;
+    out.sm_clock_hz_min = out.samples == 0 ? s.sm_clock_hz : std::min(out.sm_clock_hz_min, s.sm_clock_hz);
+    out.sm_clock_hz_max = std::max(out.sm_clock_hz_max, s.sm_clock_hz);
+    sum += s.sm_clock_hz;
+    out.throttle_reasons |= s.throttle_reasons;
+    out.power_w_max = std::max(out.power_w_max, s.power_w);
+    out.temperature_c_max = std::max(out.temperature_c_max, s.temperature_c);
+    ++out.samples;
+  }
+  if (out.samples > 0) out.sm_clock_hz_mean = sum / out.samples;
+  out.throttle_names = throttle_reason_names(out.throttle_reasons);
   return out;
 }
 

@@ -30,6 +30,8 @@ std::vector<ComputeCapabilityPeaks> build_table() {
                 {"bf16/matrix", 2048, src(kA100, "BF16 Tensor Core 312 TFLOPS / (108 x 1.41 GHz) = 2048")},
                 {"int8/matrix", 4096, src(kA100, "INT8 Tensor Core 624 TOPS / (108 x 1.41 GHz) = 4096")}},
                {"No fp8 tensor cores before compute capability 8.9."}});
+  t.back().vector_clock_hz = 1.41e+09;
+  t.back().matrix_clock_hz = 1.41e+09;
   t.push_back({8, 6, "RTX A6000 (GA102)",
                {{"fp64/vector", 4, src(kGa102, "FP64 is 1/64 of FP32: 2 FP64 FMA units per SM = 4 FLOP")},
                 {"fp32/vector", 256, src(kGa102, "FP32 38.7 TFLOPS / (84 x 1.8 GHz) = 256")},
@@ -42,6 +44,8 @@ std::vector<ComputeCapabilityPeaks> build_table() {
                {"GeForce parts of 8.6 (RTX 30xx) run FP16/BF16 tensor math with FP32 accumulation at half this rate "
                 "(GA102 whitepaper, RTX 3090 column): their theoretical matrix peak is 2x what they can reach.",
                 "No fp8 tensor cores before compute capability 8.9."}});
+  t.back().vector_clock_hz = 1.8e+09;
+  t.back().matrix_clock_hz = 1.8e+09;
   t.push_back({8, 9, "L40S / RTX 4090 (AD102)",
                {{"fp64/vector", 4, src(kAda, "FP64 1.29 TFLOPS / (128 x 2.52 GHz) = 4 (1/64 of FP32)")},
                 {"fp32/vector", 256, src(kAda, "FP32 82.6 TFLOPS / (128 x 2.52 GHz) = 256")},
@@ -54,6 +58,8 @@ std::vector<ComputeCapabilityPeaks> build_table() {
                 {"int8/matrix", 2048, src(kL40s, "INT8 Tensor 1466 TOPS sparse = 733 dense / (142 x 2.52 GHz) = 2048")}},
                {"GeForce parts of 8.9 (RTX 40xx) run FP16/BF16/FP8 tensor math with FP32 accumulation at half this "
                 "rate (Ada whitepaper, RTX 4090: 165.2 TFLOPS FP16 with FP32 accumulate against 330.3 with FP16)."}});
+  t.back().vector_clock_hz = 2.52e+09;
+  t.back().matrix_clock_hz = 2.52e+09;
   t.push_back({9, 0, "H100 / H200 SXM",
                {{"fp64/vector", 128, src(kH100, "64 FP64 units per SM: FP64 67 TFLOPS Tensor is 2x the vector rate; 34 TFLOPS / (132 x 1.98 GHz) = 130 -> 128")},
                 {"fp64/matrix", 256, src(kH100, "FP64 Tensor Core 67 TFLOPS / (132 x 1.98 GHz) = 256")},
@@ -67,6 +73,8 @@ std::vector<ComputeCapabilityPeaks> build_table() {
                 {"int8/matrix", 8192, src(kH100, "INT8 Tensor 1978.9 TOPS / (132 x 1.83 GHz) = 8192")}},
                {"The whitepaper's tensor figures assume a 1.83 GHz boost clock, its FP32/FP64 figures 1.98 GHz: the "
                 "theoretical peak here uses the clock measured under load instead."}});
+  t.back().vector_clock_hz = 1.98e+09;
+  t.back().matrix_clock_hz = 1.83e+09;
   t.push_back({10, 0, "B200",
                {{"fp64/vector", 128, src(kB200, "FP64 40 TFLOPS / (148 x ~2.1 GHz) ~ 128, as Hopper's 64 FP64 units per SM")},
                 {"fp64/matrix", 128, src(kB200, "FP64 Tensor Core 40 TFLOPS, the same as vector FP64: 128")},
@@ -80,6 +88,8 @@ std::vector<ComputeCapabilityPeaks> build_table() {
                 {"int8/matrix", 16384, src(kB200, "INT8 Tensor 9 POPS sparse = 4.5 dense / (148 x 1.85 GHz) ~ 16384")}},
                {"NVIDIA publishes no per-SM rates or boost clock for 10.0: the figures are the datasheet's divided by "
                 "148 SMs at the clock that makes them round (1.85 GHz tensor, ~2.1 GHz FP32/FP64); treat them as estimates."}});
+  t.back().vector_clock_hz = 2.1e+09;
+  t.back().matrix_clock_hz = 1.85e+09;
   return t;
 }
 
@@ -102,6 +112,12 @@ double ops_per_sm_per_clock(const ComputeCapabilityPeaks& row, const std::string
     if (rate.key == key) return rate.ops_per_sm_per_clock;
   }
   return 0.0;
+}
+
+double datasheet_clock_hz(const ComputeCapabilityPeaks& row, const std::string& key) {
+  // FP64 on the tensor cores is quoted at the CUDA cores' clock (H100: 67 TFLOPS = 132 x 256 x 1.98 GHz).
+  const bool matrix = key.size() > 7 && key.compare(key.size() - 7, 7, "/matrix") == 0 && key.rfind("fp64", 0) != 0;
+  return matrix ? row.matrix_clock_hz : row.vector_clock_hz;
 }
 
 double theoretical_peak(const ComputeCapabilityPeaks& row, const std::string& key, int sms, double clock_hz) {

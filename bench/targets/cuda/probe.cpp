@@ -35,6 +35,7 @@ nlohmann::json measure(Work& w) {
   double best = 1e300;
   for (int r = 0; r < kRepetitions; ++r) best = std::min(best, w.run(iterations) / static_cast<double>(iterations));
   j["seconds_per_iteration"] = best;
+  if (w.clock_hz) j["clock_hz"] = w.clock_hz();  // during the last repetition
   j["iterations"] = iterations;
   if (w.bytes > 0) j["bytes_per_second"] = w.bytes / best;
   if (w.flop > 0) j["flop_per_second"] = w.flop / best;
@@ -47,19 +48,31 @@ nlohmann::json measure(Work& w) {
   return j;
 }
 
-void add(nlohmann::json& list, Work w) { list.push_back(measure(w)); }
-
-void add_gemm(nlohmann::json& list, LtContext& lt, const char* precision, std::int64_t m, std::int64_t n,
-              std::int64_t k, const char* suite) {
+// One entry: prepared, measured and validated; a failed call fails that entry (named, with its error) and the
+// probe goes on, unless the device is lost (a sticky error: thrown on, and the figures so far still printed).
+template <typename Prepare>
+void add(nlohmann::json& list, const std::string& name, Prepare&& prepare) {
   try {
-    add(list, gemm_work(lt, gemm_type_from_precision(precision), m, n, k, suite));
+    Work w = prepare();
+    list.push_back(measure(w));
   } catch (const Unsupported& e) {
-    list.push_back({{"name", std::string(suite) + "/" + precision}, {"unsupported", e.what()}});
+    list.push_back({{"name", name}, {"unsupported", e.what()}});
+  } catch (const CudaError& e) {
+    list.push_back({{"name", name}, {"valid", false}, {"error", e.what()}});
+    std::fprintf(stderr, "probe: %s failed: %s\n", name.c_str(), e.what());
+    if (e.sticky()) throw;
+    (void)cudaGetLastError();
   }
 }
 
-nlohmann::json sample(const Nvml& nvml, const CudaProperties& p) {
-  const NvmlSample s = nvml.sample(p.pci_bus_id);
+void add_gemm(nlohmann::json& list, LtContext& lt, const char* precision, std::int64_t m, std::int64_t n,
+              std::int64_t k, const char* suite, const Nvml* nvml = nullptr, const std::string& bus = "") {
+  const std::string name = std::string(suite) + "/cublaslt/" + precision + "/m:" + std::to_string(m) + "/n:" +
+                           std::to_string(n) + "/k:" + std::to_string(k);
+  add(list, name, [&] { return gemm_work(lt, gemm_type_from_precision(precision), m, n, k, suite, nvml, bus); });
+}
+
+nlohmann::json sample(const NvmlSample& s) {
   if (!s.valid) return {{"valid", false}, {"error", s.error}};
   return {{"valid", true}, {"sm_clock_hz", s.sm_clock_hz}, {"max_sm_clock_hz", s.max_sm_clock_hz},
           {"throttle_names", s.throttle_names}, {"temperature_c", s.temperature_c}, {"power_w", s.power_w}};
@@ -87,26 +100,44 @@ int run(std::uint64_t working_set) {
                         {"sms", p.sms}, {"l2_bytes", p.l2_bytes}, {"memory_total_bytes", p.memory_total_bytes},
                         {"max_sm_clock_hz", p.max_sm_clock_hz}, {"driver", p.driver_release},
                         {"driver_cuda", cuda_version_text(p.driver_version)},
-                        {"runtime_cuda", cuda_version_text(p.runtime_version)}};
+                        {"runtime_cuda", cuda_version_text(p.runtime_version)},
+                        {"nvml", nvml.available() ? "loaded" : nvml.why_not()}};
   nlohmann::json results = nlohmann::json::array();
-  for (Work& w : bandwidth_works(p, {working_set})) add(results, std::move(w));
-  for (Work& w : fma_works(p)) add(results, std::move(w));
-  const double clock = measure_sm_clock_hz(p);
-  out["sm_clock_under_load_hz"] = clock;
-  out["nvml_after_fma"] = sample(nvml, p);
-  out["theoretical_at_measured_clock"] = theoretical(p, clock);
-  LtContext lt;
-  for (const char* precision : {"bf16", "fp16", "tf32", "fp8", "int8"}) add_gemm(results, lt, precision, 8192, 8192, 8192, "compute");
-  out["nvml_after_tensor"] = sample(nvml, p);
-  for (std::int64_t side : {8192, 16384}) {
-    for (int n : {1, 8, 64}) add_gemm(results, lt, "bf16", side, n, side, "gemm");
-    add_gemm(results, lt, "fp8", side, 16, side, "gemm");
+  try {
+    std::vector<Work> bandwidth;
+    try {
+      bandwidth = bandwidth_works(p, {working_set});
+    } catch (const CudaError& e) {
+      if (e.sticky()) throw;
+      results.push_back({{"name", "bandwidth/allocation"}, {"valid", false}, {"error", e.what()}});
+    }
+    for (Work& w : bandwidth) add(results, w.name, [&] { return std::move(w); });
+    for (Work& w : fma_works(p)) add(results, w.name, [&] { return std::move(w); });
+    NvmlSample during;
+    const double clock = measure_sm_clock_hz(p, [&] { during = nvml.sample(p.pci_bus_id); });
+    out["sm_clock_under_load_hz"] = clock;
+    out["nvml_during_fma"] = sample(during);
+    out["theoretical_at_measured_clock"] = theoretical(p, clock);
+    LtContext lt;
+    const Nvml* n = nvml.available() ? &nvml : nullptr;
+    for (const char* precision : {"bf16", "fp16", "tf32", "fp8", "int8"}) {
+      add_gemm(results, lt, precision, 8192, 8192, 8192, "compute", n, p.pci_bus_id);
+    }
+    for (std::int64_t side : {8192, 16384}) {
+      for (int batch : {1, 8, 64}) add_gemm(results, lt, "bf16", side, batch, side, "gemm");
+      add_gemm(results, lt, "fp8", side, 16, side, "gemm");
+    }
+    for (bool to_device : {true, false}) {
+      add(results, to_device ? "transfer/host_to_device" : "transfer/device_to_host",
+          [&] { return transfer_work(to_device, true, 256ULL << 20U); });
+    }
+    add(results, "latency/launch", [] { return launch_work(); });
+  } catch (const CudaError& e) {
+    out["device_lost"] = e.what();  // sticky, or outside any entry: the figures so far are printed; exit 1 below
   }
-  for (bool to_device : {true, false}) add(results, transfer_work(to_device, true, 256ULL << 20U));
-  add(results, launch_work());
   out["results"] = results;
   std::cout << out.dump(2) << "\n";
-  return 0;
+  return out.contains("device_lost") ? 1 : 0;
 }
 
 }  // namespace

@@ -21,6 +21,17 @@ struct NvmlSample {
   std::string error;                           // why not valid
 };
 
+// Samples taken while one piece of work ran, summarized: the SM clock's range and mean, every throttle reason seen
+// (the union of their masks), the highest power and temperature. Pure, tested.
+struct NvmlSummary {
+  int samples = 0;  // the valid ones
+  double sm_clock_hz_min = 0, sm_clock_hz_mean = 0, sm_clock_hz_max = 0;
+  std::uint64_t throttle_reasons = 0;
+  std::vector<std::string> throttle_names;
+  double power_w_max = 0, temperature_c_max = 0;
+};
+NvmlSummary summarize(const std::vector<NvmlSample>& samples);
+
 // The names of the bits set in an NVML clocks-event (throttle) reason mask; pure, tested.
 std::vector<std::string> throttle_reason_names(std::uint64_t mask);
 

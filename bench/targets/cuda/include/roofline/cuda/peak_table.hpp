@@ -22,7 +22,13 @@ struct ComputeCapabilityPeaks {
   std::string example;  // the part the figures were taken from: "A100 SXM4"
   std::vector<PeakRate> rates;
   std::vector<std::string> notes;
+  // The clocks the datasheet's figures assume (Hz): the CUDA cores' rows and the tensor cores' ("/matrix") rows.
+  // On Hopper they differ (1.98 and 1.83 GHz): the datasheet's bf16 989 TFLOP/s is 132 x 4096 x 1.83 GHz.
+  double vector_clock_hz = 0.0;
+  double matrix_clock_hz = 0.0;
 };
+// The clock the datasheet figure behind `key` assumes.
+double datasheet_clock_hz(const ComputeCapabilityPeaks& row, const std::string& key);
 
 // Every compute capability the table knows, in ascending order.
 const std::vector<ComputeCapabilityPeaks>& peak_table();

@@ -1,8 +1,8 @@
 // What the CUDA target measures for a profile (issue 23), planned from the device's facts before anything runs,
 // pure so that tests check it without a GPU: the bandwidth sweep's working sets (1 MiB to at least 8x the L2 and at
-// least 4 GiB, capped by the device's free memory), the GEMV/GEMM shapes (the CPU's default weight shape, and one
-// whose weights exceed the L2 several times over in every type) and batches, the tensor-ceiling shape and the
-// transfer size.
+// least 4 GiB, capped by the device's free memory), the GEMV/GEMM shapes (from the measured L2: weights at least
+// 4x the L2 in every type, the CPU's default shape only where it clears that) and batches, the tensor-ceiling shape
+// and the transfer size.
 #pragma once
 
 #include <cstdint>

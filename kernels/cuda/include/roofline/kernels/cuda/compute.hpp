@@ -15,6 +15,10 @@ enum class ComputeKind { fp64, fp32, fp16x2, bf16x2 };
 inline constexpr std::array<ComputeKind, 4> kComputeKinds{ComputeKind::fp64, ComputeKind::fp32, ComputeKind::fp16x2,
                                                           ComputeKind::bf16x2};
 inline constexpr int kChains = 8;
+// The kernel's inner block: kFmaStepsPerBlock steps of every chain (128 FMAs), fully unrolled, behind an int
+// counter; a launch's `iterations` are whole blocks of it.
+inline constexpr int kFmaStepsPerBlock = 16;
+inline constexpr int kFmaThreads = 256;  // the block size the kernel is compiled for (__launch_bounds__)
 inline constexpr int kFmaB = 3;
 
 struct ComputeRow {
@@ -46,9 +50,13 @@ constexpr double expected_fma_output(std::uint64_t thread, std::int64_t iteratio
 
 // One launch of `blocks` x `threads_per_block` threads, `iterations` steps of every chain. `out`: a device array
 // of one double per thread; `clocks`: two uint64 per block (clock64 at the start and end of thread 0's loop) or
-// nullptr. Asynchronous on the default stream.
+// nullptr. `iterations` a multiple of kFmaStepsPerBlock, `threads_per_block` at most kFmaThreads (CudaError
+// otherwise). Asynchronous on the default stream.
 void launch_fma(ComputeKind k, int blocks, int threads_per_block, std::int64_t iterations, double* out,
                 std::uint64_t* clocks);
+// How many blocks of `threads` threads of kind `k`'s kernel stay resident on one SM
+// (cudaOccupancyMaxActiveBlocksPerMultiprocessor): the grid fills every SM once, whatever registers it needs.
+int fma_blocks_per_sm(ComputeKind k, int threads);
 // Copies `out` back and compares every thread's value with expected_fma_output. "" when right.
 std::string validate_fma(ComputeKind k, const double* out, std::uint64_t threads, std::int64_t iterations);
 

@@ -33,6 +33,10 @@ struct MemoryBuffers {
   std::uint32_t* scratch = nullptr;
 };
 
+// How many blocks of `threads` threads of kernel `k` stay resident on one SM (its registers and shared memory:
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor), for a grid that fills every SM once. The kernels are compiled
+// for blocks of 256 threads (__launch_bounds__): launch them with that.
+int memory_blocks_per_sm(MemoryKernel k, int threads);
 // Writes the inputs kernel `k` reads (b, and c for triad; a zeroed), outside any timing.
 void fill_memory(MemoryKernel k, const MemoryBuffers& buffers);
 // One launch: `passes` passes over the buffers (several for L2-sized buffers, so launch cost stays small),

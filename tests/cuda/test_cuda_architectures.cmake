@@ -1,0 +1,16 @@
+# test_cuda_architectures: the CUDA architectures cmake/RooflineCudaArchitectures.cmake derives from an nvcc
+# version: no sm_100 before nvcc 12.8 (the fixed list failed there), no sm_89/sm_90 before 11.8, the newest with PTX.
+include(${ROOFLINE_SOURCE_DIR}/cmake/RooflineCudaArchitectures.cmake)
+function(expect version expected)
+  roofline_cuda_architectures("${version}" got)
+  if(NOT "${got}" STREQUAL "${expected}")
+    message(FATAL_ERROR "nvcc ${version}: got '${got}', expected '${expected}'")
+  endif()
+endfunction()
+expect(13.0 "80-real;86-real;89-real;90-real;100")
+expect(12.8 "80-real;86-real;89-real;90-real;100")
+expect(12.4 "80-real;86-real;89-real;90")
+expect(11.8 "80-real;86-real;89-real;90")
+expect(11.4 "80-real;86")
+expect(10.2 "")
+message(STATUS "test_cuda_architectures: 6 nvcc versions, each its list")
