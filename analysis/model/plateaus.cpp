@@ -40,6 +40,11 @@ struct Fit {
 Fit fit_level(const LogCurve& c, std::size_t begin, std::size_t end, const PlateauOptions& options) {
   Fit f;
   if (end <= begin || end > c.y.size()) return f;
+  // Sizes of one level come from a sweep: two sizes octaves apart with nothing between (a --sizes list) are
+  // no evidence that the bandwidth stayed flat between them.
+  for (std::size_t i = begin + 1; i < end; ++i) {
+    if (c.octave[i] - c.octave[i - 1] > options.max_gap_octaves) return f;
+  }
   std::vector<double> piece;
   for (std::size_t i = begin; i < end; ++i) piece.push_back(c.y[i]);
   f.y = median(piece);

@@ -50,6 +50,8 @@ struct PlateauOptions {
   // Nor is a piece whose sizes fall along a line by more than this (log bandwidth, 0.25 = 22%) from its first size
   // to its last: a cache level is flat (a VM's L3 falls by 15% across it), the slope from L3 to DRAM is not.
   double max_level_fall = 0.25;
+  // Nor are sizes more than this many octaves apart with no size between them (a --sizes list, not a sweep).
+  double max_gap_octaves = 2.0;
   // At most this many levels: the target's own (a CPU's reported cache levels + DRAM; a device's listed levels).
   // The curve may also start with a rising stretch (per-call overhead at tiny sizes), which is not a level.
   std::size_t max_levels = 4;
