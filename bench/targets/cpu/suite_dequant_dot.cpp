@@ -24,6 +24,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/bench/budget.hpp"
+
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/profile.hpp"
 #include "roofline/bench/suite.hpp"
@@ -208,20 +210,37 @@ void run_dequant_dot_rows(const RunConfig& config, const MachineFacts& machine, 
     out.notes.push_back(fmt::format("compute: {} dequant-dot format x ISA rows not supported on this CPU or above "
                                     "--max-isa {}", not_supported.size(), to_string(config.max_isa)));
   }
-  const ProfileSettings& settings = profile_settings(config.profile);
-  for (const int threads : config.thread_counts) {
-    const std::vector<int> pus = binding_plan(machine, threads, config.bind);
-    std::vector<BenchmarkSpec> specs;
-    for (const Placement& p : where) {
-      for (const QuantDotVariant* v : runnable) specs.push_back(dequant_spec(*v, p, threads, pus, settings));
-    }
-    runner.run(specs);
-  }
-  // The GEMV placements: each format's best kernel (the table lists a format's ISAs best last).
+  // Each format's best kernel (the table lists a format's ISAs best last).
   std::vector<const QuantDotVariant*> best;
   for (const QuantDotVariant* v : runnable) {
     if (!best.empty() && best.back()->format == v->format) best.back() = v;
     else best.push_back(v);
+  }
+  // The quick profile measures each format's best ISA with its weights in L1 (the ceiling llm uses), inside the
+  // compute suite's budget; the full profile every format x ISA row at every level. Every row validates in the
+  // unit tests (test_kernels) whatever the profile.
+  const bool quick = config.profile == Profile::quick;
+  const std::vector<const QuantDotVariant*>& measured = quick ? best : runnable;
+  const std::vector<Placement> levels_run = quick && !where.empty() ? std::vector<Placement>{where.front()} : where;
+  if (quick) {
+    out.context["dequant_dot"]["quick"] = "each format's best ISA, weights in L1; --profile full runs every row at every level";
+  }
+  const ProfileSettings& settings = profile_settings(config.profile);
+  SuiteBudget& budget = runner.budget();
+  double last_s = 0.0;
+  for (const int threads : config.thread_counts) {
+    if (last_s > 0.0 && !budget.allows(last_s)) {
+      out.notes.push_back(budget.cut("compute", fmt::format("the dequant-dot rows at {} threads", threads)));
+      continue;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    const std::vector<int> pus = binding_plan(machine, threads, config.bind);
+    std::vector<BenchmarkSpec> specs;
+    for (const Placement& p : levels_run) {
+      for (const QuantDotVariant* v : measured) specs.push_back(dequant_spec(*v, p, threads, pus, settings));
+    }
+    runner.run(specs);
+    last_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }
   const std::uint64_t weight_bytes = dram_weight_bytes(machine);
   // The GEMVs stream DRAM-sized weights (seconds per format with the scalar kernels): the full profile only.
