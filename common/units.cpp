@@ -110,6 +110,11 @@ double parse_quantity(std::string_view text, Quantity kind) {
 }
 
 std::string format_si(double value, std::string_view unit, int significant_digits) {
+  if (unit == kFractionUnit && std::isfinite(value)) {
+    const double pct = 100.0 * value;
+    const int int_digits = std::fabs(pct) >= 100 ? 3 : std::fabs(pct) >= 10 ? 2 : 1;
+    return fmt::format("{:.{}f}%", pct, std::max(0, significant_digits - int_digits));
+  }
   if (!std::isfinite(value) || value <= 0.0) return fmt::format("{:g} {}", value, unit);
   static constexpr std::array<std::pair<double, std::string_view>, 9> kPrefixes{{
       {1e18, "E"}, {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1.0, ""}, {1e-3, "m"}, {1e-6, "u"},

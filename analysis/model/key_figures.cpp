@@ -15,6 +15,7 @@
 #include "roofline/analysis/target_roofline.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
+#include "roofline/common/units.hpp"
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
@@ -121,6 +122,37 @@ void add_compute_and_clock(const json& roofline, std::vector<KeyFigure>& out) {
   }
 }
 
+// Batch 1 of every backend as a fraction of its roof now (issue 33, roof_now.hpp): the GEMV's median over the
+// read probes taken around it. A machine whose memory got slower moves the GEMV and its probes together, so
+// this figure is trusted when the canary moved (not shared_memory); a backend that got slower still drops.
+// Only a point whose two probes disagree (memory moved while it ran) is read as shared-memory: judged like the
+// memory figures then.
+void add_gemv_of_roof_now(const json& roofline, std::vector<KeyFigure>& out) {
+  struct Now {
+    double value = 0.0;
+    bool moved = false;
+  };
+  std::map<std::tuple<int, int, std::string>, Now> best;  // (threads, precision order, backend)
+  for (const json& e : section_array(roofline, "placements")) {
+    if (!e.contains("roof_now") || e.value("batch", 0) != 1) continue;
+    const json& now = e["roof_now"];
+    if (!now.is_object()) throw InputError("roofline.placements: 'roof_now' is not an object");
+    const std::optional<Precision> p = parse_precision(text_field(e, "placements", "precision"));
+    if (!p) continue;  // add_gemm has said so
+    const double value = positive_field(now, "placements[].roof_now", "efficiency");
+    const bool moved = now.contains("moved") && now["moved"].is_boolean() && now["moved"].get<bool>();
+    Now& b = best[{threads_field(e, "placements"), static_cast<int>(*p), text_field(e, "placements", "backend")}];
+    if (value > b.value) b = {value, moved};
+  }
+  for (const auto& [key, b] : best) {
+    const auto& [threads, p, backend] = key;
+    const std::string precision(to_string(static_cast<Precision>(p)));
+    out.push_back({fmt::format("gemm/{}/{}/batch:1/threads:{}/of_roof_now", precision, backend, threads), "gemm",
+                   fmt::format("GEMV {} batch 1 ({}) of its roof now, {}", precision, backend, threads_text(threads)),
+                   threads, b.value, std::string(kFractionUnit), true, "median over the probes around it", b.moved});
+  }
+}
+
 void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
   struct Best {
     double value = 0.0;
@@ -166,6 +198,7 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
                      threads, b.value, unit, true, "best backend", b.shared_memory});
     }
   }
+  add_gemv_of_roof_now(roofline, out);
 }
 
 // The llm suite's layers (bench/suite_llm.cpp): per step, the median repetition of layer_seconds (time: lower

@@ -34,6 +34,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -42,6 +43,7 @@
 
 #include "roofline/analysis/model.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/roof_now.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/statistics.hpp"
 
@@ -58,6 +60,7 @@ struct Point {
   long long batch = 0, m = 0, k = 0;
   double ai = 0.0, a_bytes = 0.0, b_bytes = 0.0, c_bytes = 0.0;
   std::vector<double> values, latencies;
+  std::optional<RoofNow> roof_now;  // the probes around its repetitions (roof_now.hpp), when the target took them
 };
 
 // The invariant the tool enforces on itself: no point above this fraction of its attainable.
@@ -122,6 +125,7 @@ std::vector<Point> collect_points(const json& results, int& failed) {
     slot.b_bytes = gemm.element.b;
     slot.c_bytes = gemm.element.c;
     slot.values.push_back(value);
+    if (!slot.roof_now) slot.roof_now = read_roof_now(e);
     const double latency = counter(e, "latency_seconds");
     if (latency > 0.0) slot.latencies.push_back(latency);
   }
@@ -266,6 +270,18 @@ json place(const Point& p, const json& section, json& notes) {
   }
   j["roofs"] = std::move(roofs);
   j["beats_roof"] = j.contains("efficiency") && j["efficiency"].get<double>() > kRoofTolerance;
+  if (p.roof_now) {
+    j["roof_now"] = roof_now_json(*p.roof_now, value, p.ai, peak_value, j.value("memory_ceiling", 0.0));
+    const double now = j["roof_now"]["efficiency"].get<double>();
+    if (now > kRoofTolerance) {
+      notes.push_back(fmt::format(
+          "{} {} batch {} at {} thread(s) reaches {:.0f}% of its roof now (the read probes around it: {} before, {} "
+          "after): it read faster than the probe of its operands' size, so part of them was served from a cache "
+          "level, or a count is wrong.",
+          p.backend, p.precision, p.batch, p.threads, 100.0 * now, format_si(p.roof_now->before.bytes_per_second, "B/s"),
+          format_si(p.roof_now->after.bytes_per_second, "B/s")));
+    }
+  }
   return j;
 }
 
@@ -372,6 +388,29 @@ json derive_placements(const json& results, const json& section) {
   }
   out["notes"].push_back("GEMM placement values are the median of the repetitions (value_max the best); ceilings are "
                          "the best repetition.");
+  int probed = 0, moved = 0;
+  double ratio_lo = 0.0, ratio_hi = 0.0;
+  for (const json& p : placed) {
+    if (!p.contains("roof_now")) continue;
+    ++probed;
+    if (p["roof_now"].value("moved", false)) ++moved;
+    if (p["roof_now"].contains("roof_ratio")) {
+      const double r = p["roof_now"]["roof_ratio"].get<double>();
+      ratio_lo = ratio_lo == 0.0 ? r : std::min(ratio_lo, r);
+      ratio_hi = std::max(ratio_hi, r);
+    }
+  }
+  if (probed > 0) {
+    out["notes"].push_back(fmt::format(
+        "Roof now: {} memory-bound point(s) were placed also against a read probe of their operands' size taken right "
+        "before and right after their repetitions (% of roof now){}; {} of them saw the memory move while measuring "
+        "(the probes more than {:.0f}% and their own noise apart).",
+        probed,
+        ratio_hi > 0.0 ? fmt::format(", the probes at {:.0f}-{:.0f}% of the run's roof of the same level", 100.0 * ratio_lo,
+                                     100.0 * ratio_hi)
+                       : "",
+        moved, 100.0 * kRoofNowMovedFloor));
+  }
   out["notes"].push_back(fmt::format(
       "Crossovers: predicted_batch solves AI(N) = DRAM ridge from the counting formula (predicted_first_batch: the "
       "first measured batch at or past it); the measured knee is the first batch after which attained FLOP/s never "

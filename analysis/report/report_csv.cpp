@@ -1,7 +1,9 @@
 // CSV of the benchmark entries for spreadsheets and pandas: one row per entry (repetitions and
 // aggregates), fixed leading columns, then every label and every numeric counter seen in the file.
 #include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -56,10 +58,44 @@ std::string render_csv(const json& results) {
     }
   }
   std::sort(counters.begin(), counters.end());
+  // The roof of the moment (issue 33): where points were probed, each GEMV/GEMM row also says its probes
+  // (from the entry) and its point's two fractions (from the placement: the median repetition's).
+  bool roof_now = false;
+  for (const json& e : benchmarks) roof_now = roof_now || (e.is_object() && e.contains("roof_now"));
+  const std::vector<std::string> kRoofNow{"roof_now_before_bytes_per_second", "roof_now_after_bytes_per_second",
+                                          "point_of_roof", "point_of_roof_now"};
+  std::map<std::tuple<std::string, std::string, long long, long long, long long, long long>, const json*> points;
+  if (roof_now) {
+    for (const json& p : roofline_array(results, "placements")) {
+      points[{p.value("backend", ""), p.value("precision", ""), p.value("threads", 0LL), p.value("batch", 0LL),
+              p.value("m", 0LL), p.value("k", 0LL)}] = &p;
+    }
+  }
+  const auto roof_now_fields = [&](const json& e) {
+    std::vector<std::string> out(kRoofNow.size());
+    const json lab = e.value("labels", json::object());
+    if (!lab.is_object() || lab.value("suite", "") != "gemm") return out;
+    if (e.contains("roof_now") && e["roof_now"].is_object()) {
+      const json& r = e["roof_now"];
+      for (std::size_t i = 0; i < 2; ++i) {
+        const char* side = i == 0 ? "before" : "after";
+        if (r.contains(side) && r[side].is_object() && r[side].contains("bytes_per_second")) out[i] = csv_value(r[side]["bytes_per_second"]);
+      }
+    }
+    const auto integer = [&](const char* k) { return lab.contains(k) && lab[k].is_number_integer() ? lab[k].get<long long>() : 0LL; };
+    const auto it = points.find({lab.value("backend", ""), lab.value("precision", ""), integer("threads"), integer("batch"),
+                                 integer("m"), integer("k")});
+    if (it == points.end()) return out;
+    const json& p = *it->second;
+    if (p.contains("efficiency")) out[2] = csv_value(p["efficiency"]);
+    if (p.contains("roof_now") && p["roof_now"].is_object() && p["roof_now"].contains("efficiency")) out[3] = csv_value(p["roof_now"]["efficiency"]);
+    return out;
+  };
   std::string s;
   std::vector<std::string> header = kFixed;
   for (const auto& l : labels) header.push_back("label_" + l);
   header.insert(header.end(), counters.begin(), counters.end());
+  if (roof_now) header.insert(header.end(), kRoofNow.begin(), kRoofNow.end());
   // Appended piecewise: GCC 12 warns (-Wrestrict, a false positive) on `const char* + std::string` here.
   for (std::size_t i = 0; i < header.size(); ++i) {
     if (i > 0) s += ',';
@@ -73,6 +109,9 @@ std::string render_csv(const json& results) {
     const json lab = e.value("labels", json::object());
     for (const auto& l : labels) row.push_back(lab.is_object() && lab.contains(l) ? csv_value(lab[l]) : "");
     for (const auto& c : counters) row.push_back(e.contains(c) ? csv_value(e[c]) : "");
+    if (roof_now) {
+      for (std::string& f : roof_now_fields(e)) row.push_back(std::move(f));
+    }
     for (std::size_t i = 0; i < row.size(); ++i) {
       if (i > 0) s += ',';
       s += csv_field(row[i]);

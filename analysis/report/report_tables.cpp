@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/roof_now.hpp"
+
 #include "roofline/analysis/report_facts.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/analysis/spec.hpp"
@@ -230,6 +232,13 @@ ReportTable placements_table(const json& results) {
                 {"backend", "precision", "threads", "batch", "AI (FLOP/B)", "measured", "latency/call", "attainable",
                  "bound", "roof", "% of roof"},
                 {false, false, true, true, true, true, true, true, false, false, true}, {}, ""};
+  // The roof-now columns only where a point was probed (files before issue 33 keep their table).
+  bool any_now = false, any_moved = false;
+  for (const json& r : roofline_array(results, "placements")) any_now = any_now || !object_at(r, "roof_now").empty();
+  if (any_now) {
+    t.columns.insert(t.columns.end(), {"roof now", "% of roof now"});
+    t.right_aligned.insert(t.right_aligned.end(), {true, true});
+  }
   for (const json& r : roofline_array(results, "placements")) {
     const std::string unit = rate_unit_of(r);
     const json& roof = object_at(r, "roof");
@@ -239,14 +248,39 @@ ReportTable placements_table(const json& results) {
     if (roof.contains("engine_missing")) roof_text += " (no matrix roof)";
     std::string pct = percent(num(r, "efficiency"));
     if (r.value("beats_roof", false)) pct += " !";
+    // The roof now: the read probes around the point (roof_now.hpp); "moved" when they disagree.
+    std::string now_bw = "-", now_pct = "-";
+    const json& now = object_at(r, "roof_now");
+    if (!now.empty()) {
+      now_bw = rate_or_na(num(now, "bandwidth"), "B/s");
+      now_pct = percent(num(now, "efficiency"));
+      if (num(now, "efficiency") > 1.10) now_pct += " !";
+      if (now.value("moved", false)) {
+        now_pct += " (memory moved while measuring)";
+        any_moved = true;
+      }
+    }
     t.rows.push_back({str(r, "backend"), str(r, "precision"), str(r, "threads"), str(r, "batch"),
                       fmt::format("{:.3g}", num(r, "ai")), rate_or_na(num(r, "value"), unit),
                       seconds(num(r, "latency_seconds")), rate_or_na(num(r, "attainable"), unit), str(r, "bound"),
                       roof_text, pct});
+    if (any_now) t.rows.back().insert(t.rows.back().end(), {now_bw, now_pct});
   }
-  if (t.rows.empty()) t.note = "No GEMV/GEMM placements in this file.";
-  else t.note = "attainable = min(compute ceiling of the engine that ran, roof of the level the operands fit x AI); "
-                "% of roof = measured / attainable; ! = above 110% of its roof (a ceiling is missing or a count is wrong).";
+  if (t.rows.empty()) {
+    t.note = "No GEMV/GEMM placements in this file.";
+    return t;
+  }
+  t.note = "attainable = min(compute ceiling of the engine that ran, roof of the level the operands fit x AI); "
+           "% of roof = measured / attainable; ! = above 110% of its roof (a ceiling is missing or a count is wrong).";
+  if (any_now) {
+    t.note += " roof now = the mean of two read probes of the operands' size taken right before and right after the "
+              "point's repetitions; % of roof now = measured / min(compute ceiling, roof now x AI): the same point "
+              "against the memory speed it had (- : not memory-bound, not probed).";
+  }
+  if (any_moved) {
+    t.note += fmt::format(" (memory moved while measuring) = the two probes differ by more than {:.0f}% and their own "
+                          "noise: the memory state changed during the point.", 100.0 * kRoofNowMovedFloor);
+  }
   return t;
 }
 

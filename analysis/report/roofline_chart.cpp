@@ -220,6 +220,7 @@ std::string roofline_chart_svg(const json& results, const std::string& id) {
   // GEMV/GEMM points, shaped by backend, coloured by precision.
   s += svg_clipped_group(id, " class=\"placements\"");
   std::vector<std::string> backends, labelled;
+  bool any_roof_now = false;
   for (const json* p : r.placements) {
     const std::string backend = str(*p, "backend"), precision = str(*p, "precision");
     auto it = std::find(backends.begin(), backends.end(), backend);
@@ -231,9 +232,27 @@ std::string roofline_chart_svg(const json& results, const std::string& id) {
         "stroke=\"#222\" stroke-width=\"0.7\"",
         svg_attr("data-backend", backend), svg_attr("data-precision", precision), html_escape(str(*p, "batch")), num(*p, "ai"),
         num(*p, "value"), series_colour(precision));
-    const std::string tip = "<title>" + html_escape(fmt::format("{} {} batch {}: {} at {:.3g} FLOP/B ({})", backend,
+    // The roof now (roof_now.hpp): a dashed tick at the point's AI where the probes around it put its roof,
+    // joined to the point, beside the run's roof lines; both fractions in the tooltip.
+    const json& now = p->contains("roof_now") && (*p)["roof_now"].is_object() ? (*p)["roof_now"] : json::object();
+    std::string fractions;
+    if (num(now, "attainable") > 0.0) {
+      fractions = fmt::format("; {:.0f}% of roof", 100.0 * num(*p, "efficiency"));
+      any_roof_now = true;
+      const double ny = plot.y.to_px(num(now, "attainable"));
+      fractions += fmt::format(", {:.0f}% of roof now ({}){}", 100.0 * num(now, "efficiency"),
+                               format_si(num(now, "bandwidth"), "B/s"),
+                               now.value("moved", false) ? ", memory moved while measuring" : "");
+      s += fmt::format("<line class=\"roof-now-link\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" "
+                       "stroke-opacity=\"0.35\" stroke-width=\"1\"/>\n"
+                       "<line class=\"roof-now\" x1=\"{4}\" y1=\"{2}\" x2=\"{5}\" y2=\"{2}\" stroke=\"{3}\" "
+                       "stroke-width=\"2\" stroke-dasharray=\"2 2\" data-attainable-now=\"{6:g}\"/>\n",
+                       svg_num(cx), svg_num(cy), svg_num(ny), series_colour(precision), svg_num(cx - 7), svg_num(cx + 7),
+                       num(now, "attainable"));
+    }
+    const std::string tip = "<title>" + html_escape(fmt::format("{} {} batch {}: {} at {:.3g} FLOP/B ({}{})", backend,
                                         precision, str(*p, "batch"), format_si(num(*p, "value"), rate_unit_of(*p)),
-                                        num(*p, "ai"), str(*p, "bound"))) + "</title>";
+                                        num(*p, "ai"), str(*p, "bound"), fractions)) + "</title>";
     if (shape % 3 == 0) {
       s += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4.5\"{}>{}</circle>\n", svg_num(cx), svg_num(cy), data, tip);
     } else if (shape % 3 == 1) {
@@ -272,6 +291,7 @@ std::string roofline_chart_svg(const json& results, const std::string& id) {
   }
   const char* shapes[] = {"circle", "square", "triangle"};
   for (std::size_t i = 0; i < backends.size(); ++i) legend.push_back({backends[i], "#888", "", shapes[i % 3]});
+  if (any_roof_now) legend.push_back({"roof now (probes around the point)", "#888", "2 2", ""});
   s += svg_legend(plot, legend);
   s += "</svg>\n";
   return s;

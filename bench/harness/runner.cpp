@@ -4,6 +4,7 @@
 #include "roofline/bench/runner.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -116,7 +117,51 @@ std::string nan_as_null(const std::string& text) {
   return std::regex_replace(text, bare, ": null");
 }
 
-std::vector<json> Runner::run(const std::vector<BenchmarkSpec>& specs_in) {
+std::vector<json> Runner::run(const std::vector<BenchmarkSpec>& specs) {
+  std::vector<json> out;
+  std::vector<BenchmarkSpec> together;
+  for (const BenchmarkSpec& spec : specs) {
+    if (!spec.bracket) {
+      together.push_back(spec);
+      continue;
+    }
+    std::vector<json> entries = run_bracketed(spec);
+    out.insert(out.end(), std::make_move_iterator(entries.begin()), std::make_move_iterator(entries.end()));
+  }
+  std::vector<json> rest = run_together(together);
+  out.insert(out.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
+  return out;
+}
+
+std::vector<json> Runner::run_bracketed(const BenchmarkSpec& spec_in) {
+  BenchmarkSpec spec = spec_in;
+  const SpecBracket bracket = *spec.bracket;
+  spec.bracket.reset();
+  json measured = json::object();
+  try {
+    measured["before"] = bracket.measure();
+  } catch (const std::exception& ex) {
+    // The spec is not run without the measurement it must be read against: it fails, loudly.
+    const std::string message = fmt::format("{} before the benchmark: {}", bracket.key, ex.what());
+    spec.body = [message](benchmark::State& state) { state.SkipWithError(message.c_str()); };
+    spec.repetitions = 1;
+    return run_together({spec});
+  }
+  const std::size_t first = entries_.size();
+  std::vector<json> out = run_together({spec});
+  try {
+    measured["after"] = bracket.measure();
+  } catch (const std::exception& ex) {
+    failures_.push_back(fmt::format("{}: {} after the benchmark: {}", name_prefix_ + spec.name, bracket.key, ex.what()));
+    measured["after"] = nullptr;
+    measured["error"] = ex.what();
+  }
+  for (json& e : out) e[bracket.key] = measured;
+  for (std::size_t i = first; i < entries_.size(); ++i) entries_[i][bracket.key] = measured;
+  return out;
+}
+
+std::vector<json> Runner::run_together(const std::vector<BenchmarkSpec>& specs_in) {
   if (specs_in.empty()) return {};
   initialize_google_benchmark();
   benchmark::ClearRegisteredBenchmarks();

@@ -2,6 +2,8 @@
 // validation reported as a failure (which makes `roofline run` exit 1) rather than crashing the process.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <stdexcept>
 
 #include "roofline/bench/runner.hpp"
@@ -125,5 +127,50 @@ TEST(Runner, DeviceWorkClockIsACounterAndAThrowingClockFailsItsEntry) {
   ASSERT_EQ(runner.failures().size(), 1u);
   EXPECT_NE(runner.failures()[0].find("broken"), std::string::npos);
   EXPECT_NE(runner.failures()[0].find("clock chain: wrong sum"), std::string::npos);
+}
+}  // namespace roofline
+
+// The roof of the moment's seam (issue 33): a bracketed spec runs alone between its two measurements, which
+// land in every one of its entries; a measurement that throws fails the spec loudly.
+namespace roofline {
+TEST(Runner, ABracketMeasuresRightBeforeAndRightAfterTheRepetitions) {
+  Runner runner;
+  auto log = std::make_shared<std::vector<std::string>>();
+  BenchmarkSpec probed = spec("probed", false);
+  const auto body = probed.body;
+  probed.body = [body, log](benchmark::State& state) {
+    log->push_back("rep");
+    body(state);
+  };
+  auto count = std::make_shared<int>(0);
+  probed.bracket = SpecBracket{"roof_now", [log, count] {
+                                 log->push_back("probe");
+                                 return json{{"bytes_per_second", 1e9 * ++*count}};
+                               }};
+  const std::vector<json> entries = runner.run({spec("plain", false), probed});
+  ASSERT_GE(log->size(), 5u);
+  EXPECT_EQ(log->front(), "probe");
+  EXPECT_EQ(log->back(), "probe");
+  EXPECT_EQ(std::count(log->begin(), log->end(), "probe"), 2);
+  int with = 0;
+  for (const json& e : entries) {
+    if (e["labels"]["kernel"] == "probed") {
+      ++with;
+      EXPECT_EQ(e["roof_now"]["before"]["bytes_per_second"], 1e9);
+      EXPECT_EQ(e["roof_now"]["after"]["bytes_per_second"], 2e9);
+    } else {
+      EXPECT_FALSE(e.contains("roof_now"));
+    }
+  }
+  EXPECT_GE(with, 3);
+  for (const json& e : runner.entries()) EXPECT_EQ(e.contains("roof_now"), e["labels"]["kernel"] == "probed");
+  EXPECT_TRUE(runner.failures().empty());
+
+  Runner broken;
+  BenchmarkSpec bad = spec("unprobed", false);
+  bad.bracket = SpecBracket{"roof_now", []() -> json { throw std::runtime_error("read probe: sum = 3, expected 4"); }};
+  broken.run({bad});
+  ASSERT_EQ(broken.failures().size(), 1u);
+  EXPECT_NE(broken.failures()[0].find("read probe: sum = 3"), std::string::npos) << broken.failures()[0];
 }
 }  // namespace roofline

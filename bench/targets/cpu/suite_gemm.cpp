@@ -7,12 +7,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cmath>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "roofline/analysis/memory_ceilings.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/common/units.hpp"
 #include "roofline/bench/bandwidth_plan.hpp"
 #include "roofline/bench/gemm_plan.hpp"
 #include "roofline/bench/profile.hpp"
@@ -20,6 +24,7 @@
 #include "roofline/bench/suite.hpp"
 #include "roofline/analysis/gemm_labels.hpp"
 #include "roofline/common/gemm_count.hpp"
+#include "roof_probe.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -28,6 +33,46 @@ namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The rate of the best entry of this run so far at (suite, threads) matching `keep`, in `counter`; 0: none.
+template <class Keep>
+double best_rate(const std::vector<json>& entries, const char* suite, int threads, const char* counter, Keep keep) {
+  double best = 0.0;
+  for (const json& e : entries) {
+    if (e.value("run_type", "") != "iteration" || e.value("error_occurred", false) || !e.contains("labels")) continue;
+    const json& l = e["labels"];
+    if (l.value("suite", "") != suite || l.value("threads", 0) != threads || !keep(e)) continue;
+    if (e.contains(counter) && e[counter].is_number()) best = std::max(best, e[counter].get<double>());
+  }
+  return best;
+}
+
+// Whether batch n of group g is memory-bound on this run's own ceilings so far: its AI below the ridge of
+// the precision's best compute rate and the read rate at the working set nearest the operands' size. GEMV
+// (batch 1) always is; without both ceilings in this run only GEMV is taken as memory-bound.
+bool memory_bound(const GemmGroup& g, int n, const std::vector<json>& entries) {
+  if (n == 1) return true;
+  const GemmShape shape{g.m, n, g.k};
+  const double operands = gemm_compulsory_bytes(shape, g.precision);
+  const std::string precision(to_string(g.precision));
+  const double peak = best_rate(entries, "compute", g.threads, is_integer(g.precision) ? "op_per_second" : "flop_per_second",
+                                [&](const json& e) { return e["labels"].value("precision", "") == precision; });
+  // The read size nearest the operands' (log distance), then the best read there.
+  double nearest = 0.0;
+  for (const json& e : entries) {
+    if (!e.contains("labels") || e["labels"].value("suite", "") != "bandwidth" || e["labels"].value("kernel", "") != "read" ||
+        e["labels"].value("threads", 0) != g.threads || !e.contains("working_set_bytes") || !e["working_set_bytes"].is_number()) {
+      continue;
+    }
+    const double ws = e["working_set_bytes"].get<double>();
+    if (ws > 0.0 && (nearest == 0.0 || std::fabs(std::log(ws / operands)) < std::fabs(std::log(nearest / operands)))) nearest = ws;
+  }
+  const double bw = best_rate(entries, "bandwidth", g.threads, "bytes_per_second", [&](const json& e) {
+    return e["labels"].value("kernel", "") == "read" && e.value("working_set_bytes", 0.0) == nearest;
+  });
+  if (peak <= 0.0 || bw <= 0.0) return false;
+  return gemm_arithmetic_intensity(shape, g.precision) < peak / bw;
 }
 
 BenchmarkSpec make_spec(const GemmGroup& g, int n, std::shared_ptr<GemmProblem> problem,
@@ -116,6 +161,8 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
   const GemmPlan plan = plan_gemm(config, cache, cache_source);
   SuiteBudget& budget = runner.budget();
   const ProfileSettings& settings = profile_settings(config.profile);
+  RoofProbe probe(machine, config);
+  std::set<std::string> unprobed;  // groups whose memory-bound points got no probe, and why
   out.notes.insert(out.notes.end(), plan.notes.begin(), plan.notes.end());
 
   json& ctx = out.context;
@@ -186,6 +233,17 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
         const int repetitions = call > settings.gemm.long_call_s ? settings.gemm.long_call_repetitions : settings.gemm.repetitions;
         specs.push_back(make_spec(g, n, problem, problem->implementation(), repetitions, settings.gemm.min_time_s));
         planned_s += spec_estimate(call, repetitions, settings.gemm.min_time_s);
+        // The roof of the moment around a memory-bound point: a read probe of its operands' size (roof_probe.hpp).
+        if (memory_bound(g, n, runner.entries())) {
+          const auto bytes = static_cast<std::uint64_t>(gemm_compulsory_bytes(GemmShape{g.m, n, g.k}, g.precision));
+          if (probe.reserve(g.threads, bytes)) {
+            const int threads = g.threads;
+            specs.back().bracket = SpecBracket{"roof_now", [&probe, threads, bytes] { return probe.measure(threads, bytes); }};
+          } else {
+            unprobed.insert(fmt::format("{} batch {}: no memory for a {} read probe beside the operands", what, n,
+                                        format_bytes(static_cast<double>(bytes))));
+          }
+        }
       }
       if (!cut.empty()) {
         out.notes.push_back(budget.cut("gemm", fmt::format("{} batches {}", what, fmt::join(cut, ", "))));
@@ -211,6 +269,14 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
     runner.run(specs);
     ctx["groups"].push_back(group);
   }
+  ctx["roof_now"] = {{"kernel", std::string(kRoofKernel)},
+                     {"seconds", probe.seconds()},
+                     {"method", fmt::format("a read probe of the operands' size (2 MiB pages from 4 MiB up, the point's "
+                                            "threads and binding; best of {}-{} samples, at least {} ms) right before "
+                                            "and right after the repetitions of every memory-bound point (batch 1 always; "
+                                            "other batches when their AI is below this run's ridge)",
+                                            kProbeMinSamples, kProbeMaxSamples, kProbeMinSeconds * 1e3)}};
+  for (const std::string& why : unprobed) out.notes.push_back("gemm: no roof now for " + why + ".");
 }
 
 }  // namespace roofline

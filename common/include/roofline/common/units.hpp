@@ -18,8 +18,12 @@ enum class Quantity {
 // Throws InputError with a one-line message naming the text and what is accepted.
 double parse_quantity(std::string_view text, Quantity kind);
 
+// The unit of a value that is a fraction of something (a point's share of its roof): formatted as a percentage.
+inline constexpr std::string_view kFractionUnit = "fraction";
+
 // Formats a base-unit value with an SI prefix and 3 significant digits, e.g. (2e13, "FLOP/s") ->
-// "20.0 TFLOP/s". Zero, negative and non-finite values are printed plainly.
+// "20.0 TFLOP/s"; a kFractionUnit value as a percentage (0.873 -> "87.3%"). Zero, negative and non-finite
+// values are printed plainly.
 std::string format_si(double value, std::string_view unit, int significant_digits = 3);
 
 // Formats a byte count with a binary prefix: 32768 -> "32 KiB", 3.5*2^20 -> "3.5 MiB".

@@ -8,6 +8,10 @@
 //   clock/threads:T                          the measured core clock beside the vector kernels (Hz)
 //   gemm/<precision>/batch:1/threads:T       the best GEMV/GEMM backend at batch 1
 //   gemm/<precision>/batch:max/threads:T     ... and at the largest batch measured (its batch in the label)
+//   gemm/<precision>/<backend>/batch:1/threads:T/of_roof_now
+//                                            each backend's GEMV as a fraction of its roof now (roof_now.hpp:
+//                                            the read probes around it; unit "fraction"), trusted when the
+//                                            canary moved
 //   llm/<model>/<weights>/kv:<kv>/decode/batch:B/context:C/threads:T, .../prefill/prompt:P/threads:T
 //                                            one layer's time of `llm --measure` (s, lower is better: the
 //                                            median repetition; its estimate in the label)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,16 @@
 namespace roofline {
 
 class Progress;
+
+// A measurement taken right around one spec's repetitions (issue 33: the roof of the moment, a short read
+// probe of the level the operands sit in). The runner calls `measure` right before the spec's first
+// repetition and right after its last, the spec running alone (its repetitions back to back, not interleaved
+// with other specs), and stores {"before": ..., "after": ...} in every entry of the spec under `key`. A
+// `measure` that throws (its own validation failed) fails the spec as a wrong result would.
+struct SpecBracket {
+  std::string key;
+  std::function<nlohmann::json()> measure;
+};
 
 struct BenchmarkSpec {
   // Unique, '/'-separated, e.g. "bandwidth/triad/threads:2/bytes:32768".
@@ -32,6 +43,8 @@ struct BenchmarkSpec {
   std::function<void(benchmark::internal::Benchmark*)> configure;
   // The body reports each iteration's time itself (state.SetIterationTime): device targets' event timing.
   bool manual_time = false;
+  // Measured before and after this spec's repetitions (see SpecBracket); empty: none.
+  std::optional<SpecBracket> bracket;
 };
 
 // Repetitions of each run() batch are shuffled (Google Benchmark's random interleaving); the context
@@ -46,7 +59,8 @@ class Runner {
   explicit Runner(Progress* progress = nullptr) : progress_(progress) {}
 
   // Registers, runs and returns the JSON entries of these benchmarks (Google Benchmark's JSON format,
-  // with "labels" added). Entries with error_occurred are kept and remembered in failures().
+  // with "labels" added). Entries with error_occurred are kept and remembered in failures(). Specs with a
+  // bracket run first, each alone between its two measurements; the others together, interleaved.
   std::vector<nlohmann::json> run(const std::vector<BenchmarkSpec>& specs);
 
   // Every entry collected by all run() calls, in order.
@@ -69,6 +83,9 @@ class Runner {
   [[nodiscard]] SuiteBudget& budget() { return budget_; }
 
  private:
+  std::vector<nlohmann::json> run_together(const std::vector<BenchmarkSpec>& specs);
+  std::vector<nlohmann::json> run_bracketed(const BenchmarkSpec& spec);
+
   Progress* progress_;
   std::vector<nlohmann::json> entries_;
   nlohmann::json context_;

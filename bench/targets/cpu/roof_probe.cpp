@@ -1,0 +1,85 @@
+// The roof-of-the-moment probe: see roof_probe.hpp.
+#include "roof_probe.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "roofline/bench/pinning.hpp"
+#include "roofline/common/huge_pages.hpp"
+#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/kernels/stream.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Elements of `bytes`, whole steps of the read kernel on every thread (no tail: blocks of whole lines).
+std::size_t probe_elements(std::uint64_t bytes, int threads, const IsaFeatures& features) {
+  const std::size_t step = stream_step_elements(StreamKernel::read, features) * static_cast<std::size_t>(threads);
+  return std::max<std::size_t>(step, bytes / sizeof(double) / step * step);
+}
+
+}  // namespace
+
+bool RoofProbe::reserve(int threads, std::uint64_t bytes) {
+  const std::size_t n = probe_elements(bytes, threads, config_.features);
+  Array& a = arrays_[threads];
+  if (a.n >= n) return true;
+  a.buffer.reset();
+  a.n = 0;
+  std::uint64_t held = 0;
+  for (const auto& [t, other] : arrays_) held += other.n * sizeof(double);
+  if (config_.memory_budget_bytes > 0 && held + n * sizeof(double) > config_.memory_budget_bytes / 4) return false;
+  pin_openmp_threads(threads, binding_plan(machine_, threads, config_.bind));
+  a.buffer = allocate(n, PageSize::huge_2m);
+  if (!a.buffer) return false;
+  a.n = n;
+  stream_init(StreamKernel::read, StreamArrays{a.buffer.get(), nullptr, nullptr, n}, threads);  // first touch
+  return true;
+}
+
+json RoofProbe::measure(int threads, std::uint64_t bytes) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!reserve(threads, bytes)) throw std::runtime_error(fmt::format("no memory for a {}-byte read probe", bytes));
+  const std::size_t n = probe_elements(bytes, threads, config_.features);
+  const StreamArrays x{arrays_.at(threads).buffer.get(), nullptr, nullptr, n};
+  pin_openmp_threads(threads, binding_plan(machine_, threads, config_.bind));
+  const std::uint64_t pass_bytes = stream_bytes_per_pass(StreamKernel::read, n);
+  const int passes = static_cast<int>(std::max<std::uint64_t>(1, (kProbeSampleBytes + pass_bytes - 1) / pass_bytes));
+  std::vector<double> samples;
+  double sum = 0.0, spent = 0.0;
+  while (static_cast<int>(samples.size()) < kProbeMaxSamples &&
+         (static_cast<int>(samples.size()) < kProbeMinSamples || spent < kProbeMinSeconds)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    sum = run_stream_kernel(StreamKernel::read, x, threads, passes, config_.features);
+    const double s = seconds_since(t0);
+    spent += s;
+    if (s > 0.0) samples.push_back(static_cast<double>(pass_bytes) * passes / s);
+  }
+  const StreamCheck check = validate_stream(StreamKernel::read, x, sum, threads);
+  if (!check.ok) throw std::runtime_error("read probe: " + check.message);
+  if (samples.empty()) throw std::runtime_error("read probe: no sample took measurable time");
+  const double best = *std::max_element(samples.begin(), samples.end());
+  const double took = seconds_since(start);
+  seconds_ += took;
+  return {{"kernel", std::string(kRoofKernel)},
+          {"threads", threads},
+          {"working_set_bytes", stream_working_set_bytes(StreamKernel::read, n)},
+          {"pages", n * sizeof(double) >= kHugePageThreshold ? "2M" : "heap"},
+          {"passes_per_sample", passes},
+          {"samples", samples},
+          {"bytes_per_second", best},
+          {"seconds", took}};
+}
+
+}  // namespace roofline

@@ -1,0 +1,220 @@
+// The roof of the moment (issue 33, roof_now.hpp): a GEMV placed against the read probes taken around its
+// repetitions as well as the run's roof; both fractions in the placement, the report table and the CSV; the
+// per-backend "of roof now" key figure, trusted by the gate when the memory state moved, so that a machine
+// whose memory got slower is not a regression while a backend that got slower is; bad probe fields are
+// bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/analysis/compare_gate.hpp"
+#include "roofline/analysis/key_figures.hpp"
+#include "roofline/analysis/placement.hpp"
+#include "roofline/analysis/report.hpp"
+#include "roofline/analysis/report_tables.hpp"
+#include "roofline/analysis/roof_now.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/common/units.hpp"
+
+namespace roofline {
+namespace {
+using nlohmann::json;
+
+constexpr double kPeak = 200e9;  // FLOP/s, fp32, 2 threads
+constexpr double kDram = 60e9;   // B/s: the run's DRAM read roof
+constexpr double kM = 4096, kK = 4096;
+const std::string kNowId = "gemm/fp32/eigen/batch:1/threads:2/of_roof_now";
+
+double ai_gemv() { return 2 * kM * kK / ((kM * kK + kK + kM) * 4); }
+
+json probe(double best, std::vector<double> others = {}) {
+  others.push_back(best);
+  return {{"kernel", "read"}, {"threads", 2}, {"working_set_bytes", kM * kK * 4}, {"bytes_per_second", best},
+          {"samples", others}};
+}
+
+// One GEMV entry per repetition at `value`, its probes `before` and `after` (B/s); no probes when both are 0.
+json gemv_entries(const std::string& backend, double value, double before, double after) {
+  json out = json::array();
+  for (int r = 0; r < 5; ++r) {
+    json e = {{"name", "gemm/" + backend + "/fp32/threads:2/m:4096/k:4096/batch:1"},
+              {"run_type", "iteration"},
+              {"repetition_index", r},
+              {"labels", {{"suite", "gemm"}, {"kernel", "gemv"}, {"backend", backend}, {"precision", "fp32"},
+                          {"threads", 2}, {"m", kM}, {"n", 1}, {"k", kK}, {"batch", 1}, {"a_bytes", 4},
+                          {"b_bytes", 4}, {"c_bytes", 4}, {"implementation", "test"}}},
+              {"flop_per_second", value * (1.0 + 0.001 * r)},
+              {"arithmetic_intensity", ai_gemv()}};
+    if (before > 0.0) e["roof_now"] = {{"before", probe(before, {0.99 * before})}, {"after", probe(after, {0.99 * after})}};
+    out.push_back(e);
+  }
+  return out;
+}
+
+json section() {
+  return {{"compute_ceilings", {{{"precision", "fp32"}, {"threads", 2}, {"value", kPeak}}}},
+          {"memory_ceilings", {{{"level", "DRAM"}, {"kernel", "read"}, {"threads", 2}, {"value", kDram}, {"plateau_median", kDram}}}}};
+}
+
+// A whole run: the eigen and onednn GEMVs with their probes, derived, with a steady canary at `canary` B/s.
+// `memory` scales the DRAM state of the run (the roof, the probes and the GEMVs alike); `eigen` the eigen GEMV alone.
+json run(double memory, double eigen = 1.0, double canary = 50e9) {
+  json doc = {{"context", {{"environment", {{"steal_fraction", 0.0}, {"other_busy_fraction", 0.0},
+                                            {"canary", {{"kernel", "triad"}, {"start", canary}, {"end", canary}}}}}}},
+              {"benchmarks", json::array()}};
+  const double bw = kDram * memory;
+  for (json& e : gemv_entries("eigen", 0.7 * bw * ai_gemv() * eigen, bw, 1.01 * bw)) doc["benchmarks"].push_back(e);
+  for (json& e : gemv_entries("onednn", 0.8 * bw * ai_gemv(), bw, 1.01 * bw)) doc["benchmarks"].push_back(e);
+  json s = section();
+  s["memory_ceilings"][0]["value"] = bw;
+  s["memory_ceilings"][0]["plateau_median"] = bw;
+  const json placed = derive_placements(doc, s);
+  s["placements"] = placed["placements"];
+  s["notes"] = placed["notes"];
+  doc["roofline"] = s;
+  return doc;
+}
+
+const json& placement(const json& doc, const std::string& backend) {
+  for (const json& p : doc["roofline"]["placements"]) {
+    if (p["backend"] == backend) return p;
+  }
+  static const json none;
+  ADD_FAILURE() << "no placement " << backend;
+  return none;
+}
+
+const FigureRow& row(const Gate& g, const std::string& id) {
+  const auto it = std::find_if(g.figures.begin(), g.figures.end(), [&](const FigureRow& r) { return r.figure.id == id; });
+  if (it == g.figures.end()) throw std::runtime_error("no figure " + id);
+  return *it;
+}
+
+TEST(RoofNow, ReadsTheProbesAndSaysWhenMemoryMoved) {
+  json e = gemv_entries("eigen", 10e9, 60e9, 61e9)[0];
+  const std::optional<RoofNow> r = read_roof_now(e);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_DOUBLE_EQ(r->bandwidth(), 60.5e9);
+  EXPECT_NEAR(r->spread(), 1.0 / 60.0, 1e-12);
+  EXPECT_NEAR(r->noise(), 1.0 / 0.99 - 1.0, 1e-12);  // best / next best
+  EXPECT_FALSE(r->moved());
+  e["roof_now"]["after"] = probe(45e9, {44e9});
+  EXPECT_TRUE(read_roof_now(e)->moved());  // 25% apart, beyond the 5% floor and their noise
+  // Probes whose own samples are that noisy do not say memory moved.
+  e["roof_now"]["after"] = probe(45e9, {20e9, 33e9});
+  e["roof_now"]["before"] = probe(60e9, {30e9});
+  EXPECT_FALSE(read_roof_now(e)->moved());
+  // No probes, or one missing (a failed probe): nothing to place against.
+  EXPECT_FALSE(read_roof_now(json{{"labels", json::object()}}).has_value());
+  e["roof_now"]["after"] = nullptr;
+  EXPECT_FALSE(read_roof_now(e).has_value());
+}
+
+TEST(RoofNow, AFieldOfTheWrongTypeIsBadInput) {
+  json e = gemv_entries("eigen", 10e9, 60e9, 61e9)[0];
+  json bad = e;
+  bad["roof_now"] = "fast";
+  EXPECT_THROW(read_roof_now(bad), InputError);
+  bad = e;
+  bad["roof_now"]["before"]["bytes_per_second"] = "60 GB/s";
+  EXPECT_THROW(read_roof_now(bad), InputError);
+  bad = e;
+  bad["roof_now"]["after"]["samples"] = {1.0, -2.0};
+  EXPECT_THROW(read_roof_now(bad), InputError);
+  bad = e;
+  bad["roof_now"]["before"]["bytes_per_second"] = 0;
+  EXPECT_THROW(read_roof_now(bad), InputError);
+}
+
+TEST(RoofNow, APlacementCarriesBothFractions) {
+  // The run's roof was measured in the fast state (60 GB/s); the GEMV and its probes ran in the slow one.
+  json doc = {{"benchmarks", gemv_entries("eigen", 0.7 * 36e9 * ai_gemv(), 36e9, 36.4e9)}};
+  const json out = derive_placements(doc, section());
+  ASSERT_EQ(out["placements"].size(), 1u);
+  const json& p = out["placements"][0];
+  EXPECT_NEAR(p["efficiency"].get<double>(), 0.7 * 36.0 / 60.0, 1e-3);
+  const json& now = p["roof_now"];
+  EXPECT_NEAR(now["bandwidth"].get<double>(), 36.2e9, 1.0);
+  EXPECT_NEAR(now["attainable"].get<double>(), 36.2e9 * ai_gemv(), 1.0);
+  EXPECT_EQ(now["bound"], "memory");
+  EXPECT_NEAR(now["efficiency"].get<double>(), 0.7 * 36.0 / 36.2, 2e-3);
+  EXPECT_NEAR(now["roof_ratio"].get<double>(), 36.2 / 60.0, 1e-9);
+  EXPECT_FALSE(now["moved"].get<bool>());
+  EXPECT_EQ(now["kernel"], "read");
+  // The notes say how many points were probed, and where the probes sat against the run's roof.
+  const std::string notes = out["notes"].dump();
+  EXPECT_NE(notes.find("Roof now: 1 memory-bound point(s)"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("at 60-60% of the run's roof"), std::string::npos) << notes;
+  // A point without probes has no roof now, and its file is placed as before.
+  const json plain = derive_placements(json{{"benchmarks", gemv_entries("eigen", 1e9, 0, 0)}}, section());
+  EXPECT_FALSE(plain["placements"][0].contains("roof_now"));
+}
+
+TEST(RoofNow, APointAboveItsRoofNowIsSaid) {
+  json doc = {{"benchmarks", gemv_entries("eigen", 1.5 * 30e9 * ai_gemv(), 30e9, 30e9)}};
+  const json out = derive_placements(doc, section());
+  EXPECT_GT(out["placements"][0]["roof_now"]["efficiency"].get<double>(), 1.10);
+  EXPECT_NE(out["notes"].dump().find("of its roof now"), std::string::npos);
+}
+
+TEST(RoofNow, KeyFigurePerBackendAsAFraction) {
+  const json doc = run(1.0);
+  EXPECT_NEAR(placement(doc, "eigen")["roof_now"]["roof_ratio"].get<double>(), 1.005, 1e-9);
+  const std::vector<KeyFigure> figures = key_figures(doc);
+  const auto it = std::find_if(figures.begin(), figures.end(), [](const KeyFigure& f) { return f.id == kNowId; });
+  ASSERT_NE(it, figures.end());
+  EXPECT_NEAR(it->value, 0.7 * 1.0 / 1.005, 2e-3);
+  EXPECT_EQ(it->unit, kFractionUnit);
+  EXPECT_FALSE(it->shared_memory);  // trusted when the canary moved
+  EXPECT_EQ(it->label, "GEMV fp32 batch 1 (eigen) of its roof now, 2 threads");
+  EXPECT_NE(std::find_if(figures.begin(), figures.end(),
+                         [](const KeyFigure& f) { return f.id == "gemm/fp32/onednn/batch:1/threads:2/of_roof_now"; }),
+            figures.end());
+  EXPECT_EQ(format_si(it->value, it->unit), "69.8%");  // 0.7 x 1.002 (the median repetition) / 1.005
+}
+
+TEST(RoofNow, TheGateTrustsItWhenTheMachinesMemoryMoved) {
+  // Run 2 in the slow memory state (0.6x: the roof, the canary, the probes and the GEMVs alike).
+  const json fast = run(1.0, 1.0, 50e9);
+  const json slow = run(0.6, 1.0, 30e9);
+  const Gate aa = gate_runs(fast, slow, nullptr, GateOptions{});
+  EXPECT_TRUE(aa.memory_disturbed);
+  EXPECT_NE(aa.outcome, Outcome::regression) << aa.verdict_line;
+  EXPECT_TRUE(row(aa, kNowId).trusted);
+  EXPECT_EQ(row(aa, kNowId).verdict, Verdict::ok);
+  EXPECT_FALSE(row(aa, "gemm/fp32/batch:1/threads:2").trusted);  // the raw GEMV moved with the memory
+  // The same, with the eigen GEMV 25% slower and its probes unchanged: a regression naming it.
+  const Gate doctored = gate_runs(fast, run(0.6, 0.75, 30e9), nullptr, GateOptions{});
+  EXPECT_EQ(doctored.outcome, Outcome::regression) << doctored.verdict_line;
+  EXPECT_EQ(row(doctored, kNowId).verdict, Verdict::regression);
+  EXPECT_NE(doctored.verdict_line.find(kNowId), std::string::npos) << doctored.verdict_line;
+  EXPECT_EQ(row(doctored, "gemm/fp32/onednn/batch:1/threads:2/of_roof_now").verdict, Verdict::ok);
+}
+
+TEST(RoofNow, ReportAndCsvShowBothFractions) {
+  json doc = run(1.0);
+  const ReportTable t = placements_table(doc);
+  ASSERT_EQ(t.columns.size(), 13u);
+  EXPECT_EQ(t.columns[11], "roof now");
+  EXPECT_EQ(t.columns[12], "% of roof now");
+  ASSERT_FALSE(t.rows.empty());
+  EXPECT_EQ(t.rows[0].size(), 13u);
+  EXPECT_NE(t.note.find("% of roof now = measured / min(compute ceiling, roof now x AI)"), std::string::npos);
+  const std::string csv = render_csv(doc);
+  EXPECT_NE(csv.find("roof_now_before_bytes_per_second,roof_now_after_bytes_per_second,point_of_roof,point_of_roof_now"),
+            std::string::npos);
+  // The moved mark, when the probes around a point disagree.
+  for (json& e : doc["benchmarks"]) e["roof_now"]["after"] = probe(40e9, {39.9e9});
+  json s = section();
+  s["placements"] = derive_placements(doc, section())["placements"];
+  doc["roofline"] = s;
+  EXPECT_NE(render_table_text(placements_table(doc)).find("(memory moved while measuring)"), std::string::npos);
+  // A file without probes keeps its table as it was.
+  EXPECT_EQ(placements_table(json{{"roofline", {{"placements", json::array()}}}}).columns.size(), 11u);
+}
+
+}  // namespace
+}  // namespace roofline
