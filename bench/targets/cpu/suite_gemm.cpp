@@ -239,6 +239,7 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
           if (probe.reserve(g.threads, bytes)) {
             const int threads = g.threads;
             specs.back().bracket = SpecBracket{"roof_now", [&probe, threads, bytes] { return probe.measure(threads, bytes); }};
+            planned_s += 2.0 * 2.0 * kProbeMinSeconds;  // two probes, each about twice its minimum at DRAM sizes
           } else {
             unprobed.insert(fmt::format("{} batch {}: no memory for a {} read probe beside the operands", what, n,
                                         format_bytes(static_cast<double>(bytes))));
