@@ -235,6 +235,13 @@ void add_llm(const json& results, std::vector<KeyFigure>& out) {
 
 }  // namespace
 
+bool core_bound(const KeyFigure& f) {
+  if (f.threads <= 0) return false;  // another target's figure: its device, not the host's cores
+  if (f.group == "compute" || f.group == "dequant") return true;
+  if (f.group == "memory") return !f.shared_memory;
+  return f.group == "gemm" && f.id.find("/batch:max/") != std::string::npos;
+}
+
 double canary_level(const json& results) {
   const json* c = &results;
   for (const char* key : {"context", "environment", "canary"}) {

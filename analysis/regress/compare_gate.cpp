@@ -79,16 +79,25 @@ EnvironmentCheck check_environment(const json& results, double canary_limit, con
   e.canary_drift = drift(number_at(canary, "start"), number_at(canary, "end"));
   e.clock_drift = drift(number_at(object_at(env, "start"), "clock_hz"), number_at(object_at(env, "end"), "clock_hz"));
   e.canary = canary_level(results);
+  const json& core = object_at(env, "core_canary");
+  const double core_start = number_at(core, "start"), core_end = number_at(core, "end");
+  e.core_canary = core_start > 0.0 && core_end > 0.0 ? 0.5 * (core_start + core_end) : 0.0;
+  e.core_canary_drift = drift(core_start, core_end);
+  e.core_disturbed = e.core_canary_drift > options.max_core_canary_drift;
   const bool steal_high = e.steal > options.max_steal;
   const bool busy_high = e.other_busy > options.max_busy;
   const bool canary_moved = e.canary_drift > canary_limit;
   e.cpu_disturbed = steal_high || busy_high;
   e.memory_disturbed = canary_moved;
-  e.disturbed = e.cpu_disturbed || e.memory_disturbed;
-  e.why = fmt::format("steal {}{}, other processes {}{}, canary drift {}{}, clock drift {}", percent(e.steal),
+  e.disturbed = e.cpu_disturbed || e.memory_disturbed || e.core_disturbed;
+  e.why = fmt::format("steal {}{}, other processes {}{}, canary drift {}{}, {}clock drift {}", percent(e.steal),
                       steal_high ? fmt::format(" > {}", percent(options.max_steal)) : "", percent(e.other_busy),
                       busy_high ? fmt::format(" > {}", percent(options.max_busy)) : "", percent(e.canary_drift),
-                      canary_moved ? fmt::format(" > {}", percent(canary_limit)) : "", percent(e.clock_drift));
+                      canary_moved ? fmt::format(" > {}", percent(canary_limit)) : "",
+                      e.core_canary > 0.0 ? fmt::format("core canary drift {}{}, ", percent(e.core_canary_drift),
+                                                        e.core_disturbed ? fmt::format(" > {}", percent(options.max_core_canary_drift)) : "")
+                                          : "",
+                      percent(e.clock_drift));
   return e;
 }
 
@@ -249,6 +258,28 @@ void check_memory_environment(Gate& g, double canary_limit) {
   g.memory_why = fmt::format("{}", fmt::join(why, ", "));
 }
 
+// The cores' environment of the pair: the core canary moved within a run, or between the two runs (with a
+// history, only the new run's own drift counts: the history keeps no core canary).
+void check_core_environment(Gate& g, const GateOptions& options) {
+  const EnvironmentCheck &b = g.base_environment, &n = g.next_environment;
+  const double limit = options.max_core_canary_drift;
+  std::vector<std::string> why;
+  const bool base_counts = !g.history_used;
+  if (base_counts && b.core_disturbed) why.push_back(fmt::format("core canary drift {} within the base run", percent(b.core_canary_drift)));
+  if (n.core_disturbed) why.push_back(fmt::format("core canary drift {} within the new run", percent(n.core_canary_drift)));
+  bool moved = false;
+  if (base_counts && b.core_canary > 0.0 && n.core_canary > 0.0) {
+    g.core_shift = std::fabs(n.core_canary / b.core_canary - 1.0);
+    moved = g.core_shift > limit;
+    if (moved) {
+      why.push_back(fmt::format("core canary {} -> {} between the runs ({:+.1f}% > {})", format_si(b.core_canary, "B/s"),
+                                format_si(n.core_canary, "B/s"), (n.core_canary / b.core_canary - 1.0) * 100.0, percent(limit)));
+    }
+  }
+  g.core_disturbed = moved || n.core_disturbed || (base_counts && b.core_disturbed);
+  g.core_why = fmt::format("{}", fmt::join(why, ", "));
+}
+
 // Marks the rows the environment does not let us trust; a regression among them reads "unclear".
 // Whether the CPU was disturbed in a run that counts: the new one, and the base unless a history is the
 // reference.
@@ -259,10 +290,14 @@ bool cpu_disturbed(const Gate& g) {
 void apply_environment(Gate& g) {
   const bool cpu = cpu_disturbed(g);
   for (FigureRow& r : g.figures) {
-    r.trusted = !cpu && !(g.memory_disturbed && r.figure.shared_memory);
+    const bool memory = g.memory_disturbed && r.figure.shared_memory;
+    const bool core = g.core_disturbed && core_bound(r.figure);
+    r.trusted = !cpu && !memory && !core;
     r.verdict = judge(r.figure.higher_is_better, r.change, r.threshold, Evidence{r.trusted, true});
     if (r.verdict == Verdict::unclear) {
-      r.why += cpu ? "; not trusted: CPU disturbed" : "; not trusted: shared memory (L3, DRAM), memory environment moved";
+      r.why += cpu      ? "; not trusted: CPU disturbed"
+               : memory ? "; not trusted: shared memory (L3, DRAM), memory environment moved"
+                        : "; not trusted: core-bound, the cores' throughput moved (core canary)";
     }
   }
 }
@@ -290,17 +325,24 @@ void decide_verdict(Gate& g) {
   if (g.outcome == Outcome::regression) {
     g.verdict_line = fmt::format("verdict: REGRESSION: {} of {} key figures worse than their thresholds: {}; {}{}",
                                  regressions.size(), g.figures.size(), reasons_of(regressions), env,
-                                 unclear.empty() ? "" : fmt::format(" (and {} shared-memory figure{} not trusted: {})", unclear.size(), unclear.size() == 1 ? "" : "s", g.memory_why));
+                                 unclear.empty() ? "" : fmt::format(" (and {} {}figure{} not trusted: {})", unclear.size(),
+                                                                    g.core_disturbed ? (g.memory_disturbed ? "" : "core-bound ") : "shared-memory ",
+                                                                    unclear.size() == 1 ? "" : "s",
+                                                                    g.memory_why.empty() ? g.core_why : g.core_why.empty() ? g.memory_why : g.memory_why + "; " + g.core_why));
   } else if (g.outcome == Outcome::inconclusive && cpu) {
     g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed ({}); {} of {} figures beyond their thresholds, not trusted{}",
                                  env, unclear.size(), g.figures.size(), unclear.empty() ? "" : ": " + reasons_of(unclear));
   } else if (g.outcome == Outcome::inconclusive) {
-    g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed for the shared-memory figures ({}; {}); {} of {} figures beyond their thresholds, not trusted: {}",
-                                 g.memory_why, env, unclear.size(), g.figures.size(), reasons_of(unclear));
+    std::vector<std::string> parts;
+    if (g.memory_disturbed) parts.push_back(fmt::format("for the shared-memory figures ({})", g.memory_why));
+    if (g.core_disturbed) parts.push_back(fmt::format("for the core-bound figures ({})", g.core_why));
+    g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed {} ({}); {} of {} figures beyond their thresholds, not trusted: {}",
+                                 fmt::join(parts, " and "), env, unclear.size(), g.figures.size(), reasons_of(unclear));
   } else {
-    g.verdict_line = fmt::format("verdict: clean: none of {} key figures worse than its threshold (closest: {}: {}){}; {}",
+    g.verdict_line = fmt::format("verdict: clean: none of {} key figures worse than its threshold (closest: {}: {}){}{}; {}",
                                  g.figures.size(), closest->figure.id, closest->why,
                                  g.memory_disturbed ? fmt::format("; the memory environment moved ({}) and the {} shared-memory figures stayed within their thresholds", g.memory_why, shared_memory) : "",
+                                 g.core_disturbed ? fmt::format("; the cores' throughput moved ({}) and the core-bound figures stayed within their thresholds", g.core_why) : "",
                                  env);
   }
 }
@@ -334,6 +376,7 @@ Gate gate_runs(const json& base, const json& next, const NoiseModel* noise, cons
     if (by_state) row.why += " (the history runs of this memory state)";
     g.figures.push_back(std::move(row));
   }
+  check_core_environment(g, options);
   apply_environment(g);
   std::string memory_statistic;
   for (const auto& [b, n] : pairs) {

@@ -36,9 +36,10 @@ Cells cells(const FigureRow& r, bool loud) {
 
 json environment_json(const EnvironmentCheck& e) {
   if (!e.recorded) return nullptr;
-  json j = {{"steal", e.steal}, {"canary_drift", e.canary_drift}, {"canary", e.canary}, {"clock_drift", e.clock_drift}};
+  json j = {{"steal", e.steal}, {"canary_drift", e.canary_drift}, {"canary", e.canary}, {"clock_drift", e.clock_drift},
+            {"core_canary", e.core_canary}, {"core_canary_drift", e.core_canary_drift}};
   for (const auto& [key, flag] : {std::pair{"disturbed", e.disturbed}, std::pair{"cpu_disturbed", e.cpu_disturbed},
-                                   std::pair{"memory_disturbed", e.memory_disturbed}}) {
+                                   std::pair{"memory_disturbed", e.memory_disturbed}, std::pair{"core_disturbed", e.core_disturbed}}) {
     j[key] = flag;
   }
   j["why"] = e.why;
@@ -78,6 +79,7 @@ std::string render_gate_text(const Gate& g) {
   for (const std::string& l : g.level_changes) out += fmt::format("level boundary moved (not a bandwidth change): {}\n", l);
   for (const std::string& l : g.aligned_figures) out += fmt::format("like with like: {}\n", l);
   if (g.memory_disturbed) out += fmt::format("memory environment moved: {}: shared-memory figures not trusted\n", g.memory_why);
+  if (g.core_disturbed) out += fmt::format("cores' throughput moved: {}: core-bound figures not trusted\n", g.core_why);
   out += g.verdict_line + "\n";
   return out;
 }
@@ -145,6 +147,7 @@ json gate_to_json(const Gate& g) {
           {"level_changes", g.level_changes},
           {"aligned_figures", g.aligned_figures},
           {"memory_environment", {{"disturbed", g.memory_disturbed}, {"canary_shift", g.canary_shift}, {"why", g.memory_why}}},
+          {"core_environment", {{"disturbed", g.core_disturbed}, {"core_canary_shift", g.core_shift}, {"why", g.core_why}}},
           {"base_environment", environment_json(g.base_environment)},
           {"new_environment", environment_json(g.next_environment)}};
 }

@@ -47,7 +47,7 @@ namespace {
 
 struct Args {
   std::vector<std::string> files;  // BASE NEW, or the run flags in paired mode
-  std::string threshold = "5", floor = "5", floor_no_history = "10", max_steal = "5", max_busy = "10", max_canary_drift = "10", out, history, figures;
+  std::string threshold = "5", floor = "5", floor_no_history = "10", max_steal = "5", max_busy = "10", max_canary_drift = "10", max_core_canary_drift = "10", out, history, figures;
   std::string base_bin, next_bin, runs_dir;
   double alpha = 0.05;
   int rounds = 6, max_rounds = 16;
@@ -170,6 +170,10 @@ void add_compare_command(CLI::App& app, CliState& state) {
       ->capture_default_str();
   cmd->add_option("--max-busy", a->max_busy, "CPU time of other processes, in percent of the run, above which a run is disturbed")
       ->capture_default_str();
+  cmd->add_option("--max-core-canary-drift", a->max_core_canary_drift,
+                  "core canary (L1 read) change, in percent, above which the cores' throughput moved (compute, L1/L2 and "
+                  "compute-bound GEMM figures not trusted)")
+      ->capture_default_str();
   cmd->add_option("--max-canary-drift", a->max_canary_drift,
                   "DRAM canary change, in percent, above which the memory environment moved (L3/DRAM figures not trusted)")
       ->capture_default_str();
@@ -203,6 +207,7 @@ void add_compare_command(CLI::App& app, CliState& state) {
     options.gate.max_steal = parse_percent("--max-steal", a->max_steal);
     options.gate.max_busy = parse_percent("--max-busy", a->max_busy);
     options.gate.max_canary_drift = parse_percent("--max-canary-drift", a->max_canary_drift);
+    options.gate.max_core_canary_drift = parse_percent("--max-core-canary-drift", a->max_core_canary_drift);
     options.gate.alpha = a->alpha;
     if (!(a->alpha > 0.0 && a->alpha < 1.0)) throw InputError("--alpha must be between 0 and 1");
     if (!a->figures.empty()) options.gate.only_figures = parse_name_list(a->figures, "--figures");

@@ -75,8 +75,12 @@ double measure_canary(std::uint64_t bytes, int threads, const IsaFeatures& featu
   return best;
 }
 
+constexpr int kCoreCanarySamples = 8;
+constexpr int kCoreCanaryPasses = 4096;  // 16 KiB per thread each: about a millisecond a sample
+
 json sample_json(const EnvironmentSample& s) {
   json j = {{"clock_hz", s.clock_hz}, {"canary_bytes_per_second", s.canary_bytes_per_second}};
+  if (s.core_canary_bytes_per_second > 0.0) j["core_canary_bytes_per_second"] = s.core_canary_bytes_per_second;
   j["load_avg"] = s.load ? json(*s.load) : json(nullptr);
   j["governor"] = s.governor.empty() ? json(nullptr) : json(s.governor);
   j["turbo"] = s.turbo ? json(*s.turbo) : json(nullptr);
@@ -139,6 +143,27 @@ double measure_clock_hz(int threads) {
   return best;
 }
 
+double measure_core_canary(int threads, const IsaFeatures& features) {
+  const std::size_t step = stream_step_elements(StreamKernel::read, features) * static_cast<std::size_t>(threads);
+  const std::size_t want = kCoreCanaryBytesPerThread / sizeof(double) * static_cast<std::size_t>(threads);
+  const std::size_t n = std::max(step, want / step * step);
+  std::unique_ptr<double, FreeDeleter> a(static_cast<double*>(std::aligned_alloc(64, n * sizeof(double))));
+  if (!a) return 0.0;
+  const StreamArrays arrays{a.get(), nullptr, nullptr, n};
+  stream_init(StreamKernel::read, arrays, threads);
+  run_stream_kernel(StreamKernel::read, arrays, threads, kCoreCanaryPasses / 8, features);  // wakes the team
+  double best = 0.0, sum = 0.0;
+  for (int i = 0; i < kCoreCanarySamples; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    sum = run_stream_kernel(StreamKernel::read, arrays, threads, kCoreCanaryPasses, features);
+    const double s = seconds_since(t0);
+    if (s > 0.0) best = std::max(best, static_cast<double>(stream_bytes_per_pass(StreamKernel::read, n)) * kCoreCanaryPasses / s);
+  }
+  const StreamCheck check = validate_stream(StreamKernel::read, arrays, sum, threads);
+  if (!check.ok) throw std::runtime_error("environment core canary: " + check.message);
+  return best;
+}
+
 EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfig& config) {
   EnvironmentSample s;
   s.cpu = parse_proc_stat(read_text("/proc/stat"));
@@ -157,6 +182,7 @@ EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfi
   pin_openmp_threads(threads, binding_plan(machine, threads, config.bind));
   s.clock_hz = measure_clock_hz(threads);
   s.canary_bytes_per_second = measure_canary(canary_bytes(machine, config), threads, config.features);
+  s.core_canary_bytes_per_second = measure_core_canary(threads, config.features);
   return s;
 }
 
@@ -180,8 +206,17 @@ json environment_json(const EnvironmentSample& start, const EnvironmentSample& e
                    {"start", start.canary_bytes_per_second},
                    {"end", end.canary_bytes_per_second},
                    {"drift", drift(start.canary_bytes_per_second, end.canary_bytes_per_second)}};
+  if (start.core_canary_bytes_per_second > 0.0 || end.core_canary_bytes_per_second > 0.0) {
+    env["core_canary"] = {{"kernel", "read"},
+                          {"working_set_bytes", kCoreCanaryBytesPerThread * static_cast<std::uint64_t>(threads)},
+                          {"threads", threads},
+                          {"samples", kCoreCanarySamples},
+                          {"start", start.core_canary_bytes_per_second},
+                          {"end", end.core_canary_bytes_per_second},
+                          {"drift", drift(start.core_canary_bytes_per_second, end.core_canary_bytes_per_second)}};
+  }
   env["clock_drift"] = drift(start.clock_hz, end.clock_hz);
-  env["method"] = "steal and other processes' busy time: /proc/stat and getrusage over the run; canary: best of 8 DRAM triad passes (STREAM bytes); clock: dependent add chain";
+  env["method"] = "steal and other processes' busy time: /proc/stat and getrusage over the run; canary: best of 8 DRAM triad passes (STREAM bytes); core canary: best of 8 samples of the read kernel over 16 KiB per thread (L1); clock: dependent add chain";
   return env;
 }
 

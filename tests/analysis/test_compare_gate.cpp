@@ -164,6 +164,48 @@ TEST(CompareGate, MemoryStateFlipBetweenRunsLeavesComputeJudged) {
   EXPECT_EQ(gate_to_json(moved)["memory_environment"]["disturbed"], true);
 }
 
+// The cores' own throughput (issue 36): a Zen 5 guest's A/A pair had every L1 and L2 figure a third lower in one
+// run (L1 read 410 -> 290 GB/s; steal, other processes, clock and the DRAM canary unchanged): a host loading the
+// SMT siblings. The core canary (L1 read at the start and the end) moving disturbs the core-bound figures only.
+TEST(CompareGate, CoreCanaryMovingLeavesTheCoreBoundFiguresUnjudged) {
+  const auto with_core = [](json doc, double start, double end) {
+    doc["context"]["environment"]["core_canary"] = {{"kernel", "read"}, {"start", start}, {"end", end}};
+    return doc;
+  };
+  const auto scaled = [](json doc, double l1, double fp32, double triad) {
+    for (json& e : doc["roofline"]["memory_ceilings"]) e["value"] = e["value"].get<double>() * (e["level"] == "L1" ? l1 : triad);
+    for (json& e : doc["roofline"]["compute_ceilings"]) e["value"] = e["value"].get<double>() * fp32;
+    return doc;
+  };
+  const json base = with_core(load("quiet_env.json"), 410e9, 405e9);
+  // The L1 read 30% lower, the core canary with it: unclear, inconclusive; the DRAM triad still judged.
+  const Gate slow = gate_runs(base, with_core(scaled(load("quiet_env.json"), 0.7, 0.95, 1.0), 290e9, 292e9), nullptr, GateOptions{});
+  EXPECT_TRUE(slow.core_disturbed);
+  EXPECT_FALSE(slow.memory_disturbed);
+  EXPECT_EQ(slow.outcome, Outcome::inconclusive) << slow.verdict_line;
+  EXPECT_EQ(figure(slow, "memory/L1/read/threads:2").verdict, Verdict::unclear);
+  EXPECT_TRUE(figure(slow, kTriad).trusted);
+  EXPECT_NE(slow.verdict_line.find("for the core-bound figures (core canary 408 GB/s -> 291 GB/s between the runs"),
+            std::string::npos) << slow.verdict_line;
+  EXPECT_NE(render_gate_text(slow).find("cores' throughput moved: core canary"), std::string::npos);
+  EXPECT_EQ(gate_to_json(slow)["core_environment"]["disturbed"], true);
+  // A DRAM figure that fell in the same pair is still a regression.
+  const Gate dram = gate_runs(base, with_core(scaled(load("quiet_env.json"), 0.7, 1.0, 0.7), 290e9, 292e9), nullptr, GateOptions{});
+  EXPECT_EQ(dram.outcome, Outcome::regression);
+  EXPECT_EQ(figure(dram, kTriad).verdict, Verdict::regression);
+  // The core canary steady: an L1 figure 30% lower is a regression (a doctored run, a slower build).
+  const Gate doctored = gate_runs(base, with_core(scaled(load("quiet_env.json"), 0.7, 1.0, 1.0), 408e9, 404e9), nullptr, GateOptions{});
+  EXPECT_FALSE(doctored.core_disturbed);
+  EXPECT_EQ(doctored.outcome, Outcome::regression);
+  EXPECT_EQ(figure(doctored, "memory/L1/read/threads:2").verdict, Verdict::regression);
+  // Moving within one run is enough; files without a core canary are judged as before.
+  const Gate within = gate_runs(base, with_core(scaled(load("quiet_env.json"), 0.7, 1.0, 1.0), 400e9, 300e9), nullptr, GateOptions{});
+  EXPECT_TRUE(within.core_disturbed);
+  EXPECT_NE(within.core_why.find("core canary drift 25.0% within the new run"), std::string::npos) << within.core_why;
+  EXPECT_EQ(gate_runs(load("quiet_env.json"), scaled(load("quiet_env.json"), 0.7, 1.0, 1.0), nullptr, GateOptions{}).outcome,
+            Outcome::regression);
+}
+
 TEST(CompareGate, WithHistoryTheNewRunsCanaryMeetsTheHistorys) {
   // A history whose runs measured a 20 GB/s canary (quiet_env.json's level).
   auto runs = generated_history(10, 0.01);

@@ -51,6 +51,12 @@ struct KeyFigure {
   bool shared_memory = false;
 };
 
+// Rests on the host cores' own throughput (a CPU figure: threads > 0): compute and dequant ceilings, the
+// private cache levels' bandwidth (memory figures not shared_memory: L1, L2) and compute-bound GEMM (the
+// largest batch). The run's core canary (context.environment.core_canary: L1 read) speaks for their
+// environment: a host loading our vCPUs' SMT siblings slows them by a third, the clock and steal unchanged.
+bool core_bound(const KeyFigure& f);
+
 // The run's DRAM canary (context.environment.canary, bench/environment.cpp): the mean of its start and end
 // measurements in B/s, or 0 when the run has none. Not a key figure (it gates nothing): the history keeps it
 // under kCanaryFigureId so that a new run's memory state can be compared with the history's.

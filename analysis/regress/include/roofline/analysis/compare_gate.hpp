@@ -19,6 +19,10 @@
 //     50 or 90 GB/s at 2 threads, both canary and DRAM figures), and a compute figure does not care.
 //     A shared-memory figure beyond its threshold then makes the verdict inconclusive, not a regression; a
 //     regression of a trusted figure still fails.
+//   - cores: the core canary (L1 read, at the start and the end of each run) moving more than
+//     max_core_canary_drift within either run or between them disturbs the core-bound figures (core_bound in
+//     key_figures.hpp: compute, L1/L2, compute-bound GEMM) alike: beyond its threshold, such a figure is
+//     unclear, not a regression.
 // With a history the reference is the history's median, so only the new run's environment counts: its CPU,
 // its canary's drift, and its canary against the history's median canary (history_add keeps it).
 // In paired mode, inconclusive also when the rounds allowed were not enough. Every verdict line says why.
@@ -50,6 +54,10 @@ struct GateOptions {
   // The DRAM canary moving more than this (within a run, between the runs, or from the history's): the
   // memory environment moved. A state flip of a shared host moves it 40-80%; a quiet VM's canary 3-8%.
   double max_canary_drift = 0.10;
+  // The core canary (L1 read) moving more than this, within a run or between the runs: the cores' own
+  // throughput moved (a host loading the SMT siblings), and the core-bound figures (key_figures.hpp) are not
+  // trusted. A quiet guest's core canary moves 1-3% between runs; a loaded sibling takes a third.
+  double max_core_canary_drift = 0.10;
   std::vector<std::string> only_figures;  // gate only these ids (confirmation runs); empty: all in common
 };
 
@@ -83,6 +91,9 @@ struct EnvironmentCheck {
   double canary_drift = 0.0;  // |end / start - 1| of the DRAM triad canary
   double canary = 0.0;        // the canary's level over the run: mean of start and end (B/s; 0: none)
   double clock_drift = 0.0;   // |end / start - 1| of the measured clock
+  double core_canary = 0.0;        // the core canary's level: mean of start and end (B/s; 0: none)
+  double core_canary_drift = 0.0;  // |end / start - 1| of it
+  bool core_disturbed = false;     // the core canary moved within the run: core-bound figures
   bool cpu_disturbed = false;     // steal or other processes above their limits: every figure
   bool memory_disturbed = false;  // the canary moved within the run: shared-memory figures
   bool disturbed = false;         // either
@@ -117,6 +128,9 @@ struct Gate {
   int memory_state_runs = -1;     // with a history: its runs in the new run's memory state (-1: not known)
   bool memory_disturbed = false;  // within either run or between them: shared-memory figures not trusted
   std::string memory_why;         // "canary 49.2 GB/s -> 85.1 GB/s between the runs (+73.0% > 10.0%)", ...
+  double core_shift = 0.0;        // |new core canary / base core canary - 1| (0 when either lacks one)
+  bool core_disturbed = false;    // the core canary moved within either run or between them: core-bound figures not trusted
+  std::string core_why;           // "core canary 410 GB/s -> 290 GB/s between the runs (-29.3% > 10.0%)", ...
   bool history_used = false;
   int history_runs = 0;
   std::string history_source;

@@ -1,8 +1,11 @@
 // The environment guard: what a run's machine was doing while it measured, recorded in the results
 // context ("environment") so that compare can call a run disturbed instead of blaming the code. At the
 // start and the end of a run: CPU steal and busy time (/proc/stat), load (/proc/loadavg), the measured
-// clock (the dependent add chain), the cpufreq governor and turbo state where Linux shows them, and a
-// short canary, the DRAM triad (best of a few passes over a working set beyond the caches).
+// clock (the dependent add chain), the cpufreq governor and turbo state where Linux shows them, a short
+// canary, the DRAM triad (best of a few passes over a working set beyond the caches), and a core canary, the
+// read kernel in L1 (16 KiB per thread): what the cores' own load throughput was. A shared host whose other
+// guests load the SMT siblings of our vCPUs slows L1 and L2 bandwidth by a third while the add-chain clock and
+// steal time say nothing (a Zen 5 guest's A/A pair: L1 read 410 -> 290 GB/s, every level below DRAM alike).
 #pragma once
 
 #include <array>
@@ -34,6 +37,7 @@ struct EnvironmentSample {
   double own_cpu_seconds = 0.0;  // this process's user + system time (getrusage)
   double clock_hz = 0.0;
   double canary_bytes_per_second = 0.0;
+  double core_canary_bytes_per_second = 0.0;  // 0: not measured
   std::string governor;        // empty when Linux shows none (VMs)
   std::optional<bool> turbo;   // intel_pstate no_turbo or cpufreq boost, when present
 };
@@ -45,6 +49,11 @@ std::uint64_t canary_bytes(const MachineFacts& machine, const RunConfig& config)
 // The core clock on `threads` OpenMP threads (Hz): the best of 5 timed dependent integer-add chains of 6.4 M
 // cycles each (milliseconds), validated. Also the clock of an OpenCL CPU device (PoCL runs on these cores).
 double measure_clock_hz(int threads);
+
+// The core canary: the read kernel over 16 KiB per thread (in every L1) on `threads` threads, the best of 8
+// samples of about a millisecond; validated (throws std::runtime_error on a wrong sum). B/s.
+inline constexpr std::uint64_t kCoreCanaryBytesPerThread = 16 * 1024;
+double measure_core_canary(int threads, const IsaFeatures& features);
 
 // Takes a sample on `config.max_threads()` pinned threads. The canary validates its arrays and throws
 // std::runtime_error on a wrong result (a broken kernel must not pass as a quiet environment).
