@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "roofline/bench/suite.hpp"
+#include "roofline/bench/runner.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/opencl/discovery.hpp"
 #include "roofline/opencl/provider.hpp"

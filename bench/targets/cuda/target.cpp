@@ -15,7 +15,7 @@
 #include <fmt/format.h>
 
 #include "roofline/bench/run_config.hpp"
-#include "roofline/bench/suite.hpp"
+#include "roofline/bench/runner.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/cuda/device_work.hpp"
 #include "roofline/cuda/facts.hpp"

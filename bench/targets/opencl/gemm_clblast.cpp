@@ -10,7 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "roofline/analysis/gemm_labels.hpp"
-#include "roofline/bench/gemm_plan.hpp"
+#include "roofline/bench/gemm_shape.hpp"
 #include "roofline/opencl/work.hpp"
 #include "work_guard.hpp"
 

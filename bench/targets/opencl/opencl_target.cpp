@@ -10,9 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/bandwidth_plan.hpp"
-#include "roofline/bench/gemm_plan.hpp"
-#include "roofline/bench/suite.hpp"
+#include "roofline/bench/gemm_shape.hpp"
+#include "roofline/bench/runner.hpp"
 #include "roofline/bench/sweep_stop.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"

@@ -37,6 +37,11 @@ struct DramVerdict {
 
 inline constexpr double kFlatTolerance = 0.03;
 
+// The least end of any target's bandwidth sweep on a host's memory (the CPU's, an OpenCL CPU device's) when no
+// plausible cache size says more: far enough that a DRAM plateau is seen, and that a flat last-level cache does not
+// pass for DRAM.
+inline constexpr std::uint64_t kSweepMinEndBytes = 256ull << 20;
+
 DramVerdict dram_reached(std::vector<SweepPoint> points, std::uint64_t min_end_bytes);
 
 }  // namespace roofline

@@ -9,6 +9,7 @@
 
 #include "roofline/bench/plausible_caches.hpp"
 #include "roofline/bench/run_config.hpp"
+#include "roofline/bench/sweep_stop.hpp"
 #include "roofline/kernels/stream.hpp"
 
 namespace roofline {
@@ -24,9 +25,8 @@ struct SweepPlan {
 };
 
 inline constexpr std::uint64_t kSweepStartBytes = 4096;
-// With no cache sizes (or implausibly small ones) the sweep still goes this far, so a DRAM plateau is seen.
-inline constexpr std::uint64_t kSweepMinEndBytes = 256ull << 20;
-// When nothing is reported at all.
+// With no cache sizes (or implausibly small ones) the sweep still goes to kSweepMinEndBytes (sweep_stop.hpp), so a
+// DRAM plateau is seen; when nothing is reported at all, this far.
 inline constexpr std::uint64_t kSweepDefaultEndBytes = 1ull << 30;
 
 // Geometric sizes start * 2^(i/per_octave) up to `end` (inclusive when on the grid), rounded to 64 bytes.

@@ -3,23 +3,16 @@
 // measured, so a bad --gemm-shape or --backends fails in a second with exit code 2.
 #pragma once
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "roofline/bench/gemm_shape.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/common/gemm_count.hpp"
 #include "roofline/kernels/gemm.hpp"
 
 namespace roofline {
-
-// Default weight shape: 8192 x 8192 is 256 MiB in fp32 (512 MiB fp64, 128 MiB bf16, 64 MiB int8), far
-// beyond the last-level cache (the measured curve on our VM reaches DRAM by ~64 MiB), so batch 1 streams
-// A from DRAM; batch 1024 is then 137 GFLOP, about a second on two cores.
-inline constexpr std::int64_t kDefaultGemmM = 8192;
-inline constexpr std::int64_t kDefaultGemmK = 8192;
 
 struct GemmGroup {
   const GemmBackend* backend = nullptr;
@@ -29,20 +22,6 @@ struct GemmGroup {
   std::int64_t m = kDefaultGemmM;  // the weights' shape for this group's precision
   std::int64_t k = kDefaultGemmK;
 };
-
-// The quick profile sizes the weights from the target's largest cache (issue 32): per precision, the least square
-// side, a multiple of 512 and at least 1024, whose weights (M x K elements of A) are at least 4x that cache, so
-// GEMV streams them from DRAM, and no larger (the compute-bound batches then cost no more than they must); at
-// most kMaxQuickGemmSide (a curve that never showed DRAM must not ask for gigabytes).
-inline constexpr double kGemmCacheFactor = 4.0;
-inline constexpr std::int64_t kMaxQuickGemmSide = 32768;
-// Inline: device targets size their quick shapes with it too, without linking the CPU target.
-inline std::int64_t quick_gemm_side(double cache_bytes, Precision precision) {
-  if (!(cache_bytes > 0.0)) return kDefaultGemmM;
-  const double side = std::sqrt(kGemmCacheFactor * cache_bytes / gemm_operand_bytes(precision).a);
-  const auto rounded = static_cast<std::int64_t>(std::ceil(side / 512.0)) * 512;
-  return std::clamp<std::int64_t>(rounded, 1024, kMaxQuickGemmSide);
-}
 
 struct GemmPlan {
   std::int64_t m = kDefaultGemmM;  // --gemm-shape, or the default (each group's own shape: GemmGroup)

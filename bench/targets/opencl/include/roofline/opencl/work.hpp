@@ -58,7 +58,7 @@ std::vector<DeviceWork> latency_work(const std::shared_ptr<Session>& s, const Wo
 // built without CLBlast or when CLBlast refuses the device.
 bool have_clblast();
 std::vector<int> gemm_batches(const WorkOptions& o);
-// The quick profile's shape: quick_gemm_side (bench/gemm_plan.hpp) of o.cache_bytes, else the CPU's default; the
+// The quick profile's shape: quick_gemm_side (bench/gemm_shape.hpp) of o.cache_bytes, else the CPU's default; the
 // budget (o.budget) decides which batches run: one call is timed first and a batch whose estimated cost (its calls
 // grow linearly with the batch) would end past the budget is left out with a note.
 std::vector<DeviceWork> gemm_work(const std::shared_ptr<Session>& s, const std::string& precision,

@@ -1,0 +1,57 @@
+# test_layer_check: the layer check of cmake/RooflineLayers.cmake on a made-up tree (written under WORK_DIR): each
+# way of reaching another target's header is found, with its file and line, and what the layers allow is not.
+#   cmake -DROOFLINE_SOURCE_DIR=<source dir> -DWORK_DIR=<scratch dir> -P test_layer_check.cmake
+cmake_policy(VERSION 3.25)  # script mode sets none: keep the empty lines of a file (CMP0007)
+include(${ROOFLINE_SOURCE_DIR}/cmake/RooflineLayers.cmake)
+
+set(root ${WORK_DIR}/tree)
+file(REMOVE_RECURSE ${root})
+function(put path)
+  list(JOIN ARGN "\n" text)
+  file(WRITE ${root}/${path} "${text}\n")
+endfunction()
+
+# What exists: each target's public and private headers, a harness header with the same prefix as the CPU's.
+put(bench/harness/include/roofline/bench/gemm_shape.hpp "#pragma once")
+put(bench/targets/cpu/include/roofline/bench/gemm_plan.hpp "#pragma once" "#include \"roofline/bench/gemm_shape.hpp\"")
+put(bench/targets/cpu/stream_arena.hpp "#pragma once")
+put(bench/targets/opencl/include/roofline/opencl/work.hpp "#pragma once")
+put(bench/targets/cuda/include/roofline/cuda/plan.hpp "#pragma once")
+# Allowed: the harness, the standard library, a target's own headers (public and private), any other folder.
+put(bench/targets/opencl/ok.cpp "#include <vector>" "#include \"roofline/bench/gemm_shape.hpp\""
+    "#include \"roofline/opencl/work.hpp\"" "#include \"roofline/common/units.hpp\"")
+put(bench/targets/cpu/ok.cpp "#include \"stream_arena.hpp\"" "#include \"roofline/bench/gemm_plan.hpp\"")
+# Forbidden, one way each.
+put(bench/targets/opencl/bad.cpp "// a device target" "#include <string>" "" "#include \"roofline/bench/gemm_plan.hpp\"")
+put(bench/targets/cuda/bad.cpp "#  include <roofline/opencl/work.hpp>")
+put(bench/targets/cuda/relative.cpp "#include \"../cpu/stream_arena.hpp\"")
+put(bench/targets/opencl/rooted.cpp "#include \"bench/targets/cuda/include/roofline/cuda/plan.hpp\"")
+put(bench/targets/cpu/bad.hpp "#pragma once" "#include \"roofline/cuda/plan.hpp\"")
+put(bench/harness/bad.cpp "#include \"roofline/bench/gemm_plan.hpp\"")
+put(bench/facts/bad.cpp "#include \"roofline/opencl/work.hpp\"")
+# A file the check does not read: kernels/ is not a layer of bench/.
+put(kernels/cuda/x.cpp "#include \"roofline/bench/gemm_plan.hpp\"")
+
+roofline_layer_violations(${root} got)
+set(expected
+  "bench/facts/bad.cpp:1: bench/facts includes \"roofline/opencl/work.hpp\", a header of the opencl target (bench/targets/opencl/include/roofline/opencl/work.hpp)"
+  "bench/harness/bad.cpp:1: bench/harness includes \"roofline/bench/gemm_plan.hpp\", a header of the cpu target (bench/targets/cpu/include/roofline/bench/gemm_plan.hpp)"
+  "bench/targets/cpu/bad.hpp:2: the cpu target includes \"roofline/cuda/plan.hpp\", a header of the cuda target (bench/targets/cuda/include/roofline/cuda/plan.hpp)"
+  "bench/targets/cuda/bad.cpp:1: the cuda target includes \"roofline/opencl/work.hpp\", a header of the opencl target (bench/targets/opencl/include/roofline/opencl/work.hpp)"
+  "bench/targets/cuda/relative.cpp:1: the cuda target includes \"../cpu/stream_arena.hpp\", a header of the cpu target (bench/targets/cpu/stream_arena.hpp)"
+  "bench/targets/opencl/bad.cpp:4: the opencl target includes \"roofline/bench/gemm_plan.hpp\", a header of the cpu target (bench/targets/cpu/include/roofline/bench/gemm_plan.hpp)"
+  "bench/targets/opencl/rooted.cpp:1: the opencl target includes \"bench/targets/cuda/include/roofline/cuda/plan.hpp\", a header of the cuda target (bench/targets/cuda/include/roofline/cuda/plan.hpp)")
+if(NOT got STREQUAL expected)
+  list(JOIN got "\n  " got_text)
+  list(JOIN expected "\n  " expected_text)
+  message(FATAL_ERROR "test_layer_check: got\n  ${got_text}\nexpected\n  ${expected_text}")
+endif()
+
+# The repository itself holds its layers.
+roofline_layer_violations(${ROOFLINE_SOURCE_DIR} real)
+if(real)
+  list(JOIN real "\n  " real_text)
+  message(FATAL_ERROR "test_layer_check: the repository breaks its layers:\n  ${real_text}")
+endif()
+list(LENGTH expected count)
+message(STATUS "test_layer_check: ${count} violations found in the made-up tree, none in the repository")
