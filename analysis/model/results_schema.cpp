@@ -1,6 +1,7 @@
 // Field rules of the roofline section, as one table (see results_schema.hpp). A rule names a field, what
 // it must be, and whether every entry must have it; results/README.md documents the same fields.
 #include "roofline/analysis/results_schema.hpp"
+#include "roofline/analysis/roof_now.hpp"
 
 #include <cmath>
 #include <initializer_list>
@@ -182,6 +183,14 @@ std::string broken_benchmark(const json& e, const std::string& where) {
   if (!e.is_object()) return where + " is not an object";
   if (std::string p = broken_rule(e, kBenchmarkRules, where); !p.empty()) return p;
   for (const auto& [key, v] : e.items()) {
+    if (key == "roof_now") {  // the probes around a memory-bound point (roof_now.hpp): their own reader's rules
+      try {
+        (void)read_roof_now(e);
+      } catch (const InputError& ex) {
+        return fmt::format("{}.{}", where, ex.what());
+      }
+      continue;
+    }
     if (v.is_array() || v.is_object()) {
       if (key != "labels") return fmt::format("{}.{} is not a number, word or flag", where, key);
     }

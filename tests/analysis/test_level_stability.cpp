@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <random>
 #include <string>
@@ -29,6 +30,17 @@ namespace {
 using nlohmann::json;
 
 constexpr int kDraws = 200;
+
+// The draws this run takes: kDraws, or fewer where ROOFLINE_STABILITY_DRAWS says so (the sanitize preset: under
+// ASan one draw of a recorded run takes 1.5-3 s, and 200 ran past the 600 s test timeout). With fewer draws the
+// bar is not asserted, only printed: the share of 8 draws says nothing at the 95% level, while every draw still
+// runs the whole derivation under the sanitizers. The release run (CI) checks the bar on all 200.
+int draws() {
+  const char* env = std::getenv("ROOFLINE_STABILITY_DRAWS");
+  if (env == nullptr) return kDraws;
+  const int n = std::atoi(env);
+  return n >= 1 && n <= kDraws ? n : kDraws;
+}
 constexpr double kRequired = 0.95;
 
 struct LevelRow {
@@ -161,7 +173,8 @@ TEST_P(LevelStability, SameLevelsIn95PercentOfResampledRuns) {
   };
   std::map<std::string, int> same;
   std::map<std::string, std::map<std::string, int>> other;  // key -> a different outcome -> draws
-  for (int draw = 0; draw < kDraws; ++draw) {
+  const int n_draws = draws();
+  for (int draw = 0; draw < n_draws; ++draw) {
     std::mt19937 rng(static_cast<std::uint32_t>(1000 + draw));
     const Levels drawn = levels_of(resampled(results, rng));
     for (const auto& [key, levels] : base) {
@@ -174,11 +187,12 @@ TEST_P(LevelStability, SameLevelsIn95PercentOfResampledRuns) {
     }
   }
   for (const auto& [key, levels] : base) {
-    const double share = static_cast<double>(same[key]) / kDraws;
+    const double share = static_cast<double>(same[key]) / n_draws;
     std::printf("%s %s:%s: %.1f%% of %d draws the same\n", GetParam(), key.c_str(), describe(levels).c_str(),
-                100.0 * share, kDraws);
+                100.0 * share, n_draws);
     std::string others;
     for (const auto& [what, n] : other[key]) others += fmt::format("\n  {} draws:{}", n, what);
+    if (n_draws < kDraws) continue;  // ROOFLINE_STABILITY_DRAWS: the bar needs all the draws (see draws())
     EXPECT_GE(share, required_share(GetParam(), key)) << GetParam() << " " << key << ":" << describe(levels) << others;
   }
 }

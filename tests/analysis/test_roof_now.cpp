@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "roofline/analysis/placement.hpp"
 #include "roofline/analysis/report.hpp"
 #include "roofline/analysis/report_tables.hpp"
+#include "roofline/analysis/results_schema.hpp"
 #include "roofline/analysis/roof_now.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/units.hpp"
@@ -32,7 +34,7 @@ double ai_gemv() { return 2 * kM * kK / ((kM * kK + kK + kM) * 4); }
 
 json probe(double best, std::vector<double> others = {}) {
   others.push_back(best);
-  return {{"kernel", "read"}, {"threads", 2}, {"working_set_bytes", kM * kK * 4}, {"bytes_per_second", best},
+  return {{"kernel", "read"}, {"threads", 2}, {"working_set_bytes", static_cast<std::int64_t>(kM * kK * 4)}, {"bytes_per_second", best},
           {"samples", others}};
 }
 
@@ -44,7 +46,7 @@ json gemv_entries(const std::string& backend, double value, double before, doubl
               {"run_type", "iteration"},
               {"repetition_index", r},
               {"labels", {{"suite", "gemm"}, {"kernel", "gemv"}, {"backend", backend}, {"precision", "fp32"},
-                          {"threads", 2}, {"m", kM}, {"n", 1}, {"k", kK}, {"batch", 1}, {"a_bytes", 4},
+                          {"threads", 2}, {"m", static_cast<int>(kM)}, {"n", 1}, {"k", static_cast<int>(kK)}, {"batch", 1}, {"a_bytes", 4},
                           {"b_bytes", 4}, {"c_bytes", 4}, {"implementation", "test"}}},
               {"flop_per_second", value * (1.0 + 0.001 * r)},
               {"arithmetic_intensity", ai_gemv()}};
@@ -127,6 +129,22 @@ TEST(RoofNow, AFieldOfTheWrongTypeIsBadInput) {
   bad = e;
   bad["roof_now"]["before"]["bytes_per_second"] = 0;
   EXPECT_THROW(read_roof_now(bad), InputError);
+}
+
+// A results file with probes passes the file's schema (roofline report/compare read it); a wrong field is bad input
+// naming the entry.
+TEST(RoofNow, TheSchemaReadsTheProbes) {
+  json doc = run(1.0);
+  doc["schema_version"] = 1;
+  EXPECT_NO_THROW(check_input_fields(doc, "run.json"));
+  doc["benchmarks"][3]["roof_now"]["after"]["bytes_per_second"] = "fast";
+  try {
+    check_input_fields(doc, "run.json");
+    ADD_FAILURE() << "a string bandwidth was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("benchmarks[3].roof_now.after: 'bytes_per_second' is missing or not a positive number"),
+              std::string::npos) << e.what();
+  }
 }
 
 TEST(RoofNow, APlacementCarriesBothFractions) {
