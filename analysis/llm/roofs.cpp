@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "roofline/analysis/results_view.hpp"
 #include "roofline/llm/target.hpp"
@@ -109,6 +110,16 @@ Roofs read_roofs(const json& results, const std::string& file, int threads, cons
   for (Precision p : needed) {
     if (r.compute.count(p) != 0) continue;
     const json* c = compute_roof(section, std::string(to_string(p)), r.threads);
+    if ((c == nullptr || c->value("value", 0.0) <= 0.0) && r.threads <= 0) {
+      // A device (no thread counts): say what it measured instead of a CPU's --threads advice.
+      std::vector<std::string> measured;
+      for (const json& e : section.value("compute_ceilings", json::array())) {
+        const std::string name = e.value("precision", "");
+        if (std::find(measured.begin(), measured.end(), name) == measured.end()) measured.push_back(name);
+      }
+      throw InputError(fmt::format("{}: {} measured no {} compute ceiling (it has: {}); choose --weights and --kv among "
+                                   "those", file, r.target, to_string(p), measured.empty() ? "none" : fmt::format("{}", fmt::join(measured, ", "))));
+    }
     if (c == nullptr || c->value("value", 0.0) <= 0.0) {
       throw InputError(fmt::format("{}: no {} compute ceiling at {} threads; measure it with `roofline run --suites "
                                    "compute --threads {}`", file, to_string(p), r.threads, r.threads));

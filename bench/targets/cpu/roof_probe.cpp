@@ -11,6 +11,7 @@
 
 #include "roofline/bench/pinning.hpp"
 #include "roofline/common/huge_pages.hpp"
+#include "roofline/analysis/roof_now.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/kernels/stream.hpp"
 
@@ -72,14 +73,16 @@ json RoofProbe::measure(int threads, std::uint64_t bytes) {
   const double best = *std::max_element(samples.begin(), samples.end());
   const double took = seconds_since(start);
   seconds_ += took;
-  return {{"kernel", std::string(kRoofKernel)},
-          {"threads", threads},
-          {"working_set_bytes", stream_working_set_bytes(StreamKernel::read, n)},
-          {"pages", n * sizeof(double) >= kHugePageThreshold ? "2M" : "heap"},
-          {"passes_per_sample", passes},
-          {"samples", samples},
-          {"bytes_per_second", best},
-          {"seconds", took}};
+  RoofProbeRecord record;
+  record.kernel = std::string(kRoofKernel);
+  record.threads = threads;
+  record.working_set_bytes = stream_working_set_bytes(StreamKernel::read, n);
+  record.pages = n * sizeof(double) >= kHugePageThreshold ? "2M" : "heap";
+  record.passes_per_sample = passes;
+  record.samples = std::move(samples);
+  record.bytes_per_second = best;
+  record.seconds = took;
+  return roof_probe_json(record);  // the one writer of a probe (analysis/model's roof_now.hpp reads it back)
 }
 
 }  // namespace roofline
