@@ -363,6 +363,31 @@ double crossover_batch(double m, double k, double a_bytes, double b_bytes, doubl
   return ridge_ai * m * k * a_bytes / denominator;
 }
 
+namespace {
+
+// The best backend per precision, batch and thread count.
+json best_backends(const std::vector<json>& placed) {
+  json out = json::array();
+  std::map<std::tuple<std::string, long long, int>, const json*> best;
+  for (const json& p : placed) {
+    auto key = std::make_tuple(p["precision"].get<std::string>(), p["batch"].get<long long>(), p["threads"].get<int>());
+    auto [it, inserted] = best.try_emplace(key, &p);
+    if (!inserted && p["value"].get<double>() > (*it->second)["value"].get<double>()) it->second = &p;
+  }
+  for (const auto& [key, p] : best) {
+    json b = {{"precision", std::get<0>(key)}, {"batch", std::get<1>(key)}, {"threads", std::get<2>(key)},
+              {"backend", (*p)["backend"]},    {"value", (*p)["value"]},     {"unit", (*p)["unit"]},
+              {"m", (*p)["m"]},                {"k", (*p)["k"]}};
+    for (const char* f : {"efficiency", "bound", "attainable"}) {
+      if (p->contains(f)) b[f] = (*p)[f];
+    }
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+}  // namespace
+
 json derive_placements(const ResultsView& view, const json& section) {
   return derive_placements(view.target_document(kCpuTargetId), section);
 }
@@ -388,29 +413,7 @@ json derive_placements(const json& results, const json& section) {
   }
   out["notes"].push_back("GEMM placement values are the median of the repetitions (value_max the best); ceilings are "
                          "the best repetition.");
-  int probed = 0, moved = 0;
-  double ratio_lo = 0.0, ratio_hi = 0.0;
-  for (const json& p : placed) {
-    if (!p.contains("roof_now")) continue;
-    ++probed;
-    if (p["roof_now"].value("moved", false)) ++moved;
-    if (p["roof_now"].contains("roof_ratio")) {
-      const double r = p["roof_now"]["roof_ratio"].get<double>();
-      ratio_lo = ratio_lo == 0.0 ? r : std::min(ratio_lo, r);
-      ratio_hi = std::max(ratio_hi, r);
-    }
-  }
-  if (probed > 0) {
-    out["notes"].push_back(fmt::format(
-        "Roof now: {} memory-bound point(s) were placed also against a read probe of their operands' size taken right "
-        "before and right after their repetitions (% of roof now){}; {} of them saw the memory move while measuring "
-        "(the probes more than {:.0f}% and their own noise apart).",
-        probed,
-        ratio_hi > 0.0 ? fmt::format(", the probes at {:.0f}-{:.0f}% of the run's roof of the same level", 100.0 * ratio_lo,
-                                     100.0 * ratio_hi)
-                       : "",
-        moved, 100.0 * kRoofNowMovedFloor));
-  }
+  if (std::string note = roof_now_note(placed); !note.empty()) out["notes"].push_back(std::move(note));
   out["notes"].push_back(fmt::format(
       "Crossovers: predicted_batch solves AI(N) = DRAM ridge from the counting formula (predicted_first_batch: the "
       "first measured batch at or past it); the measured knee is the first batch after which attained FLOP/s never "
@@ -435,22 +438,7 @@ json derive_placements(const json& results, const json& section) {
     out["crossovers"].push_back(crossover(sweep, sweep_placed));
   }
 
-  // Best backend per precision, batch and thread count.
-  std::map<std::tuple<std::string, long long, int>, const json*> best;
-  for (const json& p : placed) {
-    auto key = std::make_tuple(p["precision"].get<std::string>(), p["batch"].get<long long>(), p["threads"].get<int>());
-    auto [it, inserted] = best.try_emplace(key, &p);
-    if (!inserted && p["value"].get<double>() > (*it->second)["value"].get<double>()) it->second = &p;
-  }
-  for (const auto& [key, p] : best) {
-    json b = {{"precision", std::get<0>(key)}, {"batch", std::get<1>(key)}, {"threads", std::get<2>(key)},
-              {"backend", (*p)["backend"]},    {"value", (*p)["value"]},     {"unit", (*p)["unit"]},
-              {"m", (*p)["m"]},                {"k", (*p)["k"]}};
-    for (const char* f : {"efficiency", "bound", "attainable"}) {
-      if (p->contains(f)) b[f] = (*p)[f];
-    }
-    out["best_backends"].push_back(std::move(b));
-  }
+  out["best_backends"] = best_backends(placed);
 
   // Placements in a reading order: backend, precision, threads, batch.
   std::sort(placed.begin(), placed.end(), [](const json& a, const json& b) {

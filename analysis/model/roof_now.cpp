@@ -137,4 +137,29 @@ json roof_now_json(const RoofNow& r, double value, double ai, double compute_cei
   return j;
 }
 
+std::string roof_now_note(const std::vector<json>& placed) {
+  int probed = 0, moved = 0;
+  double ratio_lo = 0.0, ratio_hi = 0.0;
+  for (const json& p : placed) {
+    if (!p.contains("roof_now")) continue;
+    ++probed;
+    if (p["roof_now"].value("moved", false)) ++moved;
+    if (p["roof_now"].contains("roof_ratio")) {
+      const double r = p["roof_now"]["roof_ratio"].get<double>();
+      ratio_lo = ratio_lo == 0.0 ? r : std::min(ratio_lo, r);
+      ratio_hi = std::max(ratio_hi, r);
+    }
+  }
+  if (probed == 0) return "";
+  return fmt::format(
+      "Roof now: {} memory-bound point(s) were placed also against a read probe of their operands' size taken right "
+      "before and right after their repetitions (% of roof now){}; {} of them saw the memory move while measuring "
+      "(the probes more than {:.0f}% and their own noise apart).",
+      probed,
+      ratio_hi > 0.0 ? fmt::format(", the probes at {:.0f}-{:.0f}% of the run's roof of the same level", 100.0 * ratio_lo,
+                                   100.0 * ratio_hi)
+                     : "",
+      moved, 100.0 * kRoofNowMovedFloor);
+}
+
 }  // namespace roofline

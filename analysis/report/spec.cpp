@@ -74,6 +74,33 @@ double clock_field(const json& value, const std::string& file) {
   }
 }
 
+// One row of 'peaks' ({"value": "67 TFLOP/s", "sparse": false, "isa": ..., "note": ..., "clock": ...}).
+SpecPeak parse_peak(const json& p, const std::string& precision, const std::string& file) {
+  const std::string where = "peaks." + precision;
+  if (!p.is_object()) fail(file, fmt::format("'{}' must be an object like {{\"value\": \"67 TFLOP/s\", \"sparse\": false}}", where));
+  for (auto k = p.begin(); k != p.end(); ++k) {
+    if (k.key() != "value" && k.key() != "sparse" && k.key() != "isa" && k.key() != "note" && k.key() != "clock") {
+      fail(file, fmt::format("unknown key '{}.{}' (allowed: value, sparse, isa, note, clock)", where, k.key()));
+    }
+  }
+  if (!p.contains("value")) fail(file, fmt::format("'{}.value' is missing", where));
+  SpecPeak peak;
+  peak.precision = precision;
+  peak.value = quantity_field(p["value"], where + ".value", Quantity::compute_rate, file);
+  peak.stated = p["value"].get<std::string>();
+  if (p.contains("sparse")) {
+    if (!p["sparse"].is_boolean()) fail(file, fmt::format("'{}.sparse' must be true or false", where));
+    peak.sparse = p["sparse"].get<bool>();
+  }
+  if (p.contains("isa")) {
+    if (!p["isa"].is_string()) fail(file, fmt::format("'{}.isa' must be a string", where));
+    peak.isa = p["isa"].get<std::string>();
+  }
+  // A row's own clock where the datasheet's figures assume different ones (H100/H200: tensor 1.83, FP32 1.98 GHz).
+  if (p.contains("clock")) peak.clock_hz = clock_field(p["clock"], file);
+  return peak;
+}
+
 }  // namespace
 
 Spec parse_spec(const json& doc, const std::string& file) {
@@ -122,30 +149,7 @@ Spec parse_spec(const json& doc, const std::string& file) {
     if (std::find(kPrecisions.begin(), kPrecisions.end(), precision) == kPrecisions.end()) {
       fail(file, fmt::format("unknown precision 'peaks.{}' (allowed: fp64, fp32, tf32, bf16, fp16, fp8, int8, int4)", precision));
     }
-    const std::string where = "peaks." + precision;
-    const json& p = it.value();
-    if (!p.is_object()) fail(file, fmt::format("'{}' must be an object like {{\"value\": \"67 TFLOP/s\", \"sparse\": false}}", where));
-    for (auto k = p.begin(); k != p.end(); ++k) {
-      if (k.key() != "value" && k.key() != "sparse" && k.key() != "isa" && k.key() != "note" && k.key() != "clock") {
-        fail(file, fmt::format("unknown key '{}.{}' (allowed: value, sparse, isa, note, clock)", where, k.key()));
-      }
-    }
-    if (!p.contains("value")) fail(file, fmt::format("'{}.value' is missing", where));
-    SpecPeak peak;
-    peak.precision = precision;
-    peak.value = quantity_field(p["value"], where + ".value", Quantity::compute_rate, file);
-    peak.stated = p["value"].get<std::string>();
-    if (p.contains("sparse")) {
-      if (!p["sparse"].is_boolean()) fail(file, fmt::format("'{}.sparse' must be true or false", where));
-      peak.sparse = p["sparse"].get<bool>();
-    }
-    if (p.contains("isa")) {
-      if (!p["isa"].is_string()) fail(file, fmt::format("'{}.isa' must be a string", where));
-      peak.isa = p["isa"].get<std::string>();
-    }
-    // A row's own clock where the datasheet's figures assume different ones (H100/H200: tensor 1.83, FP32 1.98 GHz).
-    if (p.contains("clock")) peak.clock_hz = clock_field(p["clock"], file);
-    spec.peaks.push_back(peak);
+    spec.peaks.push_back(parse_peak(it.value(), precision, file));
   }
   // Keep the report's order stable and meaningful: widest precision first.
   std::sort(spec.peaks.begin(), spec.peaks.end(), [](const SpecPeak& a, const SpecPeak& b) {

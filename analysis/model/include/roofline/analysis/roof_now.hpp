@@ -65,4 +65,8 @@ std::optional<RoofNow> read_roof_now(const nlohmann::json& entry);
 // and the run's roof bandwidth of the level it was placed against (0: none).
 nlohmann::json roof_now_json(const RoofNow& r, double value, double ai, double compute_ceiling, double run_roof);
 
+// The run's one note on its placements' roof-of-the-moment probes: how many were probed, how far the probes were
+// from the run's roof, how many saw the memory move ("" when no placement has probes).
+std::string roof_now_note(const std::vector<nlohmann::json>& placements);
+
 }  // namespace roofline
