@@ -73,6 +73,10 @@ struct QuantVector {
 QuantMatrix make_quant_matrix(QuantFormat f, std::int64_t rows, std::int64_t cols, std::uint64_t seed,
                               int group = kInt4Group);
 QuantVector make_quant_vector(QuantFormat f, std::int64_t cols, std::uint64_t seed);
+// make_quant_matrix into `m`, keeping its storage when it holds the new matrix (no new pages: the compute suite
+// makes every format's DRAM-sized GEMV weights in one allocation).
+void fill_quant_matrix(QuantMatrix& m, QuantFormat f, std::int64_t rows, std::int64_t cols, std::uint64_t seed,
+                       int group = kInt4Group);
 
 // One thread's kernel: y[r - begin] = row r of the weights . x, for r in [begin, end).
 //   w: the matrix's bytes; row_bytes: its row stride; cols: weights per row; group: int4's group size;
