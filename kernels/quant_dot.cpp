@@ -168,7 +168,7 @@ void fill_quant_matrix(QuantMatrix& m, QuantFormat f, std::int64_t rows, std::in
   m.cols = cols;
   // The storage kept when it is large enough: a DRAM-sized matrix is paged in once for every format made in it.
   const auto size = static_cast<std::size_t>(rows * m.row_bytes());
-  if (m.bytes.capacity() < size) m.bytes = std::vector<std::uint8_t>();
+  if (m.bytes.capacity() < size) m.bytes = decltype(m.bytes)();
   m.bytes.resize(size);
   // 8 random bytes per step of splitmix64 (a few times faster than mt19937_64: DRAM-sized matrices in tens of ms).
   std::uint64_t state = seed;

@@ -133,6 +133,8 @@ TEST(CliLlm, MeasuresATinyLayer) {
   EXPECT_TRUE(doc["roofline"].is_object());
 }
 
+void expect_refused(std::vector<std::string> args, const std::string& names);
+
 // A quantized layer and lm_head timed with our dequant-dot kernels (issue 48): the step beside the estimate, each
 // operation's bound named, batch 64 and prefill said not measured; the file reads back through report and compare.
 TEST(CliLlm, MeasuresATinyQuantizedLayerAndItsLmHead) {
@@ -168,6 +170,21 @@ TEST(CliLlm, MeasuresATinyQuantizedLayerAndItsLmHead) {
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("step (layers x layer + lm_head)"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("step: estimated / measured"), std::string::npos) << text.out;
+  // The file reads back: llm --measured sets it beside the estimate again, the same answer without measuring;
+  // another format's, a file that is no llm measurement and --measured with --measure are refused.
+  const std::vector<std::string> back{"--config", (kData / "tiny_quant.json").string(), "--results", kResults, "--threads", "1",
+                                      "--weights", "q4_0", "--batches", "1,2,64", "--context", "64", "--prompt", "32"};
+  std::vector<std::string> read = back;
+  read.insert(read.end(), {"--measured", out.string()});
+  EXPECT_EQ(run_json(read)["measured"], m);
+  read[7] = "q8_0";
+  expect_refused(read, "it measured tiny_quant with q4_0 weights and a bf16 KV cache");
+  read = back;
+  read.insert(read.end(), {"--measured", kResults});
+  expect_refused(read, "not a results file of `roofline llm --measure`");
+  read = back;
+  read.insert(read.end(), {"--measured", out.string(), "--measure"});
+  expect_refused(read, "--measured reads back a file --measure wrote");
   // The file reads back: report renders it, compare gates it against itself.
   const CliResult report = run_cli({"report", out.string()});
   EXPECT_EQ(report.exit_code, 0) << report.err;

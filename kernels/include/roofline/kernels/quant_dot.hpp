@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "roofline/common/huge_pages.hpp"
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
@@ -57,7 +58,7 @@ struct QuantMatrix {
   int group = kInt4Group;  // int4 only
   std::int64_t rows = 0;
   std::int64_t cols = 0;  // a multiple of the block (256 fits every format)
-  std::vector<std::uint8_t> bytes;
+  std::vector<std::uint8_t, LargePageAllocator<std::uint8_t>> bytes;  // DRAM-sized: on huge pages, as the DRAM roof
   [[nodiscard]] std::int64_t row_bytes() const { return quant_row_bytes(format, cols, group); }
 };
 struct QuantVector {
