@@ -106,6 +106,13 @@ json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& ro
                                 "the model counts", m.prompt, static_cast<long long>(b),
                                 100.0 * (chain_pairs / (p * (p + 1) / 2) - 1)));
   }
+  for (const MeasuredStep& m : steps) {
+    if (!quantized_chain(r.precisions) || m.phase != Phase::decode || m.batch <= 1) continue;
+    notes.push_back(fmt::format("decode at batch {}: the chain's dequant-dot GEMV unpacks and multiplies every weight once per "
+                                "activation column ({} times, ggml's vec_dot path), the estimate once per step (a kernel that "
+                                "unpacks a tile once for the batch): the measured step can take up to {}x its dequant-bound time",
+                                m.batch, m.batch, m.batch));
+  }
   return {{"steps", out},
           {"notes", notes},
           {"residual", "(estimated - measured) / measured; measured = the median pass (residual_best: the fastest pass)"},
