@@ -2,7 +2,8 @@
 // one BenchmarkSpec per decode batch and prefill prompt at every thread count: see llm_chain.hpp. Setup
 // (allocation, first-touch fill by the pinned team, weight packing, primitive creation) happens before the
 // specs run; the layer's weights are prepared once per thread count for every step, each step's KV cache
-// before its spec and released after it.
+// before its spec and released after it. With quantized weights (issue 48) the weight operations and lm_head are
+// our dequant-dot GEMVs (llm_quant.hpp), each weight rotated over copies, and the spec adds the model step.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
