@@ -155,25 +155,48 @@ std::int64_t quant_activation_bytes(QuantFormat f, std::int64_t cols) {
 }
 
 QuantMatrix make_quant_matrix(QuantFormat f, std::int64_t rows, std::int64_t cols, std::uint64_t seed, int group) {
+  QuantMatrix m;
+  fill_quant_matrix(m, f, rows, cols, seed, group);
+  return m;
+}
+
+void fill_quant_matrix(QuantMatrix& m, QuantFormat f, std::int64_t rows, std::int64_t cols, std::uint64_t seed, int group) {
   check_shape(f, rows, cols, group);
-  QuantMatrix m{f, group, rows, cols, {}};
-  m.bytes.resize(static_cast<std::size_t>(rows * m.row_bytes()));
-  std::mt19937_64 rng(seed);
-  for (std::size_t i = 0; i < m.bytes.size(); i += 8) {  // 8 random bytes per draw: DRAM-sized matrices in well under a second
-    const std::uint64_t r = rng();
-    std::memcpy(m.bytes.data() + i, &r, std::min<std::size_t>(8, m.bytes.size() - i));
+  m.format = f;
+  m.group = group;
+  m.rows = rows;
+  m.cols = cols;
+  // The storage kept when it is large enough: a DRAM-sized matrix is paged in once for every format made in it.
+  const auto size = static_cast<std::size_t>(rows * m.row_bytes());
+  if (m.bytes.capacity() < size) m.bytes = decltype(m.bytes)();
+  m.bytes.resize(size);
+  // 8 random bytes per step of splitmix64 (a few times faster than mt19937_64: DRAM-sized matrices in tens of ms).
+  std::uint64_t state = seed;
+  for (std::size_t i = 0; i < m.bytes.size(); i += 8) {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    std::memcpy(m.bytes.data() + i, &z, std::min<std::size_t>(8, m.bytes.size() - i));
   }
-  // The fp16 scales (d, and the K formats' dmin) from exact values of magnitude 2^-8 .. 2^-3, so that every
-  // value the quants can take multiplies into a finite, moderate weight.
-  const auto scale = [&] {
-    const float odd = static_cast<float>(1 + 2 * (rng() % 8));
-    return float_to_half_exact(odd * std::ldexp(1.0f, -8 - static_cast<int>(rng() % 4)) * (rng() % 4 == 0 ? -1.0f : 1.0f));
-  };
+  std::mt19937_64 rng(seed);
+  // The fp16 scales (d, and the K formats' dmin) from exact values of magnitude 2^-8 .. 2^-3 (an odd integer 1..15
+  // times a power of two, negative one time in four), so that every value the quants can take multiplies into a
+  // finite, moderate weight; 7 bits of one draw each (a table of the 128 values: millions of blocks per matrix).
+  static const std::array<std::uint16_t, 128> kScales = [] {
+    std::array<std::uint16_t, 128> t{};
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const float odd = static_cast<float>(1 + 2 * (i % 8));
+      t[i] = float_to_half_exact(odd * std::ldexp(1.0f, -8 - static_cast<int>(i / 8 % 4)) * (i / 32 == 0 ? -1.0f : 1.0f));
+    }
+    return t;
+  }();
   const std::int64_t block_bytes = quant_block_bytes(f, group);
   const std::int64_t blocks = rows * cols / quant_block_weights(f, group);
   for (std::int64_t b = 0; b < blocks; ++b) {
     std::uint8_t* p = m.bytes.data() + b * block_bytes;
-    std::uint16_t d = scale(), dmin = scale();
+    const std::uint64_t r = rng();
+    const std::uint16_t d = kScales[r & 127], dmin = kScales[(r >> 7) & 127];
     if (f == QuantFormat::q6_k) {
       std::memcpy(p + offsetof(BlockQ6K, d), &d, 2);
     } else {
@@ -181,7 +204,6 @@ QuantMatrix make_quant_matrix(QuantFormat f, std::int64_t rows, std::int64_t col
       if (f == QuantFormat::q4_k || f == QuantFormat::q5_k) std::memcpy(p + 2, &dmin, 2);
     }
   }
-  return m;
 }
 
 QuantVector make_quant_vector(QuantFormat f, std::int64_t cols, std::uint64_t seed) {

@@ -11,22 +11,48 @@
 namespace roofline::llm {
 using nlohmann::json;
 
+bool quantized_chain(const Precisions& p) { return p.stored().quantized(); }
+
 std::vector<Op> chain_ops(const ModelConfig& c, const Precisions& p, const MeasuredStep& step) {
   std::vector<Op> all = step.phase == Phase::decode ? decode_ops(c, p, step.batch, step.context) : prefill_ops(c, p, step.prompt);
+  const bool with_lm_head = quantized_chain(p);
   std::vector<Op> layer;
   for (Op& op : all) {
-    if (op.per_layer) layer.push_back(as_chain_runs(op));
+    if (op.per_layer || (with_lm_head && op.weight_bytes > 0.0 && !op.calls.empty())) layer.push_back(as_chain_runs(op));
   }
   return layer;
 }
+
+namespace {
+
+// The model step of the quantized chain: layers x the layer + lm_head, estimated and measured (null: not measured).
+json step_json(const StepEstimate& e, const MeasuredStep& m) {
+  const auto ratio = [](double estimated, double measured) { return measured > 0.0 ? json(estimated / measured) : json(nullptr); };
+  const auto residual = [](double estimated, double measured) {
+    return measured > 0.0 ? json((estimated - measured) / measured) : json(nullptr);
+  };
+  return {{"estimated_seconds", e.seconds},
+          {"measured_seconds", m.step_seconds > 0.0 ? json(m.step_seconds) : json(nullptr)},
+          {"measured_best_seconds", m.step_best_seconds > 0.0 ? json(m.step_best_seconds) : json(nullptr)},
+          {"residual", residual(e.seconds, m.step_seconds)},
+          {"residual_best", residual(e.seconds, m.step_best_seconds)},
+          {"ratio", ratio(e.seconds, m.step_seconds)},
+          {"ratio_best", ratio(e.seconds, m.step_best_seconds)},
+          {"bound", std::string(to_string(e.limit))},
+          {"memory_bound_seconds", e.memory_bound_seconds},
+          {"dequant_bound_seconds", e.dequant_bound_seconds},
+          {"compute_bound_seconds", e.compute_bound_seconds}};
+}
+
+}  // namespace
 
 json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs, const std::vector<MeasuredStep>& steps) {
   json out = json::array();
   for (const MeasuredStep& m : steps) {
     const std::vector<Op> ops = chain_ops(c, r.precisions, m);
     // The chain's layer is the model's average layer: operations only some layers have count for their share.
-    const StepEstimate e = estimate_step(ops, c.layers, roofs, step_bytes(ops, c.layers) / static_cast<double>(c.layers),
-                                         r.precisions.weights);
+    const double working_set = m.working_set_bytes > 0.0 ? m.working_set_bytes : step_bytes(ops, c.layers) / static_cast<double>(c.layers);
+    const StepEstimate e = estimate_step(ops, c.layers, roofs, working_set, r.precisions.weights);
     json row;
     if (m.phase == Phase::decode) {
       row["id"] = fmt::format("decode-b{}", m.batch);
@@ -62,6 +88,10 @@ json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& ro
       op_rows.push_back(o);
     }
     row["ops"] = op_rows;
+    if (quantized_chain(r.precisions)) {
+      row["format"] = r.precisions.stored().name;
+      row["step"] = step_json(e, m);
+    }
     out.push_back(row);
   }
   json notes = json::array();
@@ -75,6 +105,13 @@ json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& ro
                                 "diagonal block in full), up to {:.1f}% more score/value FLOPs than the P(P+1)/2 pairs "
                                 "the model counts", m.prompt, static_cast<long long>(b),
                                 100.0 * (chain_pairs / (p * (p + 1) / 2) - 1)));
+  }
+  for (const MeasuredStep& m : steps) {
+    if (!quantized_chain(r.precisions) || m.phase != Phase::decode || m.batch <= 1) continue;
+    notes.push_back(fmt::format("decode at batch {}: the chain's dequant-dot GEMV unpacks and multiplies every weight once per "
+                                "activation column ({} times, ggml's vec_dot path), the estimate once per step (a kernel that "
+                                "unpacks a tile once for the batch): the measured step can take up to {}x its dequant-bound time",
+                                m.batch, m.batch, m.batch));
   }
   return {{"steps", out},
           {"notes", notes},
@@ -103,6 +140,7 @@ void add_moment(json& measured, const json& moment, double before, double after)
   json& steps = measured["steps"];
   for (std::size_t i = 0; i < steps.size(); ++i) {
     copy_moment(steps[i], moment["steps"][i]);
+    if (steps[i].contains("step")) copy_moment(steps[i]["step"], moment["steps"][i]["step"]);
     for (std::size_t k = 0; k < steps[i]["ops"].size(); ++k) copy_moment(steps[i]["ops"][k], moment["steps"][i]["ops"][k]);
   }
   measured["notes"].push_back(fmt::format(

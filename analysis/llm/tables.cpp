@@ -215,6 +215,19 @@ std::vector<ReportTable> llm_tables(const json& a) {
       append_measured(layer, m);
       t.rows.push_back(layer);
       t.note = m.value("note", "");
+      if (m.contains("step")) {
+        const json& st = m["step"];
+        std::vector<std::string> step{"step (layers x layer + lm_head)", m.value("format", ""), "", "", "", "",
+                                      st.value("bound", ""), seconds(st["estimated_seconds"].get<double>())};
+        append_measured(step, st);
+        t.rows.push_back(step);
+        const auto ratio = [&](const char* key) {
+          return st.contains(key) && st[key].is_number() ? fmt::format("{:.2f}", st[key].get<double>()) : std::string("not measured");
+        };
+        t.note += fmt::format("{}step: estimated / measured {} (fastest pass {}); the bound of each operation is the "
+                              "largest of its memory, compute and dequant-dot times", t.note.empty() ? "" : "; ",
+                              ratio("ratio"), ratio("ratio_best"));
+      }
       tables.push_back(t);
     }
   }

@@ -226,7 +226,9 @@ void add_llm(const json& results, std::vector<KeyFigure>& out) {
                                     : fmt::format("prefill {} tokens", count("prompt_tokens"));
     const std::string estimate = l.contains("estimated_seconds") && l["estimated_seconds"].is_number()
                                      ? fmt::format(" (estimate {:.3g} ms)", l["estimated_seconds"].get<double>() * 1e3) : "";
-    out.push_back({fmt::format("llm/{}/{}/kv:{}/{}/threads:{}", model, llm_label(l, "precision"), llm_label(l, "kv_precision"),
+    // A quantized chain's weights are named by their storage format (labels.format: q8_0), others by precision.
+    const std::string weights = l.contains("format") ? llm_label(l, "format") : llm_label(l, "precision");
+    out.push_back({fmt::format("llm/{}/{}/kv:{}/{}/threads:{}", model, weights, llm_label(l, "kv_precision"),
                                step, threads),
                    "llm", fmt::format("{} {}, one layer{}, {}", model, what, estimate, threads_text(threads)), threads,
                    e["layer_seconds"].get<double>(), "s", false, "median repetition", true});

@@ -2,8 +2,8 @@
 // KV cache, decode tokens/s per batch and its bound, the batch where decode turns compute-bound, prefill
 // time), as tables, --json or an --html page; --measure times one layer at the model's real shapes on
 // this machine through the harness (cmd_llm_measure.cpp), writes its results file and sets the measured
-// seconds beside the estimate. Every input is checked, and the destinations too, before anything is measured
-// or written.
+// seconds beside the estimate (--measured reads such a file back). Every input is checked, and the destinations
+// too, before anything is measured or written.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -46,6 +46,7 @@ struct LlmArgs {
   std::string threads, html, roof = "peak", keep, routing = "uniform", target = llm::kDefaultTarget, observed;
   std::string draft, accept, draft_tokens;
   std::string out, profile = "quick", bind = "compact", backends;  // --measure's
+  std::string measured;  // --measured: a file --measure wrote, read back
   bool json = false, measure = false, force = false, measure_flags = false;
 };
 
@@ -173,9 +174,8 @@ void check_request(const LlmArgs& a, const llm::ModelConfig& config, const llm::
   if (r.observed.prefill > 0.0 && r.prompts.size() != 1) {
     throw InputError("--observed prefill=: give the one prompt length it was measured at with --prompt (e.g. --prompt 512)");
   }
-  if (a.measure && (r.precisions.format || !r.precisions.keep.empty())) {
-    throw InputError(fmt::format("--measure times bf16, fp32 or int8 weights with the GEMM backends; no kernel here runs {}",
-                                 r.precisions.stored().name));
+  if (a.measure && !r.precisions.keep.empty()) {
+    throw InputError("--keep: --measure times every weight in the one --weights format (drop --keep to measure)");
   }
   if (a.measure && a.target != llm::kDefaultTarget) {
     throw InputError(fmt::format("--measure runs on this machine's CPU, not on --target {}", a.target));
@@ -212,7 +212,10 @@ void run_llm(const LlmArgs& a, CliState& state) {
     answer["notes"].push_back(fmt::format("ceilings at {} threads: the largest thread count of {} with a DRAM roof "
                                           "(--threads chooses another)", roofs.threads, results_path.string()));
   }
-  if (a.measure) {
+  if (!a.measured.empty()) {
+    if (a.measure || a.measure_flags) throw InputError("--measured reads back a file --measure wrote: not with --measure or its flags");
+    answer["measured"] = read_measured_llm(a.measured, config, request, roofs);
+  } else if (a.measure) {
     LlmMeasureArgs m{a.out, a.profile, a.bind, a.backends, results_path.string(), a.force};
     const LlmMeasurePlan plan = plan_llm_measure(m, config, request, roofs.threads);
     answer["measured"] = measure_llm(plan, config, request, roofs, state);
@@ -264,6 +267,8 @@ void add_llm_command(CLI::App& app, CliState& state) {
   cmd->add_option("--bind", a->bind, "With --measure: thread binding, compact (default), spread or none");
   cmd->add_option("--backends", a->backends, "With --measure: GEMM backends to use, the first that runs each precision "
                                              "(default: eigen for fp32, onednn for bf16 and int8)");
+  cmd->add_option("--measured", a->measured, "A results file of --measure (this model, --weights and --kv): its steps beside "
+                                             "the estimate again, nothing measured");
   cmd->add_flag("--force", a->force, "Overwrite an existing --html or --out file");
   cmd->callback([a, cmd, &state] {
     for (const char* flag : {"--out", "--profile", "--bind", "--backends"}) {

@@ -18,6 +18,7 @@
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/bench/environment.hpp"
 #include "roofline/bench/llm_chain.hpp"
+#include "roofline/bench/llm_quant.hpp"
 #include "roofline/bench/memory.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/progress.hpp"
@@ -73,7 +74,59 @@ json results_document(const LlmMeasurePlan& p, const Runner& runner, const Suite
   return doc;
 }
 
+// The steps of an llm results file's entries at the estimate's threads set beside the estimate, with the roof
+// of the moment the suite recorded (context.suites.llm.memory_roof_moment) and what the plan left out.
+json compare_with_estimate(const llm::ModelConfig& config, const llm::LlmRequest& request, const llm::Roofs& roofs,
+                           const std::vector<json>& entries, const json& suite) {
+  std::vector<llm::MeasuredStep> steps = measured_steps(entries, roofs.threads);
+  add_step_facts(steps, suite, roofs.threads);
+  json out = llm::compare_measured(config, request, roofs, steps);
+  for (const json& why : suite.value("skipped", json::array())) out["notes"].push_back(why);
+  if (llm::quantized_chain(request.precisions)) {
+    out["working_set"] = "the quantized chain rotates each weight over copies (labels.weights_copies) streaming at least 4x "
+                         "the last level cache per rotation: its estimate uses the level that working set fits in (DRAM)";
+  }
+  const json moment = suite.value("memory_roof_moment", json::object());
+  const double before = moment.value("before", 0.0), after = moment.value("after", 0.0);
+  if (before > 0.0 && after > 0.0) {
+    llm::add_moment(out, llm::compare_measured(config, request, llm::at_memory_roof(roofs, (before + after) / 2.0), steps),
+                    before, after);
+  }
+  // What the harness's figures are (compare_measured's wording is of single passes).
+  out["residual"] = "(estimated - measured) / measured; measured = the median repetition (each the mean of its "
+                    "iterations, at least the profile's min time; residual_best: the fastest repetition)";
+  out["threads"] = roofs.threads;
+  out["budget_bytes"] = suite.value("budget_bytes", json(nullptr));
+  out["backends"] = suite.value("backends", json::object());
+  return out;
+}
+
 }  // namespace
+
+json read_measured_llm(const fs::path& file, const llm::ModelConfig& config, const llm::LlmRequest& request,
+                       const llm::Roofs& roofs) {
+  const json doc = load_results(file);
+  const json* suite = &doc;
+  for (const char* key : {"context", "suites", "llm"}) {
+    suite = suite->is_object() && suite->contains(key) ? &(*suite)[key] : nullptr;
+    if (suite == nullptr) throw InputError(fmt::format("--measured {}: not a results file of `roofline llm --measure`", file.string()));
+  }
+  const std::string weights = suite->value("weights_format", suite->value("weights", std::string()));
+  const std::string kv = suite->value("kv", std::string());
+  const llm::Precisions& p = request.precisions;
+  if (suite->value("model", std::string()) != config.name || weights != p.stored().name || kv != to_string(p.kv)) {
+    throw InputError(fmt::format("--measured {}: it measured {} with {} weights and a {} KV cache; pass --config, --weights "
+                                 "and --kv to match", file.string(), suite->value("model", std::string("?")), weights, kv));
+  }
+  const std::vector<json> entries = doc.value("benchmarks", json::array()).get<std::vector<json>>();
+  if (measured_steps(entries, roofs.threads).empty()) {
+    throw InputError(fmt::format("--measured {}: no measured step at {} threads; pass --threads with the count it measured at",
+                                 file.string(), roofs.threads));
+  }
+  json out = compare_with_estimate(config, request, roofs, entries, *suite);
+  out["results_file"] = file.string();
+  return out;
+}
 
 LlmMeasurePlan plan_llm_measure(const LlmMeasureArgs& a, const llm::ModelConfig& config, const llm::LlmRequest& request,
                                 int threads) {
@@ -92,7 +145,12 @@ LlmMeasurePlan plan_llm_measure(const LlmMeasureArgs& a, const llm::ModelConfig&
   c.memory_budget_bytes = memory_budget(MemoryInfo{m.memory_total_bytes, m.memory_available_bytes, m.memory_source});
   if (!a.backends.empty()) c.backends = parse_name_list(a.backends, "--backends");
   c.suites = {"llm"};
-  chain_backend(request.precisions.weights, c.backends);  // a precision no backend here runs fails now
+  // A format or precision nothing here runs fails now, before anything is measured.
+  if (request.precisions.format) {
+    check_quant_measure(request.precisions.stored().name, c.features);  // our dequant-dot kernels (llm_quant.hpp)
+  } else {
+    chain_backend(request.precisions.weights, c.backends);
+  }
   chain_backend(request.precisions.kv, c.backends);
   p.overwrite = a.force ? Overwrite::yes : Overwrite::no;
   p.out = a.out;
@@ -139,19 +197,7 @@ json measure_llm(const LlmMeasurePlan& p, const llm::ModelConfig& config, const 
   const json environment = environment_json(env_start, env_end, canary_bytes(p.machine, c), c.max_threads());
   const json doc = results_document(p, runner, suite, environment, seconds);
 
-  std::vector<llm::MeasuredStep> steps = measured_steps(runner.entries(), roofs.threads);
-  add_step_facts(steps, suite.context, roofs.threads);
-  json out = llm::compare_measured(config, request, roofs, steps);
-  if (before > 0.0 && after > 0.0) {
-    llm::add_moment(out, llm::compare_measured(config, request, llm::at_memory_roof(roofs, (before + after) / 2.0), steps),
-                    before, after);
-  }
-  // What the harness's figures are (compare_measured's wording is of single passes).
-  out["residual"] = "(estimated - measured) / measured; measured = the median repetition (each the mean of its "
-                    "iterations, at least the profile's min time; residual_best: the fastest repetition)";
-  out["threads"] = roofs.threads;
-  out["budget_bytes"] = c.memory_budget_bytes;
-  out["backends"] = suite.context["backends"];
+  json out = compare_with_estimate(config, request, roofs, runner.entries(), suite.context);
   out["results_file"] = p.out.string();
   write_file_atomically(p.out, doc.dump(2) + "\n", p.overwrite);
   for (const std::string& f : runner.failures()) std::fprintf(stderr, "roofline: FAILED %s\n", f.c_str());

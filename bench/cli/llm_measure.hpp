@@ -43,4 +43,10 @@ LlmMeasurePlan plan_llm_measure(const LlmMeasureArgs& args, const llm::ModelConf
 nlohmann::json measure_llm(const LlmMeasurePlan& plan, const llm::ModelConfig& config, const llm::LlmRequest& request,
                            const llm::Roofs& roofs, CliState& state);
 
+// `llm --measured FILE`: the comparison of a results file `llm --measure` wrote (read back, nothing measured)
+// against the estimate of `roofs`. Throws InputError for a file that is not one, or measured another model, weights
+// format or KV precision, or has no step at roofs.threads.
+nlohmann::json read_measured_llm(const std::filesystem::path& file, const llm::ModelConfig& config,
+                                 const llm::LlmRequest& request, const llm::Roofs& roofs);
+
 }  // namespace roofline::cli

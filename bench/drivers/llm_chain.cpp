@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/bench/llm_quant.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/huge_pages.hpp"
@@ -46,7 +47,14 @@ double number_or(const json& e, const std::string& key, double fallback) {
 LlmPlan plan_llm(const LlmSuiteInput& input) {
   LlmPlan plan;
   const llm::LlmRequest& r = input.request;
+  const bool quantized = llm::quantized_chain(r.precisions);
   for (std::int64_t b : r.batches) {
+    if (quantized && b > kQuantChainMaxBatch) {
+      plan.skipped.push_back(fmt::format("decode at batch {} not measured: the quantized chain runs the dequant-dot GEMVs "
+                                         "up to batch {} (llama.cpp's CPU path switches to tiled GEMMs above it)", b,
+                                         kQuantChainMaxBatch));
+      continue;
+    }
     LlmStepPlan s;
     s.step.phase = llm::Phase::decode;
     s.step.batch = b;
@@ -55,6 +63,11 @@ LlmPlan plan_llm(const LlmSuiteInput& input) {
     plan.max_tokens = std::max(plan.max_tokens, b);
   }
   for (std::int64_t p : r.prompts) {
+    if (quantized) {
+      plan.skipped.push_back(fmt::format("prefill of {} tokens not measured: the quantized chain times decode GEMVs only "
+                                         "(a runtime prefills with tiled GEMMs)", p));
+      continue;
+    }
     LlmStepPlan s;
     s.step.phase = llm::Phase::prefill;
     s.step.prompt = p;
@@ -124,6 +137,7 @@ std::vector<llm::MeasuredStep> measured_steps(const std::vector<json>& entries, 
       s.batch = l.value("batch", 1);
       s.context = l.value("context", 0);
       s.prompt = l.value("prompt_tokens", 0);
+      s.working_set_bytes = l.value("working_set_bytes", 0.0);
       steps.push_back(s);
     }
     llm::MeasuredStep& s = steps[it->second];
@@ -131,9 +145,10 @@ std::vector<llm::MeasuredStep> measured_steps(const std::vector<json>& entries, 
     if (run_type != "aggregate" || (aggregate != "median" && aggregate != "min")) continue;
     const bool median = aggregate == "median";
     (median ? s.layer_seconds : s.layer_best_seconds) = number_or(e, "layer_seconds", 0.0);
+    (median ? s.step_seconds : s.step_best_seconds) = number_or(e, "step_seconds", 0.0);
     for (const auto& [key, value] : e.items()) {
       const std::string suffix = "_seconds";
-      if (key == "layer_seconds" || !value.is_number() || key.size() <= suffix.size() ||
+      if (key == "layer_seconds" || key == "step_seconds" || !value.is_number() || key.size() <= suffix.size() ||
           key.compare(key.size() - suffix.size(), suffix.size(), suffix) != 0) {
         continue;
       }

@@ -2,16 +2,21 @@
 // one BenchmarkSpec per decode batch and prefill prompt at every thread count: see llm_chain.hpp. Setup
 // (allocation, first-touch fill by the pinned team, weight packing, primitive creation) happens before the
 // specs run; the layer's weights are prepared once per thread count for every step, each step's KV cache
-// before its spec and released after it.
+// before its spec and released after it. With quantized weights (issue 48) the weight operations and lm_head are
+// our dequant-dot GEMVs (llm_quant.hpp), each weight rotated over copies, and the spec adds the model step.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "roofline/bench/llm_chain.hpp"
+#include "roofline/bench/llm_quant.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/target.hpp"
+#include "roofline/common/errors.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -25,7 +30,12 @@ struct Setup {
   const LlmSuiteInput& input;
   int threads = 1;
   std::string weights_backend, kv_backend;
+  int copies = 1;  // quantized weights: instances each weight problem rotates over (llm_quant.hpp)
 };
+
+bool quantized_weights(const Setup& s, const llm::Op& op) {
+  return op.weight_bytes > 0.0 && llm::quantized_chain(s.input.request.precisions);
+}
 
 const GemmBackend& backend_of(const Setup& s, const llm::Op& op) {
   const bool weights = op.weight_bytes > 0.0;
@@ -43,8 +53,32 @@ GemmRequest request_for(const Setup& s, const llm::GemmCall& call, std::int64_t 
   return g;
 }
 
+// The quantized weights of `op` as dequant-dot GEMVs (llm_quant.hpp), every instance `copies` times over.
+bool prepare_quant_stage(const Setup& s, const llm::Op& op, std::int64_t max_n, double& used, ChainStage& out) {
+  const std::optional<QuantWeights> w = quant_weights_of(op.format);
+  const QuantDotVariant* kernel = w ? best_quant_kernel(w->format, s.config.features) : nullptr;
+  if (kernel == nullptr) throw InputError(fmt::format("--measure: no dequant-dot kernel runs {} ({}) here", op.format, op.name));
+  double need = 0.0;
+  for (const llm::GemmCall& call : op.calls) {
+    need += static_cast<double>(call.count) * quant_problem_bytes(*w, call.m, call.k, std::max(max_n, call.n), s.copies);
+  }
+  if (used + need > static_cast<double>(s.config.memory_budget_bytes)) return false;
+  used += need;
+  out.name = op.name;
+  std::uint64_t seed = 48;
+  for (const llm::GemmCall& call : op.calls) {
+    for (std::int64_t i = 0; i < call.count; ++i) {
+      out.problems.push_back(prepare_quant_problem(*kernel, *w, call.m, call.k, std::max(max_n, call.n), s.threads, s.copies, seed++));
+      out.batches.push_back(call.n);
+    }
+  }
+  out.active = out.problems.size();
+  return true;
+}
+
 // Prepares every instance of `op` unless that would take `used` past the budget; returns false then.
 bool prepare_stage(const Setup& s, const llm::Op& op, std::int64_t max_n, double& used, ChainStage& out) {
+  if (quantized_weights(s, op)) return prepare_quant_stage(s, op, max_n, used, out);
   const GemmBackend& backend = backend_of(s, op);
   double need = 0.0;
   for (const llm::GemmCall& call : op.calls) {
@@ -87,10 +121,33 @@ std::vector<ChainStage> step_stages(const Setup& s, const LlmStepPlan& step, con
                           op.name, budget_text(s.config));
       continue;
     }
-    stage.weight = layer_share(op, s.input.config.layers);
+    // A once-per-model operation (lm_head, timed by the quantized chain) is no share of the layer; it counts once
+    // in the step.
+    stage.weight = op.per_layer ? layer_share(op, s.input.config.layers) : 0.0;
+    if (llm::quantized_chain(s.input.request.precisions)) stage.step_weight = llm::op_times(op, s.input.config.layers);
     stages.push_back(std::move(stage));
   }
   return stages;
+}
+
+// The last data cache level, all its instances together (a quantized layer must stream past every one of them).
+double last_cache_bytes(const MachineFacts& machine) {
+  int level = 0;
+  double bytes = 0.0;
+  for (const CacheInfo& c : machine.caches) {
+    if (c.type == "instruction" || c.size_bytes == 0 || c.level < level) continue;
+    const double all = static_cast<double>(c.size_bytes) * std::max(1, c.instances);
+    bytes = c.level > level ? all : std::max(bytes, all);
+    level = c.level;
+  }
+  return bytes;
+}
+
+// The weight bytes one chain iteration streams (every weight operation once: the layer's and lm_head).
+double step_weight_bytes(const std::vector<llm::Op>& ops) {
+  double bytes = 0.0;
+  for (const llm::Op& op : ops) bytes += op.weight_bytes;
+  return bytes;
 }
 
 json step_labels(const Setup& s, const LlmStepPlan& step, bool complete) {
@@ -112,6 +169,11 @@ json step_labels(const Setup& s, const LlmStepPlan& step, bool complete) {
   } else {
     l["prompt_tokens"] = step.step.prompt;
   }
+  if (llm::quantized_chain(p)) {
+    l["format"] = p.stored().name;
+    l["weights_copies"] = s.copies;
+    l["working_set_bytes"] = static_cast<double>(s.copies) * step_weight_bytes(step.ops);
+  }
   const auto e = s.input.estimated_seconds.find(step.id);
   if (e != s.input.estimated_seconds.end()) l["estimated_seconds"] = e->second;
   return l;
@@ -122,7 +184,8 @@ std::string spec_name(const Setup& s, const LlmStepPlan& step) {
   const std::string what = step.step.phase == llm::Phase::decode
                                ? fmt::format("decode/batch:{}/context:{}", step.step.batch, step.step.context)
                                : fmt::format("prefill/prompt:{}", step.step.prompt);
-  return fmt::format("llm/{}/{}/kv:{}/threads:{}/{}", s.input.config.name, to_string(p.weights), to_string(p.kv), s.threads, what);
+  const std::string weights = llm::quantized_chain(p) ? p.stored().name : std::string(to_string(p.weights));
+  return fmt::format("llm/{}/{}/kv:{}/threads:{}/{}", s.input.config.name, weights, to_string(p.kv), s.threads, what);
 }
 
 // The weights of the layer at one thread count, prepared once for every step; `note` says what did not fit.
@@ -143,6 +206,12 @@ std::vector<ChainStage> prepare_weights(const Setup& s, const LlmPlan& plan, dou
 void run_at_threads(Setup& s, const MachineFacts& machine, const LlmPlan& plan, Runner& runner, SuiteOutput& out) {
   if (s.config.bind != BindPolicy::none) pin_openmp_threads(s.threads, binding_plan(machine, s.threads, s.config.bind));
   const LlmProfile profile = llm_profile(s.config.profile);
+  if (llm::quantized_chain(s.input.request.precisions)) {
+    // Enough copies that one rotation streams at least 4x the last level cache: the weights come from memory.
+    const double iteration = step_weight_bytes(plan.weight_ops);
+    const double cache = last_cache_bytes(machine);
+    s.copies = iteration > 0.0 ? std::max(1, static_cast<int>(std::ceil(kQuantChainCacheFactor * cache / iteration))) : 1;
+  }
   double used = 0.0;
   std::string weights_note;
   const auto started = Clock::now();
@@ -214,13 +283,17 @@ BenchmarkSpec chain_step_spec(const std::string& name, const json& labels, std::
     }
     // A layer with operations left out (budget) is no layer time: only its operations' times are written.
     if (complete) state.counters["layer_seconds"] = Counter(layer, Counter::kAvgIterations);
+    double step = 0.0;
+    for (std::size_t i = 0; i < st.size(); ++i) step += st[i].step_weight * seconds[i];
+    if (complete && step > 0.0) state.counters["step_seconds"] = Counter(step, Counter::kAvgIterations);
   };
   return spec;
 }
 
 void run_llm_suite(const RunConfig& config, const MachineFacts& machine, const LlmSuiteInput& input, Runner& runner,
                    SuiteOutput& out) {
-  Setup s{config, input, 1, chain_backend(input.request.precisions.weights, config.backends),
+  const bool quantized = llm::quantized_chain(input.request.precisions);
+  Setup s{config, input, 1, quantized ? std::string(kQuantChainBackend) : chain_backend(input.request.precisions.weights, config.backends),
           chain_backend(input.request.precisions.kv, config.backends)};
   const LlmPlan plan = plan_llm(input);
   const LlmProfile profile = llm_profile(config.profile);
@@ -237,6 +310,17 @@ void run_llm_suite(const RunConfig& config, const MachineFacts& machine, const L
                   "its share of the average layer; one call of every operation before timing";
   ctx["validation"] = "every product after timing (check_gemm: column sums and sampled dot products, exact)";
   ctx["steps"] = json::array();
+  if (quantized) {
+    ctx["weights_format"] = input.request.precisions.stored().name;
+    ctx["quantized"] = fmt::format("every weight GEMM of the layer and lm_head as our dequant-dot GEMV (one activation column "
+                                   "after another, batch 1-{}), its weights rotated over copies streaming at least {}x the "
+                                   "last level cache; attention on the KV backend; step_seconds = layers x the layer + lm_head",
+                                   kQuantChainMaxBatch, kQuantChainCacheFactor);
+    ctx["validation"] = "every quantized GEMV after timing against the double-precision dequantized reference (every row, "
+                        "every 61st of a matrix above 1M weights); every KV product by check_gemm";
+  }
+  ctx["skipped"] = plan.skipped;
+  for (const std::string& why : plan.skipped) out.notes.push_back("llm: " + why);
   for (int threads : config.thread_counts) {
     s.threads = threads;
     run_at_threads(s, machine, plan, runner, out);

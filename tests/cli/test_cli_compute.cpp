@@ -1,6 +1,6 @@
 // End-to-end: the compute suite through `roofline run`: --max-isa caps which kernels run (and the rest
 // are "not supported" rows), a bogus cap is exit 2, and no measured ceiling exceeds its theoretical peak
-// by more than 10% (the counting-bug detector) on this machine.
+// by more than 10% (the counting-bug detector) on this machine; the quick profile's dequant rows are all there.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -92,6 +92,23 @@ TEST(CliCompute, NoCeilingAboveItsTheoreticalPeakAndEveryRowPresent) {
   for (const char* r : {"fp64/scalar/64", "fp64/avx512/512", "fp32/sse/128", "bf16/avx512/256", "fp16/avx512/512",
                         "int8/avx512/128", "int8/avx_vnni/256"}) {
     EXPECT_TRUE(rows.count(r)) << r;
+  }
+  // The quick profile's dequant rows (issue 48): every format's best kernel in L1 and in L2, and its GEMV over
+  // weights in DRAM at batch 1 at the largest thread count, each validated.
+  std::set<std::string> dequant;
+  for (const json& e : doc["benchmarks"]) {
+    if (!e.contains("labels") || e.value("run_type", "") != "iteration") continue;
+    const json& l = e["labels"];
+    const std::string suite = l.value("suite", "");
+    if (suite != "dequant_dot" && suite != "dequant_gemv") continue;
+    EXPECT_FALSE(e.value("error_occurred", false)) << e.dump();
+    dequant.insert(suite + "/" + l.value("format", "") + "/" + l.value("level", "DRAM") + "/" + std::to_string(l.value("threads", 0)));
+  }
+  for (const char* f : {"q8_0", "q4_0", "q4_k", "q5_k", "q6_k", "int4"}) {
+    for (const std::string& where : {"dequant_dot/" + std::string(f) + "/L1/1", "dequant_dot/" + std::string(f) + "/L2/1",
+                                    "dequant_gemv/" + std::string(f) + "/DRAM/1"}) {
+      EXPECT_TRUE(dequant.count(where)) << where;
+    }
   }
   if (isa.value("avx512_bf16", false)) {
     for (const json& row : doc["roofline"]["compute_table"]) {

@@ -133,6 +133,66 @@ TEST(CliLlm, MeasuresATinyLayer) {
   EXPECT_TRUE(doc["roofline"].is_object());
 }
 
+void expect_refused(std::vector<std::string> args, const std::string& names);
+
+// A quantized layer and lm_head timed with our dequant-dot kernels (issue 48): the step beside the estimate, each
+// operation's bound named, batch 64 and prefill said not measured; the file reads back through report and compare.
+TEST(CliLlm, MeasuresATinyQuantizedLayerAndItsLmHead) {
+  TempDir dir;
+  const fs::path out = dir / "q4_0.json";
+  const nlohmann::json a = run_json({"--config", (kData / "tiny_quant.json").string(), "--results", kResults, "--threads", "1",
+                                     "--weights", "q4_0", "--batches", "1,2,64", "--context", "64", "--prompt", "32",
+                                     "--measure", "--out", out.string()});
+  const auto& m = a["measured"];
+  const auto& steps = m["steps"];
+  ASSERT_EQ(steps.size(), 2u);  // decode 1 and 2; 64 and the prefill are said not measured
+  for (const auto& s : steps) {
+    EXPECT_EQ(s["format"], "q4_0");
+    EXPECT_GT(s["step"]["measured_seconds"].get<double>(), s["measured_seconds"].get<double>());
+    EXPECT_GT(s["step"]["ratio"].get<double>(), 0.0);
+    EXPECT_TRUE(s["step"]["bound"].is_string());
+    EXPECT_EQ(s["level"], "DRAM");  // the rotated copies stream past the caches
+    bool head = false;
+    for (const auto& op : s["ops"]) {
+      EXPECT_GT(op["measured_seconds"].get<double>(), 0.0) << op["name"];
+      EXPECT_TRUE(op["bound"].is_string());
+      if (op["weight_bytes"].get<double>() > 0.0) { EXPECT_EQ(op["format"], "q4_0") << op["name"]; }
+      head = head || op["name"] == "lm_head";
+    }
+    EXPECT_TRUE(head);
+  }
+  const std::string notes = m["notes"].dump();
+  EXPECT_NE(notes.find("decode at batch 64 not measured"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("prefill of 32 tokens not measured"), std::string::npos) << notes;
+  const CliResult text = run_cli({"llm", "--config", (kData / "tiny_quant.json").string(), "--results", kResults, "--threads", "1",
+                                  "--weights", "q4_0", "--batches", "1", "--context", "64", "--measure", "--out",
+                                  (dir / "text.json").string()});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("step (layers x layer + lm_head)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("step: estimated / measured"), std::string::npos) << text.out;
+  // The file reads back: llm --measured sets it beside the estimate again, the same answer without measuring;
+  // another format's, a file that is no llm measurement and --measured with --measure are refused.
+  const std::vector<std::string> back{"--config", (kData / "tiny_quant.json").string(), "--results", kResults, "--threads", "1",
+                                      "--weights", "q4_0", "--batches", "1,2,64", "--context", "64", "--prompt", "32"};
+  std::vector<std::string> read = back;
+  read.insert(read.end(), {"--measured", out.string()});
+  EXPECT_EQ(run_json(read)["measured"], m);
+  read[7] = "q8_0";
+  expect_refused(read, "it measured tiny_quant with q4_0 weights and a bf16 KV cache");
+  read = back;
+  read.insert(read.end(), {"--measured", kResults});
+  expect_refused(read, "not a results file of `roofline llm --measure`");
+  read = back;
+  read.insert(read.end(), {"--measured", out.string(), "--measure"});
+  expect_refused(read, "--measured reads back a file --measure wrote");
+  // The file reads back: report renders it, compare gates it against itself.
+  const CliResult report = run_cli({"report", out.string()});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  const CliResult same = run_cli({"compare", out.string(), out.string()});
+  EXPECT_NE(same.exit_code, 2) << same.out << same.err;
+  EXPECT_NE(same.out.find("llm/tiny_quant/q4_0/kv:bf16/decode/batch:1/context:64/threads:1"), std::string::npos) << same.out;
+}
+
 // The file `llm --measure` writes, its environment made quiet and one layer made slower by hand.
 nlohmann::json slowed(nlohmann::json doc, const std::string& step, double factor) {
   auto& env = doc["context"]["environment"];
@@ -219,7 +279,10 @@ TEST(CliLlm, BadFlagsAreRefused) {
   expect_refused(with({"--draft", "llama-3.2-1b", "--accept", "1.5", "--draft-tokens", "4"}), "--accept '1.5'");
   expect_refused(with({"--draft", "llama-3.2-1b", "--accept", "0.7", "--draft-tokens", "0"}), "--draft-tokens");
   expect_refused(with({"--target", "cuda:0"}), "--target 'cuda:0': ");
-  expect_refused(with({"--weights", "q4_0", "--measure"}), "--measure times bf16, fp32 or int8 weights");
+  expect_refused(with({"--weights", "fp8", "--measure"}), "--weights fp8: --measure has no dequant-dot kernel for it");
+  expect_refused(with({"--weights", "int4-g16", "--measure"}), "--weights int4-g16: --measure has no dequant-dot kernel");
+  expect_refused(with({"--weights", "q3_k", "--measure"}), "--weights 'q3_k': expected bf16, fp32, int8, q8_0, q4_0");
+  expect_refused(with({"--weights", "q4_0", "--keep", "embed=q8_0", "--measure"}), "--keep: --measure times every weight");
   expect_refused(with({"--kv", "fp64"}), "--kv 'fp64'");
   expect_refused(with({"--batches", "0"}), "--batches");
   expect_refused(with({"--batches", "1,x"}), "not an integer");

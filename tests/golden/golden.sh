@@ -40,6 +40,11 @@ case "$command:$format" in
   llm:text) "$exe" llm --config "${files[0]}" --results "${files[1]}" >out ;;
   llm:json) "$exe" llm --config "${files[0]}" --results "${files[1]}" --json >out ;;
   llm-q8_0:text) "$exe" llm --config "${files[0]}" --results "${files[1]}" --weights q8_0 --batches 1,8 >out ;;
+  # A recorded `llm --measure` file of quantized weights read back beside the estimate: llm-measured-<format>.
+  llm-measured-*:text) "$exe" llm --config "${files[0]}" --results "${files[1]}" --weights "${command#llm-measured-}" \
+    --measured "${files[2]}" >out ;;
+  llm-measured-*:json) "$exe" llm --config "${files[0]}" --results "${files[1]}" --weights "${command#llm-measured-}" \
+    --measured "${files[2]}" --json >out ;;
   *) echo "golden.sh: unknown command and format '$command $format'" >&2; exit 2 ;;
 esac
 expected="$root/tests/golden/expected/$name.$format"

@@ -38,7 +38,7 @@ TEST(QuantDot, BlockBytesAreTheFormatsLlmCounts) {
 
 TEST(QuantDot, ReferenceDecodesHandMadeBlocks) {
   // q4_0: d = 0.5 (fp16 0x3800); byte j holds weight j (low nibble) and j + 16 (high).
-  QuantMatrix w{QuantFormat::q4_0, 128, 1, 32, std::vector<std::uint8_t>(18, 0)};
+  QuantMatrix w{QuantFormat::q4_0, 128, 1, 32, decltype(QuantMatrix::bytes)(18, 0)};
   const std::uint16_t half = 0x3800;
   std::memcpy(w.bytes.data(), &half, 2);
   w.bytes[2] = 0xF0;  // weight 0 = 0.5 (0 - 8) = -4, weight 16 = 0.5 (15 - 8) = 3.5; others 0.5 (0 - 8)
@@ -53,7 +53,7 @@ TEST(QuantDot, ReferenceDecodesHandMadeBlocks) {
   EXPECT_DOUBLE_EQ(quant_dot_reference(w, x, 0), -4.0 + 3.5);
 
   // q4_k: sub-block 5's scale (j >= 4: low nibble of byte j + 4, high bits from byte j - 4) and min.
-  QuantMatrix k{QuantFormat::q4_k, 128, 1, 256, std::vector<std::uint8_t>(144, 0)};
+  QuantMatrix k{QuantFormat::q4_k, 128, 1, 256, decltype(QuantMatrix::bytes)(144, 0)};
   std::memcpy(k.bytes.data(), &one, 2);   // d = 1
   std::memcpy(k.bytes.data() + 2, &one, 2);  // dmin = 1
   std::uint8_t* scales = k.bytes.data() + 4;

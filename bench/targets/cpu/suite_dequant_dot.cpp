@@ -7,8 +7,8 @@
 // these rates), timed alone; a repetition's rate is its fastest call, as for the FMA peaks. Every output of the
 // last call is checked against the double-precision dequantized reference after timing.
 // Then the GEMV placements (suite "dequant_gemv"): each format's best kernel over weights in DRAM (at least
-// 128 MiB and 4x the L3) at batch 1, 2, 4, 8 and 16 (the full profile only), one activation column after another over each chunk of
-// rows (ggml's vec_dot path), placed by analysis/ against the DRAM roof and the format's own dequant-dot roof;
+// 128 MiB and 4x the L3) at batch 1, 2, 4, 8 and 16 at every thread count (quick: batch 1 at the largest),
+// one activation column after another over each chunk of rows (ggml's vec_dot path), placed by analysis/ against the DRAM roof and the format's own dequant-dot roof;
 // every 61st row of every column is checked against the reference (the whole check would take longer than
 // the run).
 #include <benchmark/benchmark.h>
@@ -23,8 +23,6 @@
 #include <vector>
 
 #include <fmt/format.h>
-
-#include "roofline/bench/budget.hpp"
 
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/profile.hpp"
@@ -132,8 +130,12 @@ std::uint64_t dram_weight_bytes(const MachineFacts& machine) {
   return std::clamp<std::uint64_t>(4 * l3, std::uint64_t{128} << 20, std::uint64_t{1} << 30);
 }
 
-// The weights of one format's GEMVs, made by the first of its specs that runs and shared by the others.
-using SharedWeights = std::shared_ptr<std::optional<QuantMatrix>>;
+// The weights of one format's GEMVs, made by the first of its specs that runs and shared by the others, in the
+// one storage every format's weights are made in (paged in once: the quick profile's cost is mostly pages).
+struct SharedWeights {
+  std::shared_ptr<QuantMatrix> storage;
+  std::shared_ptr<bool> made;  // this format's weights are in the storage
+};
 
 BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, std::int64_t rows, int batch, int threads,
                         const std::vector<int>& pus, const ProfileSettings& settings) {
@@ -151,8 +153,11 @@ BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, 
   spec.min_time_s = settings.compute.min_time_s;
   spec.body = [&v, weights, threads, pus, rows, row_bytes, batch](benchmark::State& state) {
     pin_openmp_threads(threads, pus);
-    if (!weights->has_value()) weights->emplace(make_quant_matrix(v.format, rows, kCols, 40));
-    const QuantMatrix& w = **weights;
+    if (!*weights.made) {
+      fill_quant_matrix(*weights.storage, v.format, rows, kCols, 40);
+      *weights.made = true;
+    }
+    const QuantMatrix& w = *weights.storage;
     std::vector<QuantVector> x;
     for (int c = 0; c < batch; ++c) x.push_back(make_quant_vector(v.format, kCols, 41 + static_cast<std::uint64_t>(c)));
     std::vector<float> y(static_cast<std::size_t>(rows) * batch);
@@ -176,6 +181,33 @@ BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, 
     if (auto err = validate_quant_gemv(w, x.data(), batch, y.data(), kGemvRowStride)) state.SkipWithError(err->c_str());
   };
   return spec;
+}
+
+// The DRAM GEMV placements. The full profile: each format's best kernel at every batch and thread count. The
+// quick profile: batch 1 at the largest thread count only (the step `roofline llm` estimates), a fraction of a
+// second per format, most of it making the weights.
+void run_dequant_gemv_rows(const RunConfig& config, const MachineFacts& machine, const std::vector<const QuantDotVariant*>& best,
+                           const ProfileSettings& settings, Runner& runner, SuiteOutput& out) {
+  const bool quick = config.profile == Profile::quick;
+  const std::uint64_t weight_bytes = dram_weight_bytes(machine);
+  const std::vector<int> batches = quick ? std::vector<int>{1} : std::vector<int>(kGemvBatches.begin(), kGemvBatches.end());
+  const std::vector<int> thread_counts =
+      quick ? std::vector<int>{*std::max_element(config.thread_counts.begin(), config.thread_counts.end())} : config.thread_counts;
+  out.context["dequant_gemv"] = {{"weight_bytes", weight_bytes}, {"batches", batches}, {"threads", thread_counts},
+                                 {"cols", kCols}, {"checked_row_stride", kGemvRowStride}};
+  if (quick) out.context["dequant_gemv"]["quick"] = "batch 1 at the largest thread count; --profile full runs batches 1-16 at every thread count";
+  const auto storage = std::make_shared<QuantMatrix>();
+  for (const QuantDotVariant* v : best) {
+    // One format at a time, its weights made once for every batch and thread count over the previous format's.
+    const std::int64_t rows = static_cast<std::int64_t>(weight_bytes) / quant_row_bytes(v->format, kCols);
+    const SharedWeights weights{storage, std::make_shared<bool>(false)};
+    std::vector<BenchmarkSpec> specs;
+    for (const int threads : thread_counts) {
+      const std::vector<int> pus = binding_plan(machine, threads, config.bind);
+      for (const int b : batches) specs.push_back(gemv_spec(*v, weights, rows, b, threads, pus, settings));
+    }
+    runner.run(specs);
+  }
 }
 
 }  // namespace
@@ -216,52 +248,26 @@ void run_dequant_dot_rows(const RunConfig& config, const MachineFacts& machine, 
     if (!best.empty() && best.back()->format == v->format) best.back() = v;
     else best.push_back(v);
   }
-  // The quick profile measures each format's best ISA with its weights in L1 (the ceiling llm uses), inside the
-  // compute suite's budget; the full profile every format x ISA row at every level. Every row validates in the
-  // unit tests (test_kernels) whatever the profile.
+  // Every thread count of the plan, fixed before measuring (no budget cut: llm estimates at the largest thread
+  // count and needs the dequant rate there). The quick profile measures each format's best ISA with its weights
+  // in L1 and in L2; the full profile every format x ISA row. Every row validates in the unit tests
+  // (test_kernels) whatever the profile.
   const bool quick = config.profile == Profile::quick;
   const std::vector<const QuantDotVariant*>& measured = quick ? best : runnable;
-  const std::vector<Placement> levels_run = quick && !where.empty() ? std::vector<Placement>{where.front()} : where;
   if (quick) {
-    out.context["dequant_dot"]["quick"] = "each format's best ISA, weights in L1; --profile full runs every row at every level";
+    out.context["dequant_dot"]["quick"] = "each format's best ISA, weights in L1 and L2, at every thread count; "
+                                          "--profile full runs every format x ISA row";
   }
   const ProfileSettings& settings = profile_settings(config.profile);
-  SuiteBudget& budget = runner.budget();
-  double last_s = 0.0;
   for (const int threads : config.thread_counts) {
-    if (last_s > 0.0 && !budget.allows(last_s)) {
-      out.notes.push_back(budget.cut("compute", fmt::format("the dequant-dot rows at {} threads", threads)));
-      continue;
-    }
-    const auto started = std::chrono::steady_clock::now();
     const std::vector<int> pus = binding_plan(machine, threads, config.bind);
     std::vector<BenchmarkSpec> specs;
-    for (const Placement& p : levels_run) {
+    for (const Placement& p : where) {
       for (const QuantDotVariant* v : measured) specs.push_back(dequant_spec(*v, p, threads, pus, settings));
     }
     runner.run(specs);
-    last_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }
-  const std::uint64_t weight_bytes = dram_weight_bytes(machine);
-  // The GEMVs stream DRAM-sized weights (seconds per format with the scalar kernels): the full profile only.
-  if (config.profile == Profile::quick) {
-    out.context["dequant_gemv"] = {{"skipped", "quick profile: the DRAM GEMV placements run with --profile full"}};
-    return;
-  }
-  const std::vector<int> batches(kGemvBatches.begin(), kGemvBatches.end());
-  out.context["dequant_gemv"] = {{"weight_bytes", weight_bytes}, {"batches", batches}, {"cols", kCols},
-                                 {"checked_row_stride", kGemvRowStride}};
-  for (const QuantDotVariant* v : best) {
-    // One format at a time, its weights made once for every batch and thread count, freed before the next.
-    const std::int64_t rows = static_cast<std::int64_t>(weight_bytes) / quant_row_bytes(v->format, kCols);
-    const auto weights = std::make_shared<std::optional<QuantMatrix>>();
-    std::vector<BenchmarkSpec> specs;
-    for (const int threads : config.thread_counts) {
-      const std::vector<int> pus = binding_plan(machine, threads, config.bind);
-      for (const int b : batches) specs.push_back(gemv_spec(*v, weights, rows, b, threads, pus, settings));
-    }
-    runner.run(specs);
-  }
+  run_dequant_gemv_rows(config, machine, best, settings, runner, out);
 }
 
 }  // namespace roofline

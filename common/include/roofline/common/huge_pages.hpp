@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdlib>
+#include <new>
 
 namespace roofline {
 
@@ -16,5 +18,23 @@ void* allocate_large(std::size_t bytes, std::size_t alignment = 64);
 
 inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 inline constexpr std::size_t kHugePageThreshold = 2 * kHugePageBytes;
+
+// allocate_large as a standard allocator: a std::vector of DRAM-sized weights (the dequant-dot GEMVs' block-format
+// matrices, issue 48) on the pages of the roof it is judged against.
+template <class T>
+struct LargePageAllocator {
+  using value_type = T;
+  LargePageAllocator() = default;
+  template <class U>
+  explicit LargePageAllocator(const LargePageAllocator<U>& /*other*/) {}
+  T* allocate(std::size_t n) {
+    void* p = allocate_large(n * sizeof(T), alignof(T) < 64 ? 64 : alignof(T));
+    if (p == nullptr) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, std::size_t /*n*/) { std::free(p); }
+  template <class U>
+  bool operator==(const LargePageAllocator<U>& /*other*/) const { return true; }
+};
 
 }  // namespace roofline

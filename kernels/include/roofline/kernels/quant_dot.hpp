@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "roofline/common/huge_pages.hpp"
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
@@ -57,7 +58,7 @@ struct QuantMatrix {
   int group = kInt4Group;  // int4 only
   std::int64_t rows = 0;
   std::int64_t cols = 0;  // a multiple of the block (256 fits every format)
-  std::vector<std::uint8_t> bytes;
+  std::vector<std::uint8_t, LargePageAllocator<std::uint8_t>> bytes;  // DRAM-sized: on huge pages, as the DRAM roof
   [[nodiscard]] std::int64_t row_bytes() const { return quant_row_bytes(format, cols, group); }
 };
 struct QuantVector {
@@ -73,6 +74,10 @@ struct QuantVector {
 QuantMatrix make_quant_matrix(QuantFormat f, std::int64_t rows, std::int64_t cols, std::uint64_t seed,
                               int group = kInt4Group);
 QuantVector make_quant_vector(QuantFormat f, std::int64_t cols, std::uint64_t seed);
+// make_quant_matrix into `m`, keeping its storage when it holds the new matrix (no new pages: the compute suite
+// makes every format's DRAM-sized GEMV weights in one allocation).
+void fill_quant_matrix(QuantMatrix& m, QuantFormat f, std::int64_t rows, std::int64_t cols, std::uint64_t seed,
+                       int group = kInt4Group);
 
 // One thread's kernel: y[r - begin] = row r of the weights . x, for r in [begin, end).
 //   w: the matrix's bytes; row_bytes: its row stride; cols: weights per row; group: int4's group size;

@@ -31,16 +31,27 @@ struct MeasuredStep {
   std::map<std::string, double> op_best_seconds;  // fastest pass per operation
   double layer_seconds = 0.0;                // median of the summed chain (0: not measured)
   double layer_best_seconds = 0.0;           // fastest pass of the chain (0: not measured)
+  double step_seconds = 0.0;       // the quantized chain: layers x its layer + lm_head, median (0: not measured)
+  double step_best_seconds = 0.0;  // the same, fastest pass
+  double working_set_bytes = 0.0;  // what one chain iteration cycles through (0: one layer's bytes)
   int repetitions = 0;
   std::vector<std::string> implementations;  // what the libraries ran
   std::string note;                          // why something was not measured
 };
 
-// The ops the chain runs for a step: one layer's (decode_ops or prefill_ops, per-layer ones only).
+// Whether --measure times the weights with the dequant-dot kernels (a quantized storage format, issue 48):
+// that chain times lm_head too, and gives the model step beside the layer.
+bool quantized_chain(const Precisions& p);
+
+// The ops the chain runs for a step: one layer's (decode_ops or prefill_ops, per-layer ones only), and
+// lm_head (once per model) in the quantized chain.
 std::vector<Op> chain_ops(const ModelConfig& c, const Precisions& p, const MeasuredStep& step);
 
 // {"steps": [{"id", "title", "phase", "batch"/"prompt_tokens", "estimated_seconds", "measured_seconds",
-// "residual", "ops": [op_json + measured_seconds + residual], "note"}]}.
+// "residual", "ops": [op_json + measured_seconds + residual], "note"}]}. The quantized chain's steps add
+// "step": {"estimated_seconds", "measured_seconds", "measured_best_seconds", "ratio" (estimated / measured),
+// "ratio_best", "bound" (the limit of the operations taking most of the estimate)}. A step's working set is
+// its working_set_bytes when given (the quantized chain's rotated copies), else one layer's.
 nlohmann::json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs,
                                 const std::vector<MeasuredStep>& steps);
 

@@ -54,6 +54,7 @@ struct LlmPlan {
   std::vector<LlmStepPlan> steps;
   std::vector<llm::Op> weight_ops;
   std::int64_t max_tokens = 1;  // the largest batch or prompt: the weights' problems are prepared for it
+  std::vector<std::string> skipped;  // steps of the request the chain does not run, and why
 };
 LlmPlan plan_llm(const LlmSuiteInput& input);
 
@@ -71,11 +72,15 @@ struct ChainStage {
   std::vector<std::int64_t> batches;  // per problem: the n select_batch gets
   std::size_t active = 0;
   double weight = 1.0;
+  // How many times a model step runs it (the quantized chain, which times lm_head too: its layers for a per-layer
+  // operation, 1 for lm_head); 0 everywhere: the chain writes no step_seconds.
+  double step_weight = 0.0;
 };
 
 // The BenchmarkSpec of one step: its body selects each stage's batches and runs the chain once (setup:
 // first-call effects), then in the timed loop runs the chain, clocking each stage; after the loop validates
 // every active problem (SkipWithError "wrong product in <stage>: ..." on a mismatch) and sets the counters
+// step_seconds (when a stage has a step_weight: the model step, sum of step_weight x the stage's seconds),
 // layer_seconds (the weighted sum of the stages per iteration) and <stage>_seconds.
 BenchmarkSpec chain_step_spec(const std::string& name, const nlohmann::json& labels, std::vector<ChainStage> stages,
                               int repetitions, double min_time_s);
