@@ -226,21 +226,13 @@ void run_dequant_dot_rows(const RunConfig& config, const MachineFacts& machine, 
     out.context["dequant_dot"]["quick"] = "each format's best ISA, weights in L1; --profile full runs every row at every level";
   }
   const ProfileSettings& settings = profile_settings(config.profile);
-  SuiteBudget& budget = runner.budget();
-  double last_s = 0.0;
   for (const int threads : config.thread_counts) {
-    if (last_s > 0.0 && !budget.allows(last_s)) {
-      out.notes.push_back(budget.cut("compute", fmt::format("the dequant-dot rows at {} threads", threads)));
-      continue;
-    }
-    const auto started = std::chrono::steady_clock::now();
     const std::vector<int> pus = binding_plan(machine, threads, config.bind);
     std::vector<BenchmarkSpec> specs;
     for (const Placement& p : levels_run) {
       for (const QuantDotVariant* v : measured) specs.push_back(dequant_spec(*v, p, threads, pus, settings));
     }
     runner.run(specs);
-    last_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }
   const std::uint64_t weight_bytes = dram_weight_bytes(machine);
   // The GEMVs stream DRAM-sized weights (seconds per format with the scalar kernels): the full profile only.
