@@ -106,6 +106,28 @@ TEST(CpuPlan, GemmShapesComeFromThePlausibleCache) {
   }
 }
 
+TEST(CpuPlan, AGemmPlanOverItsBudgetKeepsEveryOtherBatchOfItsSweepsAndSaysSo) {
+  // No ISA features: the slowest planning rates, far over the quick gemm budget.
+  const CpuPlan p = plan_cpu(quick_config(), zen5_guest());
+  const SuitePlan& gemm = p.suites.back();
+  ASSERT_EQ(gemm.suite, "gemm");
+  bool sweep = false;
+  for (const GemmGroup& g : p.gemm.groups) {
+    if (g.batches.size() <= 2) continue;
+    sweep = true;
+    EXPECT_EQ(g.batches, (std::vector<int>{1, 4, 16, 64, 256, 1024}));
+  }
+  if (sweep) {
+    bool said = false;
+    for (const std::string& n : gemm.notes) said = said || n.find("every other batch") != std::string::npos;
+    EXPECT_TRUE(said);
+  }
+  // --batches is the work asked for: never thinned.
+  RunConfig c = quick_config();
+  c.batches = {1, 2, 4, 8};
+  for (const GemmGroup& g : plan_cpu(c, zen5_guest()).gemm.groups) EXPECT_EQ(g.batches.size(), 4u);
+}
+
 TEST(CpuPlan, ABudgetTheSweepExceedsMakesItCoarserAndSaysSo) {
   // 1 GiB of L3 per thread count would take the sweep to 8 GiB: far over the quick budget at 2 sizes per octave.
   MachineFacts m = zen5_guest();
