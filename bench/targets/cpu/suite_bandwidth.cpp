@@ -152,7 +152,13 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
   const std::string policy(to_string(config.bind));
   for (const std::string& n : plan.notes) out.notes.push_back("bandwidth: " + n);
 
-  StreamArena arena(machine, config.bind);
+  // Array sets stay alive across a batch's interleaved repetitions: up to 3x the largest planned working set (a
+  // batch's read and triad sets, or the spot kernels' three arities at one size), at most half of what this run may use.
+  std::uint64_t largest = 0;
+  for (const BandwidthThreadPlan& tp : plan.per_threads) {
+    if (!tp.sweep.sizes.empty()) largest = std::max(largest, tp.sweep.sizes.back());
+  }
+  StreamArena arena(machine, config.bind, std::min(3 * largest, config.memory_budget_bytes / 2));
   SuiteRun run{config, machine_json, policy, runner, arena, out, plan.implausible.empty()};
   json per_threads = json::object();
   for (const BandwidthThreadPlan& tp : plan.per_threads) per_threads[std::to_string(tp.threads)] = run_threads(run, plan, tp);
