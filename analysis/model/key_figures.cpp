@@ -73,6 +73,7 @@ constexpr const char* kBestRepetition = "best repetition";
 void add_memory(const json& roofline, std::vector<KeyFigure>& out) {
   // (threads, level order, kernel) -> the level's value; a level listed twice keeps the larger
   std::map<std::tuple<int, int, std::string>, double> best;
+  std::map<std::tuple<int, int, std::string>, std::string> warnings;  // a warned level's rows carry `warning`
   bool all_plateau = true;  // every entry has plateau_median (files before it give the best repetition)
   const json& ceilings = section_array(roofline, "memory_ceilings");
   for (const json& e : ceilings) all_plateau = all_plateau && e.is_object() && e.contains("plateau_median");
@@ -82,15 +83,17 @@ void add_memory(const json& roofline, std::vector<KeyFigure>& out) {
     const std::string level_name = text_field(e, "memory_ceilings", "level");
     const std::optional<Level> level = parse_level(level_name);
     if (!level) throw InputError(fmt::format("roofline.memory_ceilings: unknown level '{}'", level_name));
-    keep_best(best, {threads_field(e, "memory_ceilings"), static_cast<int>(*level), kernel},
-              positive_field(e, "memory_ceilings", all_plateau ? "plateau_median" : "value"));
+    const std::tuple<int, int, std::string> key{threads_field(e, "memory_ceilings"), static_cast<int>(*level), kernel};
+    keep_best(best, key, positive_field(e, "memory_ceilings", all_plateau ? "plateau_median" : "value"));
+    if (e.contains("warning") && e["warning"].is_string()) warnings[key] = e["warning"].get<std::string>();
   }
   for (const auto& [key, value] : best) {
     const auto& [threads, level, kernel] = key;
     const std::string name(to_string(static_cast<Level>(level)));
     out.push_back({fmt::format("memory/{}/{}/threads:{}", name, kernel, threads), "memory",
                    fmt::format("{} {}, {}", name, kernel, threads_text(threads)), threads, value, "B/s", true,
-                   all_plateau ? kPlateauMedian : kBestRepetition, shared_level(static_cast<Level>(level))});
+                   all_plateau ? kPlateauMedian : kBestRepetition, shared_level(static_cast<Level>(level)),
+                   warnings.count(key) > 0 ? warnings.at(key) : std::string()});
   }
 }
 

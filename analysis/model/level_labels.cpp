@@ -151,6 +151,16 @@ std::vector<int> cache_numbers(const std::vector<double>& knees, const Priors& p
   return out;
 }
 
+// Where DRAM starts: its plateau's first size beyond the largest plausible cache (the plateau's own start when it
+// lies beyond already, or when no cache is plausible).
+double dram_start(const std::vector<CurvePoint>& curve, const Plateau& p, double largest) {
+  if (!(largest > 0.0) || p.min_bytes > largest * 1.01) return p.min_bytes;
+  for (const CurvePoint& c : curve) {
+    if (c.bytes > largest * 1.01 && c.bytes <= p.max_bytes) return c.bytes;
+  }
+  return p.min_bytes;
+}
+
 }  // namespace
 
 LevelLabels label_levels(const std::vector<CurvePoint>& curve, const std::vector<Plateau>& plateaus,
@@ -158,7 +168,9 @@ LevelLabels label_levels(const std::vector<CurvePoint>& curve, const std::vector
   LevelLabels out;
   if (plateaus.empty()) return out;
   const Priors priors = priors_of(reported);
-  const double largest = priors.count > 0 ? priors.known[priors.count] : 0.0;
+  // The largest plausible cache (an implausible size is no prior: known stays 0).
+  double largest = 0.0;
+  for (int k = 1; k <= priors.count; ++k) largest = std::max(largest, priors.known[k]);
   std::vector<Piece> pieces;
   for (std::size_t j = 0; j < plateaus.size(); ++j) pieces.push_back({plateaus[j], j});
 
@@ -167,13 +179,16 @@ LevelLabels label_levels(const std::vector<CurvePoint>& curve, const std::vector
   const std::size_t m = pieces.size();
   const bool at_end = last.last + 2 >= curve.size();
   bool last_is_dram = false;
-  // A plateau that never leaves the largest reported cache cannot overrule it: the sweep ended in a cache.
-  const bool past_caches = !(largest > 0.0) || last.max_bytes > largest;
+  // DRAM only beyond every plausible cache (issue 46): the last plateau reaches at least twice the largest one, and
+  // its range starts past it (the sizes of the plateau inside the cache are left to no level below). A plateau
+  // from a few MiB to just past the L3 (a 2-vCPU guest's 4-45 MiB at 203 GB/s, L3 32 MiB) is that cache, or a host's
+  // cache the guest shares: the sweep ended before DRAM.
+  const bool past_caches = !(largest > 0.0) || last.max_bytes >= 2.0 * largest;
   if (m >= 2 && at_end && plateau_octaves(last) >= 1.0 - 1e-9 && past_caches) {
     last_is_dram = true;
   } else if (largest > 0.0 && last.min_bytes >= 2.0 * largest) {
     last_is_dram = true;
-  } else if (m >= 2 && (static_cast<int>(m) > priors.count || past_caches)) {
+  } else if (m >= 2 && past_caches) {
     last_is_dram = true;
     out.notes.push_back(fmt::format(
         "the sweep cannot tell whether its largest sizes ({}..{}) are DRAM (flat for under an octave at the "
@@ -207,7 +222,7 @@ LevelLabels label_levels(const std::vector<CurvePoint>& curve, const std::vector
     LevelLabel l;
     l.level = is_cache ? fmt::format("L{}", numbers[j]) : "DRAM";
     l.plateau = all[j].origin;
-    l.min_bytes = p.min_bytes;
+    l.min_bytes = is_cache ? p.min_bytes : dram_start(curve, p, largest);
     l.max_bytes = p.max_bytes;
     l.bandwidth = p.level;
     l.source = "curve";
@@ -227,8 +242,10 @@ LevelLabels label_levels(const std::vector<CurvePoint>& curve, const std::vector
         }
       }
     } else if (is_cache) {
-      out.notes.push_back(fmt::format("The sweep ended on the {} plateau at {}: no DRAM plateau was reached.",
-                                      l.level, format_bytes(curve.empty() ? l.max_bytes : curve.back().bytes)));
+      out.notes.push_back(fmt::format("{}: the sweep ended on the {} plateau at {}: no DRAM plateau beyond every "
+                                      "plausible cache was reached.", kWarningDramNotReached, l.level,
+                                      format_bytes(curve.empty() ? l.max_bytes : curve.back().bytes)));
+      l.warning = kWarningDramNotReached;
     }
     out.levels.push_back(l);
   }

@@ -1,5 +1,6 @@
 // Memory ceilings per level from the bandwidth sweep's entries: see memory_ceilings.hpp for the method.
 #include "roofline/analysis/memory_ceilings.hpp"
+#include "roofline/analysis/level_warnings.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -177,6 +178,7 @@ struct Range {
   std::string level;
   double lo, hi;
   std::string source;
+  std::string warning = {};  // a named warning (plateaus.hpp), "" when none
 };
 
 // The kernels whose curves find the levels at one thread count: `read` first (the memory roof and
@@ -266,7 +268,7 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
   std::vector<Range> ranges;
   if (!d.plateaus.empty()) {
     for (const LevelLabel& l : d.labels.levels) {
-      ranges.push_back({l.level, l.min_bytes, l.max_bytes, l.source});
+      ranges.push_back({l.level, l.min_bytes, l.max_bytes, l.source, l.warning});
       // The level's bandwidth: the reference kernel's median over its plateau (the combined curve only finds
       // it; a stray plateau folded into the level widens its range, not its bandwidth).
       const Plateau& core = d.plateaus[l.plateau];
@@ -285,6 +287,7 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
                                       {"reported_bytes", bytes_or_null(l.reported_bytes)},
                                       {"agreement", l.agreement},
                                       {"source", l.source}});
+      if (!l.warning.empty()) out["memory_levels"].back()["warning"] = l.warning;
     }
     for (const std::string& n : d.labels.notes) out["notes"].push_back(prefix + n);
   } else if (std::any_of(reported.begin(), reported.end(), [](const ReportedLevel& r) { return r.plausible; })) {
@@ -365,6 +368,7 @@ void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Ra
                 {"value_write_allocate", rate_or_null(best->best_write_allocate)},
                 {"median_write_allocate", rate_or_null(best->median_write_allocate)},
                 {"points", count},      {"benchmark", best->benchmark}, {"source", r.source}};
+      if (!r.warning.empty()) c["warning"] = r.warning;
       auto it = best_by_level.find(r.level);
       if (it == best_by_level.end() || it->second["value"].get<double>() < best->best) best_by_level[r.level] = c;
     }
@@ -581,6 +585,7 @@ json derive_memory_ceilings(const ResultsView& view) {
     ranges_by_threads[threads] = ranges;
   }
   check_consistency(ranges_by_threads, out["notes"]);
+  warn_superlinear_levels(ceilings, out["memory_levels"], out["notes"]);
   std::sort(ceilings.begin(), ceilings.end(), [](const json& a, const json& b) {
     const auto key = [](const json& c) {
       return std::make_tuple(c["threads"].get<int>(), level_rank(c["level"].get<std::string>()),

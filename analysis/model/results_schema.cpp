@@ -39,7 +39,7 @@ const ArrayRules kRules[] = {
      {{"target", Kind::text, false}, {"level", Kind::text, true}, {"kernel", Kind::text, true}, {"threads", Kind::positive_integer, false},
       {"value", Kind::non_negative, true}, {"min_bytes", Kind::non_negative, false}, {"max_bytes", Kind::non_negative, false},
       {"plateau_median", Kind::non_negative, false}, {"pages", Kind::pages, false},
-      {"huge_page_fraction", Kind::fraction, false}}},
+      {"huge_page_fraction", Kind::fraction, false}, {"warning", Kind::text, false}}},
     // Optional (files from before page sizes lack it); its rows are memory_ceilings' on another page size.
     {"page_size_ceilings",
      {{"target", Kind::text, false}, {"level", Kind::text, true}, {"kernel", Kind::text, true}, {"threads", Kind::positive_integer, false},

@@ -187,6 +187,8 @@ FigureRow judge_figure(const KeyFigure& b, const KeyFigure& n, const NoiseModel*
   row.figure = n;
   // Either run's word: the level a working set was placed in can move by a size between runs.
   row.figure.shared_memory = b.shared_memory || n.shared_memory;
+  // Either run's warning (a level not one level at both thread counts, a sweep that ended before DRAM).
+  if (row.figure.warning.empty()) row.figure.warning = b.warning;
   row.base = b.value;
   row.next = n.value;
   const FigureNoise* fn = nullptr;
@@ -292,12 +294,14 @@ void apply_environment(Gate& g) {
   for (FigureRow& r : g.figures) {
     const bool memory = g.memory_disturbed && r.figure.shared_memory;
     const bool core = g.core_disturbed && core_bound(r.figure);
-    r.trusted = !cpu && !memory && !core;
+    const bool warned = !r.figure.warning.empty();
+    r.trusted = !cpu && !memory && !core && !warned;
     r.verdict = judge(r.figure.higher_is_better, r.change, r.threshold, Evidence{r.trusted, true});
     if (r.verdict == Verdict::unclear) {
       r.why += cpu      ? "; not trusted: CPU disturbed"
                : memory ? "; not trusted: shared memory (L3, DRAM), memory environment moved"
-                        : "; not trusted: core-bound, the cores' throughput moved (core canary)";
+               : core   ? "; not trusted: core-bound, the cores' throughput moved (core canary)"
+                        : "; not trusted: its level is warned " + r.figure.warning;
     }
   }
 }

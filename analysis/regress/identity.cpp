@@ -78,6 +78,9 @@ Facts configuration_facts(const json& results) {
     facts.push_back({key, field(ctx, key), false});
   }
   facts.push_back({"smt", smt, false});
+  // The plan's hash (context.plan, issue 46): two runs whose plans differ measured different benchmarks; compare
+  // says so and compares the figures both have by name. Files from before plans have none (null: not compared).
+  facts.push_back({"plan", field(object_at(ctx, "plan"), "hash"), false});
   return facts;
 }
 

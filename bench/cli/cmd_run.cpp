@@ -56,6 +56,7 @@ struct RunArgs {
   bool quiet = false;
   bool no_report = false;
   bool mpi = false;
+  bool plan = false;  // --plan: print the plan, measure nothing
   std::vector<std::string> targets;  // --target, repeatable
   bool no_cpu = false;
 };
@@ -113,6 +114,13 @@ void run_command(const RunArgs& a, CliState& state) {
   register_built_targets(machine);
   const RunConfig config = make_config(a, machine);
   std::vector<std::unique_ptr<Target>> targets = open_targets(a.targets, a.no_cpu, config);
+  if (a.plan) {
+    // What a run with these flags would measure, from the machine facts and the profile alone: two calls print
+    // the same text.
+    std::printf("roofline run --plan: %s profile, threads %s\n%s", std::string(to_string(config.profile)).c_str(),
+                fmt::format("{}", fmt::join(config.thread_counts, ",")).c_str(), plan_run(targets, config).text().c_str());
+    return;
+  }
   const Overwrite overwrite = a.force ? Overwrite::yes : Overwrite::no;
 
   fs::path out = a.out;
@@ -203,8 +211,9 @@ std::string profile_help() {
     };
     return fmt::format("{}: CPU {}, each --target device {}", to_string(p), list(false), list(true));
   };
-  return fmt::format("quick or full. Time budgets, per target: {}; {}. A suite stops starting work that would end "
-                     "past its budget and names what it left out in the results' notes (context.time_budget)",
+  return fmt::format("quick or full. Time budgets, per target: {}; {}. The CPU's shape its plan before anything is "
+                     "measured (--plan prints it; fewer sizes per octave when over); nothing is cut at run time. A device "
+                     "target's suites stop starting work past their budget (context.time_budget)",
                      line(Profile::quick), line(Profile::full));
 }
 
@@ -234,6 +243,8 @@ void add_run_command(CLI::App& app, CliState& state) {
                   "Also measure this target: an id from `roofline devices` (opencl:0.0, cuda:0), a part of its name, or all")
       ->delimiter(',');
   cmd->add_flag("--no-cpu", a->no_cpu, "Measure only the --target devices, not the host CPU");
+  cmd->add_flag("--plan", a->plan, "Print the plan (every benchmark with its repetitions and estimated time, fixed "
+                                  "before the first measurement) and measure nothing");
   cmd->add_flag("--mpi", a->mpi, "Under mpirun or srun: every rank measures its node, rank 0 writes one fleet file and report");
   cmd->callback([a, cmd, &state] {
     // A flag given with an empty value is an error, never "use the default".

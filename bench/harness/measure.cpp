@@ -72,8 +72,8 @@ std::vector<std::string> wanted_suites(const Target& target, const RunConfig& co
 // One target's suites, in its order, those `config` asks for, each under its budget (profile.hpp). Its suite
 // contexts go under the suite's name prefixed like its benchmarks ("bandwidth" for the CPU, "opencl:0.0/bandwidth"
 // for a device), with the budget and what it cut.
-void run_target(Target& target, const RunConfig& config, Runner& runner, Progress& progress, json& suites_context,
-                std::vector<std::string>& notes) {
+void run_target(Target& target, const RunConfig& config, const RunPlan& plan, Runner& runner, Progress& progress,
+                json& suites_context, std::vector<std::string>& notes) {
   const std::string prefix = target.benchmark_prefix();
   runner.set_target(target.facts().target, prefix);
   for (const std::string& suite : wanted_suites(target, config)) {
@@ -86,6 +86,15 @@ void run_target(Target& target, const RunConfig& config, Runner& runner, Progres
     out.context["wall_seconds"] = seconds;
     out.context["budget_seconds"] = budget.seconds();
     out.context["budget_cuts"] = budget.cuts();
+    for (const SuitePlan& p : plan.suites) {
+      if (p.target != target.facts().target || p.suite != suite) continue;
+      out.context["estimated_seconds"] = p.estimated_seconds();
+      // Said, never acted on: a slow machine or a busy one measures the whole plan all the same.
+      if (seconds > p.estimated_seconds()) {
+        out.notes.push_back(fmt::format("{} {}: took {:.1f} s, longer than the plan's estimate of {:.1f} s (nothing "
+                                        "was cut)", p.target, suite, seconds, p.estimated_seconds()));
+      }
+    }
     suites_context[prefix + suite] = out.context;
     notes.insert(notes.end(), out.notes.begin(), out.notes.end());
     progress.end_suite(prefix + suite, seconds);
@@ -105,6 +114,22 @@ std::vector<std::pair<std::string, double>> suite_budgets(const std::vector<std:
 }
 
 }  // namespace
+
+RunPlan plan_run(std::vector<std::unique_ptr<Target>>& targets, const RunConfig& config) {
+  RunPlan plan;
+  for (std::unique_ptr<Target>& t : targets) {
+    std::vector<SuitePlan> suites = t->plan(config);
+    if (suites.empty() && !wanted_suites(*t, config).empty()) {
+      plan.notes.push_back(fmt::format("{}: its suites are planned as they run (they follow its own curve)",
+                                       t->facts().target));
+    }
+    for (SuitePlan& s : suites) {
+      s.target = t->facts().target;
+      plan.suites.push_back(std::move(s));
+    }
+  }
+  return plan;
+}
 
 std::vector<TargetFacts> available_targets(std::vector<std::string>& notes) {
   std::vector<TargetFacts> all;
@@ -150,6 +175,7 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
     notes.push_back("hwloc could not bind threads here: threads run unpinned");
   }
 
+  const RunPlan plan = plan_run(targets, config);  // fixed before the first measurement
   Progress progress(!config.quiet);
   const std::vector<std::pair<std::string, double>> budgets = suite_budgets(targets, config);
   progress.plan(budgets);
@@ -162,7 +188,7 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   for (std::unique_ptr<Target>& target : targets) {
     target_facts.push_back(to_json(target->facts()));
     try {
-      run_target(*target, config, runner, progress, suites_context, notes);
+      run_target(*target, config, plan, runner, progress, suites_context, notes);
     } catch (const TargetLost& e) {
       // The other targets' results are kept; this one is named, and the run exits 1.
       lost.push_back(fmt::format("target {} lost mid-run: {}", target->facts().target, e.what()));
@@ -182,13 +208,16 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   context["environment"] = environment_json(env_start, env_end, canary_bytes(machine, config), config.max_threads());
   const double seconds = seconds_since(started);
   context["wall_seconds"] = seconds;
+  context["plan"] = plan.to_json();
   json budget = json::object();
   for (const auto& [suite, s] : budgets) budget[suite] = s;
   context["time_budget"] = {
       {"profile", to_string(config.profile)},
       {"seconds", budget},
-      {"rule", "each suite stops starting work its own estimate says would end past its budget; what it leaves out "
-               "is named in the notes and in context.suites.<suite>.budget_cuts"}};
+      {"rule", "the CPU's budgets shape its plan before anything is measured (fewer sizes per octave, said in "
+               "context.plan's notes); nothing of the plan is cut at run time, and a suite that takes longer than its "
+               "estimate says so in the notes. A device target's suites still stop starting work past their budget "
+               "(context.suites.<suite>.budget_cuts)"}};
 
   json doc = {{"context", context}, {"benchmarks", runner.entries()}};
   doc["roofline"] = derive_roofline(doc);

@@ -79,15 +79,36 @@ TEST(LevelDetection, MissingLevelLeavesAGapInsteadOfShiftingNames) {
   expect_levels(b, {"L1", "L3", "DRAM"});
 }
 
+TEST(LevelDetection, APlateauEndingJustPastTheL3IsNotDram) {
+  // Issue 46's run 1 (2-vCPU Zen 5 guest, L3 32 MiB plausible): the 2-thread sweep cut at 45 MiB, its last plateau
+  // 4-45 MiB at 203 GB/s. It is the L3 (or the host's), warned dram_not_reached, never DRAM.
+  const std::vector<Level> cut = {{48 * KiB, 600 * GB}, {1 * MiB, 300 * GB}, {0, 203 * GB}};
+  const LevelLabels l = labels_of(synthetic_curve(cut, 4 * KiB, 45 * MiB, 2), kReported);
+  ASSERT_FALSE(l.levels.empty());
+  for (const LevelLabel& level : l.levels) EXPECT_NE(level.level, "DRAM");
+  EXPECT_EQ(l.levels.back().warning, kWarningDramNotReached);
+  EXPECT_TRUE(any_note_has(l.notes, "dram_not_reached"));
+  // The same machine swept to 8x the L3 (the plan's end): DRAM, starting beyond the L3.
+  const std::vector<Level> full = {{48 * KiB, 600 * GB}, {1 * MiB, 300 * GB}, {40 * MiB, 150 * GB}, {0, 35 * GB}};
+  const LevelLabels d = labels_of(synthetic_curve(full, 4 * KiB, 256 * MiB, 2), kReported);
+  ASSERT_FALSE(d.levels.empty());
+  EXPECT_EQ(d.levels.back().level, "DRAM");
+  EXPECT_GT(d.levels.back().min_bytes, 32 * MiB);
+  EXPECT_TRUE(d.levels.back().warning.empty());
+}
+
 TEST(LevelDetection, VmReportingTheHostsL3StillGetsDram) {
   // The recorded VM: L3 flat from 4 to 64 MiB, DRAM flat from 128 MiB on, but an L3 of 300 MiB reported.
   const std::vector<Level> vm = {{45 * KiB, 300 * GB}, {1.4 * MiB, 140 * GB}, {64 * MiB, 29 * GB}, {0, 17 * GB}};
-  const std::vector<ReportedLevel> reported = {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 300 * MiB}};
+  // 300 MiB for 2 vCPUs is no plausible L3 (reported_levels marks it so): no prior for where DRAM starts (issue 46:
+  // a plausible one would keep DRAM beyond it).
+  std::vector<ReportedLevel> reported = {{"L1", 48 * KiB}, {"L2", 2 * MiB}, {"L3", 300 * MiB}};
+  reported.back().plausible = false;
   for (double end : {512 * MiB, 724 * MiB, 3 * 1024 * MiB}) {
     const LevelLabels l = labels_of(synthetic_curve(vm, 4 * KiB, end, 2), reported);
     SCOPED_TRACE(end);
     ASSERT_NO_FATAL_FAILURE(expect_levels(l, kAllLevels));
-    EXPECT_EQ(l.levels[2].agreement, "disagrees");
+    EXPECT_EQ(l.levels[2].agreement, "unchecked");  // no plausible size to agree with
     EXPECT_LE(l.levels[3].min_bytes, 192 * MiB);
   }
 }

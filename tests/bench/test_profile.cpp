@@ -28,9 +28,6 @@ TEST(Profile, FullMeasuresAtLeastWhatQuickDoesAndLonger) {
   EXPECT_GT(full.bandwidth.sizes_per_octave, quick.bandwidth.sizes_per_octave);
   EXPECT_TRUE(full.bandwidth.sweep_every_kernel);
   EXPECT_FALSE(quick.bandwidth.sweep_every_kernel);
-  EXPECT_GE(full.bandwidth.extra_octaves, quick.bandwidth.extra_octaves);
-  EXPECT_TRUE(quick.bandwidth.stop_when_flat);   // quick stops once DRAM is flat ...
-  EXPECT_FALSE(full.bandwidth.stop_when_flat);   // ... full sweeps to its end
   EXPECT_GT(full.bandwidth.min_time_s, quick.bandwidth.min_time_s);
   EXPECT_GT(full.compute.min_time_s, quick.compute.min_time_s);
   EXPECT_GT(full.gemm.min_time_s, quick.gemm.min_time_s);

@@ -24,26 +24,27 @@ TEST(BandwidthPlan, GeometricGridHasTheRequestedDensity) {
   EXPECT_EQ(geometric_sizes(4 * KiB, 64 * KiB, 4).size(), 17u);
 }
 
-TEST(BandwidthPlan, SweepGoesFromAFewKiBToFourTimesTheCaches) {
+TEST(BandwidthPlan, SweepGoesFromAFewKiBToEightTimesTheCaches) {
   const SweepPlan full = plan_sweep(Profile::full, {}, 260 * MiB, 16 * GiB);
   EXPECT_EQ(full.per_octave, 4);
   EXPECT_EQ(full.sizes.front(), 4 * KiB);
-  EXPECT_GE(full.sizes.back(), 4 * 260 * MiB);
-  EXPECT_LT(full.sizes[full.sizes.size() - 2], 4 * 260 * MiB);
+  EXPECT_GE(full.sizes.back(), 8 * 260 * MiB);
+  EXPECT_LT(full.sizes[full.sizes.size() - 2], 8 * 260 * MiB);
   EXPECT_FALSE(full.capped);
   const SweepPlan quick = plan_sweep(Profile::quick, {}, 260 * MiB, 16 * GiB);
   EXPECT_EQ(quick.per_octave, 2);
-  EXPECT_GE(quick.sizes.back(), 4 * 260 * MiB);
+  EXPECT_GE(quick.sizes.back(), 8 * 260 * MiB);
+  EXPECT_EQ(plan_sweep(Profile::quick, {}, 260 * MiB, 16 * GiB, 1).per_octave, 1);
   // Unknown or tiny caches: still far enough to see DRAM.
   EXPECT_GE(plan_sweep(Profile::quick, {}, 0, 16 * GiB).sizes.back(), kSweepDefaultEndBytes);
-  EXPECT_GE(plan_sweep(Profile::quick, {}, 1 * MiB, 16 * GiB).sizes.back(), kSweepMinEndBytes);
+  EXPECT_GE(plan_sweep(Profile::quick, {}, 1 * MiB, 16 * GiB).sizes.back(), 8 * MiB);
 }
 
 TEST(BandwidthPlan, MemoryBudgetCapsTheSweepAndSaysSo) {
   const SweepPlan p = plan_sweep(Profile::full, {}, 260 * MiB, 300 * MiB);
   EXPECT_TRUE(p.capped);
   EXPECT_LE(p.sizes.back(), 300 * MiB);
-  EXPECT_EQ(p.planned_end_bytes, 4 * 260 * MiB);
+  EXPECT_EQ(p.planned_end_bytes, 8 * 260 * MiB);
 }
 
 TEST(BandwidthPlan, UserSizesAreSortedAndCheckedAgainstTheBudget) {

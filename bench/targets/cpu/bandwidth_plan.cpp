@@ -25,7 +25,7 @@ std::vector<std::uint64_t> geometric_sizes(std::uint64_t start, std::uint64_t en
 }
 
 SweepPlan plan_sweep(Profile profile, const std::vector<std::uint64_t>& user_sizes, std::uint64_t cache_reach_bytes,
-                     std::uint64_t memory_budget_bytes) {
+                     std::uint64_t memory_budget_bytes, int per_octave) {
   SweepPlan plan;
   plan.cap_bytes = memory_budget_bytes;
   if (!user_sizes.empty()) {
@@ -44,16 +44,15 @@ SweepPlan plan_sweep(Profile profile, const std::vector<std::uint64_t>& user_siz
     plan.planned_end_bytes = plan.sizes.back();
     return plan;
   }
-  plan.per_octave = profile_settings(profile).bandwidth.sizes_per_octave;
+  plan.per_octave = per_octave > 0 ? per_octave : profile_settings(profile).bandwidth.sizes_per_octave;
   plan.start_bytes = kSweepStartBytes;
-  plan.planned_end_bytes =
-      cache_reach_bytes > 0 ? std::max<std::uint64_t>(4 * cache_reach_bytes, kSweepMinEndBytes) : kSweepDefaultEndBytes;
+  plan.planned_end_bytes = cache_reach_bytes > 0 ? kSweepEndCacheFactor * cache_reach_bytes : kSweepDefaultEndBytes;
   std::uint64_t end = plan.planned_end_bytes;
   if (memory_budget_bytes > 0 && end > memory_budget_bytes) {
     end = memory_budget_bytes;
     plan.capped = true;
   }
-  // The grid point at or just past the planned end (4x the caches is a minimum), unless capped.
+  // The grid point at or just past the planned end (8x the caches is a minimum), unless capped.
   plan.sizes = geometric_sizes(plan.start_bytes, plan.capped ? end : 2 * end, plan.per_octave);
   if (!plan.capped) {
     while (plan.sizes.size() > 1 && plan.sizes[plan.sizes.size() - 2] >= end) plan.sizes.pop_back();

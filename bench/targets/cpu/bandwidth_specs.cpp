@@ -43,8 +43,20 @@ double measure_call_overhead(StreamArena& arena, int threads, const IsaFeatures&
   return seconds[150];
 }
 
+double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_call, int repetitions,
+                            double min_time_s, int threads, std::uint64_t cache_bytes) {
+  // Planning rates, deliberately low: 25 GB/s per thread from a cache, 8 GB/s from DRAM (a 16 MiB cache assumed
+  // when none is plausible); allocation and first touch at 2 GB/s, a validation at 8 GB/s.
+  const double ws = static_cast<double>(working_set);
+  const double cache = cache_bytes > 0 ? static_cast<double>(cache_bytes) : double(16ull << 20);
+  const double rate = ws <= cache ? 25e9 * std::max(threads, 1) : 8e9;
+  const double call_s = static_cast<double>(bytes_per_call) / rate;
+  const double repetition_s = call_s + 1.4 * std::max(min_time_s, call_s);
+  return repetitions * repetition_s + ws / 2e9 + 2.0 * ws / 8e9 + 0.002;
+}
+
 BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
-                        const RunConfig& config, StreamArena& arena, PageSize pages) {
+                        const RunConfig& config, StreamArena& arena, PageSize pages, std::uint64_t cache_bytes) {
   const std::uint64_t working_set = stream_working_set_bytes(kernel, n);
   const int passes = passes_per_call(kernel, n, kCallTargetBytesPerThread * static_cast<std::uint64_t>(threads));
   const std::uint64_t bytes_per_call = stream_bytes_per_pass(kernel, n) * static_cast<std::uint64_t>(passes);
@@ -62,6 +74,7 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
   spec.repetitions = key || settings.bandwidth.sweep_every_kernel ? settings.bandwidth.repetitions
                                                                   : settings.bandwidth.spot_repetitions;
   const int repetitions = spec.repetitions;
+  spec.estimate_s = stream_spec_estimate(working_set, bytes_per_call, repetitions, spec.min_time_s, threads, cache_bytes);
   auto calls = std::make_shared<int>(0);
   spec.body = [&arena, kernel, n, threads, passes, bytes_per_call, wa_bytes_per_call, working_set, features,
                repetitions, calls, call_overhead_s, pages](benchmark::State& state) {
@@ -116,15 +129,41 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
 // map two neighbouring small sizes onto the same arrays.
 void add_specs(const std::vector<StreamKernel>& kernels, std::uint64_t size, int threads, double overhead_s,
                const RunConfig& config, StreamArena& arena, std::set<std::pair<int, std::size_t>>& planned,
-               std::vector<BenchmarkSpec>& specs, PageSize pages) {
+               std::vector<BenchmarkSpec>& specs, PageSize pages, std::uint64_t cache_bytes) {
   for (int arity = 1; arity <= 3; ++arity) {
     for (StreamKernel k : kernels) {
       if (stream_array_count(k) != arity) continue;
       const std::size_t n = elements_for(k, size, element_unit(k, threads, config.features));
       if (!planned.insert({static_cast<int>(k), n}).second) continue;
-      specs.push_back(make_spec(k, n, threads, overhead_s, config, arena, pages));
+      specs.push_back(make_spec(k, n, threads, overhead_s, config, arena, pages, cache_bytes));
     }
   }
+}
+
+}  // namespace roofline
+
+namespace roofline {
+
+ThreadSpecs bandwidth_thread_specs(const BandwidthPlan& plan, const BandwidthThreadPlan& t, const RunConfig& config,
+                                   StreamArena& arena, double overhead_s) {
+  ThreadSpecs out;
+  std::set<std::pair<int, std::size_t>> planned;
+  for (const std::vector<std::uint64_t>& batch : octave_batches(t.sweep.sizes, t.sweep.per_octave)) {
+    out.sweep.emplace_back();
+    for (std::uint64_t size : batch) {
+      add_specs(plan.swept, size, t.threads, overhead_s, config, arena, planned, out.sweep.back(), PageSize::huge_2m,
+                t.cache_bytes);
+    }
+  }
+  for (std::uint64_t size : t.spot_sizes) {
+    add_specs(plan.spot, size, t.threads, overhead_s, config, arena, planned, out.spot, PageSize::huge_2m, t.cache_bytes);
+  }
+  std::set<std::pair<int, std::size_t>> pages;  // the 4 KiB runs' own: they repeat sizes of the sweep
+  for (std::uint64_t size : t.small_page_sizes) {
+    add_specs({StreamKernel::read, StreamKernel::triad}, size, t.threads, overhead_s, config, arena, pages,
+              out.small_pages, PageSize::base_4k, t.cache_bytes);
+  }
+  return out;
 }
 
 }  // namespace roofline

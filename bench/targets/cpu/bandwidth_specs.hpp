@@ -19,12 +19,37 @@ constexpr std::uint64_t kCallTargetBytesPerThread = 16ull << 20;
 // Seconds one call of `read` over one step per thread costs (the median of many), pinned like the measurements.
 double measure_call_overhead(StreamArena& arena, int threads, const IsaFeatures& features);
 
+// `cache_bytes`: the largest plausible cache of these threads (0: none), for the spec's estimate (run_plan.hpp).
 BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
-                        const RunConfig& config, StreamArena& arena, PageSize pages = PageSize::huge_2m);
+                        const RunConfig& config, StreamArena& arena, PageSize pages = PageSize::huge_2m,
+                        std::uint64_t cache_bytes = 0);
+
+// The planned wall time of one bandwidth benchmark: Google Benchmark's first call and each repetition's window
+// (at least its minimum time) at a rate assumed for planning only (a cache's or DRAM's, by where the working set
+// lies), plus allocation, first touch and the two validations. Never a measured figure.
+double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_call, int repetitions,
+                            double min_time_s, int threads, std::uint64_t cache_bytes);
 
 // Specs for `kernels` at `size`, grouped by arity; a (kernel, elements) pair already in `planned` is skipped.
 void add_specs(const std::vector<StreamKernel>& kernels, std::uint64_t size, int threads, double overhead_s,
                const RunConfig& config, StreamArena& arena, std::set<std::pair<int, std::size_t>>& planned,
-               std::vector<BenchmarkSpec>& specs, PageSize pages = PageSize::huge_2m);
+               std::vector<BenchmarkSpec>& specs, PageSize pages = PageSize::huge_2m, std::uint64_t cache_bytes = 0);
+
+}  // namespace roofline
+
+#include "roofline/bench/cpu_plan.hpp"
+
+namespace roofline {
+
+// One thread count's benchmarks as the plan has them: the swept kernels at every size of the sweep, the spot
+// kernels at the spot sizes, read and triad on 4 KiB pages. The plan names them with a stand-in arena (a spec
+// touches its arena only when it runs), the suite runs them with its own, so both have the same names.
+struct ThreadSpecs {
+  std::vector<std::vector<BenchmarkSpec>> sweep;  // one batch per octave of sizes (run together, interleaved)
+  std::vector<BenchmarkSpec> spot;
+  std::vector<BenchmarkSpec> small_pages;
+};
+ThreadSpecs bandwidth_thread_specs(const BandwidthPlan& plan, const BandwidthThreadPlan& t, const RunConfig& config,
+                                   StreamArena& arena, double overhead_s);
 
 }  // namespace roofline

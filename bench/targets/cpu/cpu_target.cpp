@@ -19,16 +19,29 @@ class CpuTarget final : public Target {
   }
   // Its benchmarks keep the names of every earlier results file.
   [[nodiscard]] std::string benchmark_prefix() const override { return ""; }
+  // The plan of the whole run (cpu_plan.hpp), made once: the suites then run exactly it.
+  [[nodiscard]] std::vector<SuitePlan> plan(const RunConfig& config) override {
+    ensure_plan(config);
+    return state_.plan.suites;
+  }
   void run_suite(const std::string& suite, const RunConfig& config, Runner& runner, SuiteOutput& out) override {
+    ensure_plan(config);
     for (const Suite& s : all_suites()) {
       if (s.name == suite) s.run(config, machine_, runner, out, state_);
     }
   }
 
  private:
+  void ensure_plan(const RunConfig& config) {
+    if (planned_) return;
+    state_.plan = plan_cpu(config, machine_);
+    planned_ = true;
+  }
+
   MachineFacts machine_;
   TargetFacts facts_;
   CpuRunState state_;
+  bool planned_ = false;
 };
 
 }  // namespace

@@ -75,6 +75,11 @@ std::vector<int> default_gemm_batches() {
   return out;
 }
 
+std::string gemm_spec_name(const GemmGroup& g, int n) {
+  return fmt::format("gemm/{}/{}/threads:{}/m:{}/k:{}/batch:{}", g.backend->name(), to_string(g.precision), g.threads,
+                     g.m, g.k, n);
+}
+
 GemmRequest gemm_request(const GemmPlan& plan, const GemmGroup& group, const RunConfig& config) {
   GemmRequest r;
   (void)plan;
@@ -95,7 +100,8 @@ GemmPlan plan_gemm(const RunConfig& config, double cache_bytes, const std::strin
     plan.shape_from_user = true;
     plan.shape_source = "--gemm-shape";
   }
-  const bool sized = !plan.shape_from_user && config.profile == Profile::quick && cache_bytes > 0.0;
+  const bool sized = !plan.shape_from_user && cache_bytes > 0.0;
+  const bool quick_profile = config.profile == Profile::quick;
   if (sized) {
     plan.cache_bytes = cache_bytes;
     plan.shape_source = fmt::format("{}x the largest cache ({}, {})", kGemmCacheFactor, format_bytes(cache_bytes),
@@ -112,7 +118,8 @@ GemmPlan plan_gemm(const RunConfig& config, double cache_bytes, const std::strin
     for (Precision p : default_precisions(*backend, quick)) {
       for (int t : threads) {
         GemmGroup g{backend, p, t, batches, plan.m, plan.k};
-        if (sized) g.m = g.k = quick_gemm_side(cache_bytes, p);
+        // quick: the least side 4x the cache; full: the default unless 4x the cache needs more.
+        if (sized) g.m = g.k = quick_profile ? quick_gemm_side(cache_bytes, p) : std::max(kDefaultGemmM, quick_gemm_side(cache_bytes, p));
         if (quick && !user_batches) {
           const bool curve = q.fp32_sweep && p == Precision::fp32;
           if (!(curve && t == all)) {

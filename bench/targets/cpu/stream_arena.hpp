@@ -1,5 +1,6 @@
-// The arrays of the bandwidth suite's kernel now being measured (suite_bandwidth.cpp): allocated on the page size
-// asked for, first-touched by the pinned team, one set alive at a time, with the pages they got recorded.
+// The arrays of the bandwidth suite's kernels (suite_bandwidth.cpp): allocated on the page size asked for,
+// first-touched by the pinned team, kept alive across interleaved repetitions within a bound, with the pages they got
+// recorded.
 #pragma once
 
 #include <sys/mman.h>
@@ -37,91 +38,135 @@ using Buffer = std::unique_ptr<double, BufferDeleter>;
 // first touch: MADV_HUGEPAGE for the main sweep, MADV_NOHUGEPAGE for the 4 KiB-page runs.
 Buffer allocate(std::size_t n, PageSize pages);
 
-// The arrays of the kernel now being measured. One set is alive at a time: asking for another size,
-// arity or thread count frees the old one first, so peak memory is one working set. Google Benchmark runs
-// a benchmark's repetitions back to back, so each set is allocated and first-touched once.
+// The arrays of the bandwidth suite. Google Benchmark interleaves the repetitions of a batch of benchmarks (random
+// interleaving), so a batch's sizes alternate: each set of arrays (kernel arity, elements, threads, pages) stays
+// alive after use, up to `keep_bytes` in all (least recently used sets freed first; 0: one set at a time), so that
+// a set is allocated and first-touched once per thread count instead of once per repetition (issue 46: allocation
+// and first touch were most of the quick sweep's overhead).
 class StreamArena {
  public:
-  StreamArena(const MachineFacts& machine, BindPolicy bind) : machine_(machine), bind_(bind) {}
+  StreamArena(const MachineFacts& machine, BindPolicy bind, std::uint64_t keep_bytes = 0)
+      : machine_(machine), bind_(bind), keep_bytes_(keep_bytes) {}
 
   // Arrays for `kernel` at n elements on `pages`, initialized, first touched by the pinned team of `threads`.
   // Empty (n == 0) when memory could not be allocated.
   StreamArrays get(StreamKernel kernel, std::size_t n, int threads, PageSize pages = PageSize::huge_2m) {
     const int arity = stream_array_count(kernel);
-    bool fresh = false;
-    if (arity != arity_ || n != n_ || threads != threads_ || pages != pages_) {
-      release();
-      pin_openmp_threads(threads, binding_plan(machine_, threads, bind_));
-      for (int i = 0; i < arity; ++i) {
-        buffers_[i] = allocate(n, pages);
-        if (!buffers_[i]) {
-          release();
-          return {};
-        }
-      }
-      arity_ = arity;
-      n_ = n;
-      threads_ = threads;
-      pages_ = pages;
-      fresh = true;
+    Set* set = find(arity, n, threads, pages);
+    if (set == nullptr) {
+      set = allocate_set(arity, n, threads, pages);
+      if (set == nullptr) return {};
     }
+    set->last_use = ++clock_;
+    current_ = set;
     // Same arrays, another kernel: put back the initial values the validator expects.
-    StreamArrays x = view(kernel);
-    if (!has_kernel_ || kernel != kernel_) {
+    StreamArrays x = view(*set, kernel);
+    if (!set->has_kernel || kernel != set->kernel) {
       stream_init(kernel, x, threads);
-      kernel_ = kernel;
-      has_kernel_ = true;
+      set->kernel = kernel;
+      set->has_kernel = true;
     }
-    if (fresh) record_pages();
+    if (!set->recorded) {
+      record_pages(*set);
+      set->recorded = true;
+    }
     return x;
   }
 
   void release() {
-    for (Buffer& b : buffers_) b.reset();
-    arity_ = 0;
-    n_ = 0;
-    threads_ = 0;
-    has_kernel_ = false;
-    record_.reset();
+    sets_.clear();
+    current_ = nullptr;
   }
 
-  // What the mapped arrays now held got, read once after their first touch; nullptr for heap arrays.
-  [[nodiscard]] const PageRecord* pages() const { return record_ ? &*record_ : nullptr; }
+  // What the mapped arrays of the set last asked for got, read once after their first touch; nullptr for heap arrays.
+  [[nodiscard]] const PageRecord* pages() const {
+    return current_ != nullptr && current_->record ? &*current_->record : nullptr;
+  }
 
  private:
+  struct Set {
+    int arity = 0;
+    std::size_t n = 0;
+    int threads = 0;
+    PageSize pages = PageSize::huge_2m;
+    Buffer buffers[3];
+    std::optional<PageRecord> record;
+    bool recorded = false;
+    StreamKernel kernel = StreamKernel::copy;
+    bool has_kernel = false;
+    std::uint64_t last_use = 0;
+    [[nodiscard]] std::uint64_t bytes() const { return static_cast<std::uint64_t>(arity) * n * sizeof(double); }
+  };
+
+  Set* find(int arity, std::size_t n, int threads, PageSize pages) {
+    for (const std::unique_ptr<Set>& s : sets_) {
+      if (s->arity == arity && s->n == n && s->threads == threads && s->pages == pages) return s.get();
+    }
+    return nullptr;
+  }
+
+  // Frees least recently used sets until `need` more bytes fit in keep_bytes_ (all of them when keeping none).
+  void make_room(std::uint64_t need) {
+    const auto total = [this] {
+      std::uint64_t t = 0;
+      for (const std::unique_ptr<Set>& s : sets_) t += s->bytes();
+      return t;
+    };
+    while (!sets_.empty() && (keep_bytes_ == 0 || total() + need > keep_bytes_)) {
+      auto oldest = sets_.begin();
+      for (auto it = sets_.begin(); it != sets_.end(); ++it) {
+        if ((*it)->last_use < (*oldest)->last_use) oldest = it;
+      }
+      if (oldest->get() == current_) current_ = nullptr;
+      sets_.erase(oldest);
+    }
+  }
+
+  Set* allocate_set(int arity, std::size_t n, int threads, PageSize pages) {
+    auto set = std::make_unique<Set>();
+    set->arity = arity;
+    set->n = n;
+    set->threads = threads;
+    set->pages = pages;
+    make_room(set->bytes());
+    pin_openmp_threads(threads, binding_plan(machine_, threads, bind_));
+    for (int i = 0; i < arity; ++i) {
+      set->buffers[i] = allocate(n, pages);
+      if (!set->buffers[i]) return nullptr;
+    }
+    sets_.push_back(std::move(set));
+    return sets_.back().get();
+  }
+
   // Buffers go to the arrays the kernel uses, in the order a, b, c.
-  StreamArrays view(StreamKernel kernel) const {
+  static StreamArrays view(const Set& set, StreamKernel kernel) {
     const StreamArrayUse use = stream_kernel_uses(kernel);
     StreamArrays x;
-    x.n = n_;
+    x.n = set.n;
     int next = 0;
-    if (use.a) x.a = buffers_[next++].get();
-    if (use.b) x.b = buffers_[next++].get();
-    if (use.c) x.c = buffers_[next++].get();
+    if (use.a) x.a = set.buffers[next++].get();
+    if (use.b) x.b = set.buffers[next++].get();
+    if (use.c) x.c = set.buffers[next++].get();
     return x;
   }
 
   // After the first touch of mapped arrays: the pages the kernel gave them.
-  void record_pages() {
-    if (buffers_[0].get_deleter().mapped_bytes == 0) return;
+  static void record_pages(Set& set) {
+    if (set.buffers[0].get_deleter().mapped_bytes == 0) return;
     std::vector<AddressRange> ranges;
-    for (int i = 0; i < arity_; ++i) {
-      const auto begin = reinterpret_cast<std::uintptr_t>(buffers_[i].get());
-      ranges.push_back({begin, begin + buffers_[i].get_deleter().mapped_bytes});
+    for (int i = 0; i < set.arity; ++i) {
+      const auto begin = reinterpret_cast<std::uintptr_t>(set.buffers[i].get());
+      ranges.push_back({begin, begin + set.buffers[i].get_deleter().mapped_bytes});
     }
-    record_ = page_record(ranges, pages_);
+    set.record = page_record(ranges, set.pages);
   }
 
   const MachineFacts& machine_;
   BindPolicy bind_;
-  Buffer buffers_[3];
-  PageSize pages_ = PageSize::huge_2m;
-  std::optional<PageRecord> record_;
-  int arity_ = 0;
-  std::size_t n_ = 0;
-  int threads_ = 0;
-  StreamKernel kernel_ = StreamKernel::copy;
-  bool has_kernel_ = false;
+  std::uint64_t keep_bytes_ = 0;
+  std::vector<std::unique_ptr<Set>> sets_;
+  Set* current_ = nullptr;
+  std::uint64_t clock_ = 0;
 };
 
 

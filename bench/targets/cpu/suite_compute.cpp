@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/bench/cpu_plan.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/profile.hpp"
 #include "roofline/bench/suite.hpp"
@@ -95,7 +96,7 @@ std::string not_supported_reason(const PeakVariant& v, const RunConfig& config, 
 
 BenchmarkSpec clock_spec(int threads, const std::vector<int>& pus, const Plan& plan) {
   BenchmarkSpec spec;
-  spec.name = fmt::format("clock/add_chain/threads:{}", threads);
+  spec.name = clock_spec_name(threads);
   spec.labels = {{"suite", "clock"}, {"kernel", "clock"}, {"threads", threads}};
   spec.repetitions = plan.repetitions;
   spec.min_time_s = plan.min_time_s;
@@ -121,8 +122,7 @@ BenchmarkSpec clock_spec(int threads, const std::vector<int>& pus, const Plan& p
 
 BenchmarkSpec peak_spec(const PeakVariant& v, int threads, const std::vector<int>& pus, const Plan& plan) {
   BenchmarkSpec spec;
-  spec.name = fmt::format("compute/{}/{}/{}/bits:{}/threads:{}", v.kernel(), to_string(v.precision),
-                          to_string(v.isa), v.vector_bits, threads);
+  spec.name = peak_spec_name(v, threads);
   spec.labels = variant_json(v);
   spec.labels["suite"] = "compute";
   spec.labels["threads"] = threads;
@@ -196,21 +196,13 @@ void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Run
                                     not_supported.size(), to_string(config.max_isa)));
   }
 
-  // Each thread count costs about what the one before did: one that would end past the budget is left out.
-  SuiteBudget& budget = runner.budget();
-  double last_s = 0.0;
+  // Every kernel at every thread count, as planned (cpu_plan.hpp): nothing is cut at run time.
   for (const int threads : config.thread_counts) {
-    if (last_s > 0.0 && !budget.allows(last_s)) {
-      out.notes.push_back(budget.cut("compute", fmt::format("every kernel at {} threads", threads)));
-      continue;
-    }
-    const auto started = std::chrono::steady_clock::now();
     const std::vector<int> pus = binding_plan(machine, threads, config.bind);
     runner.run({clock_spec(threads, pus, plan)});
     std::vector<BenchmarkSpec> specs;
     for (const PeakVariant* v : selection.runnable) specs.push_back(peak_spec(*v, threads, pus, plan));
     runner.run(specs);
-    last_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }
   run_dequant_dot_rows(config, machine, runner, out);
 }

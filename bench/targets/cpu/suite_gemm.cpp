@@ -86,8 +86,7 @@ BenchmarkSpec make_spec(const GemmGroup& g, int n, std::shared_ptr<GemmProblem> 
   const std::string rate = is_integer(p) ? "op_per_second" : "flop_per_second";
 
   BenchmarkSpec spec;
-  spec.name = fmt::format("gemm/{}/{}/threads:{}/m:{}/k:{}/batch:{}", g.backend->name(), to_string(p), g.threads,
-                          g.m, g.k, n);
+  spec.name = gemm_spec_name(g, n);
   spec.labels = {{"suite", "gemm"},
                  {"kernel", n == 1 ? "gemv" : "gemm"},
                  {"backend", std::string(g.backend->name())},
@@ -130,36 +129,12 @@ json facts_json(const GemmBackend& b, const IsaFeatures& features) {
   return j;
 }
 
-// The largest cache of the CPU, for the quick shapes: the bandwidth curve's in this run, else a plausible reported
-// one (bandwidth_plan.hpp), else none (the default shape).
-double cache_for_shapes(const RunConfig& config, const MachineFacts& machine, const CpuRunState& state,
-                        std::string& source) {
-  if (state.largest_cache_bytes > 0.0) {
-    source = "the bandwidth curve";
-    return state.largest_cache_bytes;
-  }
-  if (!implausible_caches(machine).empty() || config.thread_counts.empty()) return 0.0;
-  const std::vector<ReportedLevel> reported =
-      reported_levels(to_json(machine), config.thread_counts.back(), std::string(to_string(config.bind)));
-  if (reported.empty()) return 0.0;
-  source = "reported by " + (machine.caches.empty() ? std::string("the machine") : machine.caches.back().source);
-  return reported.back().bytes;
-}
-
-// What one spec of a group costs in wall time: its repetitions of at least the min time each, plus Google
-// Benchmark's first estimate of the iterations.
-double spec_estimate(double call_s, int repetitions, double min_time_s) {
-  return (repetitions + 1) * std::max(call_s, min_time_s);
-}
-
 }  // namespace
 
 void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
                     CpuRunState& state) {
-  std::string cache_source;
-  const double cache = cache_for_shapes(config, machine, state, cache_source);
-  const GemmPlan plan = plan_gemm(config, cache, cache_source);
-  SuiteBudget& budget = runner.budget();
+  // The plan's groups and shapes (cpu_plan.hpp: from the plausible caches, never from this run's curve).
+  const GemmPlan& plan = state.plan.gemm;
   const ProfileSettings& settings = profile_settings(config.profile);
   RoofProbe probe(machine, config);
   std::set<std::string> unprobed;  // groups whose memory-bound points got no probe, and why
@@ -185,11 +160,6 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
       for (std::string& note : g.backend->notes(config.features)) out.notes.push_back(std::move(note));
     }
     const std::string what = fmt::format("{} {} threads:{}", backend, to_string(g.precision), g.threads);
-    // A group needs at least its preparation and one batch: none once the budget is spent.
-    if (budget.bounded() && budget.left() <= 0.0) {
-      out.notes.push_back(budget.cut("gemm", fmt::format("{} (batches {})", what, fmt::join(g.batches, ", "))));
-      continue;
-    }
 
     if (config.bind != BindPolicy::none) pin_openmp_threads(g.threads, binding_plan(machine, g.threads, config.bind));
     const GemmRequest request = gemm_request(plan, g, config);
@@ -209,46 +179,23 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
       }
       group["pack_seconds"] = problem->pack_seconds();
       group["implementations"] = implementations;
-      double planned_s = 0.0;  // the estimated cost of the specs kept so far
-      double last_call = 0.0;
-      int last_n = 0;
-      std::vector<int> cut;
       for (int n : g.batches) {
-        // A call grows about linearly with the batch once compute-bound: the warm-up itself must fit.
-        const double guess = last_n > 0 ? last_call * n / last_n : 0.0;
-        if (!cut.empty() || (last_n > 0 && !budget.allows(planned_s + guess +
-                                                           spec_estimate(guess, settings.gemm.repetitions,
-                                                                         settings.gemm.min_time_s)))) {
-          cut.push_back(n);
-          continue;
-        }
         problem->select_batch(n);
-        const auto warm = std::chrono::steady_clock::now();
         problem->run();  // warm-up: first-call effects (page mapping of packed buffers, JIT caches)
-        const double call = seconds_since(warm);
-        last_call = call;
-        last_n = n;
-        // Long calls need fewer repetitions to be stable; the min time still bounds every repetition.
-        // 5 repetitions (the fewest with which compare's U test can reach p < 0.05) unless a call is long.
-        const int repetitions = call > settings.gemm.long_call_s ? settings.gemm.long_call_repetitions : settings.gemm.repetitions;
+        // The planned repetitions (fewer for calls the plan expects to be long); the min time bounds every one.
+        const int repetitions = gemm_planned_repetitions(g, n, config);
         specs.push_back(make_spec(g, n, problem, problem->implementation(), repetitions, settings.gemm.min_time_s));
-        planned_s += spec_estimate(call, repetitions, settings.gemm.min_time_s);
         // The roof of the moment around a memory-bound point: a read probe of its operands' size (roof_probe.hpp).
         if (memory_bound(g, n, runner.entries())) {
           const auto bytes = static_cast<std::uint64_t>(gemm_compulsory_bytes(GemmShape{g.m, n, g.k}, g.precision));
           if (probe.reserve(g.threads, bytes)) {
             const int threads = g.threads;
             specs.back().bracket = SpecBracket{"roof_now", [&probe, threads, bytes] { return probe.measure(threads, bytes); }};
-            planned_s += 2.0 * 2.0 * kProbeMinSeconds;  // two probes, each about twice its minimum at DRAM sizes
           } else {
             unprobed.insert(fmt::format("{} batch {}: no memory for a {} read probe beside the operands", what, n,
                                         format_bytes(static_cast<double>(bytes))));
           }
         }
-      }
-      if (!cut.empty()) {
-        out.notes.push_back(budget.cut("gemm", fmt::format("{} batches {}", what, fmt::join(cut, ", "))));
-        group["budget_cut_batches"] = cut;
       }
     } catch (const GemmUnsupported& ex) {
       out.notes.push_back(fmt::format("gemm: {} skipped: {}", what, ex.what()));

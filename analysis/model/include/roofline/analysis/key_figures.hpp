@@ -49,6 +49,9 @@ struct KeyFigure {
   // DRAM and L3 bandwidth and the L3's apparent size together (2-vCPU VM: 2-thread DRAM 50 or 90 GB/s, and
   // a 128 MiB GEMV "fits L3" only in the faster state).
   bool shared_memory = false;
+  // A named warning on the figure's level (plateaus.hpp: dram_not_reached, superlinear): "" when none. The gate
+  // does not trust a warned figure (a regression in it reads unclear).
+  std::string warning = {};
 };
 
 // Rests on the host cores' own throughput (a CPU figure: threads > 0): compute and dequant ceilings, the

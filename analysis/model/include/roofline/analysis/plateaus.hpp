@@ -93,6 +93,13 @@ struct ReportedLevel {
   std::string why;
 };
 
+// Named warnings on a level (issue 46): notes start with the name, memory_ceilings rows carry it as `warning`, and
+// the gate does not trust a key figure of a warned level. dram_not_reached: the sweep ended on a cache plateau (the
+// last level, named a cache, may hold DRAM's sizes too); superlinear: a T-thread level faster than T times the same
+// level at 1 thread beyond both figures' noise (not one level at both thread counts).
+inline constexpr const char* kWarningDramNotReached = "dram_not_reached";
+inline constexpr const char* kWarningSuperlinear = "superlinear";
+
 struct LevelLabel {
   std::string level;         // "L1", "L2", "L3", "DRAM"
   std::size_t plateau = 0;   // index into the plateaus (the first, when two plateaus were merged into one level)
@@ -105,6 +112,7 @@ struct LevelLabel {
   // "unchecked": no knee after the plateau to check it against (or nothing reported).
   std::string agreement;
   std::string source;  // "curve": range and label from the curve's knees; "reported": label from sizes only
+  std::string warning = {};  // a named warning (above), "" when none
 };
 
 struct LevelLabels {
@@ -113,11 +121,11 @@ struct LevelLabels {
 };
 
 // Names the plateaus L1/L2/L3/DRAM, in order of size (and so of decreasing bandwidth):
-//  - DRAM is the last plateau when it spans at least an octave at the large end of the sweep, or starts
-//    beyond twice the largest reported cache, whatever the reported L3 says (a VM may report its host's).
-//    When neither holds but there is more than one plateau, the largest sizes are still taken as DRAM
-//    (the conservative reading: a roof is never dropped) and a note says the sweep could not decide. A
-//    single plateau inside the reported caches is that cache.
+//  - DRAM is the last plateau when it starts beyond every plausible reported cache and spans at least an octave
+//    at the large end of the sweep, or starts beyond twice the largest plausible cache (a VM may report its
+//    host's L3; an implausible size is no prior). When neither holds but there is more than one plateau and the
+//    last starts beyond the caches, it is still taken as DRAM and a note says the sweep could not decide. A
+//    last plateau that starts inside a plausible cache is that cache, warned dram_not_reached (issue 46).
 //  - The other plateaus are caches. More than the reported levels (or 3): the closest neighbours in
 //    bandwidth merge. Fewer: each is matched to the reported level nearest its knee (in order), so a
 //    missing level leaves a gap instead of shifting the names. Reported sizes that the curve contradicts

@@ -34,7 +34,11 @@ std::vector<TargetFacts> available_targets(std::vector<std::string>& notes);
 std::vector<std::unique_ptr<Target>> open_targets(const std::vector<std::string>& requested, bool skip_cpu,
                                                   const RunConfig& config);
 
-// Runs the suites of `targets` that `config` asks for; a target lost mid-run is a failure named in the result,
+// The run's plan (run_plan.hpp): every target's, in run order, before anything is measured. A target that plans at
+// run time is named in its notes.
+RunPlan plan_run(std::vector<std::unique_ptr<Target>>& targets, const RunConfig& config);
+
+// Runs the suites of `targets` that `config` asks for, as planned (plan_run: context.plan); a target lost mid-run is a failure named in the result,
 // the other targets' entries are kept.
 Measured measure(const MachineFacts& machine, const RunConfig& config, std::vector<std::unique_ptr<Target>>& targets);
 

@@ -17,9 +17,6 @@ struct BandwidthProfile {
   double min_time_s = 0.0;       // each repetition's minimum time
   int repetitions = 0;           // of swept kernels
   int spot_repetitions = 0;      // of spot kernels
-  int extra_octaves = 0;         // how far past the planned end (x) while no flat DRAM plateau is seen
-  bool stop_when_flat = false;   // stop once the read curve has reached DRAM (sweep_stop.hpp)
-  std::uint64_t max_end_bytes = 0;  // the largest working set the sweep may reach (0: the memory budget only)
 };
 
 // compute suite (suite_compute.cpp).
@@ -38,8 +35,9 @@ struct GemmProfile {
   double min_time_s = 0.0;
 };
 
-// Wall-time budgets of one suite, in seconds, by the kind of target (budget.hpp says what a suite does when
-// its budget ends: it cuts the rest of its work, names what it cut in a note, and the file stays valid).
+// Wall-time budgets of one suite, in seconds, by the kind of target. The CPU's shape its plan before anything is
+// measured (cpu_plan.hpp: fewer sizes per octave when the estimate exceeds it, said); a device target's suites still
+// stop starting work past theirs (budget.hpp).
 struct SuiteBudgets {
   double bandwidth = 0.0;
   double compute = 0.0;

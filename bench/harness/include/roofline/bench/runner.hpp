@@ -45,6 +45,9 @@ struct BenchmarkSpec {
   bool manual_time = false;
   // Measured before and after this spec's repetitions (see SpecBracket); empty: none.
   std::optional<SpecBracket> bracket;
+  // The plan's estimate of this spec's wall time, set-up included (run_plan.hpp; 0: not estimated). Planning only:
+  // nothing measured depends on it.
+  double estimate_s = 0.0;
 };
 
 // Repetitions of each run() batch are shuffled (Google Benchmark's random interleaving); the context

@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/bench/run_plan.hpp"
 #include "roofline/bench/runner.hpp"
 
 namespace roofline {
@@ -122,6 +123,12 @@ class Target {
   // suite's context go to `out`. Throws TargetLost when the device fails mid-run (the run keeps the other
   // targets' results and exits 1 naming it); InputError for bad input.
   virtual void run_suite(const std::string& suite, const RunConfig& config, Runner& runner, SuiteOutput& out) = 0;
+  // What it will run for `config`, fixed before the first measurement (run_plan.hpp), the suites `config` asks for
+  // in run order; empty for a target that plans at run time (its sweep follows its own curve).
+  [[nodiscard]] virtual std::vector<SuitePlan> plan(const RunConfig& config) {
+    (void)config;
+    return {};
+  }
 };
 
 // A device failed or was lost mid-run.

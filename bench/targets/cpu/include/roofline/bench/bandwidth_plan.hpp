@@ -1,5 +1,5 @@
-// Sizing the bandwidth sweep: which working-set sizes, how many per octave, where it ends (4x the
-// largest cache the threads can use, or the memory budget), which kernels each profile sweeps, and how
+// Sizing the bandwidth sweep: which working-set sizes, how many per octave, where it ends (8x the
+// largest plausible cache the threads can use, 1 GiB when none is plausible, or the memory budget), which kernels each profile sweeps, and how
 // many passes one timed call makes. Pure functions, so the sizing logic is tested without measuring.
 #pragma once
 
@@ -18,24 +18,27 @@ struct SweepPlan {
   std::vector<std::uint64_t> sizes;   // working-set bytes (all arrays together), ascending
   int per_octave = 0;                 // 0 for a --sizes list
   std::uint64_t start_bytes = 0;
-  std::uint64_t planned_end_bytes = 0;  // 4x the reach of the caches (before the memory cap)
+  std::uint64_t planned_end_bytes = 0;  // 8x the reach of the caches (before the memory cap)
   std::uint64_t cap_bytes = 0;          // the memory budget
   bool capped = false;                  // the end was lowered to fit the budget
   bool from_user = false;               // sizes came from --sizes
 };
 
 inline constexpr std::uint64_t kSweepStartBytes = 4096;
-// With no cache sizes (or implausibly small ones) the sweep still goes to kSweepMinEndBytes (sweep_stop.hpp), so a
-// DRAM plateau is seen; when nothing is reported at all, this far.
+// The sweep ends at kSweepEndCacheFactor x the largest plausible cache the threads use, so that DRAM holds at
+// least two octaves of sizes even where a victim L3 or a host's cache shared with other guests holds more than its
+// size (issue 46); when no plausible size is known, at kSweepDefaultEndBytes.
+inline constexpr std::uint64_t kSweepEndCacheFactor = 8;
 inline constexpr std::uint64_t kSweepDefaultEndBytes = 1ull << 30;
 
 // Geometric sizes start * 2^(i/per_octave) up to `end` (inclusive when on the grid), rounded to 64 bytes.
 std::vector<std::uint64_t> geometric_sizes(std::uint64_t start, std::uint64_t end, int per_octave);
 
-// The sweep for one thread count. `cache_reach_bytes`: capacity of the largest cache level these threads
-// use (0 when unknown). User sizes are checked against the budget (InputError when larger) and sorted.
+// The sweep for one thread count. `cache_reach_bytes`: capacity of the largest plausible cache level these
+// threads use (0 when unknown); `per_octave`: sizes per octave (0: the profile's). User sizes are checked against
+// the budget (InputError when larger) and sorted.
 SweepPlan plan_sweep(Profile profile, const std::vector<std::uint64_t>& user_sizes,
-                     std::uint64_t cache_reach_bytes, std::uint64_t memory_budget_bytes);
+                     std::uint64_t cache_reach_bytes, std::uint64_t memory_budget_bytes, int per_octave = 0);
 
 // Sizes grouped into batches of one octave each (the quick profile checks for flatness after each).
 std::vector<std::vector<std::uint64_t>> octave_batches(const std::vector<std::uint64_t>& sizes, int per_octave);

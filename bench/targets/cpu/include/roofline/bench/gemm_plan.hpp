@@ -46,6 +46,9 @@ std::vector<int> default_gemm_batches();
 // it came from ("the bandwidth curve", "hwloc").
 GemmPlan plan_gemm(const RunConfig& config, double cache_bytes = 0.0, const std::string& cache_source = "");
 
+// The benchmark name of batch n of a group: "gemm/<backend>/<precision>/threads:T/m:M/k:K/batch:N".
+std::string gemm_spec_name(const GemmGroup& g, int n);
+
 // What a group asks its backend to prepare: the plan's shape at the group's largest batch.
 GemmRequest gemm_request(const GemmPlan& plan, const GemmGroup& group, const RunConfig& config);
 

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/bench/cpu_plan.hpp"
 #include "roofline/bench/machine.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/bench/runner.hpp"
@@ -15,10 +16,10 @@
 
 namespace roofline {
 
-// What one run's CPU suites hand on to the next: the bandwidth suite's curve tells the gemm suite how large its
-// operands must be to stream from DRAM.
+// What one run's CPU suites share: the plan, fixed before the first measurement (cpu_plan.hpp). No suite reads
+// another's measurements to decide what it measures.
 struct CpuRunState {
-  double largest_cache_bytes = 0.0;  // the largest cache level on the bandwidth curve at the most threads; 0: none
+  CpuPlan plan;
 };
 
 struct Suite {

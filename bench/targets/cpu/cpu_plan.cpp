@@ -1,0 +1,305 @@
+// The CPU's plan: see cpu_plan.hpp. The estimates use planning rates (a guess per precision and per memory level,
+// deliberately low) and never feed a measured figure; a run that takes longer than its estimate says so.
+#include "roofline/bench/cpu_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/memory_ceilings.hpp"
+#include "roofline/bench/plausible_caches.hpp"
+#include "roofline/bench/profile.hpp"
+#include "roofline/common/gemm_count.hpp"
+#include "roofline/common/units.hpp"
+#include "roofline/kernels/peak.hpp"
+#include "roofline/kernels/quant_dot.hpp"
+#include "bandwidth_specs.hpp"
+#include "roof_probe.hpp"
+
+namespace roofline {
+namespace {
+
+constexpr double kKiB = 1024.0;
+constexpr double kMiB = 1024.0 * 1024.0;
+
+// Google Benchmark's cost of one repetition of at least `min_time_s` whose call takes `call_s`: one call when that
+// already fills the window, else the first call to size it and the window (about 1.4x the minimum, its growth).
+double repetition_seconds(double call_s, double min_time_s) {
+  return call_s >= min_time_s ? call_s : call_s + 1.4 * min_time_s;
+}
+
+// The cache levels whose reported size the plan believes (plausible_caches.hpp) as `threads` threads see them.
+std::vector<ReportedLevel> plausible_levels(const MachineFacts& machine, int threads, BindPolicy bind) {
+  std::set<int> implausible;
+  for (const CacheInfo& c : machine.caches) {
+    MachineFacts one = machine;
+    one.caches = {c};
+    if (!implausible_caches(one).empty()) implausible.insert(c.level);
+  }
+  std::vector<ReportedLevel> out;
+  for (const ReportedLevel& l : reported_levels(to_json(machine), threads, std::string(to_string(bind)))) {
+    const int number = l.name.size() == 2 && l.name[0] == 'L' ? l.name[1] - '0' : 0;
+    if (l.plausible && l.bytes > 0.0 && implausible.count(number) == 0) out.push_back(l);
+  }
+  return out;
+}
+
+// One spot size inside each plausible level (between the level before it and its own size) and one in DRAM (the
+// middle of the sweep's last octave but one, 4x-8x the largest cache); without plausible levels, typical ones.
+std::vector<std::uint64_t> spot_sizes(const BandwidthThreadPlan& t) {
+  const std::vector<std::uint64_t>& sizes = t.sweep.sizes;
+  std::vector<std::pair<double, double>> ranges;
+  double previous = static_cast<double>(kSweepStartBytes);
+  for (const ReportedLevel& l : t.levels) {
+    if (l.bytes > previous) ranges.emplace_back(previous, l.bytes);
+    previous = std::max(previous, l.bytes);
+  }
+  if (t.levels.empty()) {
+    ranges = {{4.0 * kKiB, 32.0 * kKiB}, {32.0 * kKiB, 1.0 * kMiB}, {1.0 * kMiB, 32.0 * kMiB}};
+    previous = static_cast<double>(kSweepDefaultEndBytes) / kSweepEndCacheFactor;
+  }
+  ranges.emplace_back(4.0 * previous, 8.0 * previous);
+  std::vector<std::uint64_t> out;
+  for (const auto& [lo, hi] : ranges) {
+    const std::uint64_t s = middle_size(sizes, lo, hi);
+    if (s > 0 && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  }
+  return out;
+}
+
+// What a planning estimate assumes a thread computes per second in a GEMM (multiply-adds counted as 2), from the ISA
+// alone: about half of a core's FMA peak at a 3 GHz clock (AVX-512: 2 x 16 fp32 lanes x 2 FLOP), 16-bit formats
+// 2.5x fp32 with bf16 dot products, int8 5x with VNNI. Never a measured figure: only the plan's estimate uses it.
+double planning_ops_per_thread(Precision p, const IsaFeatures& isa) {
+  const double fp32 = isa.avx512f ? 48e9 : isa.avx2 && isa.fma ? 24e9 : 6e9;
+  switch (p) {
+    case Precision::fp64: return fp32 / 2.0;
+    case Precision::fp32: return fp32;
+    case Precision::int8: return fp32 * (isa.avx512_vnni || isa.avx_vnni || isa.amx_int8 ? 5.0 : 2.0);
+    default: return fp32 * (isa.avx512_bf16 || isa.amx_bf16 ? 2.5 : 1.0);  // the 16-bit formats
+  }
+}
+
+// A call's planned time: its operations at the planning rate, or its operands from DRAM at a planning 12 GB/s.
+double gemm_call_estimate(const GemmGroup& g, int n, const IsaFeatures& isa) {
+  const GemmShape shape{g.m, n, g.k};
+  return std::max(gemm_operations(shape) / (planning_ops_per_thread(g.precision, isa) * g.threads),
+                  gemm_compulsory_bytes(shape, g.precision) / 12e9);
+}
+
+std::vector<PlanEntry> to_entries(const std::vector<BenchmarkSpec>& specs, const std::string& suite) {
+  std::vector<PlanEntry> out;
+  for (const BenchmarkSpec& s : specs) {
+    out.push_back({"cpu", suite, s.name, s.labels.value("threads", 0), s.repetitions, s.estimate_s});
+  }
+  return out;
+}
+
+SuitePlan bandwidth_suite(const BandwidthPlan& plan, const RunConfig& config, const MachineFacts& machine) {
+  SuitePlan s{"cpu", "bandwidth", suite_budget_seconds(config.profile, false, "bandwidth"), {}, plan.notes};
+  StreamArena stand_in(machine, config.bind);  // names only: nothing is allocated until a spec runs
+  for (const BandwidthThreadPlan& t : plan.per_threads) {
+    const ThreadSpecs specs = bandwidth_thread_specs(plan, t, config, stand_in, 0.0);
+    std::vector<const std::vector<BenchmarkSpec>*> parts;
+    for (const std::vector<BenchmarkSpec>& batch : specs.sweep) parts.push_back(&batch);
+    parts.push_back(&specs.spot);
+    parts.push_back(&specs.small_pages);
+    for (const auto* part : parts) {
+      for (PlanEntry& e : to_entries(*part, "bandwidth")) s.entries.push_back(std::move(e));
+    }
+  }
+  return s;
+}
+
+SuitePlan compute_suite(const RunConfig& config) {
+  const ProfileSettings& settings = profile_settings(config.profile);
+  const double min_time = settings.compute.min_time_s;
+  const int reps = settings.compute.repetitions;
+  SuitePlan s{"cpu", "compute", suite_budget_seconds(config.profile, false, "compute"), {}, {}};
+  const PeakSelection selection = select_peak_variants(config.features);
+  // The dequant-dot rows (suite_dequant_dot.cpp): each format's best ISA (quick) or every row (full), in L1 and L2.
+  std::vector<const QuantDotVariant*> runnable, best;
+  for (const QuantDotVariant& v : quant_dot_variants()) {
+    if (!quant_dot_runnable(v, config.features)) continue;
+    runnable.push_back(&v);
+    if (!best.empty() && best.back()->format == v.format) best.back() = &v;
+    else best.push_back(&v);
+  }
+  const bool quick = config.profile == Profile::quick;
+  const std::vector<const QuantDotVariant*>& dequant = quick ? best : runnable;
+  const std::vector<Level> levels{Level::L1, Level::L2};  // both profiles, every thread count (issue 48)
+  for (const int t : config.thread_counts) {
+    s.entries.push_back({"cpu", "compute", clock_spec_name(t), t, reps, reps * repetition_seconds(0.002, min_time)});
+    for (const PeakVariant* v : selection.runnable) {
+      s.entries.push_back({"cpu", "compute", peak_spec_name(*v, t), t, reps, reps * repetition_seconds(0.003, min_time)});
+    }
+  }
+  for (const int t : config.thread_counts) {
+    for (const Level level : levels) {
+      for (const QuantDotVariant* v : dequant) {
+        s.entries.push_back({"cpu", "compute",
+                             fmt::format("compute/dequant_dot/{}/{}/level:{}/threads:{}", to_string(v->format),
+                                         v->isa_name, to_string(level), t),
+                             t, reps, 0.01 + reps * repetition_seconds(0.003, min_time)});
+      }
+    }
+  }
+  // The DRAM GEMVs (suite_dequant_dot.cpp's run_dequant_gemv_rows): each format's best kernel, batch 1 at the
+  // largest thread count (quick) or batches 1-16 at every thread count (full). Their weights (4x the L3, 128 MiB to
+  // 1 GiB) are made once per format: planned at about half a second an entry, weights included.
+  const int largest = *std::max_element(config.thread_counts.begin(), config.thread_counts.end());
+  const std::vector<int> gemv_threads = quick ? std::vector<int>{largest} : config.thread_counts;
+  const std::vector<int> gemv_batches = quick ? std::vector<int>{1} : std::vector<int>{1, 2, 4, 8, 16};
+  for (const int t : gemv_threads) {
+    for (const int b : gemv_batches) {
+      for (const QuantDotVariant* v : best) {
+        s.entries.push_back({"cpu", "compute",
+                             fmt::format("dequant_gemv/{}/{}/batch:{}/threads:{}", to_string(v->format), v->isa_name, b, t),
+                             t, reps, 0.5});
+      }
+    }
+  }
+  return s;
+}
+
+SuitePlan gemm_suite(const GemmPlan& plan, const RunConfig& config) {
+  const GemmProfile& settings = profile_settings(config.profile).gemm;
+  SuitePlan s{"cpu", "gemm", suite_budget_seconds(config.profile, false, "gemm"), {}, plan.notes};
+  for (const GemmGroup& g : plan.groups) {
+    // Preparation (allocation, first-touch fill, packing) at a planning 1 GB/s, in the group's first entry.
+    double prepare = g.backend->footprint_bytes(gemm_request(plan, g, config)) / 1e9;
+    for (const int n : g.batches) {
+      const double call = gemm_call_estimate(g, n, config.features);
+      const int reps = gemm_planned_repetitions(g, n, config);
+      const double probes = n == 1 ? 4.0 * kProbeMinSeconds : 0.0;
+      s.entries.push_back({"cpu", "gemm", gemm_spec_name(g, n), g.threads, reps,
+                           prepare + call + reps * repetition_seconds(call, settings.min_time_s) + probes});
+      prepare = 0.0;
+    }
+  }
+  return s;
+}
+
+// The gemm plan; over its budget (not with --batches, the work asked for), the batch sweeps (groups of more than two
+// batches) keep every other batch between their first and last, once: the sweep keeps its shape. Deterministic and
+// said; the memory- and compute-bound ends of every group stay, and an estimate still over the budget is said.
+SuitePlan thinned_gemm_suite(GemmPlan& plan, const RunConfig& config) {
+  SuitePlan s = gemm_suite(plan, config);
+  if (!config.batches.empty()) return s;
+  const double before = s.estimated_seconds();
+  int halvings = 0;
+  // Once: the sweep keeps its shape (1, 4, 16, ..., 1024); what is still over the budget is said, not cut.
+  while (s.budget_s > 0.0 && s.estimated_seconds() > s.budget_s && halvings < 1) {
+    bool any = false;
+    for (GemmGroup& g : plan.groups) {
+      if (g.batches.size() <= 2) continue;
+      std::vector<int> kept;
+      for (std::size_t i = 0; i < g.batches.size(); i += 2) kept.push_back(g.batches[i]);
+      if (kept.back() != g.batches.back()) kept.push_back(g.batches.back());
+      g.batches = kept;
+      any = true;
+    }
+    if (!any) break;
+    ++halvings;
+    s = gemm_suite(plan, config);
+  }
+  if (halvings > 0) {
+    plan.notes.push_back(fmt::format("gemm: the plan was estimated at {:.1f} s, over the {:.0f} s budget: the batch "
+                                     "sweeps keep every other batch between their first and last", before, s.budget_s));
+    s = gemm_suite(plan, config);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::uint64_t plausible_cache_bytes(const MachineFacts& machine, int threads, BindPolicy bind) {
+  double largest = 0.0;
+  for (const ReportedLevel& l : plausible_levels(machine, threads, bind)) largest = std::max(largest, l.bytes);
+  return static_cast<std::uint64_t>(largest);
+}
+
+BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machine, int per_octave) {
+  BandwidthPlan p;
+  const bool user = !config.sizes.empty();
+  p.swept = swept_kernels(config.profile, user);
+  p.spot = spot_kernels(config.profile, user);
+  p.implausible = implausible_caches(machine);
+  for (const std::string& why : p.implausible) p.notes.push_back(why + ": the sweep's end and spot sizes ignore it");
+  for (const int threads : config.thread_counts) {
+    BandwidthThreadPlan t;
+    t.threads = threads;
+    t.levels = plausible_levels(machine, threads, config.bind);
+    for (const ReportedLevel& l : t.levels) t.cache_bytes = std::max<std::uint64_t>(t.cache_bytes, std::uint64_t(l.bytes));
+    t.sweep = plan_sweep(config.profile, config.sizes, t.cache_bytes, config.memory_budget_bytes, per_octave);
+    p.per_octave = t.sweep.per_octave;
+    if (!p.spot.empty()) t.spot_sizes = spot_sizes(t);
+    // 4 KiB pages at DRAM sizes: the middle of 4x-8x the caches (every --sizes size from twice the caches).
+    const double reach = t.cache_bytes > 0 ? static_cast<double>(t.cache_bytes)
+                                           : static_cast<double>(kSweepDefaultEndBytes) / kSweepEndCacheFactor;
+    t.small_page_sizes = small_page_sizes(t.sweep.sizes, user ? 0.0 : 4.0 * reach, reach, user);
+    if (t.sweep.capped) {
+      p.notes.push_back(fmt::format("{} thread(s): the sweep ends at {}, the memory budget, before {} (8x the caches): "
+                                    "DRAM may not be reached", threads, format_bytes(double(t.sweep.sizes.back())),
+                                    format_bytes(double(t.sweep.planned_end_bytes))));
+    }
+    p.per_threads.push_back(std::move(t));
+  }
+  return p;
+}
+
+GemmPlan plan_cpu_gemm(const RunConfig& config, const MachineFacts& machine) {
+  const int threads = config.thread_counts.empty() ? 1 : config.thread_counts.back();
+  const std::uint64_t cache = plausible_cache_bytes(machine, threads, config.bind);
+  const std::string source = fmt::format("the largest plausible cache {} thread(s) use, reported by {}", threads,
+                                         machine.caches.empty() ? std::string("the machine") : machine.caches.back().source);
+  return plan_gemm(config, static_cast<double>(cache), source);
+}
+
+std::string clock_spec_name(int threads) { return fmt::format("clock/add_chain/threads:{}", threads); }
+
+std::string peak_spec_name(const PeakVariant& v, int threads) {
+  return fmt::format("compute/{}/{}/{}/bits:{}/threads:{}", v.kernel(), to_string(v.precision), to_string(v.isa),
+                     v.vector_bits, threads);
+}
+
+int gemm_planned_repetitions(const GemmGroup& g, int n, const RunConfig& config) {
+  const GemmProfile& settings = profile_settings(config.profile).gemm;
+  return gemm_call_estimate(g, n, config.features) > settings.long_call_s ? settings.long_call_repetitions : settings.repetitions;
+}
+
+CpuPlan plan_cpu(const RunConfig& config, const MachineFacts& machine) {
+  CpuPlan plan;
+  plan.bandwidth = plan_bandwidth(config, machine);
+  if (config.wants_suite("bandwidth")) {
+    SuitePlan s = bandwidth_suite(plan.bandwidth, config, machine);
+    // Over its budget: one size per octave instead (the budget shapes the plan, never the run).
+    if (s.budget_s > 0.0 && s.estimated_seconds() > s.budget_s && plan.bandwidth.per_octave > 1 && config.sizes.empty()) {
+      const double before = s.estimated_seconds();
+      const int was = plan.bandwidth.per_octave;
+      plan.bandwidth = plan_bandwidth(config, machine, 1);
+      plan.bandwidth.notes.push_back(fmt::format("the sweep at {} sizes per octave was estimated at {:.1f} s, over the "
+                                                 "{:.0f} s budget: planned at 1 size per octave",
+                                                 was, before,
+                                                 s.budget_s));
+      s = bandwidth_suite(plan.bandwidth, config, machine);
+    }
+    plan.suites.push_back(std::move(s));
+  }
+  if (config.wants_suite("compute")) plan.suites.push_back(compute_suite(config));
+  if (config.wants_suite("gemm")) {
+    plan.gemm = plan_cpu_gemm(config, machine);
+    plan.suites.push_back(thinned_gemm_suite(plan.gemm, config));
+  }
+  for (SuitePlan& s : plan.suites) {
+    if (s.budget_s > 0.0 && s.estimated_seconds() > s.budget_s) {
+      s.notes.push_back(fmt::format("estimated {:.1f} s, over its {:.0f} s budget: nothing is cut at run time",
+                                    s.estimated_seconds(), s.budget_s));
+    }
+  }
+  return plan;
+}
+
+}  // namespace roofline

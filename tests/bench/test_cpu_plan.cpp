@@ -1,0 +1,151 @@
+// The CPU's plan (issue 46, bench/targets/cpu/cpu_plan.hpp): fixed from the machine facts and the profile alone
+// (the same text and hash twice), the sweep past 8x the largest plausible cache (1 GiB when none is plausible), the
+// spot and 4 KiB-page sizes in DRAM by construction, the GEMM shapes from the plausible cache, every benchmark once.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "roofline/bench/cpu_plan.hpp"
+#include "roofline/bench/profile.hpp"
+
+namespace roofline {
+namespace {
+
+constexpr std::uint64_t KiB = 1024, MiB = 1024 * KiB, GiB = 1024 * MiB;
+
+// The 2-vCPU Zen 5 guest of issue 46: 48 KiB L1d and 1 MiB L2 per core, one 32 MiB L3 for both.
+MachineFacts zen5_guest() {
+  MachineFacts m;
+  m.cores = 2;
+  m.pus = 2;
+  m.memory_total_bytes = 8 * GiB;
+  m.caches = {{1, "data", 48 * KiB, 2, 1, "hwloc"}, {2, "unified", 1 * MiB, 2, 1, "hwloc"},
+              {3, "unified", 32 * MiB, 1, 2, "hwloc"}};
+  return m;
+}
+
+RunConfig quick_config() {
+  RunConfig c;
+  c.profile = Profile::quick;
+  c.thread_counts = {1, 2};
+  c.memory_budget_bytes = 4 * GiB;
+  return c;
+}
+
+TEST(CpuPlan, SweepEndsAtEightTimesThePlausibleCache) {
+  const BandwidthPlan p = plan_bandwidth(quick_config(), zen5_guest());
+  ASSERT_EQ(p.per_threads.size(), 2u);
+  for (const BandwidthThreadPlan& t : p.per_threads) {
+    EXPECT_EQ(t.cache_bytes, 32 * MiB) << t.threads;
+    EXPECT_GE(t.sweep.sizes.back(), 256 * MiB);
+    EXPECT_LT(t.sweep.sizes[t.sweep.sizes.size() - 2], 256 * MiB);
+    // The spot kernels' last size and the 4 KiB-page runs lie beyond every plausible cache, in DRAM's octaves.
+    ASSERT_FALSE(t.spot_sizes.empty());
+    EXPECT_GE(t.spot_sizes.back(), 4 * 32 * MiB);
+    ASSERT_EQ(t.small_page_sizes.size(), 1u);
+    EXPECT_GE(t.small_page_sizes.front(), 4 * 32 * MiB);
+    EXPECT_LE(t.small_page_sizes.front(), 8 * 32 * MiB);
+  }
+}
+
+TEST(CpuPlan, WithoutAPlausibleCacheTheSweepGoesToOneGibibyte) {
+  MachineFacts m = zen5_guest();
+  m.caches.back() = {3, "unified", 508 * MiB, 2, 1, "hwloc"};  // issue 32's guest: 508 MiB per core
+  const BandwidthPlan p = plan_bandwidth(quick_config(), m);
+  EXPECT_FALSE(p.implausible.empty());
+  for (const BandwidthThreadPlan& t : p.per_threads) {
+    // The L3 is ignored; the L2s stay plausible.
+    EXPECT_EQ(t.cache_bytes, static_cast<std::uint64_t>(t.threads) * MiB);
+  }
+  m.caches.clear();
+  for (const BandwidthThreadPlan& t : plan_bandwidth(quick_config(), m).per_threads) {
+    EXPECT_EQ(t.cache_bytes, 0u);
+    EXPECT_EQ(t.sweep.sizes.back(), kSweepDefaultEndBytes);
+  }
+}
+
+TEST(CpuPlan, MemoryBudgetCapsTheSweepAndSaysDramMayNotBeReached) {
+  RunConfig c = quick_config();
+  c.memory_budget_bytes = 64 * MiB;
+  const BandwidthPlan p = plan_bandwidth(c, zen5_guest());
+  EXPECT_TRUE(p.per_threads.front().sweep.capped);
+  ASSERT_FALSE(p.notes.empty());
+  EXPECT_NE(p.notes.front().find("DRAM may not be reached"), std::string::npos) << p.notes.front();
+}
+
+TEST(CpuPlan, TheSamePlanTwiceEveryBenchmarkOnce) {
+  const CpuPlan a = plan_cpu(quick_config(), zen5_guest());
+  const CpuPlan b = plan_cpu(quick_config(), zen5_guest());
+  RunPlan ra{a.suites, {}}, rb{b.suites, {}};
+  EXPECT_EQ(ra.text(), rb.text());
+  EXPECT_EQ(ra.hash(), rb.hash());
+  EXPECT_EQ(ra.hash().size(), 16u);
+  std::set<std::string> names;
+  for (const SuitePlan& s : a.suites) {
+    EXPECT_FALSE(s.entries.empty()) << s.suite;
+    for (const PlanEntry& e : s.entries) {
+      EXPECT_TRUE(names.insert(e.name).second) << e.name;
+      EXPECT_GT(e.estimate_s, 0.0) << e.name;
+      EXPECT_GT(e.repetitions, 0) << e.name;
+    }
+  }
+  EXPECT_GT(ra.estimated_seconds(), 0.0);
+  // Another profile is another plan.
+  RunConfig full = quick_config();
+  full.profile = Profile::full;
+  const RunPlan rf{plan_cpu(full, zen5_guest()).suites, {}};
+  EXPECT_NE(rf.hash(), ra.hash());
+}
+
+TEST(CpuPlan, GemmShapesComeFromThePlausibleCache) {
+  const GemmPlan g = plan_cpu_gemm(quick_config(), zen5_guest());
+  ASSERT_FALSE(g.groups.empty());
+  for (const GemmGroup& group : g.groups) {
+    EXPECT_EQ(group.m, quick_gemm_side(32.0 * MiB, group.precision));
+    EXPECT_GE(double(group.m) * double(group.k) * gemm_operand_bytes(group.precision).a, 4.0 * 32 * MiB);
+  }
+}
+
+TEST(CpuPlan, AGemmPlanOverItsBudgetKeepsEveryOtherBatchOfItsSweepsAndSaysSo) {
+  // No ISA features: the slowest planning rates, far over the quick gemm budget.
+  const CpuPlan p = plan_cpu(quick_config(), zen5_guest());
+  const SuitePlan& gemm = p.suites.back();
+  ASSERT_EQ(gemm.suite, "gemm");
+  bool sweep = false;
+  for (const GemmGroup& g : p.gemm.groups) {
+    if (g.batches.size() <= 2) continue;
+    sweep = true;
+    EXPECT_EQ(g.batches, (std::vector<int>{1, 4, 16, 64, 256, 1024}));
+  }
+  if (sweep) {
+    bool said = false;
+    for (const std::string& n : gemm.notes) said = said || n.find("every other batch") != std::string::npos;
+    EXPECT_TRUE(said);
+  }
+  // --batches is the work asked for: never thinned.
+  RunConfig c = quick_config();
+  c.batches = {1, 2, 4, 8};
+  for (const GemmGroup& g : plan_cpu(c, zen5_guest()).gemm.groups) EXPECT_EQ(g.batches.size(), 4u);
+}
+
+TEST(CpuPlan, ABudgetTheSweepExceedsMakesItCoarserAndSaysSo) {
+  // 1 GiB of L3 per thread count would take the sweep to 8 GiB: far over the quick budget at 2 sizes per octave.
+  MachineFacts m = zen5_guest();
+  m.memory_total_bytes = 256 * GiB;
+  m.caches.back() = {3, "unified", 96 * MiB, 1, 2, "hwloc"};
+  RunConfig c = quick_config();
+  c.memory_budget_bytes = 64 * GiB;
+  const CpuPlan p = plan_cpu(c, m);
+  const SuitePlan& bw = p.suites.front();
+  ASSERT_EQ(bw.suite, "bandwidth");
+  if (p.bandwidth.per_octave == 1) {
+    bool said = false;
+    for (const std::string& n : bw.notes) said = said || n.find("1 size per octave") != std::string::npos;
+    EXPECT_TRUE(said);
+  } else {
+    EXPECT_LE(bw.estimated_seconds(), bw.budget_s);
+  }
+}
+
+}  // namespace
+}  // namespace roofline
