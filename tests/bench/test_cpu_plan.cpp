@@ -56,7 +56,16 @@ TEST(CpuPlan, WithoutAPlausibleCacheTheSweepGoesToOneGibibyte) {
   for (const BandwidthThreadPlan& t : p.per_threads) {
     // The L3 is ignored; the L2s stay plausible.
     EXPECT_EQ(t.cache_bytes, static_cast<std::uint64_t>(t.threads) * MiB);
+    // But a last level exists whose size is unknown: the sweep goes to 1 GiB, not to 8x the L2 (inside that L3).
+    EXPECT_EQ(t.sweep.sizes.back(), kSweepDefaultEndBytes);
   }
+  EXPECT_TRUE(last_cache_unknown(m));
+  // The GEMM's DRAM shapes: 4x the assumed last level, not 4x the L2.
+  for (const GemmGroup& group : plan_cpu_gemm(quick_config(), m).groups) {
+    EXPECT_EQ(group.m, quick_gemm_side(double(kUnknownLastCacheBytes), group.precision));
+    EXPECT_GE(double(group.m) * double(group.k) * gemm_operand_bytes(group.precision).a, 4.0 * double(kUnknownLastCacheBytes));
+  }
+  EXPECT_FALSE(last_cache_unknown(zen5_guest()));
   m.caches.clear();
   for (const BandwidthThreadPlan& t : plan_bandwidth(quick_config(), m).per_threads) {
     EXPECT_EQ(t.cache_bytes, 0u);

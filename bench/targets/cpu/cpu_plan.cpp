@@ -215,6 +215,18 @@ SuitePlan thinned_gemm_suite(GemmPlan& plan, const RunConfig& config) {
 
 }  // namespace
 
+bool last_cache_unknown(const MachineFacts& machine) {
+  int plausible = 0, implausible = 0;
+  for (const CacheInfo& c : machine.caches) {
+    if (c.type == "instruction" || c.size_bytes == 0) continue;
+    MachineFacts one = machine;
+    one.caches = {c};
+    int& level = implausible_caches(one).empty() ? plausible : implausible;
+    level = std::max(level, c.level);
+  }
+  return implausible > plausible;
+}
+
 std::uint64_t plausible_cache_bytes(const MachineFacts& machine, int threads, BindPolicy bind) {
   double largest = 0.0;
   for (const ReportedLevel& l : plausible_levels(machine, threads, bind)) largest = std::max(largest, l.bytes);
@@ -233,11 +245,13 @@ BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machin
     t.threads = threads;
     t.levels = plausible_levels(machine, threads, config.bind);
     for (const ReportedLevel& l : t.levels) t.cache_bytes = std::max<std::uint64_t>(t.cache_bytes, std::uint64_t(l.bytes));
-    t.sweep = plan_sweep(config.profile, config.sizes, t.cache_bytes, config.memory_budget_bytes, per_octave);
+    // A last level of unknown size: sweep as far as when no size is known (not to 8x the L2, inside that level).
+    const std::uint64_t reach_bytes = last_cache_unknown(machine) ? 0 : t.cache_bytes;
+    t.sweep = plan_sweep(config.profile, config.sizes, reach_bytes, config.memory_budget_bytes, per_octave);
     p.per_octave = t.sweep.per_octave;
     if (!p.spot.empty()) t.spot_sizes = spot_sizes(t);
     // 4 KiB pages at DRAM sizes: the middle of 4x-8x the caches (every --sizes size from twice the caches).
-    const double reach = t.cache_bytes > 0 ? static_cast<double>(t.cache_bytes)
+    const double reach = reach_bytes > 0 ? static_cast<double>(reach_bytes)
                                            : static_cast<double>(kSweepDefaultEndBytes) / kSweepEndCacheFactor;
     t.small_page_sizes = small_page_sizes(t.sweep.sizes, user ? 0.0 : 4.0 * reach, reach, user);
     if (t.sweep.capped) {
@@ -252,6 +266,11 @@ BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machin
 
 GemmPlan plan_cpu_gemm(const RunConfig& config, const MachineFacts& machine) {
   const int threads = config.thread_counts.empty() ? 1 : config.thread_counts.back();
+  if (last_cache_unknown(machine)) {
+    return plan_gemm(config, static_cast<double>(kUnknownLastCacheBytes),
+                     fmt::format("an assumed last cache of {}: the machine reports one whose size is not plausible",
+                                 format_bytes(double(kUnknownLastCacheBytes))));
+  }
   const std::uint64_t cache = plausible_cache_bytes(machine, threads, config.bind);
   const std::string source = fmt::format("the largest plausible cache {} thread(s) use, reported by {}", threads,
                                          machine.caches.empty() ? std::string("the machine") : machine.caches.back().source);

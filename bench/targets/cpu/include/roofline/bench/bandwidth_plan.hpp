@@ -30,6 +30,10 @@ inline constexpr std::uint64_t kSweepStartBytes = 4096;
 // size (issue 46); when no plausible size is known, at kSweepDefaultEndBytes.
 inline constexpr std::uint64_t kSweepEndCacheFactor = 8;
 inline constexpr std::uint64_t kSweepDefaultEndBytes = 1ull << 30;
+// The last cache level assumed where the machine reports one whose size is not plausible (a guest shown its host's
+// 508 MiB L3): the level exists, its size is unknown, so the sweep goes to kSweepDefaultEndBytes as if none were known
+// and the GEMM's DRAM shapes are 4x this (a 2-vCPU guest on two 32 MiB CCDs caches 64 MiB of a working set).
+inline constexpr std::uint64_t kUnknownLastCacheBytes = kSweepDefaultEndBytes / kSweepEndCacheFactor;
 
 // Geometric sizes start * 2^(i/per_octave) up to `end` (inclusive when on the grid), rounded to 64 bytes.
 std::vector<std::uint64_t> geometric_sizes(std::uint64_t start, std::uint64_t end, int per_octave);
