@@ -1,6 +1,8 @@
 // The field catalogue (results_fields.hpp): results/fields.txt parsed once into a tree of path segments, and a
-// walk of a document against it. Hand-written rather than a JSON Schema validator: Debian 12 packages none
-// for C++ (nlohmann's json-schema-validator is not packaged), and the catalogue needs only names and kinds.
+// walk of a document against it. Not a JSON Schema validator (Debian 12 packages one for C++, libvalijson-dev, with
+// an nlohmann adapter): the catalogue is a flat list of paths and kinds that scripts/results-fields writes from real
+// files and a reviewer diffs line by line, and it needs only "known or not" and the kind; the same list as a JSON
+// Schema (additionalProperties false at every level) is the step to take with issue 47's typed results model.
 #include "roofline/analysis/results_fields.hpp"
 
 #include <map>
