@@ -69,6 +69,20 @@ std::vector<std::string> wanted_suites(const Target& target, const RunConfig& co
   return out;
 }
 
+// The seconds the timed loops of the entries from `first` on took (each repetition's time per iteration times its
+// iterations): set against a suite's wall_seconds, what its set-up, first touch, validation and harness cost.
+double timed_seconds(const std::vector<json>& entries, std::size_t first) {
+  double total = 0.0;
+  for (std::size_t i = first; i < entries.size(); ++i) {
+    const json& e = entries[i];
+    if (e.value("run_type", "") != "iteration" || e.value("error_occurred", false)) continue;
+    const std::string unit = e.value("time_unit", "ns");
+    const double scale = unit == "s" ? 1.0 : unit == "ms" ? 1e-3 : unit == "us" ? 1e-6 : 1e-9;
+    total += e.value("real_time", 0.0) * scale * e.value("iterations", 0.0);
+  }
+  return total;
+}
+
 // One target's suites, in its order, those `config` asks for, each under its budget (profile.hpp). Its suite
 // contexts go under the suite's name prefixed like its benchmarks ("bandwidth" for the CPU, "opencl:0.0/bandwidth"
 // for a device), with the budget and what it cut.
@@ -79,11 +93,13 @@ void run_target(Target& target, const RunConfig& config, const RunPlan& plan, Ru
   for (const std::string& suite : wanted_suites(target, config)) {
     progress.begin_suite(prefix + suite);
     SuiteOutput out;
+    const std::size_t first_entry = runner.entries().size();
     const auto started = std::chrono::steady_clock::now();
     const SuiteBudget& budget = runner.begin_suite(suite_budget_seconds(config.profile, is_device(target), suite));
     target.run_suite(suite, config, runner, out);
     const double seconds = seconds_since(started);
     out.context["wall_seconds"] = seconds;
+    out.context["timed_seconds"] = timed_seconds(runner.entries(), first_entry);
     out.context["budget_seconds"] = budget.seconds();
     out.context["budget_cuts"] = budget.cuts();
     for (const SuitePlan& p : plan.suites) {

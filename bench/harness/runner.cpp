@@ -4,6 +4,7 @@
 #include "roofline/bench/runner.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <map>
 #include <mutex>
@@ -107,7 +108,73 @@ std::vector<BenchmarkSpec> stamp_target(const std::vector<BenchmarkSpec>& specs,
   return out;
 }
 
+// Keeps each run's seconds per iteration, by the position of its registration (family_index): the calibration
+// pass's reporter.
+class CalibrationReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      if (r.run_type != Run::RT_Iteration || r.error_occurred || r.iterations <= 0) continue;
+      seconds_[r.family_index] = r.real_accumulated_time / static_cast<double>(r.iterations);
+    }
+  }
+  [[nodiscard]] const std::map<std::int64_t, double>& seconds() const { return seconds_; }
+
+ private:
+  std::map<std::int64_t, double> seconds_;
+};
+
+// A calibrated spec's entries: "/iterations:N" (N from this run's calibration) back to "/min_time:T" in name and
+// run_name, Google Benchmark's name for a repetition of at least T seconds, so that names match across runs.
+void keep_min_time_name(json& e, const std::vector<BenchmarkSpec>& specs) {
+  if (!e.contains("family_index") || !e["family_index"].is_number_unsigned()) return;
+  const auto index = e["family_index"].get<std::size_t>();
+  if (index >= specs.size() || !specs[index].calibrated) return;
+  const std::string from = fmt::format("/iterations:{}/", specs[index].iterations);
+  const std::string to = fmt::format("/min_time:{:.3f}/", specs[index].min_time_s);
+  for (const char* key : {"name", "run_name"}) {
+    if (!e.contains(key) || !e[key].is_string()) continue;
+    std::string text = e[key].get<std::string>();
+    if (const std::size_t at = text.find(from); at != std::string::npos) text.replace(at, from.size(), to);
+    e[key] = text;
+  }
+}
+
 }  // namespace
+
+void Runner::calibrate(std::vector<BenchmarkSpec>& specs) {
+  const auto fix = [](BenchmarkSpec& spec, double call_s) {
+    spec.iterations = static_cast<std::int64_t>(std::max(1.0, std::ceil(spec.min_time_s / call_s)));
+    spec.calibrated = true;
+  };
+  std::vector<std::size_t> asked;
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    BenchmarkSpec& spec = specs[i];
+    if (!spec.calibrate || spec.iterations > 0 || !(spec.min_time_s > 0.0)) continue;
+    if (spec.calibration_call_s > 0.0) fix(spec, spec.calibration_call_s);
+    else asked.push_back(i);
+  }
+  if (asked.empty()) return;
+  benchmark::ClearRegisteredBenchmarks();
+  for (const std::size_t i : asked) {
+    const BenchmarkSpec& spec = specs[i];
+    auto* b = benchmark::RegisterBenchmark((spec.name + "/calibration").c_str(),
+                                           [&spec](benchmark::State& state) { spec.body(state); });
+    if (spec.manual_time) b->UseManualTime();
+    else b->UseRealTime();
+    b->Iterations(1)->Repetitions(1);
+  }
+  CalibrationReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+  for (std::size_t k = 0; k < asked.size(); ++k) {
+    BenchmarkSpec& spec = specs[asked[k]];
+    const auto it = reporter.seconds().find(static_cast<std::int64_t>(k));
+    // A failed or unmeasurable call: Google Benchmark's own search (the body fails loudly again if it is wrong).
+    if (it != reporter.seconds().end() && it->second > 0.0) fix(spec, it->second);
+  }
+}
 
 std::string nan_as_null(const std::string& text) {
   // Google Benchmark writes a non-finite double as a bare NaN or Infinity, which JSON has not: the cv
@@ -167,7 +234,8 @@ std::vector<json> Runner::run_together(const std::vector<BenchmarkSpec>& specs_i
   benchmark::ClearRegisteredBenchmarks();
 
   std::map<std::string, const BenchmarkSpec*> by_run_name;
-  const std::vector<BenchmarkSpec> stamped = stamp_target(specs_in, target_, name_prefix_);
+  std::vector<BenchmarkSpec> stamped = stamp_target(specs_in, target_, name_prefix_);
+  calibrate(stamped);
   const std::vector<BenchmarkSpec>& specs = stamped;
   for (const BenchmarkSpec& spec : specs) {
     const std::string text = label_text(spec.labels);
@@ -180,7 +248,9 @@ std::vector<json> Runner::run_together(const std::vector<BenchmarkSpec>& specs_i
     } else {
       b->UseRealTime();
     }
-    b->MinTime(spec.min_time_s)->Repetitions(std::max(1, spec.repetitions));
+    if (spec.iterations > 0) b->Iterations(spec.iterations);
+    else b->MinTime(spec.min_time_s);
+    b->Repetitions(std::max(1, spec.repetitions));
     b->ComputeStatistics("max", &max_of)->ComputeStatistics("min", &min_of);
     if (spec.configure) spec.configure(b);
     by_run_name[spec.name + (spec.manual_time ? "/manual_time" : "/real_time")] = &spec;
@@ -205,6 +275,7 @@ std::vector<json> Runner::run_together(const std::vector<BenchmarkSpec>& specs_i
 
   std::vector<json> out;
   for (json& e : doc["benchmarks"]) {
+    keep_min_time_name(e, specs);
     const std::string run_name = e.value("run_name", e.value("name", ""));
     const auto it = by_run_name.find(run_name);
     if (it != by_run_name.end()) {

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <memory>
 #include <stdexcept>
 
@@ -66,6 +68,53 @@ TEST(Runner, SingleRepetitionGetsItsAggregates) {
     }
   }
   EXPECT_EQ(medians, 1);
+}
+
+// A calibrated spec (issue 46): one call timed first, then every repetition runs ceil(min time / call) calls, and the
+// entries keep the "/min_time:T" name, the same in every run whatever the count; a failing calibration call falls
+// back to Google Benchmark's search and still fails the spec.
+TEST(Runner, CalibratedRepetitionsRunTheirWindowFromTheCallsRate) {
+  Runner runner;
+  BenchmarkSpec s = spec("calibrated", false);
+  s.min_time_s = 0.02;
+  s.calibrate = true;
+  int bodies = 0;
+  s.body = [&bodies](benchmark::State& state) {
+    ++bodies;
+    for (auto _ : state) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    state.counters["bytes_per_second"] = benchmark::Counter(64, benchmark::Counter::kIsIterationInvariantRate);
+  };
+  BenchmarkSpec given = spec("given", false);
+  given.min_time_s = 0.01;
+  given.calibrate = true;
+  given.calibration_call_s = 0.004;  // the suite's own warm-up call: no calibration call
+  BenchmarkSpec failing = spec("failing", true);
+  failing.calibrate = true;
+  const std::vector<json> entries = runner.run({s, given, failing});
+  EXPECT_EQ(bodies, 1 + 3);  // the calibration call and three repetitions, no search
+  int calibrated = 0, fixed = 0;
+  for (const json& e : entries) {
+    const std::string kernel = e["labels"]["kernel"];
+    const std::string name = e["name"];
+    EXPECT_EQ(name.find("/iterations:"), std::string::npos) << name;
+    if (e["run_type"] != "iteration") continue;
+    if (kernel == "calibrated") {
+      ++calibrated;
+      EXPECT_EQ(name, "calibrated/min_time:0.020/repeats:3/real_time");
+      // 2 ms calls (sleeps last at least that): at most 10 of them fill the 20 ms window.
+      EXPECT_GE(e["iterations"].get<int>(), 1);
+      EXPECT_LE(e["iterations"].get<int>(), 10);
+    }
+    if (kernel == "given") {
+      ++fixed;
+      EXPECT_EQ(e["iterations"].get<int>(), 3);  // ceil(0.01 / 0.004)
+      EXPECT_EQ(name, "given/min_time:0.010/repeats:3/real_time");
+    }
+  }
+  EXPECT_EQ(calibrated, 3);
+  EXPECT_EQ(fixed, 3);
+  ASSERT_EQ(runner.failures().size(), 1u);
+  EXPECT_NE(runner.failures()[0].find("failing"), std::string::npos);
 }
 
 // A counter that is 0 in every repetition (huge_page_bytes on 4 KiB pages) has a cv of 0/0, which Google

@@ -51,8 +51,9 @@ double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_c
   const double cache = cache_bytes > 0 ? static_cast<double>(cache_bytes) : double(16ull << 20);
   const double rate = ws <= cache ? 25e9 * std::max(threads, 1) : 8e9;
   const double call_s = static_cast<double>(bytes_per_call) / rate;
-  const double repetition_s = call_s + 1.4 * std::max(min_time_s, call_s);
-  return repetitions * repetition_s + ws / 2e9 + 2.0 * ws / 8e9 + 0.002;
+  // Calibrated repetitions (runner.hpp): the window plus at most one call of rounding up; one calibration call.
+  const double repetition_s = std::max(min_time_s, call_s) + call_s;
+  return call_s + repetitions * repetition_s + ws / 2e9 + 2.0 * ws / 8e9 + 0.002;
 }
 
 BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
@@ -68,6 +69,7 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
   name_spec(spec, kernel, n, threads, pages, stream_kernel_isa(kernel, config.features));
   const ProfileSettings& settings = profile_settings(config.profile);
   spec.min_time_s = settings.bandwidth.min_time_s;
+  spec.calibrate = true;  // each repetition's window from the call's own rate (runner.hpp)
   // read and triad give the key figures that `compare` gates on: the profile's repetitions (5, the fewest
   // with which a Mann-Whitney U test can reach p < 0.05); the others, when only spot-measured, fewer.
   const bool key = kernel == StreamKernel::read || kernel == StreamKernel::triad;

@@ -24,10 +24,10 @@ namespace {
 constexpr double kKiB = 1024.0;
 constexpr double kMiB = 1024.0 * 1024.0;
 
-// Google Benchmark's cost of one repetition of at least `min_time_s` whose call takes `call_s`: one call when that
-// already fills the window, else the first call to size it and the window (about 1.4x the minimum, its growth).
+// The cost of one calibrated repetition (runner.hpp: ceil(min time / call) calls) of at least `min_time_s` whose call
+// takes `call_s`: the window, plus at most one call of rounding up.
 double repetition_seconds(double call_s, double min_time_s) {
-  return call_s >= min_time_s ? call_s : call_s + 1.4 * min_time_s;
+  return call_s >= min_time_s ? call_s : min_time_s + call_s;
 }
 
 // The cache levels whose reported size the plan believes (plausible_caches.hpp) as `threads` threads see them.
@@ -131,9 +131,10 @@ SuitePlan compute_suite(const RunConfig& config) {
   const std::vector<const QuantDotVariant*>& dequant = quick ? best : runnable;
   const std::vector<Level> levels{Level::L1, Level::L2};  // both profiles, every thread count (issue 48)
   for (const int t : config.thread_counts) {
-    s.entries.push_back({"cpu", "compute", clock_spec_name(t), t, reps, reps * repetition_seconds(0.002, min_time)});
+    // One calibration call (runner.hpp), then the repetitions.
+    s.entries.push_back({"cpu", "compute", clock_spec_name(t), t, reps, 0.002 + reps * repetition_seconds(0.002, min_time)});
     for (const PeakVariant* v : selection.runnable) {
-      s.entries.push_back({"cpu", "compute", peak_spec_name(*v, t), t, reps, reps * repetition_seconds(0.003, min_time)});
+      s.entries.push_back({"cpu", "compute", peak_spec_name(*v, t), t, reps, 0.003 + reps * repetition_seconds(0.003, min_time)});
     }
   }
   for (const int t : config.thread_counts) {

@@ -42,11 +42,12 @@ Buffer allocate(std::size_t n, PageSize pages);
 // interleaving), so a batch's sizes alternate: each set of arrays (kernel arity, elements, threads, pages) stays
 // alive after use, up to `keep_bytes` in all (least recently used sets freed first; 0: one set at a time), so that
 // a set is allocated and first-touched once per thread count instead of once per repetition (issue 46: allocation
-// and first touch were most of the quick sweep's overhead).
+// and first touch were most of the quick sweep's overhead). A retired set's mappings are kept (up to `spare_bytes`)
+// and reused by later sets of about their size, the next thread count's included on one NUMA node.
 class StreamArena {
  public:
-  StreamArena(const MachineFacts& machine, BindPolicy bind, std::uint64_t keep_bytes = 0)
-      : machine_(machine), bind_(bind), keep_bytes_(keep_bytes) {}
+  StreamArena(const MachineFacts& machine, BindPolicy bind, std::uint64_t keep_bytes = 0, std::uint64_t spare_bytes = 0)
+      : machine_(machine), bind_(bind), keep_bytes_(keep_bytes), spare_bytes_(spare_bytes) {}
 
   // Arrays for `kernel` at n elements on `pages`, initialized, first touched by the pinned team of `threads`.
   // Empty (n == 0) when memory could not be allocated.
@@ -73,9 +74,13 @@ class StreamArena {
     return x;
   }
 
+  // Ends a thread count: its sets go. Their mappings stay for the next thread count's sets on a machine of one NUMA
+  // node (where the team that first touched a page does not decide where it lies); on more, they are unmapped.
   void release() {
+    for (const std::unique_ptr<Set>& s : sets_) retire(*s);
     sets_.clear();
     current_ = nullptr;
+    if (machine_.numa_nodes > 1) spare_.clear();
   }
 
   // What the mapped arrays of the set last asked for got, read once after their first touch; nullptr for heap arrays.
@@ -98,6 +103,50 @@ class StreamArena {
     [[nodiscard]] std::uint64_t bytes() const { return static_cast<std::uint64_t>(arity) * n * sizeof(double); }
   };
 
+  // A mapping a retired set no longer uses, kept for a later set of about its size (issue 46: under nested paging a
+  // first touch costs a fault per page, 4 KiB pages about 0.3 GB/s on the guests we measure; a kept mapping is
+  // touched already). Its contents are stale: every set's arrays are initialized before use.
+  struct Spare {
+    Buffer buffer;
+    PageSize pages = PageSize::huge_2m;
+    std::uint64_t retired = 0;
+  };
+
+  // Keeps a set's mapped buffers as spares, up to spare_bytes_ of them (the oldest unmapped first; none when 0).
+  void retire(Set& set) {
+    if (spare_bytes_ == 0) return;
+    for (int i = 0; i < set.arity; ++i) {
+      if (!set.buffers[i] || set.buffers[i].get_deleter().mapped_bytes == 0) continue;
+      spare_.push_back({std::move(set.buffers[i]), set.pages, ++clock_});
+    }
+    const auto total = [this] {
+      std::uint64_t t = 0;
+      for (const Spare& s : spare_) t += s.buffer.get_deleter().mapped_bytes;
+      return t;
+    };
+    while (!spare_.empty() && total() > spare_bytes_) spare_.erase(spare_.begin());  // oldest first
+  }
+
+  // n elements on `pages`: a spare mapping of at least that size and at most a quarter more, else a fresh one.
+  Buffer take(std::size_t n, PageSize pages) {
+    const std::size_t bytes = n * sizeof(double);
+    if (bytes >= kHugePageThreshold) {
+      const std::size_t length = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+      auto best = spare_.end();
+      for (auto it = spare_.begin(); it != spare_.end(); ++it) {
+        const std::size_t have = it->buffer.get_deleter().mapped_bytes;
+        if (it->pages != pages || have < length || have > length + length / 4) continue;
+        if (best == spare_.end() || have < best->buffer.get_deleter().mapped_bytes) best = it;
+      }
+      if (best != spare_.end()) {
+        Buffer out = std::move(best->buffer);
+        spare_.erase(best);
+        return out;
+      }
+    }
+    return allocate(n, pages);
+  }
+
   Set* find(int arity, std::size_t n, int threads, PageSize pages) {
     for (const std::unique_ptr<Set>& s : sets_) {
       if (s->arity == arity && s->n == n && s->threads == threads && s->pages == pages) return s.get();
@@ -118,6 +167,7 @@ class StreamArena {
         if ((*it)->last_use < (*oldest)->last_use) oldest = it;
       }
       if (oldest->get() == current_) current_ = nullptr;
+      retire(**oldest);
       sets_.erase(oldest);
     }
   }
@@ -131,7 +181,7 @@ class StreamArena {
     make_room(set->bytes());
     pin_openmp_threads(threads, binding_plan(machine_, threads, bind_));
     for (int i = 0; i < arity; ++i) {
-      set->buffers[i] = allocate(n, pages);
+      set->buffers[i] = take(n, pages);
       if (!set->buffers[i]) return nullptr;
     }
     sets_.push_back(std::move(set));
@@ -164,7 +214,9 @@ class StreamArena {
   const MachineFacts& machine_;
   BindPolicy bind_;
   std::uint64_t keep_bytes_ = 0;
+  std::uint64_t spare_bytes_ = 0;
   std::vector<std::unique_ptr<Set>> sets_;
+  std::vector<Spare> spare_;  // retired mappings (retire, take)
   Set* current_ = nullptr;
   std::uint64_t clock_ = 0;
 };

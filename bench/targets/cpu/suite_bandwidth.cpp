@@ -158,7 +158,9 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
   for (const BandwidthThreadPlan& tp : plan.per_threads) {
     if (!tp.sweep.sizes.empty()) largest = std::max(largest, tp.sweep.sizes.back());
   }
-  StreamArena arena(machine, config.bind, std::min(3 * largest, config.memory_budget_bytes / 2));
+  // Retired mappings are kept for reuse (the next thread count runs the same sizes) within the other half.
+  const std::uint64_t keep = std::min(3 * largest, config.memory_budget_bytes / 2);
+  StreamArena arena(machine, config.bind, keep, config.memory_budget_bytes / 2 - std::min(keep, config.memory_budget_bytes / 2));
   SuiteRun run{config, machine_json, policy, runner, arena, out, plan.implausible.empty()};
   json per_threads = json::object();
   for (const BandwidthThreadPlan& tp : plan.per_threads) per_threads[std::to_string(tp.threads)] = run_threads(run, plan, tp);

@@ -100,6 +100,7 @@ BenchmarkSpec clock_spec(int threads, const std::vector<int>& pus, const Plan& p
   spec.labels = {{"suite", "clock"}, {"kernel", "clock"}, {"threads", threads}};
   spec.repetitions = plan.repetitions;
   spec.min_time_s = plan.min_time_s;
+  spec.calibrate = true;  // each repetition's window from the call's own rate (runner.hpp)
   spec.body = [threads, pus](benchmark::State& state) {
     pin_openmp_threads(threads, pus);
     std::vector<std::int64_t> out(static_cast<std::size_t>(threads));
@@ -128,6 +129,7 @@ BenchmarkSpec peak_spec(const PeakVariant& v, int threads, const std::vector<int
   spec.labels["threads"] = threads;
   spec.repetitions = plan.repetitions;
   spec.min_time_s = plan.min_time_s;
+  spec.calibrate = true;  // each repetition's window from the call's own rate (runner.hpp)
   spec.body = [&v, threads, pus](benchmark::State& state) {
     pin_openmp_threads(threads, pus);
     const PeakInputs in = default_peak_inputs(v);

@@ -91,6 +91,7 @@ BenchmarkSpec dequant_spec(const QuantDotVariant& v, const Placement& where, int
   spec.labels["cols"] = kCols;
   spec.repetitions = settings.compute.repetitions;
   spec.min_time_s = settings.compute.min_time_s;
+  spec.calibrate = true;  // each repetition's window from the call's own rate (runner.hpp)
   spec.body = [&v, threads, pus, rows, rows_per_thread, row_bytes](benchmark::State& state) {
     pin_openmp_threads(threads, pus);
     const QuantMatrix w = make_quant_matrix(v.format, rows, kCols, 38);
@@ -151,6 +152,7 @@ BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, 
   spec.labels["k"] = kCols;
   spec.repetitions = settings.compute.repetitions;
   spec.min_time_s = settings.compute.min_time_s;
+  spec.calibrate = true;  // each repetition's window from the call's own rate (runner.hpp)
   spec.body = [&v, weights, threads, pus, rows, row_bytes, batch](benchmark::State& state) {
     pin_openmp_threads(threads, pus);
     if (!*weights.made) {

@@ -35,6 +35,13 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// One call of the problem's selected batch, timed.
+double timed_call(GemmProblem& problem) {
+  const auto start = std::chrono::steady_clock::now();
+  problem.run();
+  return seconds_since(start);
+}
+
 // The rate of the best entry of this run so far at (suite, threads) matching `keep`, in `counter`; 0: none.
 template <class Keep>
 double best_rate(const std::vector<json>& entries, const char* suite, int threads, const char* counter, Keep keep) {
@@ -181,10 +188,15 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
       group["implementations"] = implementations;
       for (int n : g.batches) {
         problem->select_batch(n);
-        problem->run();  // warm-up: first-call effects (page mapping of packed buffers, JIT caches)
+        // Warm-up: first-call effects (page mapping of packed buffers, JIT caches). Its time (or a second call's,
+        // when short: the first is cold) sets the iterations of every repetition: ceil(min time / call).
+        const double first_s = timed_call(*problem);
+        const double call_s = first_s < settings.gemm.min_time_s / 4 ? std::min(first_s, timed_call(*problem)) : first_s;
         // The planned repetitions (fewer for calls the plan expects to be long); the min time bounds every one.
         const int repetitions = gemm_planned_repetitions(g, n, config);
         specs.push_back(make_spec(g, n, problem, problem->implementation(), repetitions, settings.gemm.min_time_s));
+        specs.back().calibrate = true;
+        specs.back().calibration_call_s = call_s;
         // The roof of the moment around a memory-bound point: a read probe of its operands' size (roof_probe.hpp).
         if (memory_bound(g, n, runner.entries())) {
           const auto bytes = static_cast<std::uint64_t>(gemm_compulsory_bytes(GemmShape{g.m, n, g.k}, g.precision));

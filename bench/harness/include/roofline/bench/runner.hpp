@@ -5,6 +5,7 @@
 // once the curve is flat); all entries end up in one results file.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -45,6 +46,20 @@ struct BenchmarkSpec {
   bool manual_time = false;
   // Measured before and after this spec's repetitions (see SpecBracket); empty: none.
   std::optional<SpecBracket> bracket;
+  // Each repetition runs exactly this many iterations (Google Benchmark's Iterations); 0: see `calibrate`.
+  std::int64_t iterations = 0;
+  // With iterations 0: true: the runner first runs the body once with one iteration (a warm-up whose entry is
+  // not kept) and gives every repetition ceil(min_time_s / that call's time) iterations, so each repetition's
+  // timed window is min_time_s from the call's own rate; false: Google Benchmark's own search (a run of 1, 10,
+  // 100 ... iterations until one reaches a tenth of min_time_s, then 1.4x min_time_s for every repetition: for
+  // short calls about 60% more wall time than the windows need; issue 46).
+  bool calibrate = false;
+  // With `calibrate`: the seconds of one call the suite already timed (e.g. its own warm-up call); the runner then
+  // runs no calibration call. 0: the runner times one.
+  double calibration_call_s = 0.0;
+  // Set by the runner: the iteration count came from a calibration. The entries keep Google Benchmark's
+  // "/min_time:T" name (not "/iterations:N", which would differ from run to run), so that two runs' names match.
+  bool calibrated = false;
   // The plan's estimate of this spec's wall time, set-up included (run_plan.hpp; 0: not estimated). Planning only:
   // nothing measured depends on it.
   double estimate_s = 0.0;
@@ -88,6 +103,8 @@ class Runner {
  private:
   std::vector<nlohmann::json> run_together(const std::vector<BenchmarkSpec>& specs);
   std::vector<nlohmann::json> run_bracketed(const BenchmarkSpec& spec);
+  // Fills `iterations` of the specs that ask to be calibrated (BenchmarkSpec::calibrate).
+  void calibrate(std::vector<BenchmarkSpec>& specs);
 
   Progress* progress_;
   std::vector<nlohmann::json> entries_;
