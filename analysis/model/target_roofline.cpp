@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/gemm_labels.hpp"
+#include "roofline/analysis/level_warnings.hpp"
 #include "roofline/analysis/model.hpp"
 #include "roofline/analysis/plateaus.hpp"
 #include "roofline/analysis/results.hpp"
@@ -127,7 +128,8 @@ std::string level_holding(const TargetView& t, double bytes) {
 struct LevelRange {
   std::string level;
   double lo = 0.0, hi = 0.0;
-  std::string source;  // "curve" | "reported"
+  std::string source;        // "curve" | "reported"
+  std::string warning = {};  // dram_not_reached: the last plateau, inside a sized cache (last_level_name)
 };
 
 // The levels on the reference curve, by the one segmentation every target's levels come from (plateaus.hpp):
@@ -152,9 +154,9 @@ std::vector<LevelRange> level_ranges(const TargetView& t, const KernelCurve& ref
   const std::vector<Plateau> plateaus = find_plateaus(curve, options);
   for (std::size_t i = 0; i < plateaus.size(); ++i) {
     const bool last = i + 1 == plateaus.size();
-    std::string level;
+    std::string level, warning;
     if (last) {
-      level = t.main_memory();
+      level = last_level_name(t, plateaus[i], warning, out);
     } else if (unlisted_cache) {
       level = "cache";
       add_note(out, fmt::format("{}: the curve shows a cache level ({}..{}) that its facts do not list; it is called "
@@ -165,19 +167,16 @@ std::vector<LevelRange> level_ranges(const TargetView& t, const KernelCurve& ref
       level = level_holding(t, plateaus[i].max_bytes);
     }
     if (!ranges.empty() && ranges.back().level == level) {
-      ranges.back().hi = plateaus[i].max_bytes;
+      std::tie(ranges.back().hi, ranges.back().warning) = std::make_pair(plateaus[i].max_bytes, warning);
       continue;
     }
-    ranges.push_back({level, plateaus[i].min_bytes, plateaus[i].max_bytes, "curve"});
+    ranges.push_back({level, plateaus[i].min_bytes, plateaus[i].max_bytes, "curve", warning});
   }
   if (!ranges.empty()) return ranges;
   for (const auto& [bytes, p] : reference) {
     const std::string level = level_holding(t, bytes);
-    if (!ranges.empty() && ranges.back().level == level) {
-      ranges.back().hi = bytes;
-    } else {
-      ranges.push_back({level, bytes, bytes, "reported"});
-    }
+    if (!ranges.empty() && ranges.back().level == level) ranges.back().hi = bytes;
+    else ranges.push_back({level, bytes, bytes, "reported"});
   }
   return ranges;
 }
@@ -218,6 +217,7 @@ void add_memory(const ResultsView& view, const TargetView& t, json& out) {
                                     {"min_bytes", r.lo}, {"max_bytes", r.hi}, {"bandwidth", median(medians)},
                                     {"reported_bytes", capacity > 0.0 ? json(capacity) : json(nullptr)},
                                     {"source", r.source}});
+    if (!r.warning.empty()) out["memory_levels"].back()["warning"] = r.warning;
     for (const auto& [kernel, sweep] : curves) {
       const SizePoint* best = nullptr;
       std::vector<double> size_medians;
@@ -225,8 +225,7 @@ void add_memory(const ResultsView& view, const TargetView& t, json& out) {
       for (const auto& [bytes, p] : sweep.curve) {
         if (bytes < r.lo || bytes > r.hi) continue;
         size_medians.push_back(median(p.values));
-        lo = lo == 0.0 ? bytes : lo;
-        hi = bytes;
+        std::tie(lo, hi) = std::make_pair(lo == 0.0 ? bytes : lo, bytes);
         if (best == nullptr || p.best > best->best) best = &p;
       }
       if (best == nullptr) continue;
@@ -237,6 +236,7 @@ void add_memory(const ResultsView& view, const TargetView& t, json& out) {
                                         {"width", sweep.width > 0 ? json(sweep.width) : json(nullptr)},
                                         {"pattern", sweep.pattern.empty() ? json(nullptr) : json(sweep.pattern)},
                                         {"source", r.source}});
+      if (!r.warning.empty()) out["memory_ceilings"].back()["warning"] = r.warning;
     }
   }
 }

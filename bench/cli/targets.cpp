@@ -16,7 +16,7 @@ namespace roofline::cli {
 void register_built_targets(const MachineFacts& machine) {
   register_target_provider(cpu_target_provider(machine));
 #ifdef ROOFLINE_HAVE_OPENCL
-  register_target_provider(opencl::opencl_provider());
+  register_target_provider(opencl::opencl_provider(machine));
 #endif
 #if defined(ROOFLINE_HAVE_CUDA)
   register_target_provider(cuda::cuda_target_provider());

@@ -230,10 +230,9 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   context["time_budget"] = {
       {"profile", to_string(config.profile)},
       {"seconds", budget},
-      {"rule", "the CPU's budgets shape its plan before anything is measured (fewer sizes per octave, said in "
-               "context.plan's notes); nothing of the plan is cut at run time, and a suite that takes longer than its "
-               "estimate says so in the notes. A device target's suites still stop starting work past their budget "
-               "(context.suites.<suite>.budget_cuts)"}};
+      {"rule", "the budgets shape every target's plan before anything is measured (fewer sizes per octave, fewer "
+               "batches, said in context.plan's notes); nothing of the plan is cut at run time, and a suite that takes "
+               "longer than its estimate says so in the notes"}};
 
   json doc = {{"context", context}, {"benchmarks", runner.entries()}};
   doc["roofline"] = derive_roofline(doc);

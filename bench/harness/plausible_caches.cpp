@@ -2,9 +2,11 @@
 #include "roofline/bench/plausible_caches.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {
@@ -40,6 +42,39 @@ std::uint64_t largest_plausible_cache(const MachineFacts& machine) {
     if (implausible_caches(one).empty()) largest = std::max(largest, c.size_bytes);
   }
   return largest;
+}
+
+std::vector<ReportedLevel> plausible_levels(const MachineFacts& machine, int threads, BindPolicy bind) {
+  std::set<int> implausible;
+  for (const CacheInfo& c : machine.caches) {
+    MachineFacts one = machine;
+    one.caches = {c};
+    if (!implausible_caches(one).empty()) implausible.insert(c.level);
+  }
+  std::vector<ReportedLevel> out;
+  for (const ReportedLevel& l : reported_levels(to_json(machine), threads, std::string(to_string(bind)))) {
+    const int number = l.name.size() == 2 && l.name[0] == 'L' ? l.name[1] - '0' : 0;
+    if (l.plausible && l.bytes > 0.0 && implausible.count(number) == 0) out.push_back(l);
+  }
+  return out;
+}
+
+bool last_cache_unknown(const MachineFacts& machine) {
+  int plausible = 0, implausible = 0;
+  for (const CacheInfo& c : machine.caches) {
+    if (c.type == "instruction" || c.size_bytes == 0) continue;
+    MachineFacts one = machine;
+    one.caches = {c};
+    int& level = implausible_caches(one).empty() ? plausible : implausible;
+    level = std::max(level, c.level);
+  }
+  return implausible > plausible;
+}
+
+std::uint64_t plausible_cache_bytes(const MachineFacts& machine, int threads, BindPolicy bind) {
+  double largest = 0.0;
+  for (const ReportedLevel& l : plausible_levels(machine, threads, bind)) largest = std::max(largest, l.bytes);
+  return static_cast<std::uint64_t>(largest);
 }
 
 }  // namespace roofline

@@ -31,8 +31,8 @@ constexpr ProfileSettings settings(Pick p) {
                .long_call_s = p(0.3, 0.5),
                .min_time_s = p(0.05, 0.25)},
       // quick: 28 s of suites on the CPU (the environment guard's canaries add about a second: 30 s in all on
-      // 2 cores), 58 s on a device; full: about 20x that. A CPU suite's budget shapes its plan before it runs
-      // (cpu_plan.hpp); nothing is cut at run time. A device's still bounds its run (issue 46, item 5).
+      // 2 cores), 58 s on a device; full: about 20x that. A suite's budget shapes its plan before it runs
+      // (cpu_plan.hpp, a device's device_plan.hpp); nothing is cut at run time (issue 46).
       .cpu_budget = {.bandwidth = p(12.0, 300.0), .compute = p(7.0, 120.0), .gemm = p(9.0, 300.0)},
       .device_budget = {.bandwidth = p(20.0, 300.0), .compute = p(12.0, 120.0), .gemm = p(18.0, 600.0),
                         .transfer = p(5.0, 60.0), .latency = p(3.0, 30.0)},

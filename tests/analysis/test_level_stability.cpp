@@ -1,11 +1,12 @@
 // The stability property of the memory levels (issue 36): a run's levels must not depend on the noise of its
 // own repetitions. For every recorded run in the tree (tests/data/golden: Emerald Rapids with AMX, Zen 4 quick
-// and full, the Zen 5 A/A pair and its PoCL device; results/reference: Emerald Rapids, Zen 5, Zen 4 PoCL) each
-// size's repetitions are resampled with replacement (a bootstrap: 200 draws, fixed seeds) and the levels derived
-// again by the same path the run takes (derive_memory_ceilings for the CPU, derive_target_roofline for a device).
-// In at least 95% of draws every thread count (and every device) must give the same levels, each boundary
-// between two levels within one sweep step of the run's own (the first level's start and the last level's end
-// are the sweep's ends, not boundaries).
+// and full, the Zen 5 A/A pair and its PoCL device, the Zen 5 run of issue 46 whose 2-thread sweep was cut inside
+// its L3; results/reference: Emerald Rapids, Zen 5, Zen 4 PoCL) each size's repetitions are resampled with
+// replacement (a bootstrap: 200 draws, fixed seeds) and the levels derived again by the same path the run takes
+// (derive_memory_ceilings for the CPU, derive_target_roofline for a device). In at least 95% of draws every thread
+// count (and every device) must give the same levels (a level warned dram_not_reached, issue 46, only as warned
+// again), each boundary between two levels within one sweep step of the run's own (the first
+// level's start and the last level's end are the sweep's ends, not boundaries).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/analysis/memory_ceilings.hpp"
+#include "roofline/analysis/plateaus.hpp"
 #include "roofline/analysis/results_view.hpp"
 #include "roofline/analysis/target_roofline.hpp"
 #include "support/gzip_json.hpp"
@@ -31,10 +33,11 @@ using nlohmann::json;
 
 constexpr int kDraws = 200;
 
-// The draws this run takes: kDraws, or fewer where ROOFLINE_STABILITY_DRAWS says so (the sanitize preset: under
-// ASan one draw of a recorded run takes 1.5-3 s, and 200 ran past the 600 s test timeout). With fewer draws the
-// bar is not asserted, only printed: the share of 8 draws says nothing at the 95% level, while every draw still
-// runs the whole derivation under the sanitizers. The release run (CI) checks the bar on all 200.
+// The draws this run takes: kDraws, or fewer where ROOFLINE_STABILITY_DRAWS says so (the sanitize preset: 20; under
+// ASan one draw of a recorded run takes 1.5-3 s, and 200 ran the Zen 4 full and PoCL cases past the 600 s test
+// timeout). The draws are the first of the same fixed seeds, so the check stays deterministic; their bar is the
+// required share less three binomial standard deviations of that many draws (required_share): 95% of 200 becomes
+// 16 of 20, so a derivation that flips levels in many draws still fails under the sanitizers.
 int draws() {
   const char* env = std::getenv("ROOFLINE_STABILITY_DRAWS");
   if (env == nullptr) return kDraws;
@@ -56,7 +59,11 @@ Levels levels_of(const json& results) {
     for (const json& l : rows) {
       const std::string key = cpu ? fmt::format("cpu/{}", l["threads"].get<int>()) : l["target"].get<std::string>();
       const auto bytes = [&](const char* k) { return l[k].is_number() ? l[k].get<double>() : 0.0; };
-      out[key].push_back({l["level"].get<std::string>(), bytes("min_bytes"), bytes("max_bytes")});
+      // dram_not_reached is part of the level (a cache the sweep never left, not DRAM): a draw that loses it is not
+      // the same. superlinear is not: it judges the figure against the 1-thread one, not what the level is.
+      std::string name = l["level"].get<std::string>();
+      if (l.value("warning", json()) == kWarningDramNotReached) name.append(1, '/').append(kWarningDramNotReached);
+      out[key].push_back({name, bytes("min_bytes"), bytes("max_bytes")});
     }
   };
   add(derive_memory_ceilings(view)["memory_levels"], true);
@@ -131,23 +138,32 @@ json resampled(const json& results, std::mt19937& rng) {
   return out;
 }
 
-// Where the property does not hold yet (issue 36 stays open for them): the share of draws that keep today's
-// levels, as a floor that catches a regression, never as the goal. All are 2-thread curves of VMs whose DRAM
-// flips between two speeds inside the run (spreads of 15-25% between repetitions where L3 turns into DRAM), so the
-// first DRAM size moves by two sweep steps in 5-10% of draws, and the Zen 4 full profile at 2 threads, whose
-// L2-to-L3 step (1.14x) the segmentation merges (L2 76 KiB..22.6 MiB). PoCL on the Zen 5 guest: the LLC's end
-// moves between 8 and 16 MiB.
-double required_share(const std::string& file, const std::string& key) {
+// Where the property does not hold (issue 36 stays open for them): the share of draws that keep the run's levels
+// (measured with this analysis, fixed seeds, rounded down), as a floor that catches a regression, never as the goal.
+// Every one is a recorded curve the sweep and DRAM rule of issue 46 cannot change after the fact (a plan fixes where
+// new runs sweep, not what old ones measured):
+//  - Zen 4 full, 2 threads (92.5%): the L2-to-L3 step is 1.14x and the segmentation merges it (L2 76 KiB..22.6 MiB);
+//    the draws that split it move the L3 and the first DRAM size (77-131 MiB) by two steps or more.
+//  - Zen 5 A/A pair, 2 threads (91% each): the guest's DRAM flips between two speeds inside the run (15-25% spread
+//    between repetitions from 64 MiB on), so the first DRAM size moves from 64 MiB to 128-370 MiB in 9% of draws.
+//  - Zen 5 PoCL (76.5%): in 21% of draws the cache plateau (1-16 MiB) and global memory merge into one level.
+//  - Zen 4 PoCL, its CPU at 2 threads (94.5%): the L2's end moves between 1 and 5.8 MiB in 5.5% of draws.
+//  - Zen 5 of issue 46 (zen5-l3-32m), 2 threads (84%): the sweep was cut at 45 MiB inside the 32 MiB L3 (the run-time
+//    budget the plan replaced), so the L2 and L3 plateaus are all the curve has and their knee (1.4-4 MiB) moves;
+//    in every draw its last level stays L3 warned dram_not_reached, never DRAM (ZenFiveL3RunNeverDrawsDram).
+double required_share(const std::string& file, const std::string& key, int n_draws) {
   static const std::map<std::pair<std::string, std::string>, double> kKnown = {
-      {{"tests/data/golden/zen4-2vcpu_full.json.gz", "cpu/2"}, 0.90},
-      {{"tests/data/golden/zen5-oxide-2vcpu_quick_a.json.gz", "cpu/2"}, 0.88},
-      {{"tests/data/golden/zen5-oxide-2vcpu_quick_b.json.gz", "cpu/2"}, 0.88},
-      {{"tests/data/golden/zen5-oxide-2vcpu_opencl-pocl.json.gz", "opencl:0.0"}, 0.72},
-      {{"results/reference/vm-amd-zen4-2vcpu_opencl-pocl_quick.json.gz", "cpu/1"}, 0.90},
-      {{"results/reference/vm-amd-zen4-2vcpu_opencl-pocl_quick.json.gz", "cpu/2"}, 0.90},
+      {{"tests/data/golden/zen4-2vcpu_full.json.gz", "cpu/2"}, 0.92},
+      {{"tests/data/golden/zen5-oxide-2vcpu_quick_a.json.gz", "cpu/2"}, 0.90},
+      {{"tests/data/golden/zen5-oxide-2vcpu_quick_b.json.gz", "cpu/2"}, 0.90},
+      {{"tests/data/golden/zen5-oxide-2vcpu_opencl-pocl.json.gz", "opencl:0.0"}, 0.76},
+      {{"results/reference/vm-amd-zen4-2vcpu_opencl-pocl_quick.json.gz", "cpu/2"}, 0.94},
+      {{"tests/data/golden/zen5-l3-32m-2vcpu_quick_a.json.gz", "cpu/2"}, 0.83},
   };
   const auto it = kKnown.find({file, key});
-  return it == kKnown.end() ? kRequired : it->second;
+  const double floor = it == kKnown.end() ? kRequired : it->second;
+  if (n_draws >= kDraws) return floor;
+  return floor - 3.0 * std::sqrt(floor * (1.0 - floor) / n_draws);
 }
 
 class LevelStability : public ::testing::TestWithParam<const char*> {};
@@ -192,8 +208,9 @@ TEST_P(LevelStability, SameLevelsIn95PercentOfResampledRuns) {
                 100.0 * share, n_draws);
     std::string others;
     for (const auto& [what, n] : other[key]) others += fmt::format("\n  {} draws:{}", n, what);
-    if (n_draws < kDraws) continue;  // ROOFLINE_STABILITY_DRAWS: the bar needs all the draws (see draws())
-    EXPECT_GE(share, required_share(GetParam(), key)) << GetParam() << " " << key << ":" << describe(levels) << others;
+    if (!others.empty()) std::printf("  the other draws:%s\n", others.c_str());
+    const double bar = required_share(GetParam(), key, n_draws);
+    EXPECT_GE(share, bar) << GetParam() << " " << key << ":" << describe(levels) << others;
   }
 }
 
@@ -204,9 +221,28 @@ INSTANTIATE_TEST_SUITE_P(Recorded, LevelStability,
                                            "tests/data/golden/zen5-oxide-2vcpu_quick_a.json.gz",
                                            "tests/data/golden/zen5-oxide-2vcpu_quick_b.json.gz",
                                            "tests/data/golden/zen5-oxide-2vcpu_opencl-pocl.json.gz",
+                                           "tests/data/golden/zen5-l3-32m-2vcpu_quick_a.json.gz",
                                            "results/reference/vm-emerald-rapids-2vcpu_quick.json.gz",
                                            "results/reference/vm-amd-zen5-2vcpu_quick.json.gz",
                                            "results/reference/vm-amd-zen4-2vcpu_opencl-pocl_quick.json.gz"));
+
+// Issue 46's run 1 (2-vCPU Zen 5 guest, plausible 32 MiB L3): its 2-thread sweep was cut at 45 MiB and named 4-45 MiB
+// "DRAM" at 203 GB/s. Under its own noise, in every draw, no 2-thread level is DRAM and the last one is warned.
+TEST(LevelStability, ZenFiveL3RunNeverDrawsDram) {
+  const json results =
+      testing::load_gz(std::string(ROOFLINE_SOURCE_DIR) + "/tests/data/golden/zen5-l3-32m-2vcpu_quick_a.json.gz");
+  ASSERT_TRUE(results.is_object());
+  const std::string warned = std::string("L3/") + kWarningDramNotReached;
+  for (int draw = 0; draw < draws(); ++draw) {
+    std::mt19937 rng(static_cast<std::uint32_t>(1000 + draw));
+    const Levels drawn = levels_of(resampled(results, rng));
+    ASSERT_TRUE(drawn.count("cpu/2")) << draw;
+    const std::vector<LevelRow>& levels = drawn.at("cpu/2");
+    ASSERT_FALSE(levels.empty()) << draw;
+    for (const LevelRow& l : levels) EXPECT_EQ(l.level.find("DRAM"), std::string::npos) << "draw " << draw;
+    EXPECT_EQ(levels.back().level, warned) << "draw " << draw;
+  }
+}
 
 }  // namespace
 }  // namespace roofline

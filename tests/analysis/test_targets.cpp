@@ -64,6 +64,26 @@ TEST(Targets, TestTargetLevelsAreItsOwnNames) {
   EXPECT_EQ(find_row(cpu, "level", "DRAM")["kernel"], "read");
 }
 
+TEST(Targets, ALastPlateauInsideASizedCacheIsThatCacheWarnedNotMainMemory) {
+  // Issue 46's DRAM rule on a device: facts that say its L2 holds 64 MiB, a sweep whose last plateau starts at
+  // 32 MiB. That plateau is the L2 the sweep never left, warned dram_not_reached, never HBM.
+  json doc = load_json_file(kFile);
+  for (json& t : doc["context"]["targets"]) {
+    if (t["target"] == "test:0") t["memory_levels"][0]["capacity_bytes"] = 64.0 * 1024 * 1024;
+  }
+  doc["roofline"] = derive_roofline(doc);
+  for (const json& r : rows_of(doc, "memory_levels", "test:0")) EXPECT_NE(r["level"], "HBM") << r.dump();
+  const std::vector<json> mem = rows_of(doc, "memory_ceilings", "test:0");
+  const json& l2 = find_row(mem, "level", "L2", "kernel", "read");
+  EXPECT_EQ(l2.value("warning", ""), "dram_not_reached") << l2.dump();
+  std::string notes;
+  for (const json& n : doc["roofline"]["notes"]) notes += n.get<std::string>() + "\n";
+  EXPECT_NE(notes.find("test:0: dram_not_reached"), std::string::npos) << notes;
+  // As recorded (L2 of 4 MiB), HBM from 32 MiB, unwarned.
+  const json plain = derived();
+  EXPECT_FALSE(find_row(rows_of(plain, "memory_ceilings", "test:0"), "level", "HBM", "kernel", "read").contains("warning"));
+}
+
 TEST(Targets, ComputeCeilingsArePrecisionByEngineWithUnitsClockPeaks) {
   const json doc = derived();
   const std::vector<json> c = rows_of(doc, "compute_ceilings", "test:0");

@@ -109,18 +109,45 @@ TEST(CliOpenCl, RunWritesTheDevicesRooflineValidatedAndTheReportChartsIt) {
   if (target.empty()) GTEST_SKIP() << why;
   TempDir dir;
   const fs::path out = dir / "opencl.json";
-  const CliResult r = run_cli({"run", "--no-cpu", "--target", target, "--suites", "bandwidth,compute,gemm,transfer,latency",
-                               "--sizes", "64KiB,1MiB", "--gemm-shape", "256,256", "--batches", "1,16", "--out",
-                               out.string(), "--quiet"},
-                              {"POCL_WORK_GROUP_METHOD=loopvec"});
+  const std::vector<std::string> flags{"run", "--no-cpu", "--target", target, "--suites",
+                                       "bandwidth,compute,gemm,transfer,latency", "--sizes", "64KiB,1MiB",
+                                       "--gemm-shape", "256,256", "--batches", "1,16"};
+  std::vector<std::string> run = flags;
+  run.insert(run.end(), {"--out", out.string(), "--quiet"});
+  const CliResult r = run_cli(run, {"POCL_WORK_GROUP_METHOD=loopvec"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const json doc = json::parse(read_file(out));
+  // The device's plan (issue 46): the run measured what `--plan` prints, under the same hash.
+  std::vector<std::string> plan = flags;
+  plan.emplace_back("--plan");
+  const CliResult p = run_cli(plan);
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_NE(p.out.find("plan " + doc["context"]["plan"]["hash"].get<std::string>() + ":"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("gemm/clblast/fp32/m:256/k:256/batch:16"), std::string::npos) << p.out;
   every_suite_is_in_the_file_validated(doc, target);
   its_roofline_has_ceilings_transfers_latency_and_placements(doc, target);
   pocl_settings_of_the_run_are_recorded(doc, target);
   const fs::path html = dir / "opencl.html";
   ASSERT_TRUE(fs::exists(html));
   EXPECT_NE(read_file(html).find("id=\"roofline-chart-" + target + "\""), std::string::npos);
+}
+
+// `roofline run --plan` with a device lists the device's plan beside the CPU's, measures nothing, and prints the same
+// text twice: the device's sweep, widths, GEMM shape and batches come from its facts, never from a run.
+TEST(CliOpenCl, PlanListsTheDeviceBesideTheCpuTheSameTwice) {
+  std::string why;
+  const std::string target = first_opencl_target(why);
+  if (target.empty()) GTEST_SKIP() << why;
+  const CliResult a = run_cli({"run", "--plan", "--target", target});
+  const CliResult b = run_cli({"run", "--plan", "--target", target});
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out.find("\ncpu bandwidth: "), std::string::npos) << a.out;
+  for (const char* suite : {"bandwidth", "compute", "transfer", "latency"}) {
+    EXPECT_NE(a.out.find("\n" + target + " " + suite + ": "), std::string::npos) << suite << "\n" << a.out;
+  }
+  EXPECT_NE(a.out.find("bandwidth/read/width:"), std::string::npos);
+  EXPECT_EQ(a.out.find("planned as they run"), std::string::npos) << a.out;
 }
 
 }  // namespace

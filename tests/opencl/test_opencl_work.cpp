@@ -10,6 +10,7 @@
 
 #include "roofline/bench/runner.hpp"
 #include "roofline/common/errors.hpp"
+#include "roofline/opencl/device_plan.hpp"
 #include "roofline/opencl/discovery.hpp"
 #include "roofline/opencl/provider.hpp"
 #include "roofline/opencl/work.hpp"
@@ -53,7 +54,7 @@ TEST(OpenClWork, BandwidthBatchesValidateInEveryWidth) {
   REQUIRE_DEVICE(s);
   std::vector<std::string> notes;
   // The sweep's smallest size fills every kernel.
-  const std::uint64_t smallest = bandwidth_sizes(s->facts(), quick(), notes).front();
+  const std::uint64_t smallest = device_sweep_start(s->facts());
   for (MemoryKernel k : kMemoryKernels) EXPECT_NO_THROW(bandwidth_work(s, k, smallest, quick(), notes)) << to_string(k);
   for (MemoryKernel k : kMemoryKernels) {
     const std::vector<DeviceWork> works = bandwidth_work(s, k, 3 * 64 * 1024, quick(), notes);
@@ -115,7 +116,7 @@ TEST(OpenClWork, TargetLostMidSuiteIsNamed) {
   const std::vector<TargetFacts> targets = list_targets(notes);
   if (targets.empty()) GTEST_SKIP() << (notes.empty() ? "no OpenCL device" : notes.front());
   ::setenv("ROOFLINE_TEST_OPENCL_LOSE_AFTER", "3", 1);
-  std::unique_ptr<Target> target = open_target(targets.front());
+  std::unique_ptr<Target> target = open_target(targets.front(), HostCaches{});
   ::unsetenv("ROOFLINE_TEST_OPENCL_LOSE_AFTER");
   ASSERT_EQ(target->suites().back(), "latency");
   Runner runner;
@@ -147,24 +148,6 @@ TEST(OpenClWork, AllocationAboveTheLimitIsCappedAndSaid) {
   EXPECT_NE(notes.front().find("capped"), std::string::npos) << notes.front();
 }
 
-TEST(OpenClWork, SweepReachesFourTimesTheCacheAndAtLeast256MiB) {
-  DeviceFacts d;
-  d.global_cache_bytes = 32ull << 20;
-  d.max_allocation_bytes = 4ull << 30;
-  std::vector<std::string> notes;
-  d.max_work_group_size = 4096;
-  std::vector<std::uint64_t> sizes = bandwidth_sizes(d, WorkOptions{}, notes);
-  EXPECT_EQ(sizes.front(), 16384u);  // triad's 3 buffers of one work-group of 64 x uint16
-  EXPECT_EQ(sizes.back(), 256ull << 20);
-  EXPECT_TRUE(notes.empty());
-  d.global_cache_bytes = 96ull << 20;
-  d.max_allocation_bytes = 64ull << 20;
-  sizes = bandwidth_sizes(d, WorkOptions{}, notes);
-  EXPECT_EQ(sizes.back(), 384ull << 20);
-  ASSERT_EQ(notes.size(), 1u);
-  EXPECT_NE(notes.front().find("max allocation"), std::string::npos);
-}
-
 TEST(OpenClWork, DevicesAreListedAsTargets) {
   std::vector<std::string> notes;
   const std::vector<TargetFacts> targets = list_targets(notes);
@@ -183,34 +166,4 @@ TEST(OpenClWork, DevicesAreListedAsTargets) {
 }
 
 }  // namespace
-}  // namespace roofline::opencl
-
-namespace roofline::opencl {
-
-TEST(OpenClWork, QuickSweepIsOneSizePerOctaveWithReadAndTriadEverywhere) {
-  DeviceFacts d;
-  d.global_cache_bytes = 32ull << 20;
-  d.max_allocation_bytes = 4ull << 30;
-  d.max_work_group_size = 4096;
-  std::vector<std::string> notes;
-  const std::vector<std::uint64_t> quick_sizes = bandwidth_sizes(d, WorkOptions{}, notes);
-  ASSERT_EQ(quick_sizes.size(), 15u);  // 16 KiB .. 256 MiB by octaves
-  for (std::size_t i = 1; i < quick_sizes.size(); ++i) EXPECT_EQ(quick_sizes[i], 2 * quick_sizes[i - 1]);
-  WorkOptions full;
-  full.full = true;
-  const std::vector<std::uint64_t> full_sizes = bandwidth_sizes(d, full, notes);
-  EXPECT_EQ(full_sizes.size(), 29u);  // and x1.5 within each octave
-  EXPECT_EQ(full_sizes[1], 24576u);
-  EXPECT_EQ(full_sizes.back(), 256ull << 20);
-  const std::size_t n = quick_sizes.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    EXPECT_TRUE(sweeps_at(MemoryKernel::read, i, n, WorkOptions{}));
-    EXPECT_TRUE(sweeps_at(MemoryKernel::triad, i, n, WorkOptions{}));
-    EXPECT_EQ(sweeps_at(MemoryKernel::copy, i, n, WorkOptions{}), i % 2 == 0 || i + 1 == n);
-    EXPECT_TRUE(sweeps_at(MemoryKernel::write, i, n, full));
-  }
-  WorkOptions given;
-  given.sizes = {1 << 20, 2 << 20};
-  EXPECT_TRUE(sweeps_at(MemoryKernel::write, 1, 3, given));
-}
 }  // namespace roofline::opencl

@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/bench/plausible_caches.hpp"
 #include "roofline/bench/profile.hpp"
 #include "roofline/common/gemm_count.hpp"
@@ -28,22 +27,6 @@ constexpr double kMiB = 1024.0 * 1024.0;
 // takes `call_s`: the window, plus at most one call of rounding up.
 double repetition_seconds(double call_s, double min_time_s) {
   return call_s >= min_time_s ? call_s : min_time_s + call_s;
-}
-
-// The cache levels whose reported size the plan believes (plausible_caches.hpp) as `threads` threads see them.
-std::vector<ReportedLevel> plausible_levels(const MachineFacts& machine, int threads, BindPolicy bind) {
-  std::set<int> implausible;
-  for (const CacheInfo& c : machine.caches) {
-    MachineFacts one = machine;
-    one.caches = {c};
-    if (!implausible_caches(one).empty()) implausible.insert(c.level);
-  }
-  std::vector<ReportedLevel> out;
-  for (const ReportedLevel& l : reported_levels(to_json(machine), threads, std::string(to_string(bind)))) {
-    const int number = l.name.size() == 2 && l.name[0] == 'L' ? l.name[1] - '0' : 0;
-    if (l.plausible && l.bytes > 0.0 && implausible.count(number) == 0) out.push_back(l);
-  }
-  return out;
 }
 
 // One spot size inside each plausible level (between the level before it and its own size) and one in DRAM (the
@@ -215,24 +198,6 @@ SuitePlan thinned_gemm_suite(GemmPlan& plan, const RunConfig& config) {
 }
 
 }  // namespace
-
-bool last_cache_unknown(const MachineFacts& machine) {
-  int plausible = 0, implausible = 0;
-  for (const CacheInfo& c : machine.caches) {
-    if (c.type == "instruction" || c.size_bytes == 0) continue;
-    MachineFacts one = machine;
-    one.caches = {c};
-    int& level = implausible_caches(one).empty() ? plausible : implausible;
-    level = std::max(level, c.level);
-  }
-  return implausible > plausible;
-}
-
-std::uint64_t plausible_cache_bytes(const MachineFacts& machine, int threads, BindPolicy bind) {
-  double largest = 0.0;
-  for (const ReportedLevel& l : plausible_levels(machine, threads, bind)) largest = std::max(largest, l.bytes);
-  return static_cast<std::uint64_t>(largest);
-}
 
 BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machine, int per_octave) {
   BandwidthPlan p;

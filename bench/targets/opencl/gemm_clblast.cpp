@@ -1,13 +1,11 @@
 // The OpenCL gemm suite through CLBlast: operands made once per precision (resident on the device, sized for
-// the largest batch), one DeviceWork per batch timed by CLBlast's event, checked exactly after timing.
+// the largest batch), one DeviceWork per planned batch timed by CLBlast's event, checked exactly after timing.
 #include <clblast.h>
 #include <clblast_half.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "roofline/analysis/gemm_labels.hpp"
 #include "roofline/bench/gemm_shape.hpp"
@@ -113,11 +111,8 @@ bool have_clblast() { return true; }
 std::vector<DeviceWork> gemm_work(const std::shared_ptr<Session>& s, const std::string& precision,
                                   const WorkOptions& o, std::vector<std::string>& notes) {
   const bool half = precision == "fp16";
-  const std::int64_t side = !o.full && o.cache_bytes > 0.0
-                                ? quick_gemm_side(o.cache_bytes, half ? Precision::fp16 : Precision::fp32)
-                                : kDefaultGemmM;
-  const std::int64_t m = o.gemm_m > 0 ? o.gemm_m : side;
-  const std::int64_t k = o.gemm_k > 0 ? o.gemm_k : side;
+  const std::int64_t m = o.gemm_m > 0 ? o.gemm_m : kDefaultGemmM;
+  const std::int64_t k = o.gemm_k > 0 ? o.gemm_k : kDefaultGemmK;
   const std::vector<int> batches = gemm_batches(o);
   const int n_max = *std::max_element(batches.begin(), batches.end());
   if (half && k > 16384) {
@@ -127,33 +122,14 @@ std::vector<DeviceWork> gemm_work(const std::shared_ptr<Session>& s, const std::
   auto op = guarded_call(*s, [&] { return make_operands(*s, half, m, k, n_max); });
   const double e = half ? 2 : 4;
   std::vector<DeviceWork> works;
-  double planned_s = 0.0;  // the estimated wall time of the works kept so far
-  double last_call = 0.0;
-  int last_n = 0;
-  std::vector<int> cut;
   const auto one_call = [&](int n) {
     return guarded_call(*s, [&] { cl_event ev = nullptr; const cl_int st = op->call(n, &ev);
                                   if (ev != nullptr) { clWaitForEvents(1, &ev); clReleaseEvent(ev); }
                                   return st; });
   };
   for (int n : batches) {
-    // Untimed first call (CLBlast compiles here), one timed call, then the repetitions (each at least the min time,
-    // plus the harness' first estimate): a batch whose cost, scaled from the last call, would end past the budget is
-    // left out, and every larger one with it.
-    const double guess = last_n > 0 ? last_call * n / last_n : 0.0;
-    const double cost = 2 * guess + (o.repetitions + 1) * std::max(guess, o.min_time_s);
-    if (!cut.empty() || (o.budget != nullptr && last_n > 0 && !o.budget->allows(planned_s + cost))) {
-      cut.push_back(n);
-      continue;
-    }
-    bool timed = true;
     // Untimed first call: CLBlast compiles its kernels for this routine and size here.
     const cl_int first = one_call(n);
-    const auto t0 = std::chrono::steady_clock::now();
-    if (first == CL_SUCCESS) one_call(n);
-    last_call = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    last_n = n;
-    planned_s += (o.repetitions + 1) * std::max(last_call, o.min_time_s);
     if (first != CL_SUCCESS) {
       notes.push_back(fmt::format("{}: CLBlast {} batch {} failed (status {}): left out", s->facts().id(), precision, n, first));
       continue;
@@ -173,15 +149,10 @@ std::vector<DeviceWork> gemm_work(const std::shared_ptr<Session>& s, const std::
     w.flop = 2 * dm * dn * dk;
     w.bytes = e * (dm * dk + dk * dn + dm * dn);  // compulsory traffic, as the CPU gemm suite counts it
     w.working_set_bytes = w.bytes;
-    w.device_timed = timed && s->device_timing();
+    w.device_timed = s->device_timing();
     w.min_time_s = o.min_time_s;
     w.repetitions = o.repetitions;
     works.push_back(std::move(w));
-  }
-  if (!cut.empty() && o.budget != nullptr) {
-    notes.push_back(o.budget->cut(s->facts().id() + " gemm", fmt::format("CLBlast {} {}x{} batches {} (one batch-{} "
-                                                                         "call took {:.2f} s)", precision, m, k,
-                                                                         fmt::join(cut, ", "), last_n, last_call)));
   }
   return works;
 }

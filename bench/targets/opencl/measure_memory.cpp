@@ -10,6 +10,7 @@
 #include "roofline/common/units.hpp"
 #include "roofline_opencl_sources.hpp"
 #include "prepared.hpp"
+#include "roofline/opencl/device_plan.hpp"
 
 namespace roofline::opencl {
 namespace {
@@ -76,18 +77,16 @@ void check_width(int width) {
 
 PreparedMemory::PreparedMemory(Session& s, MemoryKernel k, std::uint64_t bytes) : s_(s), k_(k) {
   const std::uint64_t arrays = static_cast<std::uint64_t>(arrays_counted(k));
-  std::uint64_t per_buffer = bytes / arrays;
+  const std::uint64_t per_buffer = bytes / arrays;
   const std::uint64_t cap = s.facts().max_allocation_bytes;
   if (cap > 0 && per_buffer > cap) {
     notes_.push_back(fmt::format("{} per buffer capped at the device's max allocation, {}",
                                  format_bytes(static_cast<double>(per_buffer)), format_bytes(static_cast<double>(cap))));
-    per_buffer = cap;
   }
-  const std::uint64_t grain = kWidest * s.local_size();
-  words_ = per_buffer / 4 / grain * grain;
+  words_ = planned_words(k, bytes, cap, s.local_size());  // as the plan names it (device_plan.hpp)
   if (words_ == 0) {
     throw InputError(fmt::format("OpenCL {} of {} is below one work-group ({} bytes per buffer)", to_string(k),
-                                 format_bytes(static_cast<double>(bytes)), grain * 4));
+                                 format_bytes(static_cast<double>(bytes)), kWidest * s.local_size() * 4));
   }
   // The kernels index words with 32-bit unsigned integers.
   if (words_ > 0xFFFFFFFFull) throw InputError("OpenCL memory kernels index at most 2^32 - 1 words per buffer");

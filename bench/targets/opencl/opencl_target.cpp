@@ -1,7 +1,7 @@
-// The OpenCL Target: a device's suites run batch by batch through the harness (device_benchmark turns each
-// DeviceWork into a manual-time BenchmarkSpec), each batch's device memory freed before the next; a device that
-// fails mid-run ends the target with TargetLost naming it.
-#include <chrono>
+// The OpenCL Target: a device's suites run its plan (device_plan.hpp, fixed before the first measurement) batch by
+// batch through the harness (device_benchmark turns each DeviceWork into a manual-time BenchmarkSpec), each batch's
+// device memory freed before the next; nothing is cut at run time. A device that fails mid-run ends the target with
+// TargetLost naming it.
 #include <cstdlib>
 #include <algorithm>
 #include <map>
@@ -10,25 +10,22 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/gemm_shape.hpp"
 #include "roofline/bench/runner.hpp"
 #include "roofline/bench/sweep_stop.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline/common/errors.hpp"
+#include "roofline/opencl/device_plan.hpp"
 #include "roofline/opencl/provider.hpp"
 #include "session_impl.hpp"
 
 namespace roofline::opencl {
 namespace {
 
-// A CPU device's cache when neither the curve nor the device says: 16 MiB, a usual host last level (its quick
-// GEMM weights are then 4096 x 4096 in fp32, which an untuned CLBlast on PoCL runs in ~0.1 s a GEMV).
-constexpr double kCpuDeviceCache = 16.0 * 1024 * 1024;
-
 class OpenClTarget : public Target {
  public:
-  OpenClTarget(TargetFacts facts, std::shared_ptr<Session> s) : facts_(std::move(facts)), s_(std::move(s)) {}
+  OpenClTarget(TargetFacts facts, std::shared_ptr<Session> s, HostCaches host)
+      : facts_(std::move(facts)), s_(std::move(s)), host_(std::move(host)) {}
   [[nodiscard]] const TargetFacts& facts() const override { return facts_; }
 
   [[nodiscard]] std::vector<std::string> suites() const override {
@@ -38,14 +35,20 @@ class OpenClTarget : public Target {
     return list;
   }
 
+  // The device's plan (device_plan.hpp), made once before the first measurement: the suites then run exactly it.
+  [[nodiscard]] std::vector<SuitePlan> plan(const RunConfig& config) override {
+    ensure_plan(config);
+    return plan_.suites;
+  }
+
   void run_suite(const std::string& suite, const RunConfig& config, Runner& runner, SuiteOutput& out) override {
-    WorkOptions o = work_options(config);
-    o.budget = &runner.budget();
+    ensure_plan(config);
+    const WorkOptions o = work_options(config);
     if (suite == "bandwidth") return bandwidth(o, runner, out);
     if (suite == "compute") return compute(o, runner, out);
     if (suite == "gemm") return gemm(o, runner, out);
     if (suite == "transfer") {
-      run_batch(transfer_work(s_, o.full ? 256ull << 20 : 64ull << 20, o, out.notes), runner);
+      run_batch(transfer_work(s_, plan_.transfer_bytes, o, out.notes), runner);
       return;
     }
     if (suite == "latency") {
@@ -57,86 +60,38 @@ class OpenClTarget : public Target {
   }
 
  private:
-  // The sweep by sizes (work.hpp); in `quick`, until the read curve reaches DRAM (sweep_stop.hpp: the best width's
-  // repetitions at each size), and in any profile while the next size (estimated from the last two) fits the budget.
+  void ensure_plan(const RunConfig& config) {
+    if (planned_) return;
+    std::vector<std::string> wanted;
+    for (const std::string& suite : suites()) {
+      if (config.wants_suite(suite)) wanted.push_back(suite);
+    }
+    plan_ = plan_device(s_->facts(), host_, config, wanted);
+    planned_ = true;
+  }
+
+  // The planned sweep, size by size, each kernel in its planned widths: nothing is left out at run time. Whether the
+  // read curve shows main memory (sweep_stop.hpp: past twice the planned cache, at least kSweepMinEndBytes on a CPU
+  // device) is recorded, never acted on.
   void bandwidth(const WorkOptions& o, Runner& runner, SuiteOutput& out) {
-    const std::vector<std::uint64_t> sizes = bandwidth_sizes(s_->facts(), o, out.notes);
-    const bool quick = !o.full && o.sizes.empty();
-    // The least end: twice the global cache (at least 32 MiB); a CPU device's caches are the host's, whose flat L3
-    // must not pass for DRAM: as the CPU's sweep, at least kSweepMinEndBytes.
     const std::uint64_t least = s_->facts().type == "cpu" ? kSweepMinEndBytes : 32ull << 20;
-    const std::uint64_t floor = std::min<std::uint64_t>(
-        sizes.empty() ? 0 : sizes.back(), std::max<std::uint64_t>(2 * s_->facts().global_cache_bytes, least));
+    const std::uint64_t floor = std::max<std::uint64_t>(2 * plan_.last_cache_bytes, least);
     std::map<std::uint64_t, std::vector<double>> best;  // size -> the best read width's repetitions
-    std::map<MemoryKernel, std::vector<int>> widths;     // quick: the widths each kernel runs at its next size
-    std::vector<std::uint64_t> measured;
-    double last_s = 0.0, growth = 2.0;  // the next size costs the last one's time x their growth (1x to 2x)
-    DramVerdict v;
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-      // The first size's time holds the kernels' builds: the estimates start from the second.
-      if (i > 1 && !o.budget->allows(growth * last_s)) {
-        out.notes.push_back(o.budget->cut(facts_.target + " bandwidth",
-                                          fmt::format("sizes {} to {}", format_bytes(double(sizes[i])),
-                                                      format_bytes(double(sizes.back())))));
-        break;
-      }
-      const auto started = std::chrono::steady_clock::now();
-      for (MemoryKernel k : kMemoryKernels) {
-        if (!sweeps_at(k, i, sizes.size(), o)) continue;
-        WorkOptions ok = o;
-        if (quick && widths.count(k) > 0) ok.widths = widths[k];
-        const std::vector<nlohmann::json> entries = run_batch(bandwidth_work(s_, k, sizes[i], ok, out.notes), runner);
-        if (k == MemoryKernel::read) best[sizes[i]] = best_width(entries);
-        // quick: every width at a kernel's first size, then the two that were best at its last size (a ceiling is
-        // the best width's; the others only cost time: 5 widths made PoCL's quick sweep 59 s on a Zen 4 guest).
-        widths[k] = best_widths(entries, 2);
-      }
-      measured.push_back(sizes[i]);
-      const double size_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      if (i > 1) growth = std::clamp(size_s / last_s, 1.0, 2.0);
-      last_s = size_s;
-      std::vector<SweepPoint> points;
-      for (const auto& [bytes, bw] : best) points.push_back({bytes, bw});
-      v = dram_reached(points, floor);
-      if (!quick || !v.reached) continue;
-      // Stopping here: the kernels the quick sweep runs only at some sizes run at this last one too.
-      for (MemoryKernel k : kMemoryKernels) {
-        if (!sweeps_at(k, i, sizes.size(), o)) run_batch(bandwidth_work(s_, k, sizes[i], o, out.notes), runner);
-      }
-      if (i + 1 < sizes.size()) {
-        out.notes.push_back(fmt::format("{}: the quick sweep stopped at {}: DRAM reached ({})", facts_.target,
-                                        format_bytes(double(sizes[i])), v.why));
-      }
-      break;
+    for (const DeviceBandwidthStep& step : plan_.bandwidth) {
+      WorkOptions ok = o;
+      ok.widths = step.widths;
+      const std::vector<nlohmann::json> entries = run_batch(bandwidth_work(s_, step.kernel, step.bytes, ok, out.notes), runner);
+      if (step.kernel == MemoryKernel::read) best[step.bytes] = best_width(entries);
     }
-    if (v.reached) cache_bytes_ = static_cast<double>(v.cache_end_bytes);
-    if (!o.full && o.sizes.empty()) {
-      out.notes.push_back(fmt::format("{}: the quick profile sweeps read and triad at every size, copy and write at "
-                                      "every other size and the largest, each in every width at its first size and then "
-                                      "in the two widths best at its size before (--profile full: every kernel in every "
-                                      "width, 2 sizes per octave)", facts_.target));
-    }
-    out.context["sizes"] = measured;
-    out.context["planned_sizes"] = sizes;
+    std::vector<SweepPoint> points;
+    for (const auto& [bytes, bw] : best) points.push_back({bytes, bw});
+    const DramVerdict v = dram_reached(points, std::min<std::uint64_t>(floor, plan_.sweep.sizes.empty() ? 0 : plan_.sweep.sizes.back()));
+    out.context["sizes"] = plan_.sweep.sizes;
+    out.context["planned_sizes"] = plan_.sweep.sizes;
     out.context["dram_reached"] = v.reached;
     out.context["stop_rule"] = v.why;
     out.context["largest_cache_bytes"] = v.reached ? nlohmann::json(v.cache_end_bytes) : nlohmann::json(nullptr);
     say_build(out);
-  }
-
-  // The `count` widths with the best medians at this size, best first.
-  static std::vector<int> best_widths(const std::vector<nlohmann::json>& entries, std::size_t count) {
-    std::map<int, std::vector<double>> by_width;
-    for (const nlohmann::json& e : entries) {
-      if (e.value("run_type", "") != "iteration" || e.value("error_occurred", false) || !e.contains("bytes_per_second")) continue;
-      by_width[e["labels"].value("width", 0)].push_back(e["bytes_per_second"].get<double>());
-    }
-    std::vector<std::pair<double, int>> ranked;
-    for (const auto& [width, bw] : by_width) ranked.emplace_back(median(bw), width);
-    std::sort(ranked.rbegin(), ranked.rend());
-    std::vector<int> out;
-    for (std::size_t i = 0; i < ranked.size() && i < count; ++i) out.push_back(ranked[i].second);
-    return out;
   }
 
   // Per repetition, the bandwidths of the width whose median is the best at this size.
@@ -155,13 +110,9 @@ class OpenClTarget : public Target {
 
   void compute(const WorkOptions& o, Runner& runner, SuiteOutput& out) {
     for (ComputeKind k : kComputeKinds) {
-      if (!supports(s_->facts(), k)) {
+      if (std::find(plan_.compute.begin(), plan_.compute.end(), k) == plan_.compute.end()) {
         out.notes.push_back(fmt::format("{}: {} not measured (the device lacks its extension)", facts_.target,
                                         to_string(k)));
-        continue;
-      }
-      if (o.budget->bounded() && o.budget->left() <= 0.0) {
-        out.notes.push_back(o.budget->cut(facts_.target + " compute", fmt::format("{} in every width", to_string(k))));
         continue;
       }
       run_batch(compute_work(s_, k, o, out.notes), runner);
@@ -169,27 +120,13 @@ class OpenClTarget : public Target {
     say_build(out);
   }
 
+  // The planned shape, precisions and batches (device_plan.hpp: from the device's facts, never from this run's curve).
   void gemm(WorkOptions o, Runner& runner, SuiteOutput& out) {
-    std::vector<std::string> precisions{"fp32"};
-    if (s_->facts().fp16) precisions.emplace_back("fp16");
-    // The quick shape from the cache the bandwidth curve showed in this run, else the reported global cache; with
-    // neither, a CPU device (PoCL) gets kCpuDeviceCache, a host's usual last level, and a GPU the default shape.
-    const double reported = static_cast<double>(s_->facts().global_cache_bytes);
-    const bool cpu = s_->facts().type == "cpu";
-    o.cache_bytes = cache_bytes_ > 0.0 ? cache_bytes_ : reported > 0.0 ? reported : cpu ? kCpuDeviceCache : 0.0;
-    const std::string from = cache_bytes_ > 0.0 ? "the bandwidth curve" : reported > 0.0 ? "reported" : "assumed for a CPU device";
-    out.context["shape_source"] = o.gemm_m > 0                    ? std::string("--gemm-shape")
-                                  : o.full || o.cache_bytes <= 0.0 ? std::string("default")
-                                                                   : fmt::format("{}x the largest cache ({}, {})",
-                                                                                 kGemmCacheFactor,
-                                                                                 format_bytes(o.cache_bytes), from);
-    for (const std::string& p : precisions) {
-      if (o.budget->bounded() && o.budget->left() <= 0.0) {
-        out.notes.push_back(o.budget->cut(facts_.target + " gemm", fmt::format("CLBlast {}", p)));
-        continue;
-      }
-      run_batch(gemm_work(s_, p, o, out.notes), runner);
-    }
+    o.gemm_m = plan_.gemm_m;
+    o.gemm_k = plan_.gemm_k;
+    o.batches = plan_.gemm_batches;
+    out.context["shape_source"] = plan_.shape_source;
+    for (const std::string& p : plan_.gemm_precisions) run_batch(gemm_work(s_, p, o, out.notes), runner);
   }
 
   void say_build(SuiteOutput& out) const {
@@ -225,7 +162,9 @@ class OpenClTarget : public Target {
 
   TargetFacts facts_;
   std::shared_ptr<Session> s_;
-  double cache_bytes_ = 0.0;  // the largest cache the bandwidth curve showed in this run (0: not measured)
+  HostCaches host_;
+  DevicePlan plan_;
+  bool planned_ = false;
 };
 }  // namespace
 
@@ -239,17 +178,19 @@ WorkOptions work_options(const RunConfig& config) {
   return o;
 }
 
-std::unique_ptr<Target> open_target(const TargetFacts& facts) {
+std::unique_ptr<Target> open_target(const TargetFacts& facts, const HostCaches& host) {
   try {
     auto s = std::make_shared<Session>(device_from_json(facts.details));
     // For the tests of a device lost mid-run (tests/opencl, tests/cli): its commands fail after this many.
     if (const char* lose = std::getenv("ROOFLINE_TEST_OPENCL_LOSE_AFTER")) s->simulate_loss_after(std::atoll(lose));
-    return std::make_unique<OpenClTarget>(facts, std::move(s));
+    return std::make_unique<OpenClTarget>(facts, std::move(s), host);
   } catch (const OpenClError& e) {
     throw TargetLost(fmt::format("{} ({}) could not be opened: {}", facts.target, facts.name, e.what()));
   }
 }
 
-TargetProvider opencl_provider() { return {"opencl", list_targets, open_target}; }
+TargetProvider opencl_provider(const MachineFacts& host) {
+  return {"opencl", list_targets, [caches = host_caches(host)](const TargetFacts& f) { return open_target(f, caches); }};
+}
 
 }  // namespace roofline::opencl

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
+#include "roofline/opencl/device_plan.hpp"
 #include "session_impl.hpp"
 
 namespace roofline::opencl {
@@ -55,7 +56,7 @@ Session::Session(const DeviceFacts& facts) : facts_(facts), impl_(std::make_uniq
     detail::check(err, "clCreateCommandQueue");
   }
   const auto max_wg = detail::device_value<size_t>(s.device, CL_DEVICE_MAX_WORK_GROUP_SIZE);
-  s.local = std::min<std::uint64_t>(64, max_wg);
+  s.local = default_local_size(max_wg);
 }
 
 Session::~Session() = default;

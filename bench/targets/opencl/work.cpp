@@ -39,35 +39,6 @@ Pace pace(Run&& run, double min_time_s) {
 }
 }  // namespace
 
-std::vector<std::uint64_t> bandwidth_sizes(const DeviceFacts& d, const WorkOptions& o,
-                                           std::vector<std::string>& notes) {
-  if (!o.sizes.empty()) return o.sizes;
-  const std::uint64_t top = std::max<std::uint64_t>(4 * d.global_cache_bytes, 256ull << 20);
-  // From the smallest size every kernel fills: triad's 3 buffers of one work-group of the widest width (16 words
-  // per work-item, 64 work-items or the device's maximum): 12 KiB, so 16 KiB.
-  const std::uint64_t local = std::min<std::uint64_t>(64, d.max_work_group_size > 0 ? d.max_work_group_size : 64);
-  std::uint64_t start = 4096;
-  while (start < 3 * 16 * 4 * local) start *= 2;
-  // Octaves from `start`; the full profile adds the size halfway (x1.5) through each octave.
-  std::vector<std::uint64_t> sizes;
-  for (std::uint64_t b = start; b < top; b *= 2) {
-    sizes.push_back(b);
-    if (o.full && b + b / 2 < top) sizes.push_back(b + b / 2);
-  }
-  sizes.push_back(top);
-  // The widest kernel (triad) holds 3 buffers: each is capped at the max allocation in PreparedMemory, said.
-  if (d.max_allocation_bytes > 0 && top / 3 > d.max_allocation_bytes) {
-    notes.push_back(fmt::format("{}: the largest sizes exceed the max allocation ({}) per buffer: capped there",
-                                d.id(), format_bytes(static_cast<double>(d.max_allocation_bytes))));
-  }
-  return sizes;
-}
-
-bool sweeps_at(MemoryKernel k, std::size_t index, std::size_t count, const WorkOptions& o) {
-  if (o.full || !o.sizes.empty() || k == MemoryKernel::read || k == MemoryKernel::triad) return true;
-  return index % 2 == 0 || index + 1 == count;
-}
-
 namespace {
 // One prepared memory kernel in one width as a DeviceWork.
 DeviceWork memory_work(const std::shared_ptr<Session>& s, const std::shared_ptr<PreparedMemory>& pm, MemoryKernel k,

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "roofline/analysis/plateaus.hpp"
 #include "roofline/bench/machine.hpp"
+#include "roofline/bench/pinning.hpp"
 
 namespace roofline {
 
@@ -23,5 +25,14 @@ std::vector<std::string> implausible_caches(const MachineFacts& machine);
 
 // The largest plausible cache instance's size (0: none reported, or none plausible).
 std::uint64_t largest_plausible_cache(const MachineFacts& machine);
+
+// The cache levels whose reported size is plausible, as `threads` threads bound by `bind` see them (the analysis'
+// reported_levels, less every level implausible_caches names): what a plan sizes its sweep and shapes from.
+std::vector<ReportedLevel> plausible_levels(const MachineFacts& machine, int threads, BindPolicy bind);
+// The largest plausible cache `threads` threads bound by `bind` use (0: none reported, or none plausible).
+std::uint64_t plausible_cache_bytes(const MachineFacts& machine, int threads, BindPolicy bind);
+// True when the machine reports a cache level above every plausible one whose size is not plausible: the last
+// level's size is unknown (the sweep and the GEMM shapes then plan with kUnknownLastCacheBytes, not the L2).
+bool last_cache_unknown(const MachineFacts& machine);
 
 }  // namespace roofline

@@ -38,12 +38,6 @@ struct BandwidthPlan {
   int per_octave = 0;
 };
 
-// The largest plausible cache `threads` threads bound by `bind` use (0: none reported, or none plausible).
-std::uint64_t plausible_cache_bytes(const MachineFacts& machine, int threads, BindPolicy bind);
-// True when the machine reports a cache level above every plausible one whose size is not plausible: the last
-// level's size is unknown (the sweep and the GEMM shapes then plan with kUnknownLastCacheBytes, not the L2).
-bool last_cache_unknown(const MachineFacts& machine);
-
 // The bandwidth plan at `per_octave` sizes per octave (0: the profile's).
 BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machine, int per_octave = 0);
 

@@ -8,6 +8,7 @@
 
 #include "roofline/bench/run_config.hpp"
 #include "roofline/bench/target.hpp"
+#include "roofline/opencl/device_plan.hpp"
 #include "roofline/opencl/work.hpp"
 
 namespace roofline::opencl {
@@ -18,10 +19,11 @@ std::vector<TargetFacts> list_targets(std::vector<std::string>& notes);
 // The run's options for the device suites: profile, --sizes, --gemm-shape, --batches.
 WorkOptions work_options(const RunConfig& config);
 
-// Opens a listed device (facts.details holds its DeviceFacts); TargetLost when it cannot be opened.
-std::unique_ptr<Target> open_target(const TargetFacts& facts);
+// Opens a listed device (facts.details holds its DeviceFacts); TargetLost when it cannot be opened. `host`: the
+// host's caches, which a CPU device's plan sizes its sweep from (device_plan.hpp).
+std::unique_ptr<Target> open_target(const TargetFacts& facts, const HostCaches& host);
 
-// {"opencl", list_targets, open_target}: what cli/targets.cpp registers.
-TargetProvider opencl_provider();
+// {"opencl", list_targets, open_target with the caches of `host`}: what cli/targets.cpp registers.
+TargetProvider opencl_provider(const MachineFacts& host);
 
 }  // namespace roofline::opencl

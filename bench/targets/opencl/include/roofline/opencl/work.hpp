@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "roofline/bench/budget.hpp"
 #include "roofline/bench/target.hpp"
 #include "roofline/opencl/measure.hpp"
 
@@ -22,20 +21,8 @@ struct WorkOptions {
   std::vector<int> batches;               // empty: the profile's batches
   double min_time_s = 0.05;
   int repetitions = 3;
-  SuiteBudget* budget = nullptr;          // the running suite's (the harness'): work that would end past it is cut
-  double cache_bytes = 0.0;               // the largest cache the bandwidth curve showed (quick GEMM shapes); 0: none
   std::vector<int> widths;                // bandwidth widths to run; empty: every one of kVectorWidths
 };
-
-// The bandwidth sweep: from the smallest size every kernel fills (16 KiB at 64 work-items) by octaves (the full
-// profile adds x1.5 within each) to at least 4x the global cache and at least 256 MiB, each size's buffers capped
-// at the max allocation (said in notes). One size per octave is what the plateau detection needs to find the
-// cache and global-memory levels (at x4, 8 sizes, PoCL's curve gave one level).
-std::vector<std::uint64_t> bandwidth_sizes(const DeviceFacts& d, const WorkOptions& o, std::vector<std::string>& notes);
-// Whether kernel `k` runs at sizes[index] of `count`: read (the roof kernel) and triad at every size; the quick
-// profile runs copy and write at every other size and the largest (as the CPU's quick sweep: two kernels swept,
-// the others spot-checked); --sizes and the full profile run every kernel at every size.
-bool sweeps_at(MemoryKernel k, std::size_t index, std::size_t count, const WorkOptions& o);
 
 // One memory kernel at one working set in every vector width, or those of o.widths (labels kernel, width, bytes).
 std::vector<DeviceWork> bandwidth_work(const std::shared_ptr<Session>& s, MemoryKernel k, std::uint64_t bytes,
@@ -58,9 +45,8 @@ std::vector<DeviceWork> latency_work(const std::shared_ptr<Session>& s, const Wo
 // built without CLBlast or when CLBlast refuses the device.
 bool have_clblast();
 std::vector<int> gemm_batches(const WorkOptions& o);
-// The quick profile's shape: quick_gemm_side (bench/gemm_shape.hpp) of o.cache_bytes, else the CPU's default; the
-// budget (o.budget) decides which batches run: one call is timed first and a batch whose estimated cost (its calls
-// grow linearly with the batch) would end past the budget is left out with a note.
+// The shape is o.gemm_m x o.gemm_k (the plan's, device_plan.hpp; 0: the CPU's default), every batch of
+// gemm_batches(o) runs: nothing is left out at run time.
 std::vector<DeviceWork> gemm_work(const std::shared_ptr<Session>& s, const std::string& precision,
                                   const WorkOptions& o, std::vector<std::string>& notes);
 
