@@ -4,6 +4,7 @@
 #include "roofline/opencl/device_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
