@@ -7,8 +7,8 @@
 //                 roof (L1, L2, L3, DRAM). The engine is what ran: "matrix" when the implementation string
 //                 says amx (oneDNN's brg:avx512_core_amx_*), else "vector"; a matrix point in a run without a
 //                 matrix ceiling is placed against the vector ceiling and says so (roof.engine_missing). The
-//                 level is the smallest measured one whose range holds the operands (resident_level), DRAM
-//                 when none does.
+//                 level is the smallest measured one whose range holds the operands (resident_level.hpp, the
+//                 rule every target's placements share), DRAM when none does.
 //  roof_violations: every placement above 110% of its attainable (beats_roof): a missing ceiling or a
 //                 wrong count, never a result; the run and the report say so loudly.
 //  crossovers:    per (backend, precision, threads, shape) sweep: the predicted crossover batch where the
@@ -39,6 +39,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/model.hpp"
+#include "roofline/analysis/resident_level.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roof_now.hpp"
 #include "roofline/analysis/roofline_section.hpp"
@@ -86,21 +87,21 @@ double compute_side(const Point& p, const json& section, json& j, json& notes) {
   return peak_value;
 }
 
-// The smallest level whose measured range (where the bandwidth curve leaves it) holds all of A, B and C;
-// "DRAM" when none does or the file has no measured levels. a/b/c_bytes are element sizes: A is MxK, B is
-// KxN, C is MxN.
-std::string resident_level(const Point& p, const json& section, double operands, double& leaves_at) {
+// The CPU's levels a point's operands may live in at its thread count: each cache level (innermost first) reaching
+// as far as its bandwidth curve stays in it (memory_levels[].inferred_bytes; a level whose curve did not say is
+// left out). resident_level (resident_level.hpp) picks among them, DRAM when none holds the operands.
+std::vector<LevelReach> measured_reach(const json& section, int threads) {
+  std::vector<LevelReach> out;
   for (const Level cache : cache_levels()) {
     const std::string level(to_string(cache));
     for (const json& l : section.value("memory_levels", json::array())) {
-      if (l.value("level", "") == level && l.value("threads", 0) == p.threads && l.contains("inferred_bytes") &&
-          l["inferred_bytes"].is_number() && l["inferred_bytes"].get<double>() >= operands) {
-        leaves_at = l["inferred_bytes"].get<double>();
-        return level;
+      if (l.value("level", "") == level && l.value("threads", 0) == threads && l.contains("inferred_bytes") &&
+          l["inferred_bytes"].is_number()) {
+        out.push_back({level, l["inferred_bytes"].get<double>()});
       }
     }
   }
-  return "DRAM";
+  return out;
 }
 
 json place(const Point& p, const json& section, json& notes) {
@@ -144,11 +145,11 @@ json place(const Point& p, const json& section, json& notes) {
   const double operands = gemm_compulsory_bytes(
       GemmShape{p.m, p.batch, p.k},
       OperandBytes{static_cast<int>(p.a_bytes), static_cast<int>(p.b_bytes), static_cast<int>(p.c_bytes)});
-  double leaves_at = 0.0;
-  std::string level = "DRAM";
+  // Where the operands live (DRAM without a shape); leaves_at: where the bandwidth curve leaves that level.
+  const auto [level, leaves_at] = operands > 0.0 ? resident_level(measured_reach(section, p.threads), "DRAM", operands)
+                                                 : LevelReach{"DRAM", 0.0};
   if (operands > 0.0) {
     j["operand_bytes"] = operands;
-    level = resident_level(p, section, operands, leaves_at);
     j["resident_level"] = level;
   }
   // The memory side: the resident level's roof when it was measured, else DRAM's.

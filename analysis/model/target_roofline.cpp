@@ -16,6 +16,7 @@
 #include "roofline/analysis/gemm_labels.hpp"
 #include "roofline/analysis/model.hpp"
 #include "roofline/analysis/plateaus.hpp"
+#include "roofline/analysis/resident_level.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/statistics.hpp"
@@ -117,12 +118,19 @@ std::map<std::string, KernelSweep> bandwidth_curves(const ResultsView& view, con
   return out;
 }
 
-// The level a working set of `bytes` lives in: the innermost level whose capacity holds it, else main memory.
-std::string level_holding(const TargetView& t, double bytes) {
+// The target's inner levels with the capacities its facts report (main memory, the last, left out).
+std::vector<LevelReach> capacity_reach(const TargetView& t) {
+  std::vector<LevelReach> out;
   for (std::size_t i = 0; i + 1 < t.memory_levels.size(); ++i) {
-    if (t.memory_levels[i].capacity_bytes > 0.0 && bytes <= t.memory_levels[i].capacity_bytes) return t.memory_levels[i].name;
+    out.push_back({t.memory_levels[i].name, t.memory_levels[i].capacity_bytes});
   }
-  return t.main_memory();
+  return out;
+}
+
+// The level a working set of `bytes` lives in by the facts alone: the innermost level whose capacity holds it,
+// else main memory (resident_level.hpp).
+std::string level_holding(const TargetView& t, double bytes) {
+  return resident_level(capacity_reach(t), t.main_memory(), bytes).level;
 }
 
 struct LevelRange {
@@ -333,18 +341,20 @@ json offload_roof(const json& out, const TargetView& t, double ai, const json* p
           {"bound", compute > 0.0 && compute < link ? "compute" : "transfer"}};
 }
 
-// The level a GEMM's operands live in: the innermost measured level (memory_levels, innermost first) whose sizes
-// reach the operands' bytes, main memory when none does; the facts' capacities where nothing was measured.
-std::string resident_level(const json& out, const TargetView& t, double operand_bytes) {
+// The level a GEMM's operands live in (resident_level.hpp): the innermost measured level (memory_levels, innermost
+// first) whose sizes reach the operands' bytes, main memory when none does; the facts' capacities where nothing
+// was measured.
+std::string operands_level(const json& out, const TargetView& t, double operand_bytes) {
   std::vector<const json*> levels;
   for (const json& l : out["memory_levels"]) {
     if (l.value("target", "") == t.id) levels.push_back(&l);
   }
   if (levels.empty()) return level_holding(t, operand_bytes);
+  std::vector<LevelReach> inner;
   for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
-    if (levels[i]->value("max_bytes", 0.0) >= operand_bytes) return levels[i]->value("level", t.main_memory());
+    inner.push_back({levels[i]->value("level", t.main_memory()), levels[i]->value("max_bytes", 0.0)});
   }
-  return t.main_memory();
+  return resident_level(inner, t.main_memory(), operand_bytes).level;
 }
 
 // GEMM points of the target on its own ceilings: the compute ceiling of the engine its labels name, the roof of
@@ -366,7 +376,7 @@ void add_placements(const ResultsView& view, const TargetView& t, json& out) {
     const std::optional<GemmLabels> shape = read_gemm_labels(labels_of(first));
     const double operands = shape ? shape->operand_bytes() : 0.0;
     const double working_set = operands > 0.0 ? operands : counter(first, "working_set_bytes");
-    const std::string level = working_set > 0.0 ? resident_level(out, t, working_set) : t.main_memory();
+    const std::string level = working_set > 0.0 ? operands_level(out, t, working_set) : t.main_memory();
     json p = {{"target", t.id}, {"kernel", label_text(first, "kernel", batch == 1 ? "gemv" : "gemm")}, {"backend", backend},
               {"precision", precision}, {"batch", batch}, {"m", m}, {"k", k}, {"n", batch}, {"ai", ai},
               {"value", median(values)}, {"value_max", max_of(values)}, {"unit", rate_unit_of(precision)},
