@@ -259,7 +259,7 @@ void check_consistency(const std::map<int, std::vector<Range>>& by_threads, json
 
 std::pair<double, int> plateau_median_over(const ResultsView& view, int threads, const std::string& kernel, double lo,
                                            double hi) {
-  const json& results = view.target_document(kCpuTargetId);
+  const json& results = view.host_document();
   if (!results.is_object() || !results.contains("context")) return {0.0, 0};
   std::vector<double> medians;
   for (const auto& [key, p] : collect_points(results)) {
@@ -274,7 +274,7 @@ json derive_memory_ceilings(const json& results) {
 }
 
 json derive_memory_ceilings(const ResultsView& view) {
-  const json& results = view.target_document(kCpuTargetId);
+  const json& results = view.host_document();
   json out = {{"memory_ceilings", json::array()}, {"memory_levels", json::array()}, {"notes", json::array()}};
   if (!results.is_object() || !results.contains("context")) return out;
   const std::map<Key, Point> points = collect_points(results);

@@ -308,7 +308,7 @@ json best_backends(const std::vector<json>& placed) {
 }  // namespace
 
 json derive_placements(const ResultsView& view, const json& section) {
-  return derive_placements(view.target_document(kCpuTargetId), section);
+  return derive_placements(view.host_document(), section);
 }
 
 json derive_placements(const json& results, const json& section) {

@@ -276,7 +276,7 @@ ReportTable crossovers_table(const json& results) {
 std::vector<ReportTable> report_tables(const json& document, const json& spec) {
   // The CPU's tables from its entries alone (a file of the CPU only: the file itself), then each other target's.
   const ResultsView view(document);
-  const json& results = view.target_document(kCpuTargetId);
+  const json& results = view.host_document();
   std::vector<ReportTable> out{machine_table(results), compute_table(results), memory_table(results)};
   const json& r = roofline_of(results);
   if (r.contains("dequant_table")) out.insert(out.begin() + 2, dequant_table(results));
@@ -287,8 +287,8 @@ std::vector<ReportTable> report_tables(const json& document, const json& spec) {
   if (r.contains("crossovers")) out.push_back(crossovers_table(results));
   if (r.contains("best_backends")) out.push_back(generic_table("table-best-backends", "Best backend per batch and precision", r["best_backends"]));
   if (spec.is_object()) out.push_back(advertised_table(compare_to_spec(results, parse_spec(spec, str(spec, "file", "spec")))));
-  for (const TargetView& target : view.targets()) {
-    if (target.is_cpu() || view.entries(target.id).empty()) continue;
+  for (const TargetView& target : view.devices()) {
+    if (view.entries(target.id).empty()) continue;
     for (ReportTable& t : target_tables(view, target)) out.push_back(std::move(t));
   }
   out.push_back(notes_table(results));
