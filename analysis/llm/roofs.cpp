@@ -89,7 +89,7 @@ Roofs read_roofs(const json& results, const std::string& file, int threads, cons
   // target other than the CPU has no thread counts (threads 0: the whole device).
   const ResultsView view(results);
   const json& ceilings = section.value("memory_ceilings", json::array());
-  r.target = ceilings.empty() ? std::string(kCpuTargetId) : entry_target(ceilings.front());
+  r.target = ceilings.empty() ? view.cpu().id : entry_target(ceilings.front());  // none: the host's
   const std::vector<std::string> names = level_names(view, section, r.target);
   const std::string main_memory = names.empty() ? "DRAM" : names.back();
   r.threads = threads > 0 ? threads : largest_threads_with(section, main_memory);

@@ -60,12 +60,14 @@ TargetMemory target_memory(const json& results, const std::string& target) {
   const ResultsView view(results);
   TargetMemory m;
   const TargetView* facts = view.target(target);
-  // The CPU's memory is the host's (context.machine), as in every file before targets.
-  m.source = facts != nullptr && facts->is_cpu() ? "the run's machine facts (context.machine)"
-                                                 : fmt::format("context.targets[{}]", target);
-  if (facts == nullptr) return m;
-  m.total_bytes = facts->is_cpu() ? view.host().memory_total_bytes : facts->memory_total_bytes;
-  m.available_bytes = facts->is_cpu() ? view.host().memory_available_bytes : facts->memory_available_bytes;
+  // Every target's memory as the results model gives it (the CPU's is the host's: TargetView::memory_from).
+  if (facts == nullptr) {
+    m.source = fmt::format("context.targets[{}]", target);
+    return m;
+  }
+  m.source = facts->memory_from;
+  m.total_bytes = facts->memory_total_bytes;
+  m.available_bytes = facts->memory_available_bytes;
   return m;
 }
 

@@ -339,7 +339,7 @@ json derive_compute_ceilings(const json& results) {
 }
 
 json derive_compute_ceilings(const ResultsView& view) {
-  const json& results = view.target_document(kCpuTargetId);
+  const json& results = view.host_document();
   json notes = json::array();
   const json empty = json::object();
   const json& context = results.contains("context") && results["context"].is_object() ? results["context"] : empty;

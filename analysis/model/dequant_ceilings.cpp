@@ -85,7 +85,7 @@ std::string dequant_counting_convention() {
 }
 
 json derive_dequant_ceilings(const ResultsView& view, const json& section) {
-  const json& doc = view.target_document(kCpuTargetId);
+  const json& doc = view.host_document();
   std::map<Key, Row> rows;
   std::vector<int> thread_counts;
   if (doc.contains("benchmarks") && doc["benchmarks"].is_array()) {

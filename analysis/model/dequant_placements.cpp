@@ -15,7 +15,7 @@ namespace roofline {
 using nlohmann::json;
 
 json derive_dequant_placements(const ResultsView& view, const json& section, const json& ceilings) {
-  const json& doc = view.target_document(kCpuTargetId);
+  const json& doc = view.host_document();
   // (format, threads, batch) -> the best repetition's entry
   std::map<std::tuple<std::string, int, int>, const json*> best;
   if (doc.contains("benchmarks") && doc["benchmarks"].is_array()) {

@@ -271,17 +271,15 @@ std::vector<KeyFigure> key_figures(const ResultsView& view) {
     throw InputError("the results file has no roofline section (key figures need its ceilings)");
   }
   // The CPU's figures from its entries alone (ids as they always were), then each other target's, prefixed.
-  const json& roofline = view.target_document(kCpuTargetId)["roofline"];
+  const json& roofline = view.host_document()["roofline"];
   std::vector<KeyFigure> out;
   add_memory(roofline, out);
   add_compute_and_clock(roofline, out);
   add_dequant_key_figures(roofline, out);
   add_gemm(roofline, out);
-  for (const TargetView& t : view.targets()) {
-    if (!t.is_cpu()) add_target_key_figures(view.target_document(t.id)["roofline"], t, out);
-  }
+  for (const TargetView& t : view.devices()) add_target_key_figures(view.target_document(t.id)["roofline"], t, out);
   // The llm suite's layers (llm --measure), from the CPU's entries.
-  add_llm(view.target_document(kCpuTargetId), out);
+  add_llm(view.host_document(), out);
   if (out.empty()) {
     throw InputError("the results file has no memory ceilings, compute ceilings, placements or llm layers to take key figures from");
   }

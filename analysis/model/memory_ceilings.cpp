@@ -1,4 +1,5 @@
-// Memory ceilings per level from the bandwidth sweep's entries: see memory_ceilings.hpp for the method.
+// Memory ceilings per level from the bandwidth sweep's entries: see memory_ceilings.hpp for the method. The
+// points and each level's ceilings are memory_points.cpp's, the 4 KiB-page ceilings memory_pages.cpp's.
 #include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/analysis/level_warnings.hpp"
 
@@ -15,8 +16,11 @@
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 
+#include "memory_points.hpp"
+
 namespace roofline {
 using nlohmann::json;
+using namespace memory_detail;
 
 namespace {
 
@@ -34,76 +38,6 @@ int level_rank(const std::string& level) {
   return level.size() == 2 ? level[1] - '0' : 10;
 }
 
-// One measured size of one kernel at one thread count: its repetitions and aggregates.
-struct Point {
-  double bytes = 0.0;
-  std::vector<double> repetitions;
-  double median = -1.0;  // from the aggregate when present, else computed
-  double best = -1.0;    // likewise, the max
-  double best_write_allocate = -1.0;    // bytes_per_second_write_allocate of the best repetition (-1: absent)
-  double median_write_allocate = -1.0;  // and of the median aggregate
-  std::vector<double> write_allocate;   // per repetition, beside `repetitions`
-  std::string benchmark;
-  // The repetitions' robust relative spread: 1.4826 x MAD / median (0 with fewer than 3 repetitions).
-  double spread() const {
-    if (repetitions.size() < 3 || !(median > 0.0)) return 0.0;
-    return robust_sigma(repetitions) / median;
-  }
-};
-
-using Key = std::tuple<int, std::string, double>;  // threads, kernel, working_set_bytes
-
-std::string entry_name(const json& e) {
-  if (e.contains("run_name") && e["run_name"].is_string()) return e["run_name"].get<std::string>();
-  return e.value("name", std::string());
-}
-
-// Collects the points from the entries (repetitions and median/max aggregates).
-std::map<Key, Point> collect_points(const json& results) {
-  std::map<Key, Point> points;
-  const auto key_of = [](const json& e, Key& key) {
-    if (!e.contains("labels") || !e["labels"].is_object()) return false;
-    const json& l = e["labels"];
-    if (!l.contains("kernel") || !l["kernel"].is_string() || !l.contains("threads") || !l["threads"].is_number()) {
-      return false;
-    }
-    const double ws = counter(e, "working_set_bytes", 0.0);
-    if (ws <= 0.0 || counter(e, "bytes_per_second", -1.0) < 0.0) return false;
-    key = Key{l["threads"].get<int>(), l["kernel"].get<std::string>(), ws};
-    return true;
-  };
-  Key key;
-  for (const json& e : benchmark_entries(results, "bandwidth")) {
-    if (!key_of(e, key)) continue;
-    Point& p = points[key];
-    p.bytes = std::get<2>(key);
-    p.repetitions.push_back(counter(e, "bytes_per_second"));
-    p.write_allocate.push_back(counter(e, "bytes_per_second_write_allocate", -1.0));
-    if (p.benchmark.empty()) p.benchmark = entry_name(e);
-  }
-  for (const char* aggregate : {"median", "max"}) {
-    for (const json& e : benchmark_entries(results, "bandwidth", aggregate)) {
-      if (!key_of(e, key)) continue;
-      Point& p = points[key];
-      p.bytes = std::get<2>(key);
-      const bool median = std::string(aggregate) == "median";
-      (median ? p.median : p.best) = counter(e, "bytes_per_second");
-      (median ? p.median_write_allocate : p.best_write_allocate) = counter(e, "bytes_per_second_write_allocate", -1.0);
-      if (p.benchmark.empty()) p.benchmark = entry_name(e);
-    }
-  }
-  for (auto& [k, p] : points) {
-    if (p.median < 0.0 && !p.repetitions.empty()) p.median = median(p.repetitions);
-    if (p.best < 0.0 && !p.repetitions.empty()) {
-      const auto it = std::max_element(p.repetitions.begin(), p.repetitions.end());
-      p.best = *it;
-      p.best_write_allocate = p.write_allocate[static_cast<std::size_t>(it - p.repetitions.begin())];
-    }
-    if (p.best < 0.0) p.best = p.median;
-  }
-  return points;
-}
-
 std::string binding_policy(const json& results) {
   const json& ctx = results["context"];
   if (ctx.contains("binding") && ctx["binding"].is_object() && ctx["binding"].contains("policy") &&
@@ -114,10 +48,6 @@ std::string binding_policy(const json& results) {
 }
 
 json bytes_or_null(double b) { return b > 0.0 ? json(static_cast<std::uint64_t>(std::llround(b))) : json(nullptr); }
-
-// A level's range on the reference curve, widened by 1% so that other kernels' sizes (rounded to whole
-// elements per array) just inside its ends still count.
-bool in_range(double bytes, double lo, double hi) { return bytes >= lo * 0.99 && bytes <= hi * 1.01; }
 
 }  // namespace
 
@@ -171,15 +101,6 @@ std::vector<ReportedLevel> reported_levels(const HostFacts& host, int threads, c
 }
 
 namespace {
-
-using KernelPoints = std::map<std::string, std::vector<const Point*>>;  // kernel -> its sizes
-
-struct Range {
-  std::string level;
-  double lo, hi;
-  std::string source;
-  std::string warning = {};  // a named warning (plateaus.hpp), "" when none
-};
 
 // The kernels whose curves find the levels at one thread count: `read` first (the memory roof and
 // reference curve) when it was swept, else the kernel with the most sizes; then every kernel with at least
@@ -314,68 +235,6 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
   return ranges;
 }
 
-// Each kernel's best repetition inside each level's range; a level seen twice keeps the better one. Both
-// byte counts: value (STREAM's) and value_write_allocate (null when the file predates that counter).
-// plateau_median, the median over the level's sizes of each size's median, is the level's typical
-// bandwidth: it does not jump when one size bumps or the level's edge moves by a size between runs, so the
-// CI gate judges it (key_figures.cpp) while the roof stays the best repetition.
-// The first size of a level past a knee is often still partly served by the level before it, and the ceiling
-// (the best repetition inside the level) would take the knee's help for the level's bandwidth (a synthetic step
-// from 100 to 24 GB/s over an octave puts a size at 27 GB/s just past the knee). So a level after the first one
-// leaves out of its ceiling a leading size whose median lies above every other size's of the level by more than
-// 7.5%, unless its own repetitions scatter by more (twice its noise: noise, not the knee). The level's range
-// stays the segmentation's; a sawtooth does not trigger it (its high sizes are no higher than the level's others).
-const Point* knee_size(const std::vector<const Point*>& pts, const Range& r) {
-  std::vector<const Point*> inside;
-  for (const Point* p : pts) {
-    if (in_range(p->bytes, r.lo, r.hi)) inside.push_back(p);
-  }
-  if (inside.size() < 3) return nullptr;
-  std::sort(inside.begin(), inside.end(), [](const Point* a, const Point* b) { return a->bytes < b->bytes; });
-  double rest = 0.0;
-  for (std::size_t i = 1; i < inside.size(); ++i) rest = std::max(rest, inside[i]->median);
-  const Point* first = inside.front();
-  const double noise = 2.0 * 1.25 * first->spread() / std::sqrt(std::max<double>(first->repetitions.size(), 1.0));
-  const bool above = rest > 0.0 && std::log(first->median / rest) > std::max(std::log(1.075), noise);
-  return above ? first : nullptr;
-}
-
-void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
-                  std::vector<json>& ceilings) {
-  for (const auto& [kernel, pts] : kernels) {
-    std::map<std::string, json> best_by_level;
-    for (std::size_t ri = 0; ri < ranges.size(); ++ri) {
-      const Range& r = ranges[ri];
-      const Point* knee = ri > 0 ? knee_size(pts, r) : nullptr;
-      const Point* best = nullptr;
-      double lo = 0.0, hi = 0.0;
-      int count = 0;
-      std::vector<double> medians;  // each size's median: their median is the plateau's typical bandwidth
-      for (const Point* p : pts) {
-        if (!in_range(p->bytes, r.lo, r.hi) || p == knee) continue;
-        if (best == nullptr || p->best > best->best) best = p;
-        medians.push_back(p->median);
-        lo = count == 0 ? p->bytes : std::min(lo, p->bytes);
-        hi = count == 0 ? p->bytes : std::max(hi, p->bytes);
-        ++count;
-      }
-      if (best == nullptr) continue;
-      const auto rate_or_null = [](double v) { return v >= 0.0 ? json(v) : json(nullptr); };
-      json c = {{"level", r.level},     {"kernel", kernel},       {"threads", threads},
-                {"value", best->best},  {"unit", "B/s"},          {"min_bytes", static_cast<std::uint64_t>(lo)},
-                {"max_bytes", static_cast<std::uint64_t>(hi)},   {"median", best->median},
-                {"plateau_median", median(medians)},
-                {"value_write_allocate", rate_or_null(best->best_write_allocate)},
-                {"median_write_allocate", rate_or_null(best->median_write_allocate)},
-                {"points", count},      {"benchmark", best->benchmark}, {"source", r.source}};
-      if (!r.warning.empty()) c["warning"] = r.warning;
-      auto it = best_by_level.find(r.level);
-      if (it == best_by_level.end() || it->second["value"].get<double>() < best->best) best_by_level[r.level] = c;
-    }
-    for (auto& [level, c] : best_by_level) ceilings.push_back(std::move(c));
-  }
-}
-
 // Says where thread counts found different sets of levels (the hardware is the same; the sweep was not).
 void check_consistency(const std::map<int, std::vector<Range>>& by_threads, json& notes) {
   std::map<int, std::vector<std::string>> names;
@@ -396,161 +255,11 @@ void check_consistency(const std::map<int, std::vector<Range>>& by_threads, json
   }
 }
 
-// ---- Page sizes (issue 24), apart from the level detection: the main sweep's DRAM rows say the pages they
-// asked for and got; the suite "bandwidth_pages" (read and triad at DRAM sizes on 4 KiB pages) gives
-// page_size_ceilings, in the DRAM range the main sweep found.
-
-// Whether a share of huge pages means the request was granted: whole arrays round to 2 MiB, so a granted
-// request is all but its mapping's last pages.
-const char* huge_page_grant(double fraction) {
-  if (fraction >= 0.95) return "granted";
-  return fraction <= 0.05 ? "not granted" : "partly granted";
-}
-
-// Each iteration entry's huge-page share (huge_page_bytes / resident_bytes) by benchmark name, where the run
-// recorded its pages.
-std::map<std::string, double> huge_fractions(const json& results) {
-  std::map<std::string, double> out;
-  for (const char* suite : {"bandwidth", "bandwidth_pages"}) {
-    for (const json& e : benchmark_entries(results, suite)) {
-      const double resident = counter(e, "resident_bytes", -1.0), huge = counter(e, "huge_page_bytes", -1.0);
-      if (resident > 0.0 && huge >= 0.0) out.emplace(entry_name(e), huge / resident);
-    }
-  }
-  return out;
-}
-
-json fraction_or_null(const std::map<std::string, double>& fractions, const json& row) {
-  const auto it = fractions.find(row.value("benchmark", std::string()));
-  return it == fractions.end() ? json(nullptr) : json(it->second);
-}
-
-// The 4 KiB-page points as the main collection reads them: the suite's entries relabelled "bandwidth".
-std::map<Key, Point> small_page_points(const json& results) {
-  json doc = {{"context", results["context"]}, {"benchmarks", json::array()}};
-  if (!results.contains("benchmarks") || !results["benchmarks"].is_array()) return {};
-  for (const json& e : results["benchmarks"]) {
-    if (!e.is_object() || !e.contains("labels") || !e["labels"].is_object()) continue;
-    const json& l = e["labels"];
-    if (l.value("suite", std::string()) != "bandwidth_pages" || l.value("pages", std::string()) != "4K") continue;
-    json copy = e;
-    copy["labels"]["suite"] = "bandwidth";
-    doc["benchmarks"].push_back(std::move(copy));
-  }
-  return collect_points(doc);
-}
-
-// page_size_ceilings: each kernel's best 4 KiB-page repetition from the smallest DRAM size of the main
-// sweep at its thread count up; a thread count without a DRAM level gets none, and a note.
-json small_page_ceilings(const json& results, const json& main_ceilings, const std::map<std::string, double>& fractions,
-                         json& notes) {
-  std::map<int, KernelPoints> by_threads;
-  const std::map<Key, Point> points = small_page_points(results);
-  for (const auto& [key, p] : points) by_threads[std::get<0>(key)][std::get<1>(key)].push_back(&p);
-  json out = json::array();
-  for (const auto& [threads, kernels] : by_threads) {
-    Range dram{"DRAM", 0.0, 1e30, ""};
-    for (const json& c : main_ceilings) {
-      if (c.value("level", "") != "DRAM" || c.value("threads", 0) != threads) continue;
-      const double lo = c.value("min_bytes", 0.0);
-      if (dram.source.empty() || lo < dram.lo) dram = {"DRAM", lo, 1e30, c.value("source", "curve")};
-    }
-    if (dram.source.empty()) {
-      notes.push_back(fmt::format("{} thread{}: read and triad ran on 4 KiB pages, but the main sweep found no DRAM "
-                                  "level there: no 4 KiB-page ceiling.", threads, threads == 1 ? "" : "s"));
-      continue;
-    }
-    std::vector<json> rows;
-    ceilings_for(threads, kernels, {dram}, rows);
-    if (rows.empty()) {
-      notes.push_back(fmt::format("{} thread{}: read and triad ran on 4 KiB pages below the DRAM range of the "
-                                  "main sweep (from {}): no 4 KiB-page ceiling.", threads, threads == 1 ? "" : "s",
-                                  format_bytes(dram.lo)));
-    }
-    for (json& r : rows) {
-      r["pages"] = "4K";
-      r["huge_page_fraction"] = fraction_or_null(fractions, r);
-      out.push_back(std::move(r));
-    }
-  }
-  return out;
-}
-
-// A DRAM row's figure at `threads` for `kernel`, or 0.
-double dram_value(const json& rows, int threads, const std::string& kernel) {
-  for (const json& r : rows) {
-    if (r.value("level", "") == "DRAM" && r.value("threads", 0) == threads && r.value("kernel", "") == kernel) {
-      return r.value("value", 0.0);
-    }
-  }
-  return 0.0;
-}
-
-// The THP mode the run recorded, for notes ("" when the file has none).
-std::string thp_mode(const HostFacts& host) {
-  if (!host.thp_present) return "";
-  if (host.thp.empty()) return fmt::format(" ({})", host.thp_source);
-  return fmt::format(" (transparent huge pages: {}, defrag: {})", host.thp, host.thp_defrag);
-}
-
-// Notes: a page request not granted, and the 4 KiB-page figures beside the huge-page ones.
-void page_notes(const HostFacts& host, const json& main_ceilings, const json& small, json& notes) {
-  std::map<std::pair<int, std::string>, double> worst;  // (threads, pages) -> the lowest share of a DRAM row
-  for (const json* rows : {&main_ceilings, &small}) {
-    for (const json& r : *rows) {
-      if (r.value("level", "") != "DRAM" || !r.contains("huge_page_fraction") || !r["huge_page_fraction"].is_number()) continue;
-      const auto key = std::make_pair(r.value("threads", 0), r.value("pages", std::string("2M")));
-      const double f = r["huge_page_fraction"].get<double>();
-      const auto [it, inserted] = worst.emplace(key, f);
-      if (!inserted) it->second = std::min(it->second, f);
-    }
-  }
-  for (const auto& [key, f] : worst) {
-    const auto& [threads, pages] = key;
-    const std::string who = fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
-    if (pages == "2M" && f < 0.95) {
-      notes.push_back(fmt::format("{}: the DRAM arrays asked for 2 MiB pages were {}: {:.0f}% of their resident bytes "
-                                  "on huge pages{}; their DRAM figures are {}on 4 KiB pages.", who, huge_page_grant(f),
-                                  100.0 * f, thp_mode(host), f <= 0.05 ? "" : "partly "));
-    } else if (pages == "4K" && f > 0.05) {
-      notes.push_back(fmt::format("{}: the 4 KiB-page arrays (MADV_NOHUGEPAGE) were {:.0f}% on huge pages anyway{}.",
-                                  who, 100.0 * f, thp_mode(host)));
-    }
-  }
-  if (small.empty()) return;
-  std::vector<std::string> ratios;
-  for (const json& r : small) {
-    if (r.value("kernel", "") != "read") continue;
-    const int threads = r.value("threads", 0);
-    const double huge = dram_value(main_ceilings, threads, "read");
-    if (huge > 0.0) ratios.push_back(fmt::format("{:.2f} at {} thread{}", r.value("value", 0.0) / huge, threads, threads == 1 ? "" : "s"));
-  }
-  notes.push_back(fmt::format(
-      "DRAM read and triad were also measured on 4 KiB pages (page_size_ceilings, pages \"4K\": madvise(MADV_NOHUGEPAGE), "
-      "as likwid-bench and STREAM allocate){}. The DRAM roof is the better of the two, and says which pages. Page "
-      "records cover the CPU's arrays; OpenCL/CUDA host buffers will carry the same record when those targets exist "
-      "(pinned host memory is page-locked).",
-      ratios.empty() ? "" : fmt::format("; read on 4 KiB pages / read on 2 MiB pages: {}", fmt::join(ratios, ", "))));
-}
-
-// Adds page sizes to `out` (derive_memory_ceilings'): "pages" and "huge_page_fraction" on the DRAM rows,
-// the page_size_ceilings list (empty when the run measured none) and the notes.
-void add_page_sizes(const json& results, const HostFacts& host, json& out) {
-  const std::map<std::string, double> fractions = huge_fractions(results);
-  for (json& c : out["memory_ceilings"]) {
-    if (c.value("level", "") != "DRAM") continue;
-    c["pages"] = "2M";
-    c["huge_page_fraction"] = fraction_or_null(fractions, c);
-  }
-  out["page_size_ceilings"] = small_page_ceilings(results, out["memory_ceilings"], fractions, out["notes"]);
-  page_notes(host, out["memory_ceilings"], out["page_size_ceilings"], out["notes"]);
-}
-
 }  // namespace
 
 std::pair<double, int> plateau_median_over(const ResultsView& view, int threads, const std::string& kernel, double lo,
                                            double hi) {
-  const json& results = view.target_document(kCpuTargetId);
+  const json& results = view.host_document();
   if (!results.is_object() || !results.contains("context")) return {0.0, 0};
   std::vector<double> medians;
   for (const auto& [key, p] : collect_points(results)) {
@@ -565,7 +274,7 @@ json derive_memory_ceilings(const json& results) {
 }
 
 json derive_memory_ceilings(const ResultsView& view) {
-  const json& results = view.target_document(kCpuTargetId);
+  const json& results = view.host_document();
   json out = {{"memory_ceilings", json::array()}, {"memory_levels", json::array()}, {"notes", json::array()}};
   if (!results.is_object() || !results.contains("context")) return out;
   const std::map<Key, Point> points = collect_points(results);

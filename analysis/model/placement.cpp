@@ -7,8 +7,8 @@
 //                 roof (L1, L2, L3, DRAM). The engine is what ran: "matrix" when the implementation string
 //                 says amx (oneDNN's brg:avx512_core_amx_*), else "vector"; a matrix point in a run without a
 //                 matrix ceiling is placed against the vector ceiling and says so (roof.engine_missing). The
-//                 level is the smallest measured one whose range holds the operands (resident_level), DRAM
-//                 when none does.
+//                 level is the smallest measured one whose range holds the operands (resident_level.hpp, the
+//                 rule every target's placements share), DRAM when none does.
 //  roof_violations: every placement above 110% of its attainable (beats_roof): a missing ceiling or a
 //                 wrong count, never a result; the run and the report say so loudly.
 //  crossovers:    per (backend, precision, threads, shape) sweep: the predicted crossover batch where the
@@ -27,14 +27,11 @@
 #include "roofline/common/vocabulary.hpp"
 #include "roofline/common/gemm_count.hpp"
 #include "roofline/analysis/placement.hpp"
-#include "roofline/analysis/gemm_labels.hpp"
 #include "roofline/common/units.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <map>
-#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -42,104 +39,26 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/model.hpp"
+#include "roofline/analysis/resident_level.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roof_now.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/statistics.hpp"
 
+#include "gemm_points.hpp"
+
 namespace roofline {
 using nlohmann::json;
+using namespace placement_detail;
 
 namespace {
 
 constexpr double kKneeExponent = 0.5;
 
-struct Point {
-  std::string backend, precision, kernel, implementation;
-  int threads = 0;
-  long long batch = 0, m = 0, k = 0;
-  double ai = 0.0, a_bytes = 0.0, b_bytes = 0.0, c_bytes = 0.0;
-  std::vector<double> values, latencies;
-  std::optional<RoofNow> roof_now;  // the probes around its repetitions (roof_now.hpp), when the target took them
-};
-
 // The invariant the tool enforces on itself: no point above this fraction of its attainable.
 constexpr double kRoofTolerance = 1.10;
 
-template <class T>
-T label(const json& labels, const char* key, T fallback) {
-  if (!labels.contains(key)) return fallback;
-  const json& v = labels[key];
-  if constexpr (std::is_same_v<T, std::string>) {
-    return v.is_string() ? v.get<std::string>() : v.dump();
-  } else {
-    if (v.is_number()) return v.get<T>();
-    if (v.is_string()) {
-      try {
-        return static_cast<T>(std::stod(v.get<std::string>()));
-      } catch (const std::exception&) {
-        return fallback;
-      }
-    }
-    return fallback;
-  }
-}
-
 std::string unit_of(const std::string& precision) { return precision == "int8" ? "OP/s" : "FLOP/s"; }
-
-// Collects the gemm suite's repetitions into points; counts the failed ones.
-std::vector<Point> collect_points(const json& results, int& failed) {
-  std::map<std::tuple<std::string, std::string, int, long long, long long, long long>, Point> points;
-  failed = 0;
-  // benchmark_entries leaves failed entries out: count them here, to say so.
-  if (results.contains("benchmarks") && results["benchmarks"].is_array()) {
-    for (const json& e : results["benchmarks"]) {
-      if (e.is_object() && e.value("error_occurred", false) && e.contains("labels") && e["labels"].is_object() &&
-          e["labels"].value("suite", std::string()) == "gemm") {
-        ++failed;
-      }
-    }
-  }
-  for (const json& e : benchmark_entries(results, "gemm")) {
-    const json labels = e.value("labels", json::object());
-    Point p;
-    p.backend = label<std::string>(labels, "backend", "?");
-    p.precision = label<std::string>(labels, "precision", "?");
-    p.threads = label<int>(labels, "threads", 0);
-    // Without a shape (hand-made files name only the batch) the point is placed on its AI alone, at DRAM.
-    const GemmLabels gemm = read_gemm_labels(labels).value_or(
-        GemmLabels{{0, label<long long>(labels, "batch", label<long long>(labels, "n", 0)), 0}, {}});
-    p.batch = gemm.shape.n;
-    p.m = gemm.shape.m;
-    p.k = gemm.shape.k;
-    const std::string value_counter = p.precision == "int8" ? "op_per_second" : "flop_per_second";
-    const double value = counter(e, value_counter, counter(e, "flop_per_second"));
-    const double ai = counter(e, "arithmetic_intensity");
-    if (p.batch <= 0 || value <= 0.0 || ai <= 0.0) continue;
-    auto key = std::make_tuple(p.backend, p.precision, p.threads, p.batch, p.m, p.k);
-    Point& slot = points.try_emplace(key, p).first->second;
-    slot.kernel = label<std::string>(labels, "kernel", p.batch == 1 ? "gemv" : "gemm");
-    slot.implementation = label<std::string>(labels, "implementation", "");
-    slot.ai = ai;
-    slot.a_bytes = gemm.element.a;
-    slot.b_bytes = gemm.element.b;
-    slot.c_bytes = gemm.element.c;
-    slot.values.push_back(value);
-    if (!slot.roof_now) slot.roof_now = read_roof_now(e);
-    const double latency = counter(e, "latency_seconds");
-    if (latency > 0.0) slot.latencies.push_back(latency);
-  }
-  std::vector<Point> out;
-  for (auto& [key, p] : points) out.push_back(std::move(p));
-  return out;
-}
-
-// The engine a point ran on: oneDNN names its AMX kernels "brg:avx512_core_amx_bf16" and the like.
-std::string engine_that_ran(const Point& p) {
-  std::string impl = p.implementation;
-  std::transform(impl.begin(), impl.end(), impl.begin(), [](unsigned char c) { return std::tolower(c); });
-  return impl.find("amx") != std::string::npos ? "matrix" : "vector";
-}
 
 // The compute ceiling a point is placed against: its engine's, else (a matrix point in a run that measured
 // no matrix ceiling) the vector one, with a note. Records roof.engine (and engine_missing) in j.
@@ -168,21 +87,21 @@ double compute_side(const Point& p, const json& section, json& j, json& notes) {
   return peak_value;
 }
 
-// The smallest level whose measured range (where the bandwidth curve leaves it) holds all of A, B and C;
-// "DRAM" when none does or the file has no measured levels. a/b/c_bytes are element sizes: A is MxK, B is
-// KxN, C is MxN.
-std::string resident_level(const Point& p, const json& section, double operands, double& leaves_at) {
+// The CPU's levels a point's operands may live in at its thread count: each cache level (innermost first) reaching
+// as far as its bandwidth curve stays in it (memory_levels[].inferred_bytes; a level whose curve did not say is
+// left out). resident_level (resident_level.hpp) picks among them, DRAM when none holds the operands.
+std::vector<LevelReach> measured_reach(const json& section, int threads) {
+  std::vector<LevelReach> out;
   for (const Level cache : cache_levels()) {
     const std::string level(to_string(cache));
     for (const json& l : section.value("memory_levels", json::array())) {
-      if (l.value("level", "") == level && l.value("threads", 0) == p.threads && l.contains("inferred_bytes") &&
-          l["inferred_bytes"].is_number() && l["inferred_bytes"].get<double>() >= operands) {
-        leaves_at = l["inferred_bytes"].get<double>();
-        return level;
+      if (l.value("level", "") == level && l.value("threads", 0) == threads && l.contains("inferred_bytes") &&
+          l["inferred_bytes"].is_number()) {
+        out.push_back({level, l["inferred_bytes"].get<double>()});
       }
     }
   }
-  return "DRAM";
+  return out;
 }
 
 json place(const Point& p, const json& section, json& notes) {
@@ -226,11 +145,11 @@ json place(const Point& p, const json& section, json& notes) {
   const double operands = gemm_compulsory_bytes(
       GemmShape{p.m, p.batch, p.k},
       OperandBytes{static_cast<int>(p.a_bytes), static_cast<int>(p.b_bytes), static_cast<int>(p.c_bytes)});
-  double leaves_at = 0.0;
-  std::string level = "DRAM";
+  // Where the operands live (DRAM without a shape); leaves_at: where the bandwidth curve leaves that level.
+  const auto [level, leaves_at] = operands > 0.0 ? resident_level(measured_reach(section, p.threads), "DRAM", operands)
+                                                 : LevelReach{"DRAM", 0.0};
   if (operands > 0.0) {
     j["operand_bytes"] = operands;
-    level = resident_level(p, section, operands, leaves_at);
     j["resident_level"] = level;
   }
   // The memory side: the resident level's roof when it was measured, else DRAM's.
@@ -389,7 +308,7 @@ json best_backends(const std::vector<json>& placed) {
 }  // namespace
 
 json derive_placements(const ResultsView& view, const json& section) {
-  return derive_placements(view.target_document(kCpuTargetId), section);
+  return derive_placements(view.host_document(), section);
 }
 
 json derive_placements(const json& results, const json& section) {

@@ -225,6 +225,9 @@ ResultsView::ResultsView(const json& doc) : doc_(&doc) {
   // The CPU first: its listed facts, else the ones context.machine gives.
   const auto cpu = std::find_if(listed.begin(), listed.end(), [](const TargetView& t) { return t.is_cpu(); });
   targets_.push_back(cpu != listed.end() ? *cpu : cpu_target_from_host(host_));
+  targets_.front().memory_total_bytes = host_.memory_total_bytes;
+  targets_.front().memory_available_bytes = host_.memory_available_bytes;
+  targets_.front().memory_from = "the run's machine facts (context.machine)";
   for (const TargetView& t : listed) {
     if (!t.is_cpu()) targets_.push_back(t);
   }
@@ -237,6 +240,7 @@ ResultsView::ResultsView(const json& doc) : doc_(&doc) {
     unknown.id = id;
     targets_.push_back(std::move(unknown));
   }
+  for (std::size_t i = 1; i < targets_.size(); ++i) targets_[i].memory_from = fmt::format("context.targets[{}]", targets_[i].id);
   bool several = entries_.size() > 1 || (!entries_.empty() && entries_.count(kCpuTargetId) == 0);
   const json& section = object_or_empty(doc, "roofline");
   for (const auto& [key, arr] : section.items()) {

@@ -189,9 +189,9 @@ json derive_roofline(const ResultsView& view) {
   merge(section, derive_dequant_ceilings(view, section));
   section["ridge_points"] = derive_ridge_points(section);
   merge(section, derive_placements(view, section));
-  stamp_target(section, kCpuTargetId);
-  for (const TargetView& t : view.targets()) {
-    if (!t.is_cpu() && !view.entries(t.id).empty()) append(section, derive_target_roofline(view, t));
+  stamp_target(section, view.cpu().id);
+  for (const TargetView& t : view.devices()) {
+    if (!view.entries(t.id).empty()) append(section, derive_target_roofline(view, t));
   }
   return section;
 }

@@ -2,7 +2,8 @@
 // facts alone, target-blind: its memory levels are the names its facts list (innermost first, the last its
 // main memory), found on its bandwidth curve by the same plateau detection as the CPU's; its compute
 // ceilings are precision x engine, with the theoretical peak from the model its facts name; GEMM points are
-// placed on its own ceilings; transfers and kernel launches are roofs of their own. See target_roofline.hpp.
+// placed on its own ceilings; transfers and kernel launches are roofs of their own. See target_roofline.hpp;
+// its key figures are target_key_figures.cpp's.
 #include "roofline/analysis/target_roofline.hpp"
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "roofline/analysis/level_warnings.hpp"
 #include "roofline/analysis/model.hpp"
 #include "roofline/analysis/plateaus.hpp"
+#include "roofline/analysis/resident_level.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/statistics.hpp"
@@ -117,12 +119,19 @@ std::map<std::string, KernelSweep> bandwidth_curves(const ResultsView& view, con
   return out;
 }
 
-// The level a working set of `bytes` lives in: the innermost level whose capacity holds it, else main memory.
-std::string level_holding(const TargetView& t, double bytes) {
+// The target's inner levels with the capacities its facts report (main memory, the last, left out).
+std::vector<LevelReach> capacity_reach(const TargetView& t) {
+  std::vector<LevelReach> out;
   for (std::size_t i = 0; i + 1 < t.memory_levels.size(); ++i) {
-    if (t.memory_levels[i].capacity_bytes > 0.0 && bytes <= t.memory_levels[i].capacity_bytes) return t.memory_levels[i].name;
+    out.push_back({t.memory_levels[i].name, t.memory_levels[i].capacity_bytes});
   }
-  return t.main_memory();
+  return out;
+}
+
+// The level a working set of `bytes` lives in by the facts alone: the innermost level whose capacity holds it,
+// else main memory (resident_level.hpp).
+std::string level_holding(const TargetView& t, double bytes) {
+  return resident_level(capacity_reach(t), t.main_memory(), bytes).level;
 }
 
 struct LevelRange {
@@ -332,18 +341,20 @@ json offload_roof(const json& out, const TargetView& t, double ai, const json* p
           {"bound", compute > 0.0 && compute < link ? "compute" : "transfer"}};
 }
 
-// The level a GEMM's operands live in: the innermost measured level (memory_levels, innermost first) whose sizes
-// reach the operands' bytes, main memory when none does; the facts' capacities where nothing was measured.
-std::string resident_level(const json& out, const TargetView& t, double operand_bytes) {
+// The level a GEMM's operands live in (resident_level.hpp): the innermost measured level (memory_levels, innermost
+// first) whose sizes reach the operands' bytes, main memory when none does; the facts' capacities where nothing
+// was measured.
+std::string operands_level(const json& out, const TargetView& t, double operand_bytes) {
   std::vector<const json*> levels;
   for (const json& l : out["memory_levels"]) {
     if (l.value("target", "") == t.id) levels.push_back(&l);
   }
   if (levels.empty()) return level_holding(t, operand_bytes);
+  std::vector<LevelReach> inner;
   for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
-    if (levels[i]->value("max_bytes", 0.0) >= operand_bytes) return levels[i]->value("level", t.main_memory());
+    inner.push_back({levels[i]->value("level", t.main_memory()), levels[i]->value("max_bytes", 0.0)});
   }
-  return t.main_memory();
+  return resident_level(inner, t.main_memory(), operand_bytes).level;
 }
 
 // GEMM points of the target on its own ceilings: the compute ceiling of the engine its labels name, the roof of
@@ -365,7 +376,7 @@ void add_placements(const ResultsView& view, const TargetView& t, json& out) {
     const std::optional<GemmLabels> shape = read_gemm_labels(labels_of(first));
     const double operands = shape ? shape->operand_bytes() : 0.0;
     const double working_set = operands > 0.0 ? operands : counter(first, "working_set_bytes");
-    const std::string level = working_set > 0.0 ? resident_level(out, t, working_set) : t.main_memory();
+    const std::string level = working_set > 0.0 ? operands_level(out, t, working_set) : t.main_memory();
     json p = {{"target", t.id}, {"kernel", label_text(first, "kernel", batch == 1 ? "gemv" : "gemm")}, {"backend", backend},
               {"precision", precision}, {"batch", batch}, {"m", m}, {"k", k}, {"n", batch}, {"ai", ai},
               {"value", median(values)}, {"value_max", max_of(values)}, {"unit", rate_unit_of(precision)},
@@ -408,73 +419,6 @@ json derive_target_roofline(const ResultsView& view, const TargetView& target) {
   add_transfer_and_latency(view, target, out);  // before placements: their offload roof is a transfer ceiling
   add_placements(view, target, out);
   return out;
-}
-
-namespace {
-
-const json& array_of(const json& roofline, const char* key) {
-  static const json kNone = json::array();
-  return roofline.is_object() && roofline.contains(key) && roofline[key].is_array() ? roofline[key] : kNone;
-}
-
-// The shared flag of a level (KeyFigure::shared_memory): the target's facts say; unknown levels count as shared.
-bool level_shared(const TargetView& t, const std::string& level) {
-  for (const TargetLevelView& l : t.memory_levels) {
-    if (l.name == level) return l.shared;
-  }
-  return true;
-}
-
-void add_target_gemm_figures(const json& roofline, const TargetView& t, const std::string& prefix, std::vector<KeyFigure>& out) {
-  std::map<std::pair<std::string, long long>, const json*> best;  // (precision, batch) -> best placement
-  for (const json& p : array_of(roofline, "placements")) {
-    const auto key = std::make_pair(p.value("precision", std::string()), p.value("batch", 0LL));
-    if (best[key] == nullptr || p.value("value", 0.0) > best[key]->value("value", 0.0)) best[key] = &p;
-  }
-  std::map<std::string, long long> largest;
-  for (const auto& [key, p] : best) largest[key.first] = std::max(largest[key.first], key.second);
-  for (const auto& [precision, max_batch] : largest) {
-    std::vector<long long> batches;
-    if (best.count({precision, 1})) batches.push_back(1);
-    if (max_batch > 1) batches.push_back(max_batch);
-    for (const long long batch : batches) {
-      const json& p = *best.at({precision, batch});
-      out.push_back({fmt::format("{}gemm/{}/{}", prefix, precision, batch == 1 ? "batch:1" : "batch:max"), "gemm",
-                     fmt::format("{} {} {} batch {} ({})", t.id, batch == 1 ? "GEMV" : "GEMM", precision, batch,
-                                 p.value("backend", std::string("?"))),
-                     0, p.value("value", 0.0), p.value("unit", std::string("FLOP/s")), true, "best backend",
-                     level_shared(t, p.value("resident_level", std::string()))});
-    }
-  }
-}
-
-}  // namespace
-
-void add_target_key_figures(const json& roofline, const TargetView& t, std::vector<KeyFigure>& out) {
-  const std::string prefix = target_prefix(t.id);
-  for (const json& c : array_of(roofline, "memory_ceilings")) {
-    const std::string kernel = c.value("kernel", std::string()), level = c.value("level", std::string());
-    if (kernel != "read" && kernel != "triad") continue;
-    out.push_back({fmt::format("{}memory/{}/{}", prefix, level, kernel), "memory", fmt::format("{} {} {}", t.id, level, kernel),
-                   0, c.value("plateau_median", c.value("value", 0.0)), "B/s", true, "plateau median", level_shared(t, level)});
-  }
-  for (const json& c : array_of(roofline, "compute_ceilings")) {
-    const std::string precision = c.value("precision", std::string()), engine = c.value("engine", std::string("vector"));
-    out.push_back({fmt::format("{}compute/{}/{}", prefix, precision, engine), "compute",
-                   fmt::format("{} {} {} peak", t.id, precision, engine), 0, c.value("value", 0.0),
-                   c.value("unit", std::string("FLOP/s")), true, "best kernel"});
-  }
-  add_target_gemm_figures(roofline, t, prefix, out);
-  for (const json& c : array_of(roofline, "transfer_ceilings")) {
-    const std::string direction = c.value("direction", std::string()), memory = c.value("memory", std::string());
-    out.push_back({fmt::format("{}transfer/{}/{}", prefix, direction, memory), "transfer",
-                   fmt::format("{} transfer {} ({})", t.id, direction, memory), 0, c.value("value", 0.0), "B/s", true,
-                   "best repetition", true});
-  }
-  for (const json& c : array_of(roofline, "launch_latency")) {
-    out.push_back({fmt::format("{}latency/launch", prefix), "latency", fmt::format("{} kernel launch", t.id), 0,
-                   c.value("median", c.value("seconds", 0.0)), "s", false, "median launch"});
-  }
 }
 
 }  // namespace roofline

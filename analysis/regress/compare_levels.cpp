@@ -19,19 +19,26 @@ using nlohmann::json;
 
 namespace {
 
-std::string threads_prefix(int threads) { return fmt::format("{}T", threads); }
+// (target, threads, level): a level of one target at one thread count.
+using LevelKey = std::tuple<std::string, int, std::string>;
 
-// (threads, level) -> (min_bytes, max_bytes) of the CPU's memory_levels (other targets' rows have a target).
-std::map<std::pair<int, std::string>, std::pair<double, double>> cpu_levels(const json& results) {
-  std::map<std::pair<int, std::string>, std::pair<double, double>> out;
+// How a line names a level's thread count: "2T", after the target's prefix ("" for the CPU, target_prefix).
+std::string threads_prefix(const LevelKey& key) {
+  return fmt::format("{}{}T", target_prefix(std::get<0>(key)), std::get<1>(key));
+}
+
+// (target, threads, level) -> (min_bytes, max_bytes) of every memory_levels row measured at a thread count (a
+// device's rows, which have none, are not compared yet).
+std::map<LevelKey, std::pair<double, double>> levels_by_threads(const json& results) {
+  std::map<LevelKey, std::pair<double, double>> out;
   if (!results.contains("roofline") || !results["roofline"].is_object()) return out;
   const json& r = results["roofline"];
   if (!r.contains("memory_levels") || !r["memory_levels"].is_array()) return out;
   for (const json& l : r["memory_levels"]) {
-    if (!l.is_object() || l.value("target", std::string(kCpuTargetId)) != kCpuTargetId) continue;
+    if (!l.is_object()) continue;
     if (!l.contains("threads") || !l["threads"].is_number_integer() || !l.contains("level") || !l["level"].is_string()) continue;
     const auto bytes = [&](const char* k) { return l.contains(k) && l[k].is_number() ? l[k].get<double>() : 0.0; };
-    out[{l["threads"].get<int>(), l["level"].get<std::string>()}] = {bytes("min_bytes"), bytes("max_bytes")};
+    out[{entry_target(l), l["threads"].get<int>(), l["level"].get<std::string>()}] = {bytes("min_bytes"), bytes("max_bytes")};
   }
   return out;
 }
@@ -42,29 +49,29 @@ bool moved(double a, double b) { return a > 0.0 && b > 0.0 && std::fabs(std::log
 }  // namespace
 
 std::vector<std::string> level_boundary_changes(const json& base, const json& next) {
-  const auto b = cpu_levels(base), n = cpu_levels(next);
+  const auto b = levels_by_threads(base), n = levels_by_threads(next);
   std::vector<std::string> out;
   for (const auto& [key, range] : b) {
-    const auto& [threads, level] = key;
+    const std::string& level = std::get<2>(key);
     const auto it = n.find(key);
     if (it == n.end()) {
-      out.push_back(fmt::format("{} {} ({}..{}) is not among the new run's levels", threads_prefix(threads), level,
+      out.push_back(fmt::format("{} {} ({}..{}) is not among the new run's levels", threads_prefix(key), level,
                                 format_bytes(range.first), format_bytes(range.second)));
       continue;
     }
     if (moved(range.first, it->second.first)) {
-      out.push_back(fmt::format("{} {} began at {}, now {}", threads_prefix(threads), level, format_bytes(range.first),
+      out.push_back(fmt::format("{} {} began at {}, now {}", threads_prefix(key), level, format_bytes(range.first),
                                 format_bytes(it->second.first)));
     }
     if (moved(range.second, it->second.second)) {
-      out.push_back(fmt::format("{} {} ended at {}, now {}", threads_prefix(threads), level, format_bytes(range.second),
+      out.push_back(fmt::format("{} {} ended at {}, now {}", threads_prefix(key), level, format_bytes(range.second),
                                 format_bytes(it->second.second)));
     }
   }
   for (const auto& [key, range] : n) {
     if (!b.contains(key)) {
-      out.push_back(fmt::format("{} {} ({}..{}) is new: the base run has no such level", threads_prefix(key.first),
-                                key.second, format_bytes(range.first), format_bytes(range.second)));
+      out.push_back(fmt::format("{} {} ({}..{}) is new: the base run has no such level", threads_prefix(key),
+                                std::get<2>(key), format_bytes(range.first), format_bytes(range.second)));
     }
   }
   return out;
@@ -72,8 +79,8 @@ std::vector<std::string> level_boundary_changes(const json& base, const json& ne
 
 namespace {
 
-// The sizes a CPU memory figure was taken over: "memory/<level>/<kernel>/threads:T" is the plateau median of
-// the memory_ceilings row of that level, kernel and threads (the larger, where a level is listed twice, as
+// The sizes a memory figure measured at a thread count was taken over: "memory/<level>/<kernel>/threads:T" (after
+// its target's prefix) is the plateau median of that target's memory_ceilings row of that level, kernel and threads (the larger, where a level is listed twice, as
 // key_figures takes it). False when the id is not such a figure or the file has no such row.
 struct FigureSizes {
   std::string level, kernel;
@@ -82,15 +89,19 @@ struct FigureSizes {
 };
 bool figure_sizes(const json& results, const KeyFigure& f, FigureSizes& out) {
   if (f.group != "memory" || f.threads <= 0) return false;
-  const std::size_t a = f.id.find('/'), b = f.id.find('/', a + 1), c = f.id.find('/', b + 1);
-  if (a == std::string::npos || b == std::string::npos || c == std::string::npos) return false;
+  // "<prefix>memory/<level>/<kernel>/threads:T": the prefix names the figure's target (target_prefix).
+  const std::size_t m = f.id.find("memory/");
+  if (m == std::string::npos) return false;
+  const std::string prefix = f.id.substr(0, m);
+  const std::size_t a = m + 6, b = f.id.find('/', a + 1), c = f.id.find('/', b + 1);
+  if (b == std::string::npos || c == std::string::npos) return false;
   out.level = f.id.substr(a + 1, b - a - 1);
   out.kernel = f.id.substr(b + 1, c - b - 1);
   out.threads = f.threads;
   if (!results.contains("roofline") || !results["roofline"].contains("memory_ceilings")) return false;
   double best = -1.0;
   for (const json& r : results["roofline"]["memory_ceilings"]) {
-    if (!r.is_object() || r.value("target", std::string(kCpuTargetId)) != kCpuTargetId) continue;
+    if (!r.is_object() || target_prefix(entry_target(r)) != prefix) continue;
     if (r.value("level", "") != out.level || r.value("kernel", "") != out.kernel || r.value("threads", 0) != out.threads) continue;
     const double v = r.value("plateau_median", r.value("value", 0.0));
     if (v > best && r.contains("min_bytes") && r["min_bytes"].is_number() && r.contains("max_bytes") && r["max_bytes"].is_number()) {

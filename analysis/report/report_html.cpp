@@ -62,7 +62,7 @@ std::string_view report_css() { return kStyle; }
 std::string render_html_report(const json& document, const json& spec) {
   // The charts are the CPU's (its entries alone); the tables add every other target's after the CPU's.
   const ResultsView view(document);
-  const json& results = view.target_document(kCpuTargetId);
+  const json& results = view.host_document();
   const json ctx = results.value("context", json::object());
   const HostFacts& machine = view.host();
   const std::string host = str(ctx, "host_name", machine.hostname.empty() ? "unknown host" : machine.hostname);
@@ -91,8 +91,8 @@ std::string render_html_report(const json& document, const json& spec) {
       threads);
 
   // Every other target's roofline after the CPU's, on its own ceilings and levels (its tables come with the others).
-  for (const TargetView& t : view.targets()) {
-    if (t.is_cpu() || view.entries(t.id).empty()) continue;
+  for (const TargetView& t : view.devices()) {
+    if (view.entries(t.id).empty()) continue;
     s += fmt::format("<section id=\"roofline-{0}\"><h2>Roofline: {0}</h2>\n", html_escape(t.id));
     s += chart_or_note(roofline_chart_svg(view.target_document(t.id), "roofline-chart-" + html_escape(t.id)),
                        "No ceilings or placements of this target: nothing to chart.");

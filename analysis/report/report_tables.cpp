@@ -1,5 +1,6 @@
 // The report's tables: see report_tables.hpp. Values are formatted for people with their units; the
-// numbers themselves are the file's, never adjusted.
+// numbers themselves are the file's, never adjusted. The machine's table is report_machine.cpp's, the tables
+// whose columns are not fixed generic_table.cpp's, the way one cell is written table_cells.hpp's.
 #include "roofline/analysis/report_tables.hpp"
 #include "roofline/analysis/results_view.hpp"
 
@@ -14,135 +15,11 @@
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/analysis/spec.hpp"
 #include "roofline/common/units.hpp"
+#include "table_cells.hpp"
 
 namespace roofline {
 using nlohmann::json;
-
-namespace {
-
-const json& object_at(const json& parent, const char* key) {
-  static const json kEmpty = json::object();
-  if (!parent.is_object() || !parent.contains(key) || !parent[key].is_object()) return kEmpty;
-  return parent[key];
-}
-
-std::string percent(double ratio) { return ratio > 0 ? fmt::format("{:.1f} %", ratio * 100.0) : "n/a"; }
-std::string rate_or_na(double v, const std::string& unit) { return v > 0 ? format_si(v, unit) : "n/a"; }
-
-std::string seconds(double s) {
-  if (!(s > 0)) return "n/a";
-  if (s >= 1.0) return fmt::format("{:.3g} s", s);
-  if (s >= 1e-3) return fmt::format("{:.3g} ms", s * 1e3);
-  if (s >= 1e-6) return fmt::format("{:.3g} us", s * 1e6);
-  return fmt::format("{:.3g} ns", s * 1e9);
-}
-
-void add_fact(ReportTable& t, const std::string& fact, const std::string& value, const std::string& source) {
-  if (!value.empty()) t.rows.push_back({fact, value, source});
-}
-
-std::string true_flags(const json& isa) {
-  std::string out;
-  if (!isa.is_object()) return out;
-  for (auto it = isa.begin(); it != isa.end(); ++it) {
-    if (it.value() == true) out += (out.empty() ? "" : " ") + it.key();
-  }
-  return out;
-}
-
-// Formats one value of a generic table by its key (see generic_table).
-std::string format_by_key(const std::string& key, const json& v, const json& row) {
-  if (v.is_null()) return "n/a";
-  if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_array()) {
-    std::string out;
-    for (const json& e : v) out += (out.empty() ? "" : ", ") + format_by_key(key, e, row);
-    return out;
-  }
-  if (v.is_object()) return v.dump();
-  const double d = v.get<double>();
-  auto ends = [&](const char* s) { const std::string suf(s); return key.size() >= suf.size() && key.compare(key.size() - suf.size(), suf.size(), suf) == 0; };
-  if (ends("_bytes") || key == "bytes") return d > 0 ? format_bytes(d) : "n/a";
-  if (ends("_hz")) return format_si(d, "Hz");
-  if (key == "bandwidth" || ends("_bandwidth")) return format_si(d, "B/s");
-  if (ends("_seconds")) return seconds(d);
-  if (key == "efficiency" || ends("_ratio")) return percent(d);
-  if (key.find("percent") != std::string::npos) return fmt::format("{:.1f} %", d);
-  if (key == "value" || key == "attainable" || key == "theoretical" || key == "peak" || ends("_per_second")) {
-    const std::string unit = ends("bytes_per_second") ? "B/s" : rate_unit_of(row);
-    return format_si(d, unit);
-  }
-  if (v.is_number_integer()) return fmt::format("{}", v.get<long long>());
-  return fmt::format("{:.4g}", d);
-}
-
-bool numeric_column(const json& array, const std::string& key) {
-  for (const json& r : array) {
-    if (r.is_object() && r.contains(key) && !r[key].is_null()) return r[key].is_number();
-  }
-  return false;
-}
-
-std::string count_text(const std::optional<long long>& v, const std::string& fallback) {
-  return v ? fmt::format("{}", *v) : fallback;
-}
-
-void cache_facts(ReportTable& t, const HostFacts& m) {
-  for (const CacheFacts& c : m.caches) {
-    std::string value = format_bytes(c.size_bytes);
-    if (c.instances.value_or(0) > 0) value += fmt::format(" x {}", *c.instances);
-    if (c.cores_per_instance.value_or(0) > 0) value += fmt::format(" ({} core(s) each)", *c.cores_per_instance);
-    add_fact(t, fmt::format("L{} {} cache", count_text(c.level, "?"), c.type), value, c.source.empty() ? "n/a" : c.source);
-  }
-}
-
-}  // namespace
-
-ReportTable machine_table(const json& results) {
-  ReportTable t{"table-machine", "Machine", {"fact", "value", "source"}, {false, false, false}, {}, ""};
-  const json& ctx = object_at(results, "context");
-  const ResultsView view(results);
-  const HostFacts& m = view.host();
-  const std::string topo = m.topology_source.empty() ? "n/a" : m.topology_source;
-  add_fact(t, "host", str(ctx, "host_name", m.hostname), "context");
-  add_fact(t, "CPU", m.cpu_model, "cpuid brand string");
-  if (m.cpu_family) {
-    add_fact(t, "vendor / family / model / stepping",
-             fmt::format("{} / {} / {} / {}", m.cpu_vendor.empty() ? "?" : m.cpu_vendor, count_text(m.cpu_family, "?"),
-                         count_text(m.cpu_model_number, "?"), count_text(m.cpu_stepping, "?")), "cpuid");
-  }
-  add_fact(t, "microarchitecture", m.microarchitecture, "cpuid family/model table");
-  add_fact(t, "hypervisor", m.hypervisor ? (*m.hypervisor ? "yes" : "no") : "", "cpuid");
-  if (m.cores) {
-    add_fact(t, "packages / cores / PUs",
-             fmt::format("{} / {} / {}", count_text(m.packages, "?"), count_text(m.cores, "?"), count_text(m.pus, "?")), topo);
-  }
-  add_fact(t, "NUMA nodes", count_text(m.numa_nodes, ""), topo);
-  if (m.memory_total_bytes > 0) {
-    add_fact(t, "memory", fmt::format("{} total, {} available", format_bytes(m.memory_total_bytes),
-                                      format_bytes(m.memory_available_bytes)), m.memory_source.empty() ? "n/a" : m.memory_source);
-  }
-  cache_facts(t, m);
-  add_fact(t, "ISA features", true_flags(json(m.isa)), "cpuid");
-  const double clock = measured_clock_hz(results);
-  if (clock > 0) add_fact(t, "clock (measured)", format_si(clock, "Hz"), "clock benchmark");
-  if (ctx.contains("threads")) add_fact(t, "threads measured", format_by_key("threads", ctx["threads"], ctx), "run config");
-  const json& binding = object_at(ctx, "binding");
-  if (!binding.empty()) {
-    add_fact(t, "binding", fmt::format("{}{}", str(binding, "policy", "?"), binding.value("pinned", false) ? ", pinned" : ", not pinned"),
-             "run config");
-  }
-  add_fact(t, "ISA cap", str(ctx, "max_isa"), "--max-isa");
-  add_fact(t, "profile", str(ctx, "profile"), "run config");
-  const std::string compiler = str(ctx, "compiler"), flags = str(ctx, "compiler_flags");
-  add_fact(t, "compiler", compiler.empty() ? flags : compiler + (flags.empty() ? "" : " " + flags), "build");
-  add_fact(t, "revision", fmt::format("{}{}", str(ctx, "roofline_version"),
-                                      ctx.contains("git_revision") ? " (" + str(ctx, "git_revision") + ")" : ""), "build");
-  add_fact(t, "date", str(ctx, "date"), "context");
-  if (t.rows.empty()) t.note = "No machine facts in this file.";
-  return t;
-}
+using namespace report_detail;
 
 ReportTable compute_table(const json& results) {
   ReportTable t{"table-compute", "Compute ceilings",
@@ -341,32 +218,6 @@ ReportTable advertised_table(const AdvertisedComparison& cmp) {
   return t;
 }
 
-ReportTable generic_table(const std::string& id, const std::string& title, const json& array) {
-  ReportTable t{id, title, {}, {}, {}, ""};
-  if (!array.is_array()) return t;
-  for (const json& r : array) {
-    if (!r.is_object()) continue;
-    for (auto it = r.begin(); it != r.end(); ++it) {
-      if (it.key() == "unit" || it.key() == "target") continue;  // shown with the values; each target its own tables
-      if (std::find(t.columns.begin(), t.columns.end(), it.key()) == t.columns.end()) t.columns.push_back(it.key());
-    }
-  }
-  // Identity columns first (JSON objects come back with their keys sorted), the measured values after.
-  static const std::vector<std::string> kFirst{"level", "kernel", "backend", "precision", "isa", "threads", "batch"};
-  std::stable_sort(t.columns.begin(), t.columns.end(), [](const std::string& a, const std::string& b) {
-    auto rank = [](const std::string& k) { return std::find(kFirst.begin(), kFirst.end(), k) - kFirst.begin(); };
-    return rank(a) < rank(b);
-  });
-  for (const std::string& c : t.columns) t.right_aligned.push_back(numeric_column(array, c));
-  for (const json& r : array) {
-    if (!r.is_object()) continue;
-    std::vector<std::string> row;
-    for (const std::string& c : t.columns) row.push_back(r.contains(c) ? format_by_key(c, r[c], r) : "");
-    t.rows.push_back(row);
-  }
-  return t;
-}
-
 // Cache levels as the curve shows them beside what the machine facts report: where they disagree, the
 // curve is used, and this table is where a reader sees both.
 ReportTable memory_levels_table(const json& results) {
@@ -425,7 +276,7 @@ ReportTable crossovers_table(const json& results) {
 std::vector<ReportTable> report_tables(const json& document, const json& spec) {
   // The CPU's tables from its entries alone (a file of the CPU only: the file itself), then each other target's.
   const ResultsView view(document);
-  const json& results = view.target_document(kCpuTargetId);
+  const json& results = view.host_document();
   std::vector<ReportTable> out{machine_table(results), compute_table(results), memory_table(results)};
   const json& r = roofline_of(results);
   if (r.contains("dequant_table")) out.insert(out.begin() + 2, dequant_table(results));
@@ -436,8 +287,8 @@ std::vector<ReportTable> report_tables(const json& document, const json& spec) {
   if (r.contains("crossovers")) out.push_back(crossovers_table(results));
   if (r.contains("best_backends")) out.push_back(generic_table("table-best-backends", "Best backend per batch and precision", r["best_backends"]));
   if (spec.is_object()) out.push_back(advertised_table(compare_to_spec(results, parse_spec(spec, str(spec, "file", "spec")))));
-  for (const TargetView& target : view.targets()) {
-    if (target.is_cpu() || view.entries(target.id).empty()) continue;
+  for (const TargetView& target : view.devices()) {
+    if (view.entries(target.id).empty()) continue;
     for (ReportTable& t : target_tables(view, target)) out.push_back(std::move(t));
   }
   out.push_back(notes_table(results));

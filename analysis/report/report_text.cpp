@@ -13,7 +13,7 @@ std::string render_text_summary(const json& results) { return render_text_summar
 std::string render_text_summary(const json& results, const json& spec) {
   std::string s;
   const ResultsView view(results);
-  const int threads = report_threads(view.target_document(kCpuTargetId));
+  const int threads = report_threads(view.host_document());
   s += fmt::format("Roofline summary{}\n\n",
                    threads > 0 ? fmt::format(" (charts at {} thread(s), the largest measured)", threads) : "");
   for (const ReportTable& t : report_tables(results, spec)) s += render_table_text(t) + "\n";

@@ -311,6 +311,23 @@ TEST(ResultsView, TheTwoTargetFileGroupsEntriesByTarget) {
   for (const json& e : view.target_document("cpu")["benchmarks"]) EXPECT_FALSE(e["labels"].contains("target"));
 }
 
+TEST(ResultsView, TheHostAndTheDevicesAreAskedForNotNamed) {
+  // What report, regress, llm and the derivation ask instead of which id is the CPU's (issue 47).
+  const json doc = load_json_file(kFile);
+  const ResultsView view(doc);
+  EXPECT_EQ(&view.host_document(), &view.target_document("cpu"));
+  ASSERT_EQ(view.devices().size(), 1u);
+  EXPECT_EQ(view.devices()[0].id, "test:0");
+  // Every target's memory with where it comes from: the CPU's is the host's.
+  EXPECT_EQ(view.cpu().memory_total_bytes, view.host().memory_total_bytes);
+  EXPECT_EQ(view.cpu().memory_from, "the run's machine facts (context.machine)");
+  EXPECT_EQ(view.devices()[0].memory_from, "context.targets[test:0]");
+  const json old = load_json_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/report_full.json");
+  const ResultsView old_view(old);
+  EXPECT_TRUE(old_view.devices().empty());
+  EXPECT_EQ(&old_view.host_document(), &old);
+}
+
 TEST(ResultsView, AMistypedTargetFieldIsInputErrorNamingIt) {
   json doc = load_json_file(kFile);
   doc["context"]["targets"][1]["compute_units"] = "many";

@@ -38,7 +38,7 @@
 namespace roofline {
 
 // Returns {"compute_ceilings", "compute_table", "theoretical_peaks", "notes"} (see above).
-// The CPU's ceilings (view.target_document("cpu"), the host's microarchitecture); the json overload builds a view.
+// The CPU's ceilings (view.host_document(), the host's microarchitecture); the json overload builds a view.
 nlohmann::json derive_compute_ceilings(const ResultsView& view);
 nlohmann::json derive_compute_ceilings(const nlohmann::json& results);
 

@@ -33,7 +33,7 @@ namespace roofline {
 
 // Returns {"memory_ceilings": [...], "memory_levels": [...], "notes": [...]} (see above and
 // results/README.md).
-// The CPU's ceilings, from its entries and the host's caches (view.target_document("cpu")); the json overload
+// The CPU's ceilings, from its entries and the host's caches (view.host_document()); the json overload
 // builds a view (bench/ calls it on the entries measured so far).
 nlohmann::json derive_memory_ceilings(const ResultsView& view);
 nlohmann::json derive_memory_ceilings(const nlohmann::json& results);

@@ -13,7 +13,7 @@ namespace roofline {
 // (with compute and memory ceilings). Points whose ceilings are missing are placed as far as they can be
 // (value and AI always) and a note says what is missing.
 nlohmann::json derive_placements(const nlohmann::json& results, const nlohmann::json& roofline_section);
-// The CPU's placements (its entries alone: view.target_document("cpu")); another target's are placed by
+// The CPU's placements (its entries alone: view.host_document()); another target's are placed by
 // derive_target_roofline on its own ceilings.
 nlohmann::json derive_placements(const ResultsView& view, const nlohmann::json& roofline_section);
 

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,9 @@ struct TargetView {
   double clock_hz = 0.0;
   double memory_total_bytes = 0.0;
   double memory_available_bytes = 0.0;
+  // Where the two memory figures come from, in words: the host's facts for the CPU (its memory is the host's,
+  // as in every file before targets, even where context.targets lists it), "context.targets[<id>]" otherwise.
+  std::string memory_from;
   std::vector<TargetLevelView> memory_levels;  // innermost first; the last is main memory
   std::string peak_model;                      // "x86_pipes", "units_clock" or "" (unknown)
   std::map<std::string, double> ops_per_unit_per_clock;  // "<precision>/<engine>" -> operations
@@ -90,12 +94,17 @@ class ResultsView {
   [[nodiscard]] const std::vector<TargetView>& targets() const { return targets_; }
   [[nodiscard]] const TargetView* target(const std::string& id) const;
   [[nodiscard]] const TargetView& cpu() const { return targets_.front(); }
+  // The targets after the host's (targets() but its first), in the file's order; some may have no entries.
+  // Readers that treat the host apart ask these two, never which id is the CPU's.
+  [[nodiscard]] std::span<const TargetView> devices() const { return std::span(targets_).subspan(1); }
   // The benchmark entries of one target (every run type), in file order.
   [[nodiscard]] const std::vector<const nlohmann::json*>& entries(const std::string& target) const;
   // The document as if it held only `target`: its benchmark entries and roofline entries (same context).
   // The document itself when it holds nothing of another target (every file before targets), so the CPU's
   // derivation and rendering of such a file is exactly what it was.
   [[nodiscard]] const nlohmann::json& target_document(const std::string& target) const;
+  // The host CPU's document (target_document of targets().front()): what its derivation and report read.
+  [[nodiscard]] const nlohmann::json& host_document() const { return target_document(cpu().id); }
 
  private:
   const nlohmann::json* doc_;

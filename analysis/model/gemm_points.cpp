@@ -1,0 +1,94 @@
+// The CPU's GEMV/GEMM points read from the gemm suite's entries: see gemm_points.hpp.
+#include "gemm_points.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <tuple>
+#include <type_traits>
+
+#include "roofline/analysis/gemm_labels.hpp"
+#include "roofline/analysis/results.hpp"
+
+namespace roofline::placement_detail {
+using nlohmann::json;
+
+namespace {
+
+template <class T>
+T label(const json& labels, const char* key, T fallback) {
+  if (!labels.contains(key)) return fallback;
+  const json& v = labels[key];
+  if constexpr (std::is_same_v<T, std::string>) {
+    return v.is_string() ? v.get<std::string>() : v.dump();
+  } else {
+    if (v.is_number()) return v.get<T>();
+    if (v.is_string()) {
+      try {
+        return static_cast<T>(std::stod(v.get<std::string>()));
+      } catch (const std::exception&) {
+        return fallback;
+      }
+    }
+    return fallback;
+  }
+}
+
+}  // namespace
+
+// Collects the gemm suite's repetitions into points; counts the failed ones.
+std::vector<Point> collect_points(const json& results, int& failed) {
+  std::map<std::tuple<std::string, std::string, int, long long, long long, long long>, Point> points;
+  failed = 0;
+  // benchmark_entries leaves failed entries out: count them here, to say so.
+  if (results.contains("benchmarks") && results["benchmarks"].is_array()) {
+    for (const json& e : results["benchmarks"]) {
+      if (e.is_object() && e.value("error_occurred", false) && e.contains("labels") && e["labels"].is_object() &&
+          e["labels"].value("suite", std::string()) == "gemm") {
+        ++failed;
+      }
+    }
+  }
+  for (const json& e : benchmark_entries(results, "gemm")) {
+    const json labels = e.value("labels", json::object());
+    Point p;
+    p.backend = label<std::string>(labels, "backend", "?");
+    p.precision = label<std::string>(labels, "precision", "?");
+    p.threads = label<int>(labels, "threads", 0);
+    // Without a shape (hand-made files name only the batch) the point is placed on its AI alone, at DRAM.
+    const GemmLabels gemm = read_gemm_labels(labels).value_or(
+        GemmLabels{{0, label<long long>(labels, "batch", label<long long>(labels, "n", 0)), 0}, {}});
+    p.batch = gemm.shape.n;
+    p.m = gemm.shape.m;
+    p.k = gemm.shape.k;
+    const std::string value_counter = p.precision == "int8" ? "op_per_second" : "flop_per_second";
+    const double value = counter(e, value_counter, counter(e, "flop_per_second"));
+    const double ai = counter(e, "arithmetic_intensity");
+    if (p.batch <= 0 || value <= 0.0 || ai <= 0.0) continue;
+    auto key = std::make_tuple(p.backend, p.precision, p.threads, p.batch, p.m, p.k);
+    Point& slot = points.try_emplace(key, p).first->second;
+    slot.kernel = label<std::string>(labels, "kernel", p.batch == 1 ? "gemv" : "gemm");
+    slot.implementation = label<std::string>(labels, "implementation", "");
+    slot.ai = ai;
+    slot.a_bytes = gemm.element.a;
+    slot.b_bytes = gemm.element.b;
+    slot.c_bytes = gemm.element.c;
+    slot.values.push_back(value);
+    if (!slot.roof_now) slot.roof_now = read_roof_now(e);
+    const double latency = counter(e, "latency_seconds");
+    if (latency > 0.0) slot.latencies.push_back(latency);
+  }
+  std::vector<Point> out;
+  for (auto& [key, p] : points) out.push_back(std::move(p));
+  return out;
+}
+
+
+std::string engine_that_ran(const Point& p) {
+  std::string impl = p.implementation;
+  std::transform(impl.begin(), impl.end(), impl.begin(), [](unsigned char c) { return std::tolower(c); });
+  return impl.find("amx") != std::string::npos ? "matrix" : "vector";
+}
+
+
+}  // namespace roofline::placement_detail

@@ -1,0 +1,23 @@
+// The one rule for where a GEMV/GEMM working set lives (issue 47): the innermost memory level whose reach holds
+// it, main memory when none does. Every target's placements ask it (placement.cpp for the CPU, target_roofline.cpp
+// for the others), each with the reach it knows: where the bandwidth curve leaves a level (the CPU's
+// memory_levels[].inferred_bytes), a measured level's largest size (another target's memory_levels[].max_bytes),
+// or, with nothing measured, the capacity its facts report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+// One level a working set may live in, and how many bytes it holds (0 or less: unknown, so it holds nothing).
+struct LevelReach {
+  std::string level;
+  double reach_bytes = 0.0;
+};
+
+// The first of `inner` (innermost first, main memory not among them; a level may appear more than once) whose
+// reach holds `bytes`, and its reach; else {main_memory, 0}.
+LevelReach resident_level(const std::vector<LevelReach>& inner, const std::string& main_memory, double bytes);
+
+}  // namespace roofline

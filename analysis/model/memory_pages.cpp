@@ -1,0 +1,168 @@
+// Page sizes (issue 24), apart from the level detection: the main sweep's DRAM rows say the pages they
+// asked for and got; the suite "bandwidth_pages" (read and triad at DRAM sizes on 4 KiB pages) gives
+// page_size_ceilings, in the DRAM range the main sweep found. See memory_points.hpp.
+#include "memory_points.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/results.hpp"
+#include "roofline/common/units.hpp"
+
+namespace roofline::memory_detail {
+using nlohmann::json;
+
+namespace {
+
+
+// Whether a share of huge pages means the request was granted: whole arrays round to 2 MiB, so a granted
+// request is all but its mapping's last pages.
+const char* huge_page_grant(double fraction) {
+  if (fraction >= 0.95) return "granted";
+  return fraction <= 0.05 ? "not granted" : "partly granted";
+}
+
+// Each iteration entry's huge-page share (huge_page_bytes / resident_bytes) by benchmark name, where the run
+// recorded its pages.
+std::map<std::string, double> huge_fractions(const json& results) {
+  std::map<std::string, double> out;
+  for (const char* suite : {"bandwidth", "bandwidth_pages"}) {
+    for (const json& e : benchmark_entries(results, suite)) {
+      const double resident = counter(e, "resident_bytes", -1.0), huge = counter(e, "huge_page_bytes", -1.0);
+      if (resident > 0.0 && huge >= 0.0) out.emplace(entry_name(e), huge / resident);
+    }
+  }
+  return out;
+}
+
+json fraction_or_null(const std::map<std::string, double>& fractions, const json& row) {
+  const auto it = fractions.find(row.value("benchmark", std::string()));
+  return it == fractions.end() ? json(nullptr) : json(it->second);
+}
+
+// The 4 KiB-page points as the main collection reads them: the suite's entries relabelled "bandwidth".
+std::map<Key, Point> small_page_points(const json& results) {
+  json doc = {{"context", results["context"]}, {"benchmarks", json::array()}};
+  if (!results.contains("benchmarks") || !results["benchmarks"].is_array()) return {};
+  for (const json& e : results["benchmarks"]) {
+    if (!e.is_object() || !e.contains("labels") || !e["labels"].is_object()) continue;
+    const json& l = e["labels"];
+    if (l.value("suite", std::string()) != "bandwidth_pages" || l.value("pages", std::string()) != "4K") continue;
+    json copy = e;
+    copy["labels"]["suite"] = "bandwidth";
+    doc["benchmarks"].push_back(std::move(copy));
+  }
+  return collect_points(doc);
+}
+
+// page_size_ceilings: each kernel's best 4 KiB-page repetition from the smallest DRAM size of the main
+// sweep at its thread count up; a thread count without a DRAM level gets none, and a note.
+json small_page_ceilings(const json& results, const json& main_ceilings, const std::map<std::string, double>& fractions,
+                         json& notes) {
+  std::map<int, KernelPoints> by_threads;
+  const std::map<Key, Point> points = small_page_points(results);
+  for (const auto& [key, p] : points) by_threads[std::get<0>(key)][std::get<1>(key)].push_back(&p);
+  json out = json::array();
+  for (const auto& [threads, kernels] : by_threads) {
+    Range dram{"DRAM", 0.0, 1e30, ""};
+    for (const json& c : main_ceilings) {
+      if (c.value("level", "") != "DRAM" || c.value("threads", 0) != threads) continue;
+      const double lo = c.value("min_bytes", 0.0);
+      if (dram.source.empty() || lo < dram.lo) dram = {"DRAM", lo, 1e30, c.value("source", "curve")};
+    }
+    if (dram.source.empty()) {
+      notes.push_back(fmt::format("{} thread{}: read and triad ran on 4 KiB pages, but the main sweep found no DRAM "
+                                  "level there: no 4 KiB-page ceiling.", threads, threads == 1 ? "" : "s"));
+      continue;
+    }
+    std::vector<json> rows;
+    ceilings_for(threads, kernels, {dram}, rows);
+    if (rows.empty()) {
+      notes.push_back(fmt::format("{} thread{}: read and triad ran on 4 KiB pages below the DRAM range of the "
+                                  "main sweep (from {}): no 4 KiB-page ceiling.", threads, threads == 1 ? "" : "s",
+                                  format_bytes(dram.lo)));
+    }
+    for (json& r : rows) {
+      r["pages"] = "4K";
+      r["huge_page_fraction"] = fraction_or_null(fractions, r);
+      out.push_back(std::move(r));
+    }
+  }
+  return out;
+}
+
+// A DRAM row's figure at `threads` for `kernel`, or 0.
+double dram_value(const json& rows, int threads, const std::string& kernel) {
+  for (const json& r : rows) {
+    if (r.value("level", "") == "DRAM" && r.value("threads", 0) == threads && r.value("kernel", "") == kernel) {
+      return r.value("value", 0.0);
+    }
+  }
+  return 0.0;
+}
+
+// The THP mode the run recorded, for notes ("" when the file has none).
+std::string thp_mode(const HostFacts& host) {
+  if (!host.thp_present) return "";
+  if (host.thp.empty()) return fmt::format(" ({})", host.thp_source);
+  return fmt::format(" (transparent huge pages: {}, defrag: {})", host.thp, host.thp_defrag);
+}
+
+// Notes: a page request not granted, and the 4 KiB-page figures beside the huge-page ones.
+void page_notes(const HostFacts& host, const json& main_ceilings, const json& small, json& notes) {
+  std::map<std::pair<int, std::string>, double> worst;  // (threads, pages) -> the lowest share of a DRAM row
+  for (const json* rows : {&main_ceilings, &small}) {
+    for (const json& r : *rows) {
+      if (r.value("level", "") != "DRAM" || !r.contains("huge_page_fraction") || !r["huge_page_fraction"].is_number()) continue;
+      const auto key = std::make_pair(r.value("threads", 0), r.value("pages", std::string("2M")));
+      const double f = r["huge_page_fraction"].get<double>();
+      const auto [it, inserted] = worst.emplace(key, f);
+      if (!inserted) it->second = std::min(it->second, f);
+    }
+  }
+  for (const auto& [key, f] : worst) {
+    const auto& [threads, pages] = key;
+    const std::string who = fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
+    if (pages == "2M" && f < 0.95) {
+      notes.push_back(fmt::format("{}: the DRAM arrays asked for 2 MiB pages were {}: {:.0f}% of their resident bytes "
+                                  "on huge pages{}; their DRAM figures are {}on 4 KiB pages.", who, huge_page_grant(f),
+                                  100.0 * f, thp_mode(host), f <= 0.05 ? "" : "partly "));
+    } else if (pages == "4K" && f > 0.05) {
+      notes.push_back(fmt::format("{}: the 4 KiB-page arrays (MADV_NOHUGEPAGE) were {:.0f}% on huge pages anyway{}.",
+                                  who, 100.0 * f, thp_mode(host)));
+    }
+  }
+  if (small.empty()) return;
+  std::vector<std::string> ratios;
+  for (const json& r : small) {
+    if (r.value("kernel", "") != "read") continue;
+    const int threads = r.value("threads", 0);
+    const double huge = dram_value(main_ceilings, threads, "read");
+    if (huge > 0.0) ratios.push_back(fmt::format("{:.2f} at {} thread{}", r.value("value", 0.0) / huge, threads, threads == 1 ? "" : "s"));
+  }
+  notes.push_back(fmt::format(
+      "DRAM read and triad were also measured on 4 KiB pages (page_size_ceilings, pages \"4K\": madvise(MADV_NOHUGEPAGE), "
+      "as likwid-bench and STREAM allocate){}. The DRAM roof is the better of the two, and says which pages. Page "
+      "records cover the CPU's arrays; OpenCL/CUDA host buffers will carry the same record when those targets exist "
+      "(pinned host memory is page-locked).",
+      ratios.empty() ? "" : fmt::format("; read on 4 KiB pages / read on 2 MiB pages: {}", fmt::join(ratios, ", "))));
+}
+
+}  // namespace
+
+void add_page_sizes(const json& results, const HostFacts& host, json& out) {
+  const std::map<std::string, double> fractions = huge_fractions(results);
+  for (json& c : out["memory_ceilings"]) {
+    if (c.value("level", "") != "DRAM") continue;
+    c["pages"] = "2M";
+    c["huge_page_fraction"] = fraction_or_null(fractions, c);
+  }
+  out["page_size_ceilings"] = small_page_ceilings(results, out["memory_ceilings"], fractions, out["notes"]);
+  page_notes(host, out["memory_ceilings"], out["page_size_ceilings"], out["notes"]);
+}
+
+}  // namespace roofline::memory_detail

@@ -1,0 +1,64 @@
+// The bandwidth sweep's points and each kernel's ceilings over a level's range: shared by memory_ceilings.cpp
+// (the levels, at every thread count) and memory_pages.cpp (the 4 KiB-page ceilings in the DRAM range). Private
+// to roofline::model.
+#pragma once
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/analysis/results_view.hpp"
+#include "roofline/common/statistics.hpp"
+
+namespace roofline::memory_detail {
+
+// One measured size of one kernel at one thread count: its repetitions and aggregates.
+struct Point {
+  double bytes = 0.0;
+  std::vector<double> repetitions;
+  double median = -1.0;  // from the aggregate when present, else computed
+  double best = -1.0;    // likewise, the max
+  double best_write_allocate = -1.0;    // bytes_per_second_write_allocate of the best repetition (-1: absent)
+  double median_write_allocate = -1.0;  // and of the median aggregate
+  std::vector<double> write_allocate;   // per repetition, beside `repetitions`
+  std::string benchmark;
+  // The repetitions' robust relative spread: 1.4826 x MAD / median (0 with fewer than 3 repetitions).
+  double spread() const {
+    if (repetitions.size() < 3 || !(median > 0.0)) return 0.0;
+    return robust_sigma(repetitions) / median;
+  }
+};
+
+using Key = std::tuple<int, std::string, double>;  // threads, kernel, working_set_bytes
+using KernelPoints = std::map<std::string, std::vector<const Point*>>;  // kernel -> its sizes
+
+// A level's range of working sets at one thread count, and where it came from.
+struct Range {
+  std::string level;
+  double lo, hi;
+  std::string source;
+  std::string warning = {};  // a named warning (plateaus.hpp), "" when none
+};
+
+// An entry's run_name, else its name.
+std::string entry_name(const nlohmann::json& e);
+
+// Collects the points from the bandwidth suite's entries (repetitions and median/max aggregates).
+std::map<Key, Point> collect_points(const nlohmann::json& results);
+
+// A level's range on the reference curve, widened by 1% so that other kernels' sizes (rounded to whole
+// elements per array) just inside its ends still count.
+inline bool in_range(double bytes, double lo, double hi) { return bytes >= lo * 0.99 && bytes <= hi * 1.01; }
+
+// Appends to `ceilings` each kernel's ceiling at each of `ranges` (memory_points.cpp says how).
+void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
+                  std::vector<nlohmann::json>& ceilings);
+
+// Adds page sizes to `out` (derive_memory_ceilings'): "pages" and "huge_page_fraction" on the DRAM rows,
+// the page_size_ceilings list (empty when the run measured none) and the notes (memory_pages.cpp).
+void add_page_sizes(const nlohmann::json& results, const HostFacts& host, nlohmann::json& out);
+
+}  // namespace roofline::memory_detail

@@ -1,0 +1,93 @@
+// The report's table of the machine's facts (the host CPU: context.machine read as HostFacts), each with its source.
+#include "roofline/analysis/report_tables.hpp"
+#include "roofline/analysis/results_view.hpp"
+
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/report_facts.hpp"
+#include "roofline/common/units.hpp"
+#include "table_cells.hpp"
+
+namespace roofline {
+using nlohmann::json;
+using namespace report_detail;
+
+namespace {
+
+void add_fact(ReportTable& t, const std::string& fact, const std::string& value, const std::string& source) {
+  if (!value.empty()) t.rows.push_back({fact, value, source});
+}
+
+std::string true_flags(const json& isa) {
+  std::string out;
+  if (!isa.is_object()) return out;
+  for (auto it = isa.begin(); it != isa.end(); ++it) {
+    if (it.value() == true) out += (out.empty() ? "" : " ") + it.key();
+  }
+  return out;
+}
+
+
+std::string count_text(const std::optional<long long>& v, const std::string& fallback) {
+  return v ? fmt::format("{}", *v) : fallback;
+}
+
+void cache_facts(ReportTable& t, const HostFacts& m) {
+  for (const CacheFacts& c : m.caches) {
+    std::string value = format_bytes(c.size_bytes);
+    if (c.instances.value_or(0) > 0) value += fmt::format(" x {}", *c.instances);
+    if (c.cores_per_instance.value_or(0) > 0) value += fmt::format(" ({} core(s) each)", *c.cores_per_instance);
+    add_fact(t, fmt::format("L{} {} cache", count_text(c.level, "?"), c.type), value, c.source.empty() ? "n/a" : c.source);
+  }
+}
+
+}  // namespace
+
+ReportTable machine_table(const json& results) {
+  ReportTable t{"table-machine", "Machine", {"fact", "value", "source"}, {false, false, false}, {}, ""};
+  const json& ctx = object_at(results, "context");
+  const ResultsView view(results);
+  const HostFacts& m = view.host();
+  const std::string topo = m.topology_source.empty() ? "n/a" : m.topology_source;
+  add_fact(t, "host", str(ctx, "host_name", m.hostname), "context");
+  add_fact(t, "CPU", m.cpu_model, "cpuid brand string");
+  if (m.cpu_family) {
+    add_fact(t, "vendor / family / model / stepping",
+             fmt::format("{} / {} / {} / {}", m.cpu_vendor.empty() ? "?" : m.cpu_vendor, count_text(m.cpu_family, "?"),
+                         count_text(m.cpu_model_number, "?"), count_text(m.cpu_stepping, "?")), "cpuid");
+  }
+  add_fact(t, "microarchitecture", m.microarchitecture, "cpuid family/model table");
+  add_fact(t, "hypervisor", m.hypervisor ? (*m.hypervisor ? "yes" : "no") : "", "cpuid");
+  if (m.cores) {
+    add_fact(t, "packages / cores / PUs",
+             fmt::format("{} / {} / {}", count_text(m.packages, "?"), count_text(m.cores, "?"), count_text(m.pus, "?")), topo);
+  }
+  add_fact(t, "NUMA nodes", count_text(m.numa_nodes, ""), topo);
+  if (m.memory_total_bytes > 0) {
+    add_fact(t, "memory", fmt::format("{} total, {} available", format_bytes(m.memory_total_bytes),
+                                      format_bytes(m.memory_available_bytes)), m.memory_source.empty() ? "n/a" : m.memory_source);
+  }
+  cache_facts(t, m);
+  add_fact(t, "ISA features", true_flags(json(m.isa)), "cpuid");
+  const double clock = measured_clock_hz(results);
+  if (clock > 0) add_fact(t, "clock (measured)", format_si(clock, "Hz"), "clock benchmark");
+  if (ctx.contains("threads")) add_fact(t, "threads measured", format_by_key("threads", ctx["threads"], ctx), "run config");
+  const json& binding = object_at(ctx, "binding");
+  if (!binding.empty()) {
+    add_fact(t, "binding", fmt::format("{}{}", str(binding, "policy", "?"), binding.value("pinned", false) ? ", pinned" : ", not pinned"),
+             "run config");
+  }
+  add_fact(t, "ISA cap", str(ctx, "max_isa"), "--max-isa");
+  add_fact(t, "profile", str(ctx, "profile"), "run config");
+  const std::string compiler = str(ctx, "compiler"), flags = str(ctx, "compiler_flags");
+  add_fact(t, "compiler", compiler.empty() ? flags : compiler + (flags.empty() ? "" : " " + flags), "build");
+  add_fact(t, "revision", fmt::format("{}{}", str(ctx, "roofline_version"),
+                                      ctx.contains("git_revision") ? " (" + str(ctx, "git_revision") + ")" : ""), "build");
+  add_fact(t, "date", str(ctx, "date"), "context");
+  if (t.rows.empty()) t.note = "No machine facts in this file.";
+  return t;
+}
+
+}  // namespace roofline
