@@ -4,6 +4,7 @@
 // plateau median over a different set of sizes would then differ by the share of the knee it took in.
 #include "roofline/analysis/compare_levels.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -43,13 +44,31 @@ std::map<LevelKey, std::pair<double, double>> levels_by_threads(const json& resu
   return out;
 }
 
-// Whether two sizes differ by more than one step of the quick sweep (half an octave, with slack for rounding).
-bool moved(double a, double b) { return a > 0.0 && b > 0.0 && std::fabs(std::log2(b / a)) > 0.6; }
+// One step of a file's CPU sweep, in octaves: 1 / context.suites.bandwidth.points_per_octave (the plan's density:
+// 1 when a quick plan over its budget swept one size per octave); half an octave where the file does not say.
+double sweep_step_octaves(const json& results) {
+  const json* ppo = nullptr;
+  if (results.contains("context") && results["context"].is_object()) {
+    const json& c = results["context"];
+    if (c.contains("suites") && c["suites"].is_object() && c["suites"].contains("bandwidth") &&
+        c["suites"]["bandwidth"].is_object() && c["suites"]["bandwidth"].contains("points_per_octave")) {
+      ppo = &c["suites"]["bandwidth"]["points_per_octave"];
+    }
+  }
+  return ppo != nullptr && ppo->is_number() && ppo->get<double>() >= 1.0 ? 1.0 / ppo->get<double>() : 0.5;
+}
+
+// Whether two sizes differ by more than one step of the sweep (the coarser of the two runs', with slack for
+// rounding): a boundary can only be placed to within a step (issue 46: "boundaries within one sweep step").
+bool moved(double a, double b, double step) {
+  return a > 0.0 && b > 0.0 && std::fabs(std::log2(b / a)) > step + 0.1;
+}
 
 }  // namespace
 
 std::vector<std::string> level_boundary_changes(const json& base, const json& next) {
   const auto b = levels_by_threads(base), n = levels_by_threads(next);
+  const double step = std::max(sweep_step_octaves(base), sweep_step_octaves(next));
   std::vector<std::string> out;
   for (const auto& [key, range] : b) {
     const std::string& level = std::get<2>(key);
@@ -59,11 +78,11 @@ std::vector<std::string> level_boundary_changes(const json& base, const json& ne
                                 format_bytes(range.first), format_bytes(range.second)));
       continue;
     }
-    if (moved(range.first, it->second.first)) {
+    if (moved(range.first, it->second.first, step)) {
       out.push_back(fmt::format("{} {} began at {}, now {}", threads_prefix(key), level, format_bytes(range.first),
                                 format_bytes(it->second.first)));
     }
-    if (moved(range.second, it->second.second)) {
+    if (moved(range.second, it->second.second, step)) {
       out.push_back(fmt::format("{} {} ended at {}, now {}", threads_prefix(key), level, format_bytes(range.second),
                                 format_bytes(it->second.second)));
     }
@@ -126,7 +145,8 @@ std::vector<std::string> align_memory_figures(const json& base, const std::vecto
     if (it == base_by_id.end() || it->second->statistic != f.statistic || f.statistic != "plateau median") continue;
     FigureSizes b, n;
     if (!figure_sizes(base, *it->second, b) || !figure_sizes(next, f, n)) continue;
-    if (!moved(b.lo, n.lo) && !moved(b.hi, n.hi)) continue;
+    // Taken over the base's sizes whenever a size of the quick sweep's finest grid (half an octave) moved.
+    if (!moved(b.lo, n.lo, 0.5) && !moved(b.hi, n.hi, 0.5)) continue;
     const auto [value, sizes] = plateau_median_over(view, f.threads, n.kernel, b.lo, b.hi);
     if (sizes == 0) continue;
     out.push_back(fmt::format("{}: taken over the base's sizes {}..{} ({} size{}): {} instead of {} over its own {}..{}",

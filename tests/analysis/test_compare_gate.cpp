@@ -7,6 +7,7 @@
 
 #include "roofline/analysis/compare.hpp"
 #include "roofline/analysis/compare_gate.hpp"
+#include "roofline/analysis/compare_levels.hpp"
 #include "roofline/analysis/history.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/common/errors.hpp"
@@ -334,4 +335,25 @@ TEST(CompareGate, PairedRoundsNeedSignificanceAfterHolmAndTheFloor) {
 }
 
 }  // namespace
+// A level boundary that moved by one step of the sweep is where the sweep can place it; beyond a step it is said
+// (issue 46: "boundaries within one sweep step"). The step is the coarser run's (points_per_octave), half an octave
+// where a file does not say.
+TEST(CompareLevels, ABoundaryMovesOnlyBeyondOneStepOfTheSweep) {
+  const auto run = [](double l2_end, int per_octave) {
+    nlohmann::json doc = {{"roofline", {{"memory_levels", nlohmann::json::array()}}}};
+    doc["roofline"]["memory_levels"].push_back({{"threads", 1}, {"level", "L1"}, {"min_bytes", 4096}, {"max_bytes", 32768}});
+    doc["roofline"]["memory_levels"].push_back({{"threads", 1}, {"level", "L2"}, {"min_bytes", 65536}, {"max_bytes", l2_end}});
+    if (per_octave > 0) doc["context"] = {{"suites", {{"bandwidth", {{"points_per_octave", per_octave}}}}}};
+    return doc;
+  };
+  // One octave at one size per octave: within a step.
+  EXPECT_TRUE(level_boundary_changes(run(1 << 20, 1), run(1 << 19, 1)).empty());
+  // One octave at two sizes per octave (or unsaid): two steps, said.
+  EXPECT_EQ(level_boundary_changes(run(1 << 20, 2), run(1 << 19, 2)).size(), 1u);
+  EXPECT_EQ(level_boundary_changes(run(1 << 20, 0), run(1 << 19, 0)).size(), 1u);
+  // Two octaves at one size per octave: said. Mixed densities take the coarser.
+  EXPECT_EQ(level_boundary_changes(run(1 << 20, 1), run(1 << 18, 1)).size(), 1u);
+  EXPECT_TRUE(level_boundary_changes(run(1 << 20, 2), run(1 << 19, 1)).empty());
+}
+
 }  // namespace roofline

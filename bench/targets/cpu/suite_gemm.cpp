@@ -103,7 +103,8 @@ BenchmarkSpec make_spec(const GemmGroup& g, int n, std::shared_ptr<GemmProblem> 
   spec.labels.update(gemm_labels_json(shape, e));  // the one writer of the shape and element sizes
   spec.repetitions = repetitions;
   spec.min_time_s = min_time_s;
-  spec.body = [problem, n, ops, bytes, ai, rate](benchmark::State& state) {
+  auto calls = std::make_shared<int>(0);
+  spec.body = [problem, n, ops, bytes, ai, rate, calls, repetitions](benchmark::State& state) {
     try {
       problem->select_batch(n);  // setup: the primitive for this batch exists already, this only selects it
     } catch (const std::exception& ex) {
@@ -111,10 +112,15 @@ BenchmarkSpec make_spec(const GemmGroup& g, int n, std::shared_ptr<GemmProblem> 
       return;
     }
     for (auto _ : state) problem->run();
-    const GemmCheck check = problem->validate();
-    if (!check.ok) {
-      state.SkipWithError(("wrong product: " + check.message).c_str());
-      return;
+    // The first repetition's product and the last's are checked (every call overwrites C with the same product), so
+    // a wrong kernel fails at once and the final C always is, without checking C after every repetition (issue 46).
+    const int call = ++*calls;
+    if (call == 1 || call >= repetitions) {
+      const GemmCheck check = problem->validate();
+      if (!check.ok) {
+        state.SkipWithError(("wrong product: " + check.message).c_str());
+        return;
+      }
     }
     using benchmark::Counter;
     state.counters[rate] = Counter(ops, Counter::kIsIterationInvariantRate);
@@ -155,7 +161,8 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
   for (const GemmGroup& g : plan.groups) ctx["shapes"][std::string(to_string(g.precision))] = {g.m, g.k};
   ctx["layout"] = "A MxK row-major (the weights), B KxN and C MxN column-major; identical bytes for every backend";
   ctx["validation"] = "every column's sum against column sums of A times B, plus direct dot products on sampled "
-                      "entries; small-integer inputs make the products exact (tolerance 0) in every precision";
+                      "entries, after the first and the last repetition; small-integer inputs make the products exact (tolerance 0) in "
+                      "every precision";
   ctx["timing"] = "one warm-up call per group before timing; weights packed once per group outside timing";
   ctx["backends"] = json::object();
   ctx["groups"] = json::array();
