@@ -130,10 +130,18 @@ void add_compute_and_clock(const json& roofline, std::vector<KeyFigure>& out) {
 // this figure is trusted when the canary moved (not shared_memory); a backend that got slower still drops.
 // Only a point whose two probes disagree (memory moved while it ran) is read as shared-memory: judged like the
 // memory figures then.
+// A placement's roof of the moment (roof_now.bandwidth, B/s), 0 when it has none.
+double roof_now_bandwidth(const json& placement) {
+  if (!placement.contains("roof_now") || !placement["roof_now"].is_object()) return 0.0;
+  const json& now = placement["roof_now"];
+  return now.contains("bandwidth") && now["bandwidth"].is_number() ? now["bandwidth"].get<double>() : 0.0;
+}
+
 void add_gemv_of_roof_now(const json& roofline, std::vector<KeyFigure>& out) {
   struct Now {
     double value = 0.0;
     bool moved = false;
+    double bandwidth = 0.0;
   };
   std::map<std::tuple<int, int, std::string>, Now> best;  // (threads, precision order, backend)
   for (const json& e : section_array(roofline, "placements")) {
@@ -145,14 +153,15 @@ void add_gemv_of_roof_now(const json& roofline, std::vector<KeyFigure>& out) {
     const double value = positive_field(now, "placements[].roof_now", "efficiency");
     const bool moved = now.contains("moved") && now["moved"].is_boolean() && now["moved"].get<bool>();
     Now& b = best[{threads_field(e, "placements"), static_cast<int>(*p), text_field(e, "placements", "backend")}];
-    if (value > b.value) b = {value, moved};
+    if (value > b.value) b = {value, moved, roof_now_bandwidth(e)};
   }
   for (const auto& [key, b] : best) {
     const auto& [threads, p, backend] = key;
     const std::string precision(to_string(static_cast<Precision>(p)));
     out.push_back({fmt::format("gemm/{}/{}/batch:1/threads:{}/of_roof_now", precision, backend, threads), "gemm",
                    fmt::format("GEMV {} batch 1 ({}) of its roof now, {}", precision, backend, threads_text(threads)),
-                   threads, b.value, std::string(kFractionUnit), true, "median over the probes around it", b.moved});
+                   threads, b.value, std::string(kFractionUnit), true, "median over the probes around it", b.moved, "",
+                   b.bandwidth});
   }
 }
 
@@ -161,6 +170,7 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
     double value = 0.0;
     std::string backend;
     bool shared_memory = false;
+    double roof_now = 0.0;
   };
   std::map<std::tuple<int, int, int>, Best> best;  // (threads, precision order, batch) -> best backend
   for (const json& e : section_array(roofline, "placements")) {
@@ -176,7 +186,7 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
       // Operands in L3 or DRAM, whatever bounds the point (KeyFigure::shared_memory).
       const std::optional<Level> resident = parse_level(text_field(e, "placements", "resident_level", "unknown"));
       const bool dram = resident && shared_level(*resident);
-      b = {value, text_field(e, "placements", "backend", "unknown"), dram};
+      b = {value, text_field(e, "placements", "backend", "unknown"), dram, roof_now_bandwidth(e)};
     }
   }
   std::set<std::pair<int, int>> seen;  // (threads, precision)
@@ -192,13 +202,14 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
     if (one != best.end()) {
       out.push_back({fmt::format("gemm/{}/batch:1/threads:{}", to_string(precision), threads), "gemm",
                      fmt::format("GEMV {} batch 1 ({}), {}", to_string(precision), one->second.backend, threads_text(threads)),
-                     threads, one->second.value, unit, true, "best backend", one->second.shared_memory});
+                     threads, one->second.value, unit, true, "best backend", one->second.shared_memory, "",
+                     one->second.roof_now});
     }
     if (largest > 1) {
       const Best& b = best.at({threads, p, largest});
       out.push_back({fmt::format("gemm/{}/batch:max/threads:{}", to_string(precision), threads), "gemm",
                      fmt::format("GEMM {} batch {} ({}), {}", to_string(precision), largest, b.backend, threads_text(threads)),
-                     threads, b.value, unit, true, "best backend", b.shared_memory});
+                     threads, b.value, unit, true, "best backend", b.shared_memory, "", b.roof_now});
     }
   }
   add_gemv_of_roof_now(roofline, out);
@@ -257,7 +268,30 @@ double canary_level(const json& results) {
     return c->is_object() && c->contains(key) && (*c)[key].is_number() ? (*c)[key].get<double>() : 0.0;
   };
   const double start = number("start"), end = number("end");
-  return start > 0.0 && end > 0.0 ? 0.5 * (start + end) : 0.0;
+  if (!(start > 0.0) || !(end > 0.0)) return 0.0;
+  double sum = 0.0;
+  const std::vector<std::pair<std::string, double>> points = canary_points(results);
+  for (const auto& [at, value] : points) sum += value;
+  return sum / static_cast<double>(points.size());
+}
+
+std::vector<std::pair<std::string, double>> canary_points(const json& results) {
+  std::vector<std::pair<std::string, double>> out;
+  if (!results.is_object() || !results.contains("context")) return out;
+  const json& env = object_or_empty(results["context"], "environment");
+  const json& c = object_or_empty(env, "canary");
+  const auto positive = [](const json& o, const char* key) {
+    return o.contains(key) && o[key].is_number() && o[key].get<double>() > 0.0 ? o[key].get<double>() : 0.0;
+  };
+  if (const double start = positive(c, "start"); start > 0.0) out.emplace_back("start", start);
+  if (c.contains("checkpoints") && c["checkpoints"].is_array()) {
+    for (const json& p : c["checkpoints"]) {
+      if (!p.is_object() || !p.contains("at") || !p["at"].is_string()) continue;
+      if (const double v = positive(p, "bytes_per_second"); v > 0.0) out.emplace_back(p["at"].get<std::string>(), v);
+    }
+  }
+  if (const double end = positive(c, "end"); end > 0.0) out.emplace_back("end", end);
+  return out;
 }
 
 std::vector<KeyFigure> key_figures(const json& results) {

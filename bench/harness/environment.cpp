@@ -19,6 +19,7 @@
 
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/plausible_caches.hpp"
+#include "roofline/common/huge_pages.hpp"
 #include "roofline/kernels/peak.hpp"
 #include "roofline/kernels/stream.hpp"
 
@@ -57,9 +58,10 @@ struct FreeDeleter {
 
 double measure_canary(std::uint64_t bytes, int threads, const IsaFeatures& features) {
   const std::size_t n = std::max<std::size_t>(8, bytes / (3 * sizeof(double)) / 8 * 8);
-  std::unique_ptr<double, FreeDeleter> a(static_cast<double*>(std::aligned_alloc(64, n * sizeof(double))));
-  std::unique_ptr<double, FreeDeleter> b(static_cast<double*>(std::aligned_alloc(64, n * sizeof(double))));
-  std::unique_ptr<double, FreeDeleter> c(static_cast<double*>(std::aligned_alloc(64, n * sizeof(double))));
+  // On the 2 MiB pages of the DRAM roof it speaks for (huge_pages.hpp): a plain aligned_alloc got 4 KiB pages under
+  // THP "madvise", whose first touch under nested paging took a fault per page at every canary of the run.
+  const auto array = [n] { return static_cast<double*>(allocate_large(n * sizeof(double))); };
+  std::unique_ptr<double, FreeDeleter> a(array()), b(array()), c(array());
   if (!a || !b || !c) return 0.0;  // no memory for it now: no canary, said by a 0
   const StreamArrays arrays{a.get(), b.get(), c.get(), n};
   stream_init(StreamKernel::triad, arrays, threads);
@@ -186,7 +188,15 @@ EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfi
   return s;
 }
 
-json environment_json(const EnvironmentSample& start, const EnvironmentSample& end, std::uint64_t bytes, int threads) {
+CanaryCheckpoint measure_canary_checkpoint(const MachineFacts& machine, const RunConfig& config, std::string at,
+                                           double seconds) {
+  const int threads = config.max_threads();
+  pin_openmp_threads(threads, binding_plan(machine, threads, config.bind));
+  return {std::move(at), seconds, measure_canary(canary_bytes(machine, config), threads, config.features)};
+}
+
+json environment_json(const EnvironmentSample& start, const EnvironmentSample& end, std::uint64_t bytes, int threads,
+                      const std::vector<CanaryCheckpoint>& checkpoints) {
   json env = {{"start", sample_json(start)}, {"end", sample_json(end)}};
   env["steal_fraction"] = nullptr;
   env["other_busy_fraction"] = nullptr;
@@ -206,6 +216,13 @@ json environment_json(const EnvironmentSample& start, const EnvironmentSample& e
                    {"start", start.canary_bytes_per_second},
                    {"end", end.canary_bytes_per_second},
                    {"drift", drift(start.canary_bytes_per_second, end.canary_bytes_per_second)}};
+  if (!checkpoints.empty()) {
+    json points = json::array();
+    for (const CanaryCheckpoint& c : checkpoints) {
+      points.push_back({{"at", c.at}, {"seconds", c.seconds}, {"bytes_per_second", c.bytes_per_second}});
+    }
+    env["canary"]["checkpoints"] = points;
+  }
   if (start.core_canary_bytes_per_second > 0.0 || end.core_canary_bytes_per_second > 0.0) {
     env["core_canary"] = {{"kernel", "read"},
                           {"working_set_bytes", kCoreCanaryBytesPerThread * static_cast<std::uint64_t>(threads)},
@@ -216,7 +233,7 @@ json environment_json(const EnvironmentSample& start, const EnvironmentSample& e
                           {"drift", drift(start.core_canary_bytes_per_second, end.core_canary_bytes_per_second)}};
   }
   env["clock_drift"] = drift(start.clock_hz, end.clock_hz);
-  env["method"] = "steal and other processes' busy time: /proc/stat and getrusage over the run; canary: best of 8 DRAM triad passes (STREAM bytes); core canary: best of 8 samples of the read kernel over 16 KiB per thread (L1); clock: dependent add chain";
+  env["method"] = "steal and other processes' busy time: /proc/stat and getrusage over the run; canary: best of 8 DRAM triad passes (STREAM bytes) on 2 MiB pages where granted, at the start, between suites (checkpoints) and at the end; core canary: best of 8 samples of the read kernel over 16 KiB per thread (L1); clock: dependent add chain";
   return env;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <functional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -86,11 +87,14 @@ double timed_seconds(const std::vector<json>& entries, std::size_t first) {
 // One target's suites, in its order, those `config` asks for, each under its budget (profile.hpp). Its suite
 // contexts go under the suite's name prefixed like its benchmarks ("bandwidth" for the CPU, "opencl:0.0/bandwidth"
 // for a device), with the budget and what it cut.
+// `between(next suite)` runs before every suite but the run's first (the DRAM canary's checkpoints).
 void run_target(Target& target, const RunConfig& config, const RunPlan& plan, Runner& runner, Progress& progress,
-                json& suites_context, std::vector<std::string>& notes) {
+                json& suites_context, std::vector<std::string>& notes,
+                const std::function<void(const std::string&)>& between) {
   const std::string prefix = target.benchmark_prefix();
   runner.set_target(target.facts().target, prefix);
   for (const std::string& suite : wanted_suites(target, config)) {
+    if (!suites_context.empty()) between(prefix + suite);
     progress.begin_suite(prefix + suite);
     SuiteOutput out;
     const std::size_t first_entry = runner.entries().size();
@@ -200,11 +204,17 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   const EnvironmentSample env_start = sample_environment(machine, config);
   Runner runner(&progress);
   json suites_context = json::object();
+  std::vector<CanaryCheckpoint> checkpoints;
+  const auto checkpoint = [&](const std::string& next_suite) {
+    progress.phase("environment");
+    progress.update("canary");
+    checkpoints.push_back(measure_canary_checkpoint(machine, config, next_suite, seconds_since(started)));
+  };
   json target_facts = json::array();
   for (std::unique_ptr<Target>& target : targets) {
     target_facts.push_back(to_json(target->facts()));
     try {
-      run_target(*target, config, plan, runner, progress, suites_context, notes);
+      run_target(*target, config, plan, runner, progress, suites_context, notes, checkpoint);
     } catch (const TargetLost& e) {
       // The other targets' results are kept; this one is named, and the run exits 1.
       lost.push_back(fmt::format("target {} lost mid-run: {}", target->facts().target, e.what()));
@@ -221,7 +231,8 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   for (auto it = ours.begin(); it != ours.end(); ++it) context[it.key()] = it.value();
   context["targets"] = target_facts;
   context["suites"] = suites_context;
-  context["environment"] = environment_json(env_start, env_end, canary_bytes(machine, config), config.max_threads());
+  context["environment"] =
+      environment_json(env_start, env_end, canary_bytes(machine, config), config.max_threads(), checkpoints);
   const double seconds = seconds_since(started);
   context["wall_seconds"] = seconds;
   context["plan"] = plan.to_json();

@@ -165,6 +165,45 @@ TEST(CompareGate, MemoryStateFlipBetweenRunsLeavesComputeJudged) {
   EXPECT_EQ(gate_to_json(moved)["memory_environment"]["disturbed"], true);
 }
 
+// The canary between suites (issue 46): a 2-vCPU Zen 5 guest's A/A pair read 2-thread DRAM 70 vs 56 GB/s while
+// both runs' canaries read 40 GB/s at their two ends. A state that flips mid-run shows at a checkpoint: within a run
+// (against its start) and between the runs (checkpoint by checkpoint), the shared-memory figures are then not trusted.
+TEST(CompareGate, ACanaryCheckpointSeesAFlipTheEndsMiss) {
+  const auto with_checkpoints = [](json doc, double compute, double gemm) {
+    doc["context"]["environment"]["canary"]["checkpoints"] = {{{"at", "cpu/compute"}, {"seconds", 7.0}, {"bytes_per_second", compute}},
+                                                              {{"at", "cpu/gemm"}, {"seconds", 16.0}, {"bytes_per_second", gemm}}};
+    return doc;
+  };
+  const json quiet = load("quiet_env.json");
+  const double level = quiet["context"]["environment"]["canary"]["start"].get<double>();
+  const json steady = with_checkpoints(quiet, level, level);
+  EXPECT_EQ(canary_points(steady).size(), 4u);
+  EXPECT_EQ(canary_points(steady)[1].first, "cpu/compute");
+  const Gate same = gate_runs(steady, steady, nullptr, GateOptions{});
+  EXPECT_FALSE(same.memory_disturbed) << same.memory_why;
+  // The new run's memory was 40% faster while its gemm suite ran, and back by its end.
+  const json flipped = with_checkpoints(quiet, level, 1.4 * level);
+  const EnvironmentCheck within = check_environment(flipped, 0.10, GateOptions{});
+  EXPECT_TRUE(within.memory_disturbed);
+  EXPECT_NEAR(within.canary_drift, 0.4, 1e-9);
+  const Gate flip = gate_runs(steady, flipped, nullptr, GateOptions{});
+  EXPECT_TRUE(flip.memory_disturbed);
+  EXPECT_NE(flip.memory_why.find("canary before cpu/gemm"), std::string::npos) << flip.memory_why;
+  EXPECT_FALSE(figure(flip, kTriad).trusted);
+  EXPECT_TRUE(figure(flip, kFp32).trusted);
+  // Each run steady within 10% of its start, but the gemm suites ran on memory 14% apart: seen between the runs.
+  const Gate apart = gate_runs(with_checkpoints(quiet, level, 0.95 * level), with_checkpoints(quiet, level, 1.08 * level),
+                               nullptr, GateOptions{});
+  EXPECT_FALSE(apart.base_environment.memory_disturbed);
+  EXPECT_FALSE(apart.next_environment.memory_disturbed);
+  EXPECT_TRUE(apart.memory_disturbed);
+  EXPECT_NE(apart.memory_why.find("canary before cpu/gemm 19.0 GB/s -> 21.6 GB/s between the runs (+13.7% > 10.0%)"),
+            std::string::npos) << apart.memory_why;
+  // Files from before checkpoints: start and end alone, as before.
+  EXPECT_EQ(canary_points(quiet).size(), 2u);
+  EXPECT_NEAR(canary_level(quiet), 20.1e9, 1e6);  // the mean of start (20.0) and end (20.2)
+}
+
 // The cores' own throughput (issue 36): a Zen 5 guest's A/A pair had every L1 and L2 figure a third lower in one
 // run (L1 read 410 -> 290 GB/s; steal, other processes, clock and the DRAM canary unchanged): a host loading the
 // SMT siblings. The core canary (L1 read at the start and the end) moving disturbs the core-bound figures only.

@@ -212,6 +212,37 @@ TEST(RoofNow, TheGateTrustsItWhenTheMachinesMemoryMoved) {
   EXPECT_EQ(row(doctored, "gemm/fp32/onednn/batch:1/threads:2/of_roof_now").verdict, Verdict::ok);
 }
 
+// A/A on a host whose memory flipped between two runs while the canary at both ends held (issue 46): a 1-thread
+// eigen GEMV read 30.6 GB/s of a 30 GB/s roof now in one run and 34.0 of 41 in the other, 99% then 83%. Its share
+// of the roof is not invariant when the roof rises, so a fall then is not trusted; the rates (which move with the
+// memory) are not trusted when the roof now moved either way. A share that fell while its roof fell is judged.
+TEST(RoofNow, ARoofOfTheMomentThatMovedBetweenTheRunsIsNotTrusted) {
+  const json base = run(1.0);
+  const json faster = run(1.35, 1.11 / 1.35);  // memory 35% faster, the eigen GEMV only 11%: stuck below it
+  const Gate aa = gate_runs(base, faster, nullptr, GateOptions{});
+  EXPECT_FALSE(aa.memory_disturbed);  // the canary said nothing
+  const FigureRow& share = row(aa, kNowId);
+  EXPECT_LT(share.change, -0.10);
+  EXPECT_FALSE(share.trusted);
+  EXPECT_TRUE(share.moment_moved);
+  EXPECT_EQ(share.verdict, Verdict::unclear);
+  EXPECT_NE(share.why.find("the memory under it moved between the runs (roof now 60.3 GB/s -> 81.4 GB/s, +35.0% > 10.0%)"),
+            std::string::npos) << share.why;
+  EXPECT_FALSE(row(aa, "gemm/fp32/batch:1/threads:2").trusted);  // the rate moved with its memory
+  EXPECT_EQ(aa.outcome, Outcome::inconclusive) << aa.verdict_line;
+  EXPECT_NE(aa.verdict_line.find("their roofs of the moment moved"), std::string::npos) << aa.verdict_line;
+  // Within the canary limit the roofs of the moment are one state: judged as ever.
+  const Gate same = gate_runs(base, run(1.05, 0.75), nullptr, GateOptions{});
+  EXPECT_TRUE(row(same, kNowId).trusted);
+  EXPECT_EQ(same.outcome, Outcome::regression) << same.verdict_line;
+  // The roof fell and the share fell: not explained by a point stuck below its roof, so still a regression.
+  const Gate slower = gate_runs(base, run(0.8, 0.75), nullptr, GateOptions{});
+  EXPECT_TRUE(row(slower, kNowId).trusted);
+  EXPECT_EQ(row(slower, kNowId).verdict, Verdict::regression);
+  // A history keeps no probes: the rule is the pair's alone.
+  EXPECT_GT(row(aa, kNowId).base_roof_now, 0.0);
+}
+
 TEST(RoofNow, ReportAndCsvShowBothFractions) {
   json doc = run(1.0);
   const ReportTable t = placements_table(doc);

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -52,6 +53,11 @@ struct KeyFigure {
   // A named warning on the figure's level (plateaus.hpp: dram_not_reached, superlinear): "" when none. The gate
   // does not trust a warned figure (a regression in it reads unclear).
   std::string warning = {};
+  // The memory under the point at the moment it ran (B/s): the mean of the read probes around its entry
+  // (roof_now.hpp; GEMV/GEMM at batch 1), 0 when it has none. Two runs' figures whose roofs of the moment differ
+  // by more than the canary limit ran on different memory states, whatever the canary said at the run's ends:
+  // the gate does not trust them (a 1-thread GEMV at 34 GB/s is 83% of a 41 GB/s roof and 99% of a 31 GB/s one).
+  double roof_now = 0.0;
 };
 
 // Rests on the host cores' own throughput (a CPU figure: threads > 0): compute and dequant ceilings, the
@@ -60,11 +66,14 @@ struct KeyFigure {
 // environment: a host loading our vCPUs' SMT siblings slows them by a third, the clock and steal unchanged.
 bool core_bound(const KeyFigure& f);
 
-// The run's DRAM canary (context.environment.canary, bench/environment.cpp): the mean of its start and end
-// measurements in B/s, or 0 when the run has none. Not a key figure (it gates nothing): the history keeps it
+// The run's DRAM canary (context.environment.canary, bench/environment.cpp): the mean of its start, checkpoint
+// and end measurements in B/s, or 0 when the run lacks a start or an end. Not a key figure (it gates nothing): the history keeps it
 // under kCanaryFigureId so that a new run's memory state can be compared with the history's.
 inline constexpr const char* kCanaryFigureId = "environment/canary";
 double canary_level(const nlohmann::json& results);
+// The canary's measurements in the order taken, each named: "start", each checkpoint's `at` (the suite that
+// followed it), "end"; absent or non-positive ones left out.
+std::vector<std::pair<std::string, double>> canary_points(const nlohmann::json& results);
 
 // The key figures of a results file, in a fixed order (memory, compute, clock, gemm, llm; thread counts
 // ascending). Throws InputError when the file has no roofline section, when a field it reads has the wrong

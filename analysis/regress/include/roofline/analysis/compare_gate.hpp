@@ -19,6 +19,11 @@
 //     50 or 90 GB/s at 2 threads, both canary and DRAM figures), and a compute figure does not care.
 //     A shared-memory figure beyond its threshold then makes the verdict inconclusive, not a regression; a
 //     regression of a trusted figure still fails.
+//     The canary is also measured between suites (context.environment.canary.checkpoints): a state that
+//     flips and flips back within a run is seen there, and the runs are compared checkpoint by checkpoint.
+//   - the moment: a figure with a roof of the moment (KeyFigure::roof_now: the read probes around a GEMV) is
+//     not trusted when the two runs' roofs of the moment differ by more than max_canary_drift, whatever the
+//     canary said: the point ran on different memory states (paired runs only; a history keeps no probes).
 //   - cores: the core canary (L1 read, at the start and the end of each run) moving more than
 //     max_core_canary_drift within either run or between them disturbs the core-bound figures (core_bound in
 //     key_figures.hpp: compute, L1/L2, compute-bound GEMM) alike: beyond its threshold, such a figure is
@@ -88,8 +93,9 @@ struct EnvironmentCheck {
   bool recorded = false;
   double steal = 0.0;         // fraction of CPU time stolen during the run
   double other_busy = 0.0;    // fraction of CPU time other processes took during the run
-  double canary_drift = 0.0;  // |end / start - 1| of the DRAM triad canary
-  double canary = 0.0;        // the canary's level over the run: mean of start and end (B/s; 0: none)
+  double canary_drift = 0.0;  // the largest |point / start - 1| of the DRAM triad canary (checkpoints and end)
+  double canary = 0.0;        // the canary's level over the run: mean of its points (B/s; 0: none)
+  std::vector<std::pair<std::string, double>> canary_points;  // canary_points(): start, checkpoints, end
   double clock_drift = 0.0;   // |end / start - 1| of the measured clock
   double core_canary = 0.0;        // the core canary's level: mean of start and end (B/s; 0: none)
   double core_canary_drift = 0.0;  // |end / start - 1| of it
@@ -111,6 +117,8 @@ struct FigureRow {
   std::string threshold_source;  // "floor 10% (no history: low confidence)", "history: 2.9 x spread 1.2% over 9 runs", ...
   std::optional<double> p_value;  // adjusted for the number of figures gated
   int rounds = 0;            // paired mode
+  double base_roof_now = 0.0;  // the base run's KeyFigure::roof_now (0: none, or judged against a history)
+  bool moment_moved = false;   // the two roofs of the moment differ by more than the canary limit: not trusted
   bool trusted = true;       // false: its environment was disturbed (a regression then reads unclear)
   Verdict verdict = Verdict::ok;
   std::string why;

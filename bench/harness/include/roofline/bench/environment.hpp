@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -55,6 +56,19 @@ double measure_clock_hz(int threads);
 inline constexpr std::uint64_t kCoreCanaryBytesPerThread = 16 * 1024;
 double measure_core_canary(int threads, const IsaFeatures& features);
 
+// The DRAM canary alone, between two suites (a checkpoint): `at` names the suite that follows, `seconds` is
+// when it was taken from the run's start. A shared host flips its memory state within a run and back; the
+// canary at the run's two ends alone misses that (a Zen 5 guest: 2-thread DRAM read 70 vs 56 GB/s between two
+// runs whose canaries read 40 GB/s at both ends).
+struct CanaryCheckpoint {
+  std::string at;
+  double seconds = 0.0;
+  double bytes_per_second = 0.0;  // 0: no memory for it then
+};
+// On `config.max_threads()` pinned threads; validated like the start and end canaries.
+CanaryCheckpoint measure_canary_checkpoint(const MachineFacts& machine, const RunConfig& config, std::string at,
+                                           double seconds);
+
 // Takes a sample on `config.max_threads()` pinned threads. The canary validates its arrays and throws
 // std::runtime_error on a wrong result (a broken kernel must not pass as a quiet environment).
 EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfig& config);
@@ -62,7 +76,8 @@ EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfi
 // context.environment: start, end, steal over the run, the CPU time other processes of this OS took over
 // the run (other_busy_fraction: busy ticks not ours, of all ticks), the canary's start/end/drift, clock
 // drift.
+// The checkpoints, when any, go to canary.checkpoints in the order taken.
 nlohmann::json environment_json(const EnvironmentSample& start, const EnvironmentSample& end, std::uint64_t canary_bytes,
-                                int threads);
+                                int threads, const std::vector<CanaryCheckpoint>& checkpoints = {});
 
 }  // namespace roofline
