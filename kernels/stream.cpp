@@ -113,6 +113,14 @@ void stream_init(StreamKernel kernel, const StreamArrays& x, int threads) {
   }
 }
 
+void stream_fill(double* x, std::size_t n, double value, int threads) {
+#pragma omp parallel num_threads(threads)
+  {
+    const StreamRange r = stream_chunk(n, omp_get_num_threads(), omp_get_thread_num());
+    for (std::size_t i = r.begin; i < r.end; ++i) x[i] = value;
+  }
+}
+
 double run_stream_kernel(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats,
                          const IsaFeatures& features) {
   if (repeats < 1 || threads < 1) {

@@ -118,6 +118,7 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
     }
     const StreamCheck check = validate_stream(kernel, x, sum, threads);
     if (!check.ok) {
+      arena.forget();
       state.SkipWithError(check.message.c_str());
       return;
     }

@@ -5,6 +5,7 @@
 
 #include <sys/mman.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -60,18 +61,28 @@ class StreamArena {
     }
     set->last_use = ++clock_;
     current_ = set;
-    // Same arrays, another kernel: put back the initial values the validator expects.
     StreamArrays x = view(*set, kernel);
-    if (!set->has_kernel || kernel != set->kernel) {
-      stream_init(kernel, x, threads);
-      set->kernel = kernel;
-      set->has_kernel = true;
+    if (!set->initialized) {
+      stream_init(kernel, x, threads);  // fresh arrays: every one first touched by the team
+      set->initialized = true;
+      for (int role = 0; role < 3; ++role) {
+        if (const int i = buffer_of(kernel, role); i >= 0) set->held[i] = kInitial[role];
+      }
+    } else {
+      restore_inputs(*set, kernel, threads);
     }
+    // What the kernel leaves in its output after any number of passes over those inputs.
+    if (const StreamOutput out = stream_output(kernel); out.role >= 0) set->held[buffer_of(kernel, out.role)] = out.value;
     if (!set->recorded) {
       record_pages(*set);
       set->recorded = true;
     }
     return x;
+  }
+
+  // A validation failed on the arrays last asked for: what they hold is no longer known (all re-initialized next).
+  void forget() {
+    if (current_ != nullptr) current_->held = {kUnknown, kUnknown, kUnknown};
   }
 
   // Ends a thread count: its sets go. Their mappings stay for the next thread count's sets on a machine of one NUMA
@@ -97,11 +108,56 @@ class StreamArena {
     Buffer buffers[3];
     std::optional<PageRecord> record;
     bool recorded = false;
-    StreamKernel kernel = StreamKernel::copy;
-    bool has_kernel = false;
+    bool initialized = false;
+    std::array<double, 3> held{kUnknown, kUnknown, kUnknown};  // each buffer's value (every element alike)
     std::uint64_t last_use = 0;
     [[nodiscard]] std::uint64_t bytes() const { return static_cast<std::uint64_t>(arity) * n * sizeof(double); }
   };
+
+  // Every array of a kernel holds one value in all its elements: the initial ones (stream_init), and what a kernel
+  // writes from them (all the STREAM kernels are idempotent: the same inputs give the same outputs however many
+  // passes). Sets shared by the kernels of one arity (the spot sizes: copy and scale, add and triad, read and
+  // write) therefore need only the inputs the last kernel changed put back, not every array (issue 46: re-filling
+  // 128 MiB sets at each switch of the interleaved repetitions was a second of the quick sweep).
+  static constexpr double kUnknown = -1.0;  // no kernel's value
+  static constexpr std::array<double, 3> kInitial{kStreamInitA, kStreamInitB, kStreamInitC};
+  struct StreamOutput {
+    int role = -1;  // 0 a, 1 b, 2 c; -1: none (read)
+    double value = 0.0;
+  };
+  static StreamOutput stream_output(StreamKernel kernel) {
+    switch (kernel) {
+      case StreamKernel::copy:
+      case StreamKernel::copy_nt: return {2, kStreamInitA};
+      case StreamKernel::scale: return {1, kStreamScalar * kStreamInitC};
+      case StreamKernel::add: return {2, kStreamInitA + kStreamInitB};
+      case StreamKernel::triad:
+      case StreamKernel::triad_nt: return {0, kStreamInitB + kStreamScalar * kStreamInitC};
+      case StreamKernel::write:
+      case StreamKernel::write_nt: return {0, kStreamFillValue};
+      case StreamKernel::read: return {};
+    }
+    return {};
+  }
+  // The buffer of a set that holds `role` for `kernel` (view()'s order), -1 when the kernel does not use it.
+  static int buffer_of(StreamKernel kernel, int role) {
+    const StreamArrayUse u = stream_kernel_uses(kernel);
+    const bool used[3] = {u.a, u.b, u.c};
+    if (!used[role]) return -1;
+    int i = 0;
+    for (int r = 0; r < role; ++r) i += used[r] ? 1 : 0;
+    return i;
+  }
+  // Puts back the initial value of each array `kernel` reads that does not hold it, by the pinned team.
+  static void restore_inputs(Set& set, StreamKernel kernel, int threads) {
+    const int output = stream_output(kernel).role;
+    for (int role = 0; role < 3; ++role) {
+      const int i = buffer_of(kernel, role);
+      if (i < 0 || role == output || set.held[i] == kInitial[role]) continue;
+      stream_fill(set.buffers[i].get(), set.n, kInitial[role], threads);
+      set.held[i] = kInitial[role];
+    }
+  }
 
   // A mapping a retired set no longer uses, kept for a later set of about its size (issue 46: under nested paging a
   // first touch costs a fault per page, 4 KiB pages about 0.3 GB/s on the guests we measure; a kept mapping is

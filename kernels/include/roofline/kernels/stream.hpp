@@ -92,6 +92,8 @@ std::size_t stream_step_elements(StreamKernel kernel, const IsaFeatures& feature
 // Writes the initial values into the arrays `kernel` uses, from an OpenMP team of `threads` threads,
 // each writing its stream_chunk: call it from the pinned team right after allocation (first touch).
 void stream_init(StreamKernel kernel, const StreamArrays& arrays, int threads);
+// Writes `value` into x[0..n) the same way (each thread its stream_chunk): one array put back to its initial value.
+void stream_fill(double* x, std::size_t n, double value, int threads);
 
 // Runs `kernel` `repeats` times over the arrays on `threads` threads (one OpenMP region, static
 // partition; each thread repeats its own block, which is correct because every kernel is idempotent on
