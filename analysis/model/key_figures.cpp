@@ -275,11 +275,11 @@ double canary_level(const json& results) {
   return sum / static_cast<double>(points.size());
 }
 
-std::vector<std::pair<std::string, double>> canary_points(const json& results) {
+std::vector<std::pair<std::string, double>> canary_points(const json& results, const char* which) {
   std::vector<std::pair<std::string, double>> out;
   if (!results.is_object() || !results.contains("context")) return out;
   const json& env = object_or_empty(results["context"], "environment");
-  const json& c = object_or_empty(env, "canary");
+  const json& c = object_or_empty(env, which);
   const auto positive = [](const json& o, const char* key) {
     return o.contains(key) && o[key].is_number() && o[key].get<double>() > 0.0 ? o[key].get<double>() : 0.0;
   };

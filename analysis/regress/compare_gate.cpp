@@ -270,6 +270,13 @@ void check_core_environment(Gate& g, const GateOptions& options) {
       why.push_back(fmt::format("core canary {} -> {} between the runs ({:+.1f}% > {})", format_si(b.core_canary, "B/s"),
                                 format_si(n.core_canary, "B/s"), (n.core_canary / b.core_canary - 1.0) * 100.0, percent(limit)));
     }
+    const CheckpointShift at = largest_checkpoint_shift(b.core_canary_points, n.core_canary_points);
+    if (at.shift > limit) {
+      moved = true;
+      why.push_back(fmt::format("core canary before {} {} -> {} between the runs ({:+.1f}% > {})", at.at,
+                                format_si(at.base, "B/s"), format_si(at.next, "B/s"), (at.next / at.base - 1.0) * 100.0,
+                                percent(limit)));
+    }
   }
   g.core_disturbed = moved || n.core_disturbed || (base_counts && b.core_disturbed);
   g.core_why = fmt::format("{}", fmt::join(why, ", "));

@@ -17,6 +17,14 @@ using regress_detail::object_at;
 
 std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100.0); }
 
+// The largest |point / start - 1| of a canary's points (canary_points: start first), 0 without a start.
+double largest_move_from_start(const std::vector<std::pair<std::string, double>>& points) {
+  double largest = 0.0;
+  if (points.empty() || points.front().first != "start") return largest;
+  for (const auto& [at, value] : points) largest = std::max(largest, std::fabs(value / points.front().second - 1.0));
+  return largest;
+}
+
 }  // namespace
 
 EnvironmentCheck check_environment(const json& results, double canary_limit, const GateOptions& options) {
@@ -30,15 +38,15 @@ EnvironmentCheck check_environment(const json& results, double canary_limit, con
   const json& canary = object_at(env, "canary");
   e.canary_drift = drift(number_at(canary, "start"), number_at(canary, "end"));
   e.canary_points = canary_points(results);
-  if (!e.canary_points.empty() && e.canary_points.front().first == "start") {
-    for (const auto& [at, value] : e.canary_points) e.canary_drift = std::max(e.canary_drift, drift(e.canary_points.front().second, value));
-  }
+  e.canary_drift = std::max(e.canary_drift, largest_move_from_start(e.canary_points));
   e.clock_drift = drift(number_at(object_at(env, "start"), "clock_hz"), number_at(object_at(env, "end"), "clock_hz"));
   e.canary = canary_level(results);
   const json& core = object_at(env, "core_canary");
   const double core_start = number_at(core, "start"), core_end = number_at(core, "end");
   e.core_canary = core_start > 0.0 && core_end > 0.0 ? 0.5 * (core_start + core_end) : 0.0;
   e.core_canary_drift = drift(core_start, core_end);
+  e.core_canary_points = canary_points(results, "core_canary");
+  e.core_canary_drift = std::max(e.core_canary_drift, largest_move_from_start(e.core_canary_points));
   e.core_disturbed = e.core_canary_drift > options.max_core_canary_drift;
   const bool steal_high = e.steal > options.max_steal;
   const bool busy_high = e.other_busy > options.max_busy;

@@ -192,7 +192,8 @@ CanaryCheckpoint measure_canary_checkpoint(const MachineFacts& machine, const Ru
                                            double seconds) {
   const int threads = config.max_threads();
   pin_openmp_threads(threads, binding_plan(machine, threads, config.bind));
-  return {std::move(at), seconds, measure_canary(canary_bytes(machine, config), threads, config.features)};
+  const double dram = measure_canary(canary_bytes(machine, config), threads, config.features);
+  return {std::move(at), seconds, dram, measure_core_canary(threads, config.features)};
 }
 
 json environment_json(const EnvironmentSample& start, const EnvironmentSample& end, std::uint64_t bytes, int threads,
@@ -231,6 +232,13 @@ json environment_json(const EnvironmentSample& start, const EnvironmentSample& e
                           {"start", start.core_canary_bytes_per_second},
                           {"end", end.core_canary_bytes_per_second},
                           {"drift", drift(start.core_canary_bytes_per_second, end.core_canary_bytes_per_second)}};
+    json points = json::array();
+    for (const CanaryCheckpoint& c : checkpoints) {
+      if (c.core_bytes_per_second > 0.0) {
+        points.push_back({{"at", c.at}, {"seconds", c.seconds}, {"bytes_per_second", c.core_bytes_per_second}});
+      }
+    }
+    if (!points.empty()) env["core_canary"]["checkpoints"] = points;
   }
   env["clock_drift"] = drift(start.clock_hz, end.clock_hz);
   env["method"] = "steal and other processes' busy time: /proc/stat and getrusage over the run; canary: best of 8 DRAM triad passes (STREAM bytes) on 2 MiB pages where granted, at the start, between suites (checkpoints) and at the end; core canary: best of 8 samples of the read kernel over 16 KiB per thread (L1); clock: dependent add chain";

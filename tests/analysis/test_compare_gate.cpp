@@ -199,6 +199,19 @@ TEST(CompareGate, ACanaryCheckpointSeesAFlipTheEndsMiss) {
   EXPECT_TRUE(apart.memory_disturbed);
   EXPECT_NE(apart.memory_why.find("canary before cpu/gemm 19.0 GB/s -> 21.6 GB/s between the runs (+13.7% > 10.0%)"),
             std::string::npos) << apart.memory_why;
+  // The core canary's checkpoints likewise, for the core-bound figures.
+  json cores = steady;
+  const double core = 400e9;
+  cores["context"]["environment"]["core_canary"] = {{"kernel", "read"}, {"start", core}, {"end", core}};
+  json steady_cores = steady;
+  steady_cores["context"]["environment"]["core_canary"] = cores["context"]["environment"]["core_canary"];
+  cores["context"]["environment"]["core_canary"]["checkpoints"] = {{{"at", "cpu/gemm"}, {"seconds", 16.0}, {"bytes_per_second", 0.7 * core}}};
+  EXPECT_EQ(canary_points(cores, "core_canary").size(), 3u);
+  const Gate siblings = gate_runs(steady_cores, cores, nullptr, GateOptions{});
+  EXPECT_TRUE(siblings.next_environment.core_disturbed);
+  EXPECT_TRUE(siblings.core_disturbed);
+  EXPECT_FALSE(siblings.memory_disturbed);
+  EXPECT_FALSE(figure(siblings, kFp32).trusted);
   // Files from before checkpoints: start and end alone, as before.
   EXPECT_EQ(canary_points(quiet).size(), 2u);
   EXPECT_NEAR(canary_level(quiet), 20.1e9, 1e6);  // the mean of start (20.0) and end (20.2)

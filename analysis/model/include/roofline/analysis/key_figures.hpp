@@ -73,7 +73,8 @@ inline constexpr const char* kCanaryFigureId = "environment/canary";
 double canary_level(const nlohmann::json& results);
 // The canary's measurements in the order taken, each named: "start", each checkpoint's `at` (the suite that
 // followed it), "end"; absent or non-positive ones left out.
-std::vector<std::pair<std::string, double>> canary_points(const nlohmann::json& results);
+// `which`: "canary" (DRAM) or "core_canary".
+std::vector<std::pair<std::string, double>> canary_points(const nlohmann::json& results, const char* which = "canary");
 
 // The key figures of a results file, in a fixed order (memory, compute, clock, gemm, llm; thread counts
 // ascending). Throws InputError when the file has no roofline section, when a field it reads has the wrong

@@ -98,7 +98,8 @@ struct EnvironmentCheck {
   std::vector<std::pair<std::string, double>> canary_points;  // canary_points(): start, checkpoints, end
   double clock_drift = 0.0;   // |end / start - 1| of the measured clock
   double core_canary = 0.0;        // the core canary's level: mean of start and end (B/s; 0: none)
-  double core_canary_drift = 0.0;  // |end / start - 1| of it
+  double core_canary_drift = 0.0;  // the largest |point / start - 1| of it (checkpoints and end)
+  std::vector<std::pair<std::string, double>> core_canary_points;  // canary_points(, "core_canary")
   bool core_disturbed = false;     // the core canary moved within the run: core-bound figures
   bool cpu_disturbed = false;     // steal or other processes above their limits: every figure
   bool memory_disturbed = false;  // the canary moved within the run: shared-memory figures

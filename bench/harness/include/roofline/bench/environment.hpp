@@ -64,8 +64,9 @@ struct CanaryCheckpoint {
   std::string at;
   double seconds = 0.0;
   double bytes_per_second = 0.0;  // 0: no memory for it then
+  double core_bytes_per_second = 0.0;  // the core canary beside it (L1 read); 0: not measured
 };
-// On `config.max_threads()` pinned threads; validated like the start and end canaries.
+// Both canaries (DRAM and core) on `config.max_threads()` pinned threads; validated like the start and end ones.
 CanaryCheckpoint measure_canary_checkpoint(const MachineFacts& machine, const RunConfig& config, std::string at,
                                            double seconds);
 
@@ -76,7 +77,7 @@ EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfi
 // context.environment: start, end, steal over the run, the CPU time other processes of this OS took over
 // the run (other_busy_fraction: busy ticks not ours, of all ticks), the canary's start/end/drift, clock
 // drift.
-// The checkpoints, when any, go to canary.checkpoints in the order taken.
+// The checkpoints, when any, go to canary.checkpoints and core_canary.checkpoints in the order taken.
 nlohmann::json environment_json(const EnvironmentSample& start, const EnvironmentSample& end, std::uint64_t canary_bytes,
                                 int threads, const std::vector<CanaryCheckpoint>& checkpoints = {});
 
