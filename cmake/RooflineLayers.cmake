@@ -15,9 +15,6 @@
 #  - at build time: the target roofline_layer_check re-runs the same check whenever one of those files changes,
 #    and the libraries of bench/ wait for it, so an include added after configuring fails the build too;
 #  - tests/bench/test_layer_check.cmake (ctest test_layer_check) checks the check on a made-up tree.
-# An analysis include that predates the rule may be listed in cmake/layer_debts.txt ("<file> <header>" a line): the
-# list may only shrink. A listed include that is gone fails the check until its line is deleted; an include across
-# targets is never a debt.
 # Script mode: cmake -DROOT=<source dir> [-DSTAMP=<file>] -P cmake/RooflineLayers.cmake
 
 # The targets (bench/targets/<name>) and the shared layers below them (folders of bench/ that include no target).
@@ -51,9 +48,7 @@ endfunction()
 # Every violation under `root`, one line each, in `out_var` (empty when the layers hold).
 function(roofline_layer_violations root out_var)
   roofline_layer_files(${root} files)
-  roofline_layer_debts(${root} debts)
   set(violations)
-  set(paid_debts)  # the debts still owed: listed and still included
   foreach(file IN LISTS files)
     file(RELATIVE_PATH rel ${root} ${file})
     # The folder the file belongs to: a target (bench/targets/<t>/...) or a shared layer (bench/<layer>/...).
@@ -78,13 +73,7 @@ function(roofline_layer_violations root out_var)
       math(EXPR line_number "${line_number} + 1")
       roofline_layer_analysis_header(${root} ${dir} "${name}" analysis)
       if(analysis)
-        set(debt "${rel} ${name}")
-        list(FIND debts "${debt}" debt_at)
-        if(debt_at GREATER -1)
-          list(APPEND paid_debts "${debt}")
-        else()
-          list(APPEND violations "${rel}:${line_number}: ${own_name} includes \"${name}\", ${analysis}")
-        endif()
+        list(APPEND violations "${rel}:${line_number}: ${own_name} includes \"${name}\", ${analysis}")
       endif()
       foreach(other IN LISTS ROOFLINE_LAYER_TARGETS)
         if(other STREQUAL own)
@@ -113,31 +102,7 @@ function(roofline_layer_violations root out_var)
       endforeach()
     endforeach()
   endforeach()
-  foreach(debt IN LISTS debts)
-    list(FIND paid_debts "${debt}" at)
-    if(at EQUAL -1)
-      list(APPEND violations
-           "cmake/layer_debts.txt: \"${debt}\" is no longer included: delete its line (the list may only shrink)")
-    endif()
-  endforeach()
   set(${out_var} ${violations} PARENT_SCOPE)
-endfunction()
-
-# The analysis debts under `root` (cmake/layer_debts.txt: "<file> <header>" a line, # comments), in `out_var`.
-function(roofline_layer_debts root out_var)
-  set(debts)
-  if(EXISTS ${root}/cmake/layer_debts.txt)
-    file(STRINGS ${root}/cmake/layer_debts.txt lines)
-    foreach(line IN LISTS lines)
-      string(STRIP "${line}" line)
-      if(line STREQUAL "" OR line MATCHES "^#")
-        continue()
-      endif()
-      string(REGEX REPLACE "[ \t]+" " " line "${line}")
-      list(APPEND debts "${line}")
-    endforeach()
-  endif()
-  set(${out_var} ${debts} PARENT_SCOPE)
 endfunction()
 
 # Whether the include `name` of a file in `dir` is an analysis header: `out_var` says so for the message ("an

@@ -1,6 +1,6 @@
 # test_layer_check: the layer check of cmake/RooflineLayers.cmake on a made-up tree (written under WORK_DIR): each
 # way of reaching another target's header, or an analysis header (issue 47), is found, with its file and line, what
-# the layers allow is not, a listed debt (cmake/layer_debts.txt) is let through and a paid one must be deleted.
+# the layers allow is not.
 #   cmake -DROOFLINE_SOURCE_DIR=<source dir> -DWORK_DIR=<scratch dir> -P test_layer_check.cmake
 cmake_policy(VERSION 3.25)  # script mode sets none: keep the empty lines of a file (CMP0007)
 include(${ROOFLINE_SOURCE_DIR}/cmake/RooflineLayers.cmake)
@@ -40,10 +40,6 @@ put(bench/drivers/ok.cpp "#include \"roofline/analysis/roofline_section.hpp\"")
 put(bench/harness/derives.cpp "#include <vector>" "#include \"roofline/analysis/roofline_section.hpp\"")
 put(bench/targets/cpu/llm.cpp "#include <roofline/llm/model.hpp>")
 put(bench/targets/opencl/curve.hpp "#pragma once" "#include \"../../../analysis/model/include/roofline/analysis/plateaus.hpp\"")
-# A debt still owed is let through; a paid one (its include gone) must be deleted from the list.
-put(bench/facts/owed.cpp "#include \"roofline/analysis/results.hpp\"")
-put(cmake/layer_debts.txt "# comment" "" "bench/facts/owed.cpp   roofline/analysis/results.hpp"
-    "bench/harness/paid.cpp roofline/analysis/plateaus.hpp")
 
 roofline_layer_violations(${root} got)
 set(expected
@@ -56,8 +52,7 @@ set(expected
   "bench/targets/cuda/relative.cpp:1: the cuda target includes \"../cpu/stream_arena.hpp\", a header of the cpu target (bench/targets/cpu/stream_arena.hpp)"
   "bench/targets/opencl/bad.cpp:4: the opencl target includes \"roofline/bench/gemm_plan.hpp\", a header of the cpu target (bench/targets/cpu/include/roofline/bench/gemm_plan.hpp)"
   "bench/targets/opencl/curve.hpp:2: the opencl target includes \"../../../analysis/model/include/roofline/analysis/plateaus.hpp\", an analysis header (analysis/model/include/roofline/analysis/plateaus.hpp)"
-  "bench/targets/opencl/rooted.cpp:1: the opencl target includes \"bench/targets/cuda/include/roofline/cuda/plan.hpp\", a header of the cuda target (bench/targets/cuda/include/roofline/cuda/plan.hpp)"
-  "cmake/layer_debts.txt: \"bench/harness/paid.cpp roofline/analysis/plateaus.hpp\" is no longer included: delete its line (the list may only shrink)")
+  "bench/targets/opencl/rooted.cpp:1: the opencl target includes \"bench/targets/cuda/include/roofline/cuda/plan.hpp\", a header of the cuda target (bench/targets/cuda/include/roofline/cuda/plan.hpp)")
 if(NOT got STREQUAL expected)
   list(JOIN got "\n  " got_text)
   list(JOIN expected "\n  " expected_text)
@@ -71,7 +66,4 @@ if(real)
   message(FATAL_ERROR "test_layer_check: the repository breaks its layers:\n  ${real_text}")
 endif()
 list(LENGTH expected count)
-roofline_layer_debts(${ROOFLINE_SOURCE_DIR} debts)
-list(LENGTH debts debt_count)
-message(STATUS "test_layer_check: ${count} violations found in the made-up tree, none in the repository "
-               "(${debt_count} analysis include(s) owed in cmake/layer_debts.txt)")
+message(STATUS "test_layer_check: ${count} violations found in the made-up tree, none in the repository")
