@@ -1,12 +1,12 @@
 # Eigen chooses its SIMD code at compile time, so the portable binary holds one copy of the Eigen GEMM
-# per ISA level and picks one at run time (kernels/gemm_eigen.cpp). Template code instantiated in
+# per ISA level and picks one at run time (kernels/cpu/gemm_eigen.cpp). Template code instantiated in
 # several objects is normally merged by the linker, which could run an AVX-512 copy on a CPU without
 # it; so each copy is compiled with hidden visibility and its object rewritten with every hidden symbol
 # made local and its COMDAT groups dropped (objcopy --localize-hidden -R .group): the copies can no
 # longer be merged with each other or with Eigen code elsewhere. Only the entry points stay global.
 
 # roofline_eigen_variant(<target> <variant> <flags>): adds the localized object of
-# kernels/gemm_eigen_variant.cpp built with <flags> to <target>.
+# kernels/cpu/gemm_eigen_variant.cpp built with <flags> to <target>.
 function(roofline_eigen_variant target variant flags)
   if(NOT CMAKE_OBJCOPY)
     message(FATAL_ERROR "roofline: objcopy (binutils) is needed to build the Eigen ISA variants")

@@ -1,13 +1,16 @@
-# The layers of bench/ enforced by the build (issue 35): no target includes another target's headers, and the
-# shared layers under the targets (bench/harness, bench/facts) include none. A target's includes are
-# common, kernels, analysis, the harness and facts, and its own headers; what two targets both need belongs in
-# bench/harness (e.g. harness/include/roofline/bench/gemm_shape.hpp: the GEMM weight shape every target starts from).
+# The layers of bench/ enforced by the build (issues 35, 47): no target includes another target's headers, the shared
+# layers under the targets (bench/harness, bench/facts) include none, and none of them includes an analysis header
+# (roofline/analysis/..., roofline/llm/...: the measuring side measures, bench/cli and bench/drivers derive). A
+# target's includes are common, kernels, the harness and facts, and its own headers; what two targets both need
+# belongs in bench/harness (e.g. harness/include/roofline/bench/gemm_shape.hpp: the GEMM weight shape every target
+# starts from), and what the measuring side and the analysis both need belongs in a library below both.
 #
 # Linking already keeps most of it (a library sees only the headers of what it links: the device targets link
 # roofline::harness, not roofline::target_cpu), but not all: the CPU target's public headers share the prefix
 # roofline/bench/ with the harness's, a target not built here (CUDA without nvcc) is never compiled, and a relative
 # include ("../cpu/stream_arena.hpp") needs no include directory at all. So every #include of every file under
-# those folders is resolved by name against each other target's folder and its include/ directory:
+# those folders is resolved by name against each other target's folder and its include/ directory, and against the
+# analysis headers' prefixes and folder:
 #  - at configure time (roofline_check_layers() from the top-level CMakeLists.txt): a violation is a FATAL_ERROR;
 #  - at build time: the target roofline_layer_check re-runs the same check whenever one of those files changes,
 #    and the libraries of bench/ wait for it, so an include added after configuring fails the build too;
@@ -68,6 +71,10 @@ function(roofline_layer_violations root out_var)
       string(REGEX MATCHALL "\n" newlines "${before}")
       list(LENGTH newlines line_number)
       math(EXPR line_number "${line_number} + 1")
+      roofline_layer_analysis_header(${root} ${dir} "${name}" analysis)
+      if(analysis)
+        list(APPEND violations "${rel}:${line_number}: ${own_name} includes \"${name}\", ${analysis}")
+      endif()
       foreach(other IN LISTS ROOFLINE_LAYER_TARGETS)
         if(other STREQUAL own)
           continue()
@@ -98,6 +105,27 @@ function(roofline_layer_violations root out_var)
   set(${out_var} ${violations} PARENT_SCOPE)
 endfunction()
 
+# Whether the include `name` of a file in `dir` is an analysis header: `out_var` says so for the message ("an
+# analysis header", with its analysis/ path when it was reached by a path), empty when it is not one.
+function(roofline_layer_analysis_header root dir name out_var)
+  set(what "")
+  if(name MATCHES "^roofline/(analysis|llm)/")
+    set(what "an analysis header")
+  else()
+    # A path relative to the including file, or to the repository root, into analysis/.
+    foreach(base ${dir} ${root})
+      get_filename_component(candidate ${name} ABSOLUTE BASE_DIR ${base})
+      string(FIND "${candidate}" "${root}/analysis/" at)
+      if(at EQUAL 0 AND EXISTS ${candidate})
+        file(RELATIVE_PATH what ${root} ${candidate})
+        set(what "an analysis header (${what})")
+        break()
+      endif()
+    endforeach()
+  endif()
+  set(${out_var} "${what}" PARENT_SCOPE)
+endfunction()
+
 # FATAL_ERROR listing every violation under `root`; `stamp`, when given, is touched when there is none.
 function(roofline_check_layers root)
   roofline_layer_violations(${root} violations)
@@ -105,10 +133,11 @@ function(roofline_check_layers root)
     list(LENGTH violations count)
     list(JOIN violations "\n  " text)
     message(FATAL_ERROR
-      "roofline: layer check: ${count} include(s) across targets:\n  ${text}\n"
-      "A target includes common, kernels, analysis, bench/harness, bench/facts and its own headers only, and "
-      "bench/harness and bench/facts include no target's: move what both sides need into bench/harness "
-      "(cmake/RooflineLayers.cmake).")
+      "roofline: layer check: ${count} include(s) across layers:\n  ${text}\n"
+      "A target includes common, kernels, bench/harness, bench/facts and its own headers only, bench/harness and "
+      "bench/facts include no target's, and none of them includes an analysis header (roofline/analysis/..., "
+      "roofline/llm/...): move what two targets need into bench/harness, and what the measuring side and the "
+      "analysis both need into a library below both; bench/cli and bench/drivers derive (cmake/RooflineLayers.cmake).")
   endif()
   if(ARGC GREATER 1)
     file(TOUCH ${ARGV1})

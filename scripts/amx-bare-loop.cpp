@@ -1,6 +1,6 @@
 // The yardstick for the AMX tile ceilings (issue 13's speed target: roofline's AMX bf16 and int8 ceilings at
 // 1 and all threads reach at least 0.95 of this loop, run in the same sitting). A bare intrinsics loop, on
-// purpose written apart from kernels/peak_amx.cpp (intrinsics, not inline asm): 4 accumulator tiles, A and B
+// purpose written apart from kernels/cpu/peak_amx.cpp (intrinsics, not inline asm): 4 accumulator tiles, A and B
 // in 4 more, full 16 x 64-byte tiles, TDPBF16PS or TDPBSSD, one OpenMP thread per core, best of 20 calls.
 // It checks one accumulator element so a silently skipped loop cannot pass for a fast one.
 //

@@ -7,7 +7,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include "roofline/analysis/gemm_labels.hpp"
+#include "roofline/common/gemm_labels.hpp"
 #include "roofline/analysis/results.hpp"
 
 namespace roofline::placement_detail {

@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/gemm_labels.hpp"
+#include "roofline/common/gemm_labels.hpp"
 #include "roofline/analysis/level_warnings.hpp"
 #include "roofline/analysis/model.hpp"
 #include "roofline/analysis/plateaus.hpp"

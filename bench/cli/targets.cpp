@@ -1,5 +1,5 @@
 // The targets this executable was built with: the one place that knows which optional targets (OpenCL,
-// CUDA) were found at configure time, as kernels/gemm_registry.cpp is for GEMM backends.
+// CUDA) were found at configure time, as kernels/cpu/gemm_registry.cpp is for GEMM backends.
 #include <algorithm>
 
 #include "commands.hpp"

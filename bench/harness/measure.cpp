@@ -10,14 +10,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
 #include "roofline/bench/environment.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/profile.hpp"
 #include "roofline/bench/progress.hpp"
 #include "roofline/bench/runner.hpp"
 #include "roofline/common/errors.hpp"
+#include "roofline/common/schema_version.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -245,8 +244,7 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
                "batches, said in context.plan's notes); nothing of the plan is cut at run time, and a suite that takes "
                "longer than its estimate says so in the notes"}};
 
-  json doc = {{"context", context}, {"benchmarks", runner.entries()}};
-  doc["roofline"] = derive_roofline(doc);
+  json doc = {{"context", context}, {"benchmarks", runner.entries()}};  // the caller derives its roofline section
   std::vector<std::string> failures = runner.failures();
   failures.insert(failures.end(), lost.begin(), lost.end());
   return {std::move(doc), failures, seconds};

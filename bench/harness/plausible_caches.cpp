@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {
@@ -51,8 +50,12 @@ std::vector<ReportedLevel> plausible_levels(const MachineFacts& machine, int thr
     one.caches = {c};
     if (!implausible_caches(one).empty()) implausible.insert(c.level);
   }
+  std::vector<ReportedCache> caches;
+  for (const CacheInfo& c : machine.caches) {
+    caches.push_back({c.level, c.type, static_cast<double>(c.size_bytes), c.instances, c.cores_per_instance});
+  }
   std::vector<ReportedLevel> out;
-  for (const ReportedLevel& l : reported_levels(to_json(machine), threads, std::string(to_string(bind)))) {
+  for (const ReportedLevel& l : reported_levels(caches, threads, std::string(to_string(bind)))) {
     const int number = l.name.size() == 2 && l.name[0] == 'L' ? l.name[1] - '0' : 0;
     if (l.plausible && l.bytes > 0.0 && implausible.count(number) == 0) out.push_back(l);
   }

@@ -1,5 +1,6 @@
 # test_layer_check: the layer check of cmake/RooflineLayers.cmake on a made-up tree (written under WORK_DIR): each
-# way of reaching another target's header is found, with its file and line, and what the layers allow is not.
+# way of reaching another target's header, or an analysis header (issue 47), is found, with its file and line, what
+# the layers allow is not.
 #   cmake -DROOFLINE_SOURCE_DIR=<source dir> -DWORK_DIR=<scratch dir> -P test_layer_check.cmake
 cmake_policy(VERSION 3.25)  # script mode sets none: keep the empty lines of a file (CMP0007)
 include(${ROOFLINE_SOURCE_DIR}/cmake/RooflineLayers.cmake)
@@ -31,15 +32,26 @@ put(bench/harness/bad.cpp "#include \"roofline/bench/gemm_plan.hpp\"")
 put(bench/facts/bad.cpp "#include \"roofline/opencl/work.hpp\"")
 # A file the check does not read: kernels/ is not a layer of bench/.
 put(kernels/cuda/x.cpp "#include \"roofline/bench/gemm_plan.hpp\"")
+# Analysis headers (issue 47): the CLI and the drivers derive, so they may include them; the harness, facts and the
+# targets may not, by prefix (roofline/analysis/, roofline/llm/) or by a path into analysis/.
+put(analysis/model/include/roofline/analysis/plateaus.hpp "#pragma once")
+put(bench/cli/ok.cpp "#include \"roofline/analysis/roofline_section.hpp\"" "#include \"roofline/llm/model.hpp\"")
+put(bench/drivers/ok.cpp "#include \"roofline/analysis/roofline_section.hpp\"")
+put(bench/harness/derives.cpp "#include <vector>" "#include \"roofline/analysis/roofline_section.hpp\"")
+put(bench/targets/cpu/llm.cpp "#include <roofline/llm/model.hpp>")
+put(bench/targets/opencl/curve.hpp "#pragma once" "#include \"../../../analysis/model/include/roofline/analysis/plateaus.hpp\"")
 
 roofline_layer_violations(${root} got)
 set(expected
   "bench/facts/bad.cpp:1: bench/facts includes \"roofline/opencl/work.hpp\", a header of the opencl target (bench/targets/opencl/include/roofline/opencl/work.hpp)"
   "bench/harness/bad.cpp:1: bench/harness includes \"roofline/bench/gemm_plan.hpp\", a header of the cpu target (bench/targets/cpu/include/roofline/bench/gemm_plan.hpp)"
+  "bench/harness/derives.cpp:2: bench/harness includes \"roofline/analysis/roofline_section.hpp\", an analysis header"
   "bench/targets/cpu/bad.hpp:2: the cpu target includes \"roofline/cuda/plan.hpp\", a header of the cuda target (bench/targets/cuda/include/roofline/cuda/plan.hpp)"
+  "bench/targets/cpu/llm.cpp:1: the cpu target includes \"roofline/llm/model.hpp\", an analysis header"
   "bench/targets/cuda/bad.cpp:1: the cuda target includes \"roofline/opencl/work.hpp\", a header of the opencl target (bench/targets/opencl/include/roofline/opencl/work.hpp)"
   "bench/targets/cuda/relative.cpp:1: the cuda target includes \"../cpu/stream_arena.hpp\", a header of the cpu target (bench/targets/cpu/stream_arena.hpp)"
   "bench/targets/opencl/bad.cpp:4: the opencl target includes \"roofline/bench/gemm_plan.hpp\", a header of the cpu target (bench/targets/cpu/include/roofline/bench/gemm_plan.hpp)"
+  "bench/targets/opencl/curve.hpp:2: the opencl target includes \"../../../analysis/model/include/roofline/analysis/plateaus.hpp\", an analysis header (analysis/model/include/roofline/analysis/plateaus.hpp)"
   "bench/targets/opencl/rooted.cpp:1: the opencl target includes \"bench/targets/cuda/include/roofline/cuda/plan.hpp\", a header of the cuda target (bench/targets/cuda/include/roofline/cuda/plan.hpp)")
 if(NOT got STREQUAL expected)
   list(JOIN got "\n  " got_text)

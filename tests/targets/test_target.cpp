@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/gemm_labels.hpp"
+#include "roofline/common/gemm_labels.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/common/gemm_count.hpp"
 

@@ -11,8 +11,7 @@
 
 #include "roofline/bench/pinning.hpp"
 #include "roofline/common/huge_pages.hpp"
-#include "roofline/analysis/roof_now.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/common/roof_probe.hpp"
 #include "roofline/kernels/stream.hpp"
 
 namespace roofline {
@@ -82,7 +81,7 @@ json RoofProbe::measure(int threads, std::uint64_t bytes) {
   record.samples = std::move(samples);
   record.bytes_per_second = best;
   record.seconds = took;
-  return roof_probe_json(record);  // the one writer of a probe (analysis/model's roof_now.hpp reads it back)
+  return roof_probe_json(record);  // the one writer of a probe (common/roof_probe.hpp; the analysis reads it back)
 }
 
 }  // namespace roofline

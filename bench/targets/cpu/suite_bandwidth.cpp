@@ -22,9 +22,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/bench/profile.hpp"
-#include "roofline/analysis/plateaus.hpp"
 #include "roofline/common/huge_pages.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline/bench/bandwidth_plan.hpp"

@@ -14,16 +14,15 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "roofline/analysis/memory_ceilings.hpp"
-#include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline/bench/bandwidth_plan.hpp"
 #include "roofline/bench/gemm_plan.hpp"
 #include "roofline/bench/profile.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/suite.hpp"
-#include "roofline/analysis/gemm_labels.hpp"
 #include "roofline/common/gemm_count.hpp"
+#include "roofline/common/gemm_labels.hpp"
+#include "roofline/common/roof_probe.hpp"
 #include "roof_probe.hpp"
 
 namespace roofline {

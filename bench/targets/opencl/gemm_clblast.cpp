@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/gemm_labels.hpp"
+#include "roofline/common/gemm_labels.hpp"
 #include "roofline/bench/gemm_shape.hpp"
 #include "roofline/opencl/work.hpp"
 #include "work_guard.hpp"

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/compute_ceilings.hpp"
 #include "roofline/bench/cpuid.hpp"
+#include "roofline/common/x86_pipes.hpp"
 #include "roofline/opencl/discovery.hpp"
 #include "roofline/opencl/provider.hpp"
 #include "roofline/opencl/target_facts.hpp"

@@ -34,6 +34,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/analysis/results_view.hpp"
+#include "roofline/common/x86_pipes.hpp"  // known_pipes
 
 namespace roofline {
 
@@ -45,12 +46,6 @@ nlohmann::json derive_compute_ceilings(const nlohmann::json& results);
 // The plausible pipe count nearest (by ratio) to a measured instructions-per-cycle figure: one of
 // 1, 2, 3, 4 or 1/2, 1/4 (one instruction every 2 or 4 cycles); 0 for a non-positive input.
 double plausible_pipes(double instructions_per_cycle);
-
-// Instructions per cycle per core that the microarchitecture can sustain for this kind of row, as datasheets
-// and instruction tables give them; several values where SKUs differ (e.g. Skylake-SP 512-bit FMA: 1 or 2);
-// empty when the microarchitecture or the row is not in the table.
-std::vector<double> known_pipes(const std::string& microarchitecture, const std::string& kernel,
-                                const std::string& precision, const std::string& isa, int vector_bits);
 
 // threads x clock x operations per cycle per core.
 double theoretical_peak(int threads, double clock_hz, double ops_per_cycle_per_core);

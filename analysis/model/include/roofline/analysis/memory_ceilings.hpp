@@ -44,13 +44,9 @@ nlohmann::json derive_memory_ceilings(const nlohmann::json& results);
 std::pair<double, int> plateau_median_over(const ResultsView& view, int threads, const std::string& kernel, double lo,
                                            double hi);
 
-// Why a reported cache is implausible ("" when it is plausible): its per-core share (size per instance over the
-// cores sharing it) beyond what any CPU has, or no larger than the level before it (`previous_bytes`, both as
-// seen by the run's threads).
-std::string implausible_cache(int level, double size, int cores_per_instance, double previous_bytes, double seen_bytes);
-
 // The cache levels context.machine reports, as capacity seen by `threads` threads bound with `policy`
-// ("compact" or "spread"): per-instance size x instances those threads use, each marked plausible or not.
+// ("compact" or "spread"): per-instance size x instances those threads use, each marked plausible or not
+// (roofline/common/reported_levels.hpp: the rule, implausible_cache, and the plain caches' overload).
 std::vector<ReportedLevel> reported_levels(const HostFacts& host, int threads, const std::string& policy);
 std::vector<ReportedLevel> reported_levels(const nlohmann::json& machine, int threads, const std::string& policy);
 

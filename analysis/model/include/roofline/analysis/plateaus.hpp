@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "roofline/common/reported_levels.hpp"  // ReportedLevel
+
 namespace roofline {
 
 struct CurvePoint {
@@ -79,19 +81,7 @@ double plateau_octaves(const Plateau& p);
 bool flat_after_last_knee(const std::vector<CurvePoint>& sorted_curve, const std::vector<Plateau>& plateaus,
                           double octaves);
 
-// A cache level as the machine facts report it, as capacity seen by the threads of one run (per-core
-// caches count once per thread). bytes == 0: not reported.
-struct ReportedLevel {
-  ReportedLevel() = default;
-  ReportedLevel(std::string level_name, double capacity_bytes) : name(std::move(level_name)), bytes(capacity_bytes) {}
-  std::string name;  // "L1", "L2", "L3"
-  double bytes = 0.0;
-  // Whether the size is one a real CPU could have (memory_ceilings.hpp, plausible_cache): an implausible one
-  // (a VM that passes its host's L3 to a 2-core guest as 508 MiB per core) still counts as a level that exists,
-  // but is no prior for where it ends. `why` says what was implausible.
-  bool plausible = true;
-  std::string why;
-};
+// ReportedLevel (a cache level as the machine facts report it): roofline/common/reported_levels.hpp.
 
 // Named warnings on a level (issue 46): notes start with the name, memory_ceilings rows carry it as `warning`, and
 // the gate does not trust a key figure of a warned level. dram_not_reached: the sweep ended on a cache plateau (the

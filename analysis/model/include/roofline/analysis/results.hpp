@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace roofline {
+#include "roofline/common/schema_version.hpp"  // kSchemaVersion
 
-inline constexpr int kSchemaVersion = 1;
+namespace roofline {
 
 // Reads and parses a JSON file. Throws InputError: missing/unreadable file, empty, not JSON, truncated.
 nlohmann::json load_json_file(const std::filesystem::path& path);

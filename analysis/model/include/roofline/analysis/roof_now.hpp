@@ -20,27 +20,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/common/roof_probe.hpp"
+
 namespace roofline {
 
 // Two probes further apart than this (and than their own noise) say the memory moved while measuring.
 inline constexpr double kRoofNowMovedFloor = 0.05;
 
-// One read probe as it sits in an entry's roof_now.before/.after: one writer (roof_probe_json, which the CPU
-// target's RoofProbe calls) and one reader (read_roof_probe), so that a field the harness adds is a field the
-// analysis reads. Fields of older files may be absent (all but bytes_per_second); an unknown one is refused.
-struct RoofProbeRecord {
-  std::string kernel = "read";
-  int threads = 0;
-  std::uint64_t working_set_bytes = 0;
-  std::string pages;                // "2M" or "heap": how the probe's array was mapped
-  int passes_per_sample = 0;
-  std::vector<double> samples;      // bytes_per_second of each sample
-  double bytes_per_second = 0.0;    // the best sample
-  double seconds = 0.0;             // the probe's wall time, setup included
-};
-nlohmann::json roof_probe_json(const RoofProbeRecord& r);
-// Throws InputError "<where>: ..." naming the missing, mistyped or unknown field.
-RoofProbeRecord read_roof_probe(const nlohmann::json& p, const std::string& where);
+// One read probe's record, its writer and its reader: roofline/common/roof_probe.hpp.
 
 struct RoofProbeReading {
   double bytes_per_second = 0.0;  // the best sample

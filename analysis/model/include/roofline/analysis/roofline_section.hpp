@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/analysis/results_view.hpp"
+#include "roofline/common/roof_probe.hpp"  // kRoofKernel
 
 namespace roofline {
 
@@ -26,9 +27,6 @@ nlohmann::json derive_ridge_points(const nlohmann::json& roofline_section);
 
 // The counting conventions, stated in every results file and report.
 nlohmann::json counting_conventions();
-
-// The kernel whose ceiling serves as a level's memory roof for ridge points and placements.
-inline constexpr const char* kRoofKernel = "read";
 
 // The memory ceiling that is the roof of `level` at `threads` threads (the kRoofKernel's ceiling, the better
 // of its main-sweep and page_size_ceilings rows; or the best ceiling of that level when the roof kernel was

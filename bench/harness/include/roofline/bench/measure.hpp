@@ -1,6 +1,7 @@
 // One measurement (`roofline run`, and each rank of `run --mpi`): every target's suites through one Runner, the
-// environment guard around them, and the results document with its derived roofline section. The harness owns
-// timing, progress and the document; the targets bring their facts and suites (target.hpp).
+// environment guard around them, and the results document of what was measured (context and benchmarks). The harness
+// owns timing, progress and the document; the targets bring their facts and suites (target.hpp). It derives nothing
+// (issue 47): the caller (bench/cli/cmd_run.cpp) adds the roofline section (analysis' derive_roofline).
 #pragma once
 
 #include <memory>
@@ -16,7 +17,7 @@
 namespace roofline {
 
 struct Measured {
-  nlohmann::json doc;
+  nlohmann::json doc;  // context and benchmarks; no roofline section (the caller derives it)
   std::vector<std::string> failures;  // benchmarks that failed validation, targets lost mid-run
   double seconds = 0.0;
 };

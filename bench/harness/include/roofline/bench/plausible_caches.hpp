@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis/plateaus.hpp"
 #include "roofline/bench/machine.hpp"
 #include "roofline/bench/pinning.hpp"
+#include "roofline/common/reported_levels.hpp"
 
 namespace roofline {
 
@@ -26,8 +26,9 @@ std::vector<std::string> implausible_caches(const MachineFacts& machine);
 // The largest plausible cache instance's size (0: none reported, or none plausible).
 std::uint64_t largest_plausible_cache(const MachineFacts& machine);
 
-// The cache levels whose reported size is plausible, as `threads` threads bound by `bind` see them (the analysis'
-// reported_levels, less every level implausible_caches names): what a plan sizes its sweep and shapes from.
+// The cache levels whose reported size is plausible, as `threads` threads bound by `bind` see them (reported_levels
+// of common/reported_levels.hpp, as the analysis takes them, less every level implausible_caches names): what a plan
+// sizes its sweep and shapes from.
 std::vector<ReportedLevel> plausible_levels(const MachineFacts& machine, int threads, BindPolicy bind);
 // The largest plausible cache `threads` threads bound by `bind` use (0: none reported, or none plausible).
 std::uint64_t plausible_cache_bytes(const MachineFacts& machine, int threads, BindPolicy bind);

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis/plateaus.hpp"
 #include "roofline/bench/bandwidth_plan.hpp"
 #include "roofline/bench/gemm_plan.hpp"
 #include "roofline/bench/machine.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/bench/run_plan.hpp"
+#include "roofline/common/reported_levels.hpp"
 #include "roofline/kernels/peak.hpp"
 
 namespace roofline {

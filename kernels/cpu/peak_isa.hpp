@@ -27,7 +27,7 @@ inline constexpr int kChainsTile = 4;
 // the metadata table: one PeakVariant per kernel, as data only (no code of that TU runs to read them, so a
 // CPU without the ISA can list them). peak.cpp gathers these tables in this order and sorts the rows
 // (peak_variants()). A kernel for an existing ISA is one row and one function in its ISA's file; a new ISA
-// is a new file, its flags in kernels/CMakeLists.txt, and one line here and in peak.cpp's list.
+// is a new file, its flags in kernels/cpu/CMakeLists.txt, and one line here and in peak.cpp's list.
 struct PeakRows {
   const PeakVariant* rows;
   std::size_t count;

@@ -1,5 +1,5 @@
 // The typed GEMM labels of a benchmark entry: see gemm_labels.hpp.
-#include "roofline/analysis/gemm_labels.hpp"
+#include "roofline/common/gemm_labels.hpp"
 
 #include <cmath>
 
