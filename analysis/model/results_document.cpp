@@ -226,6 +226,14 @@ ResultsDocument read_results(const json& doc, const std::string& file, ReadMode 
   return out;
 }
 
+ResultsDocument load_results_document(const std::filesystem::path& path, ReadMode mode) {
+  ResultsDocument doc = read_results(load_json_file(path), path.string(), mode);
+  if (!doc.roofline) {
+    throw InputError(fmt::format("{}: plain Google Benchmark JSON, not a roofline results file", path.string()));
+  }
+  return doc;
+}
+
 json to_json(const ResultsDocument& doc) {
   json j = doc.extra.is_object() ? doc.extra : json::object();
   j["context"] = write_object(doc.context);

@@ -11,6 +11,7 @@
 // it uses only common and nlohmann-json, and the rest of the model, bench and the analysis libraries read it.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
@@ -204,6 +205,10 @@ enum class ReadMode {
 // model" (strict), or "run.json: roofline.placements[0].kernel is not a string".
 ResultsDocument read_results(const nlohmann::json& doc, const std::string& file,
                              ReadMode mode = ReadMode::lenient);
+
+// load_json_file + read_results, requiring a roofline results file (not plain Google Benchmark JSON): what a
+// command that takes one results file reads it with; the same errors as load_results.
+ResultsDocument load_results_document(const std::filesystem::path& path, ReadMode mode = ReadMode::lenient);
 
 // The one writer: the document as JSON, every present field and every `extra` field, so that
 // to_json(read_results(x)) == x, to the text: its dump() is x's (the integers of number fields stay integers).
