@@ -226,6 +226,23 @@ ResultsDocument read_results(const json& doc, const std::string& file, ReadMode 
   return out;
 }
 
+std::vector<const BenchmarkEntry*> benchmark_entries(const ResultsDocument& doc, const std::string& suite,
+                                                     const std::string& aggregate) {
+  std::vector<const BenchmarkEntry*> out;
+  for (const BenchmarkEntry& e : doc.benchmarks) {
+    const std::string run_type = e.run_type.value_or("iteration");
+    if (aggregate.empty()) {
+      if (run_type != "iteration") continue;
+    } else if (run_type != "aggregate" || e.aggregate_name.value_or("") != aggregate) {
+      continue;
+    }
+    if (!suite.empty() && (!e.labels || e.labels->suite.value_or("") != suite)) continue;
+    if (e.error_occurred.value_or(false)) continue;
+    out.push_back(&e);
+  }
+  return out;
+}
+
 ResultsDocument load_results_document(const std::filesystem::path& path, ReadMode mode) {
   ResultsDocument doc = read_results(load_json_file(path), path.string(), mode);
   if (!doc.roofline) {

@@ -158,6 +158,22 @@ TEST(ResultsDocument, NullsAndAbsentFieldsRoundTrip) {
   EXPECT_FALSE(to_json(d)["benchmarks"][1].contains("repetitions"));
 }
 
+TEST(ResultsDocument, BenchmarkEntriesAreTheJsonReadersOnEveryRecordedRun) {
+  for (const fs::path& f : recorded_files()) {
+    SCOPED_TRACE(f.string());
+    const json doc = testing::load_gz(f.string());
+    const ResultsDocument typed = read_results(doc, f.string());
+    for (const char* suite : {"", "bandwidth", "compute", "gemm"}) {
+      for (const char* aggregate : {"", "median", "max"}) {
+        const std::vector<json> expected = benchmark_entries(doc, suite, aggregate);
+        const std::vector<const BenchmarkEntry*> got = benchmark_entries(typed, suite, aggregate);
+        ASSERT_EQ(got.size(), expected.size()) << suite << " " << aggregate;
+        for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(to_json(*got[i]), expected[i]);
+      }
+    }
+  }
+}
+
 TEST(ResultsDocument, PlainGoogleBenchmarkJsonHasNoRooflineSection) {
   const json doc = json::parse(R"({"context": {"host_name": "h"}, "benchmarks": [{"name": "BM_x", "real_time": 2}]})");
   const ResultsDocument d = read_results(doc, "gb.json");

@@ -206,6 +206,12 @@ enum class ReadMode {
 ResultsDocument read_results(const nlohmann::json& doc, const std::string& file,
                              ReadMode mode = ReadMode::lenient);
 
+// The entries that are single repetitions (run_type "iteration", or none) or, with `aggregate` non-empty, the
+// aggregates of that name ("median", "max", ...), optionally only those of labels.suite `suite` (empty: any),
+// never a failed one: results.hpp's benchmark_entries over the typed document, in file order.
+std::vector<const BenchmarkEntry*> benchmark_entries(const ResultsDocument& doc, const std::string& suite,
+                                                     const std::string& aggregate = "");
+
 // load_json_file + read_results, requiring a roofline results file (not plain Google Benchmark JSON): what a
 // command that takes one results file reads it with; the same errors as load_results.
 ResultsDocument load_results_document(const std::filesystem::path& path, ReadMode mode = ReadMode::lenient);
