@@ -9,7 +9,6 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_view.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
@@ -26,16 +25,12 @@ std::string utc_now() {
   return text;
 }
 
-// The host a results file was measured on.
-// A host name of another type counts as none (the caller says so in one line).
-std::string host_of(const json& results) {
-  const json& ctx = results["context"];
-  const auto text = [](const json& holder, const char* key) {
-    return holder.contains(key) && holder[key].is_string() ? holder[key].get<std::string>() : std::string();
-  };
-  const ResultsView view(results);
-  if (!view.host().hostname.empty()) return view.host().hostname;
-  return text(ctx, "host_name");
+// The host a results file was measured on: context.machine.hostname, else Google Benchmark's host_name.
+// A host name of another type counts as none (the typed reader keeps it aside; the caller says so in one line).
+std::string host_of(const ResultsDocument& results) {
+  const ResultsContext& ctx = results.context;
+  if (ctx.machine && ctx.machine->hostname && !ctx.machine->hostname->empty()) return *ctx.machine->hostname;
+  return ctx.host_name.value_or("");
 }
 
 // The rank a results file records in context.mpi (written by `run --mpi`), if any.
@@ -70,17 +65,17 @@ FleetNode node_from_entry(const json& e, const std::string& file, std::size_t in
     return n;
   }
   if (!e.contains("results")) throw InputError(where + ": a measured rank needs 'results'");
-  if (classify_results(e["results"], n.source) != ResultsKind::roofline) {
+  n.results = read_results(e["results"], n.source);
+  if (!n.results.roofline) {
     throw InputError(fmt::format("{}: plain Google Benchmark JSON, not a roofline results file", n.source));
   }
-  n.results = e["results"];
   return n;
 }
 
 }  // namespace
 
-json fleet_entry_measured(int rank, const std::string& node, json results) {
-  return {{"rank", rank}, {"node", node}, {"ok", true}, {"results", std::move(results)}};
+json fleet_entry_measured(int rank, const std::string& node, const ResultsDocument& results) {
+  return {{"rank", rank}, {"node", node}, {"ok", true}, {"results", to_json(results)}};
 }
 
 json fleet_entry_failed(int rank, const std::string& node, const std::string& error) {
@@ -100,15 +95,15 @@ bool is_fleet_document(const json& doc) {
 
 std::vector<FleetNode> fleet_nodes(const json& doc, const std::string& source) {
   if (!is_fleet_document(doc)) {
-    if (classify_results(doc, source) != ResultsKind::roofline) {
+    FleetNode n;
+    n.results = read_results(doc, source);
+    if (!n.results.roofline) {
       throw InputError(fmt::format("{}: plain Google Benchmark JSON, not a roofline results file", source));
     }
-    FleetNode n;
-    n.name = host_of(doc);
+    n.name = host_of(n.results);
     if (n.name.empty()) throw InputError(fmt::format("{}: no host name in 'context.machine.hostname'", source));
     n.rank = rank_of(doc, source);
     n.source = source;
-    n.results = doc;
     return {n};
   }
   check_schema_version(doc, "fleet_schema_version", "fleet_schema_version", "fleet schema version", kFleetSchemaVersion,

@@ -141,8 +141,8 @@ std::string node_details(const FleetAnalysis& fleet) {
     if (!n.ok) {
       s += "<p class=\"missing\">" + html_escape(n.error) + "</p>\n";
     } else {
-      for (const ReportTable& t : {machine_table(n.results), compute_table(n.results), memory_table(n.results),
-                                   placements_table(n.results)}) {
+      const nlohmann::json doc = to_json(n.results);  // the report's tables read JSON (report_tables.hpp)
+      for (const ReportTable& t : {machine_table(doc), compute_table(doc), memory_table(doc), placements_table(doc)}) {
         ReportTable local = t;
         local.id = fmt::format("{}-{}", anchor("node", i), t.id);
         s += render_table_html(local);

@@ -18,7 +18,6 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/key_figures.hpp"
-#include "roofline/analysis/results_view.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {
@@ -29,9 +28,17 @@ namespace {
 
 // "RFLN" in the SQLite header's application_id: tells our databases from any other SQLite file.
 constexpr int kApplicationId = 0x52464C4E;
-std::string text_of(const json& j, const char* key) {
-  if (!j.contains(key)) return "";
-  return j[key].is_string() ? j[key].get<std::string>() : j[key].dump();
+// A word of the context as the history records it: the word, else the JSON text of what the file holds there
+// (null, or a value of another type, which the typed reader keeps in extra); "" when absent.
+std::string text_of(const ResultsContext& ctx, const std::optional<std::string>& word, const char* key) {
+  if (word) return *word;
+  const auto it = ctx.extra.find(key);
+  return it == ctx.extra.end() ? std::string() : it->dump();
+}
+
+// A word of context.machine ("" when absent).
+std::string machine_text(const ResultsContext& ctx, std::optional<std::string> MachineRecord::*field) {
+  return ctx.machine && (*ctx.machine).*field ? *((*ctx.machine).*field) : std::string();
 }
 
 // --- SQLite plumbing: one connection, statements that finalize themselves, errors as InputError.
@@ -220,7 +227,7 @@ void step_done(sqlite3* db, const fs::path& path, sqlite3_stmt* s) {
 
 }  // namespace
 
-std::string results_hash(const json& doc) { return content_hash(doc); }
+std::string results_hash(const ResultsDocument& results) { return content_hash(to_json(results)); }
 
 std::vector<HistoryPoint> history_points(const std::vector<HistoryRun>& runs) {
   std::vector<HistoryPoint> out;
@@ -232,18 +239,20 @@ std::vector<HistoryPoint> history_points(const std::vector<HistoryRun>& runs) {
   return out;
 }
 
-HistoryAddResult history_add(const fs::path& path, const json& results, const std::string& source,
+HistoryAddResult history_add(const fs::path& path, const ResultsDocument& results, const std::string& source,
                              std::chrono::milliseconds wait) {
+  // The key figures, the canary and the identities still read the file's JSON (key_figures.hpp, identity.hpp):
+  // the document written back, which is the file's own text, so its hash is the file's as before.
+  const json doc = to_json(results);
   std::vector<HistoryFigure> figures;
-  for (const KeyFigure& f : key_figures(results)) figures.push_back({f.id, f.label, f.value, f.unit, f.threads, f.group});
+  for (const KeyFigure& f : key_figures(doc)) figures.push_back({f.id, f.label, f.value, f.unit, f.threads, f.group});
   // The run's memory state, for the gate's memory-environment check against the history (not gated).
-  if (const double canary = canary_level(results); canary > 0.0) {
+  if (const double canary = canary_level(doc); canary > 0.0) {
     figures.push_back({kCanaryFigureId, "DRAM triad canary (environment)", canary, "B/s", 0, "environment"});
   }
-  const std::string hash = content_hash(results);
-  const json ctx = results.value("context", json::object());
-  const ResultsView view(results);
-  const HostFacts& machine = view.host();
+  const std::string hash = content_hash(doc);
+  const ResultsContext& ctx = results.context;
+  const bool has_host_name = ctx.host_name || ctx.extra.contains("host_name");
 
   if (!path.parent_path().empty() && !fs::is_directory(path.parent_path())) {
     throw InputError(fmt::format("{}: folder {} does not exist", path.string(), path.parent_path().string()));
@@ -266,15 +275,15 @@ HistoryAddResult history_add(const fs::path& path, const json& results, const st
     Stmt run = prepare(raw, path,
                        "INSERT INTO runs(date, git_revision, host, cpu_model, profile, source, content_hash,"
                        " machine_id, configuration_id) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    bind_text(run.get(), 1, text_of(ctx, "date"));
-    bind_text(run.get(), 2, text_of(ctx, "git_revision"));
-    bind_text(run.get(), 3, ctx.contains("host_name") ? text_of(ctx, "host_name") : machine.hostname);
-    bind_text(run.get(), 4, machine.cpu_model);
-    bind_text(run.get(), 5, text_of(ctx, "profile"));
+    bind_text(run.get(), 1, text_of(ctx, ctx.date, "date"));
+    bind_text(run.get(), 2, text_of(ctx, ctx.git_revision, "git_revision"));
+    bind_text(run.get(), 3, has_host_name ? text_of(ctx, ctx.host_name, "host_name") : machine_text(ctx, &MachineRecord::hostname));
+    bind_text(run.get(), 4, machine_text(ctx, &MachineRecord::cpu_model));
+    bind_text(run.get(), 5, text_of(ctx, ctx.profile, "profile"));
     bind_text(run.get(), 6, source);
     bind_text(run.get(), 7, hash);
-    bind_text(run.get(), 8, machine_identity(results));
-    bind_text(run.get(), 9, configuration_identity(results));
+    bind_text(run.get(), 8, machine_identity(doc));
+    bind_text(run.get(), 9, configuration_identity(doc));
     step_done(raw, path, run.get());
     result.run_id = sqlite3_last_insert_rowid(raw);
     Stmt fig = prepare(raw, path,

@@ -20,6 +20,7 @@
 #include "roofline/analysis/html_escape.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/bench/paired_runs.hpp"
 #include "roofline/bench/run_config.hpp"
 
@@ -62,11 +63,11 @@ std::string rerun_flags(const KeyFigure& f) {
   return fmt::format("{} --suites {} --threads {}", f.id, suite, f.threads);
 }
 
-NoiseModel load_noise(const std::string& db, const json& next) {
+NoiseModel load_noise(const std::string& db, const json& next, const std::string& next_file) {
   NoiseModel none;
   none.source = db;
   if (!fs::exists(db)) return none;  // the first run of a machine: recorded later, no history yet
-  return noise_model(history_points(history_runs(db)), next, results_hash(next), db);
+  return noise_model(history_points(history_runs(db)), next, results_hash(read_results(next, next_file)), db);
 }
 
 void emit(const Args& a, const std::string& output) {
@@ -84,7 +85,7 @@ void compare_files(const Args& a, const CompareOptions& options, CliState& state
   const json next = load_json_file(a.files[1]);
   NoiseModel noise;
   const bool with_history = !a.history.empty() && classify_results(next, a.files[1]) == ResultsKind::roofline;
-  if (with_history) noise = load_noise(a.history, next);
+  if (with_history) noise = load_noise(a.history, next, a.files[1]);
   const Comparison c = compare_runs(base, a.files[0], next, a.files[1], options, with_history ? &noise : nullptr);
   const std::string output = a.json       ? compare_to_json(c).dump(2) + "\n"
                              : a.markdown ? render_compare_markdown(c)

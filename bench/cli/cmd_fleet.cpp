@@ -30,9 +30,9 @@ std::vector<std::string> validation_failures(const std::vector<FleetNode>& nodes
   std::vector<std::string> out;
   for (const FleetNode& n : nodes) {
     if (!n.ok) continue;
-    for (const json& e : n.results["benchmarks"]) {
-      if (e.is_object() && e.value("error_occurred", false)) {
-        out.push_back(fmt::format("{}: {}: {}", n.source, e.value("name", "?"), e.value("error_message", "")));
+    for (const BenchmarkEntry& e : n.results.benchmarks) {
+      if (e.error_occurred.value_or(false)) {
+        out.push_back(fmt::format("{}: {}: {}", n.source, e.name.value_or("?"), e.error_message.value_or("")));
       }
     }
   }

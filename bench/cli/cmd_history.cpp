@@ -16,6 +16,7 @@
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/history.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_document.hpp"
 
 namespace roofline::cli {
 namespace {
@@ -47,7 +48,7 @@ void add_history_command(CLI::App& app, CliState&) {
   add->add_option("--wait", args->wait, wait_help)->capture_default_str();
   add->callback([args] {
     const auto wait = wait_of(args->wait);
-    const nlohmann::json results = load_results(args->results);  // validated before the database is opened
+    const ResultsDocument results = load_results_document(args->results);  // read before the database is opened
     const HistoryAddResult r = history_add(args->db, results, args->results, wait);
     if (r.added) {
       std::printf("added run #%lld (%zu key figures) to %s\n", r.run_id, r.figures, args->db.c_str());

@@ -148,7 +148,8 @@ int run_under_mpi(const MpiRunHooks& hooks) {
   for (int turn = 0; turn < turns; ++turn) {
     if (turn == host_rank) {
       try {
-        entry = fleet_entry_measured(rank, node, hooks.measure(mpi));
+        // The rank's results through the typed model's reader, which the fleet file's entry writes back as they were.
+        entry = fleet_entry_measured(rank, node, read_results(hooks.measure(mpi), fmt::format("rank {} ({})", rank, node)));
       } catch (const std::exception& e) {
         entry = fleet_entry_failed(rank, node, e.what());
       }

@@ -142,7 +142,8 @@ TEST(Fleet, SmallGroupFlagsByPercentAlone) {
 }
 
 json fleet_file_with_failure() {
-  std::vector<json> entries = {fleet_entry_measured(0, "n0", fleet_node("n0")), fleet_entry_measured(1, "n1", fleet_node("n1")),
+  std::vector<json> entries = {fleet_entry_measured(0, "n0", read_results(fleet_node("n0"), "n0.json")),
+                               fleet_entry_measured(1, "n1", read_results(fleet_node("n1"), "n1.json")),
                                fleet_entry_failed(2, "n2", "std::bad_alloc while measuring")};
   return fleet_document(entries, json{{"world_size", 3}});
 }

@@ -234,8 +234,8 @@ TEST(Targets, CompareGatesTheSecondTargetsHbmRead) {
 }
 
 TEST(Targets, FleetShowsTheSecondTargetsFigures) {
-  FleetNode a{"node-a", std::nullopt, "a.json", true, "", derived()};
-  FleetNode b{"node-b", std::nullopt, "b.json", true, "", derived()};
+  FleetNode a{"node-a", std::nullopt, "a.json", true, "", read_results(derived(), "a.json")};
+  FleetNode b{"node-b", std::nullopt, "b.json", true, "", read_results(derived(), "b.json")};
   const FleetAnalysis fleet = analyze_fleet({a, b}, FleetOptions{});
   ASSERT_EQ(fleet.results.size(), 2u);
   EXPECT_TRUE(fleet.results[0].cells.count("test:0/memory/HBM/read"));

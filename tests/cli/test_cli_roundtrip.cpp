@@ -18,7 +18,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_harness.hpp"
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/analysis/results_fields.hpp"
+#include "roofline/common/errors.hpp"
 #include "support/gzip_json.hpp"
 
 namespace roofline::testing {
@@ -45,8 +47,18 @@ struct ReadBack {
   }
 
   void fields(const std::string& what, const fs::path& file) {
-    const std::vector<std::string> unknown = unknown_fields(read_json(file), 10);
+    const nlohmann::json doc = read_json(file);
+    const std::vector<std::string> unknown = unknown_fields(doc, 10);
     for (const std::string& u : unknown) failures.push_back(fmt::format("{} wrote a field the reader does not know: {}", what, u));
+    if (!unknown.empty()) return;
+    // The typed results model (issue 47) has a member for every field written, and writes the file back as it was.
+    try {
+      if (to_json(read_results(doc, file.string(), ReadMode::strict)).dump() != doc.dump()) {
+        failures.push_back(fmt::format("{}: the typed results model does not write {} back as it was", what, file.string()));
+      }
+    } catch (const InputError& e) {
+      failures.push_back(fmt::format("{}: the typed results model refuses what it wrote: {}", what, e.what()));
+    }
   }
 };
 

@@ -8,12 +8,12 @@
 
 #include "fuzz_support.hpp"
 #include "roofline/analysis/history.hpp"
-#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_document.hpp"
 
 namespace {
 
-const nlohmann::json& results_to_add() {
-  static const nlohmann::json results = roofline::load_results(ROOFLINE_FUZZ_ADD_RESULTS);
+const roofline::ResultsDocument& results_to_add() {
+  static const roofline::ResultsDocument results = roofline::load_results_document(ROOFLINE_FUZZ_ADD_RESULTS);
   return results;
 }
 
@@ -21,7 +21,7 @@ const nlohmann::json& results_to_add() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace fs = std::filesystem;
-  const nlohmann::json& results = results_to_add();
+  const roofline::ResultsDocument& results = results_to_add();
   const fs::path db = roofline::fuzz::write_scratch("history.db", data, size);
   // SQLite's journal files of the previous input must not be replayed into this one.
   for (const char* suffix : {"-wal", "-shm", "-journal", ".lock"}) fs::remove(db.string() + suffix);

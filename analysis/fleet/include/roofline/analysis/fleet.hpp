@@ -80,7 +80,7 @@ struct FleetAnalysis {
 };
 
 // The hardware fingerprint of one results file, as (name, value) facts.
-std::vector<std::pair<std::string, std::string>> hardware_fingerprint(const nlohmann::json& results);
+std::vector<std::pair<std::string, std::string>> hardware_fingerprint(const ResultsDocument& results);
 
 // Analyses checked nodes (load_fleet_inputs / check_fleet_nodes). Throws InputError naming the node's
 // source when a measured node lacks the ceilings the analysis needs (options.strict).

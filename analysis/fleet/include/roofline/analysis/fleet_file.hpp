@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/results_document.hpp"
+
 namespace roofline {
 
 inline constexpr int kFleetSchemaVersion = 1;
@@ -24,11 +26,12 @@ struct FleetNode {
   std::string source;       // the file it came from, with "rank N" for fleet files
   bool ok = true;
   std::string error;        // why the rank failed (ok == false)
-  nlohmann::json results;   // the full results file (null when failed)
+  ResultsDocument results;  // the full results file, typed (empty when failed)
 };
 
-// The entries of a fleet file, as the MPI driver builds them on each rank.
-nlohmann::json fleet_entry_measured(int rank, const std::string& node, nlohmann::json results);
+// The entries of a fleet file, as the MPI driver builds them on each rank. The fleet file itself (its
+// entries, launcher facts and parsed documents below) is still JSON: only the results in it are typed.
+nlohmann::json fleet_entry_measured(int rank, const std::string& node, const ResultsDocument& results);
 nlohmann::json fleet_entry_failed(int rank, const std::string& node, const std::string& error);
 // The fleet file: entries sorted by rank, plus `launcher` facts (MPI library, world size, Slurm job).
 nlohmann::json fleet_document(std::vector<nlohmann::json> entries, nlohmann::json launcher);

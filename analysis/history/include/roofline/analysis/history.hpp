@@ -11,9 +11,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "roofline/analysis/compare_gate.hpp"
+#include "roofline/analysis/results_document.hpp"
 
 namespace roofline {
 
@@ -40,8 +39,9 @@ struct HistoryRun {
 
 // The runs as the noise model reads them (compare_gate.hpp).
 std::vector<HistoryPoint> history_points(const std::vector<HistoryRun>& runs);
-// FNV-1a of a results file's canonical JSON: how the history recognises a file it already holds.
-std::string results_hash(const nlohmann::json& results);
+// FNV-1a of a results file's canonical JSON (the typed document written back, which is the file's own text):
+// how the history recognises a file it already holds.
+std::string results_hash(const ResultsDocument& results);
 
 struct HistoryAddResult {
   long long run_id = 0;
@@ -49,9 +49,9 @@ struct HistoryAddResult {
   std::size_t figures = 0;
 };
 
-// Adds one run. `results` must be a roofline results file (validated by the caller); `source` is
-// recorded (e.g. the file's path). Creates the database when it does not exist.
-HistoryAddResult history_add(const std::filesystem::path& db, const nlohmann::json& results, const std::string& source,
+// Adds one run. `results` must be a roofline results file (read by read_results or load_results_document);
+// `source` is recorded (e.g. the file's path). Creates the database when it does not exist.
+HistoryAddResult history_add(const std::filesystem::path& db, const ResultsDocument& results, const std::string& source,
                              std::chrono::milliseconds wait = std::chrono::seconds(30));
 
 // All runs, oldest first, with their figures. The database must exist.
