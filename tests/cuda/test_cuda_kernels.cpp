@@ -117,3 +117,14 @@ TEST_F(CudaDevice, SmClockUnderLoadIsPlausible) {
 
 }  // namespace
 }  // namespace roofline::cuda
+
+// cuBLASLt is opened on first use (kernels/cuda/cublaslt_loader.cpp), not linked: a host-side entry point reaches the
+// library through the loader on any machine with the toolkit, GPU or not.
+#include <cublasLt.h>
+
+TEST(CublasLtLoader, AHostSideEntryPointReachesTheLibrary) {
+  cublasLtMatrixLayout_t layout = nullptr;
+  ASSERT_EQ(cublasLtMatrixLayoutCreate(&layout, CUDA_R_32F, 64, 32, 64), CUBLAS_STATUS_SUCCESS);
+  EXPECT_NE(layout, nullptr);
+  EXPECT_EQ(cublasLtMatrixLayoutDestroy(layout), CUBLAS_STATUS_SUCCESS);
+}
