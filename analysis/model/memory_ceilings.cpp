@@ -176,8 +176,9 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
     }
     for (const std::string& n : d.labels.notes) out["notes"].push_back(prefix + n);
   } else if (std::any_of(reported.begin(), reported.end(), [](const ReportedLevel& r) { return r.plausible; })) {
-    out["notes"].push_back(prefix + fmt::format("the '{}' curve has too few sizes for plateaus ({}); levels come "
-                                                "from the plausible reported cache sizes only.", reference,
+    out["notes"].push_back(prefix + fmt::format("the '{}' curve gave no plateaus ({} sizes: too few, or the memory "
+                                                "moved while sweeping); levels come from the plausible reported cache "
+                                                "sizes only, and DRAM from twice the last of them.", reference,
                                                 d.curve.size()));
     double lo = 0.0;
     const ReportedLevel* last = nullptr;
@@ -193,6 +194,12 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
       lo = r.bytes * 1.03;  // just above, so in_range's slack does not put one size in two levels
     }
     ranges.push_back({"DRAM", 2.0 * last->bytes, 1e30, "reported"});
+    // The range the ceilings name DRAM is a level of the table too (issue 46: a 2-thread sweep whose DRAM flipped
+    // from 75 to 40 GB/s at its last size gave no plateaus, and its levels then ended at L3).
+    out["memory_levels"].push_back({{"threads", threads}, {"level", "DRAM"}, {"reference_kernel", reference},
+                                    {"min_bytes", bytes_or_null(2.0 * last->bytes)}, {"max_bytes", nullptr},
+                                    {"bandwidth", nullptr}, {"inferred_bytes", nullptr}, {"reported_bytes", nullptr},
+                                    {"agreement", "unchecked"}, {"source", "reported"}});
   } else {
     out["notes"].push_back(prefix + "too few sizes for plateaus and no reported cache sizes: no memory levels.");
   }

@@ -172,7 +172,7 @@ void add_compare_command(CLI::App& app, CliState& state) {
   cmd->add_option("--max-busy", a->max_busy, "CPU time of other processes, in percent of the run, above which a run is disturbed")
       ->capture_default_str();
   cmd->add_option("--max-core-canary-drift", a->max_core_canary_drift,
-                  "core canary (L1 read) change, in percent, above which the cores' throughput moved (compute, L1/L2 and "
+                  "core canary (L2 read) change, in percent, above which the cores' throughput moved (compute, L1/L2 and "
                   "compute-bound GEMM figures not trusted)")
       ->capture_default_str();
   cmd->add_option("--max-canary-drift", a->max_canary_drift,

@@ -3,6 +3,8 @@
 // hand-made results document.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -360,6 +362,16 @@ TEST(MemoryCeilings, FewSizesFallBackToReportedLevels) {
   ASSERT_NE(find_ceiling(out, "L2", "read", 1), nullptr);
   EXPECT_EQ((*find_ceiling(out, "L2", "read", 1))["source"], "reported");
   EXPECT_EQ((*find_ceiling(out, "L2", "read", 1))["min_bytes"], 1048576);
+  // The table of levels names DRAM too, from twice the last plausible reported size (issue 46: a sweep whose memory
+  // moved gave no plateaus, and its levels ended at L3 while its ceilings named DRAM).
+  const auto dram = std::find_if(out["memory_levels"].begin(), out["memory_levels"].end(),
+                                 [](const json& l) { return l["level"] == "DRAM" && l["threads"] == 1; });
+  ASSERT_NE(dram, out["memory_levels"].end()) << out["memory_levels"].dump();
+  EXPECT_EQ((*dram)["source"], "reported");
+  EXPECT_EQ((*dram)["agreement"], "unchecked");
+  EXPECT_TRUE((*dram)["max_bytes"].is_null());
+  EXPECT_GT((*dram)["min_bytes"].get<double>(), (*find_ceiling(out, "L2", "read", 1))["max_bytes"].get<double>());
+  EXPECT_TRUE(any_note_has(out["notes"], "gave no plateaus"));
 
   // Nothing reported either: no ceilings, and a note that says why.
   const json bare = derive_memory_ceilings(results_doc({{"read", 1, {{16 * KiB, 4e11}, {1 * MiB, 1.5e11}}}},

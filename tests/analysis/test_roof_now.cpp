@@ -186,7 +186,7 @@ TEST(RoofNow, KeyFigurePerBackendAsAFraction) {
   ASSERT_NE(it, figures.end());
   EXPECT_NEAR(it->value, 0.7 * 1.0 / 1.005, 2e-3);
   EXPECT_EQ(it->unit, kFractionUnit);
-  EXPECT_FALSE(it->shared_memory);  // trusted when the canary moved
+  EXPECT_TRUE(it->shared_memory);  // judged only while the canary holds (issue 46)
   EXPECT_EQ(it->label, "GEMV fp32 batch 1 (eigen) of its roof now, 2 threads");
   EXPECT_NE(std::find_if(figures.begin(), figures.end(),
                          [](const KeyFigure& f) { return f.id == "gemm/fp32/onednn/batch:1/threads:2/of_roof_now"; }),
@@ -194,18 +194,18 @@ TEST(RoofNow, KeyFigurePerBackendAsAFraction) {
   EXPECT_EQ(format_si(it->value, it->unit), "69.8%");  // 0.7 x 1.002 (the median repetition) / 1.005
 }
 
-TEST(RoofNow, TheGateTrustsItWhenTheMachinesMemoryMoved) {
-  // Run 2 in the slow memory state (0.6x: the roof, the canary, the probes and the GEMVs alike).
+TEST(RoofNow, ItIsJudgedOnlyWhileTheCanaryHolds) {
+  // Run 2 in the slow memory state (0.6x: the roof, the canary, the probes and the GEMVs alike): nothing of the
+  // GEMV is trusted, its share of the roof now included (issue 46: shares moved 16-38% on a host whose memory flips).
   const json fast = run(1.0, 1.0, 50e9);
   const json slow = run(0.6, 1.0, 30e9);
   const Gate aa = gate_runs(fast, slow, nullptr, GateOptions{});
   EXPECT_TRUE(aa.memory_disturbed);
   EXPECT_NE(aa.outcome, Outcome::regression) << aa.verdict_line;
-  EXPECT_TRUE(row(aa, kNowId).trusted);
-  EXPECT_EQ(row(aa, kNowId).verdict, Verdict::ok);
-  EXPECT_FALSE(row(aa, "gemm/fp32/batch:1/threads:2").trusted);  // the raw GEMV moved with the memory
-  // The same, with the eigen GEMV 25% slower and its probes unchanged: a regression naming it.
-  const Gate doctored = gate_runs(fast, run(0.6, 0.75, 30e9), nullptr, GateOptions{});
+  EXPECT_FALSE(row(aa, kNowId).trusted);
+  EXPECT_FALSE(row(aa, "gemm/fp32/batch:1/threads:2").trusted);
+  // The eigen GEMV 25% slower in the same memory state (canary and probes unchanged): a regression naming it.
+  const Gate doctored = gate_runs(fast, run(1.0, 0.75, 50e9), nullptr, GateOptions{});
   EXPECT_EQ(doctored.outcome, Outcome::regression) << doctored.verdict_line;
   EXPECT_EQ(row(doctored, kNowId).verdict, Verdict::regression);
   EXPECT_NE(doctored.verdict_line.find(kNowId), std::string::npos) << doctored.verdict_line;

@@ -10,8 +10,8 @@
 //   gemm/<precision>/batch:max/threads:T     ... and at the largest batch measured (its batch in the label)
 //   gemm/<precision>/<backend>/batch:1/threads:T/of_roof_now
 //                                            each backend's GEMV as a fraction of its roof now (roof_now.hpp:
-//                                            the read probes around it; unit "fraction"), trusted when the
-//                                            canary moved
+//                                            the read probes around it; unit "fraction"), a shared-memory
+//                                            figure (issue 46: it moved with the host's memory state)
 //   llm/<model>/<weights>/kv:<kv>/decode/batch:B/context:C/threads:T, .../prefill/prompt:P/threads:T
 //                                            one layer's time of `llm --measure` (s, lower is better: the
 //                                            median repetition; its estimate in the label)
@@ -62,7 +62,7 @@ struct KeyFigure {
 
 // Rests on the host cores' own throughput (a CPU figure: threads > 0): compute and dequant ceilings, the
 // private cache levels' bandwidth (memory figures not shared_memory: L1, L2) and compute-bound GEMM (the
-// largest batch). The run's core canary (context.environment.core_canary: L1 read) speaks for their
+// largest batch). The run's core canary (context.environment.core_canary: L2 read, L1 in files before issue 46) speaks for their
 // environment: a host loading our vCPUs' SMT siblings slows them by a third, the clock and steal unchanged.
 bool core_bound(const KeyFigure& f);
 

@@ -9,8 +9,8 @@
 //    curve and the reported sizes disagree, both are recorded and the curve is used.
 //  - Each kernel's ceiling at a level is the best repetition (max) of its sizes inside that level's
 //    plateau range; min_bytes/max_bytes are the sizes it came from. Transition sizes count for no level.
-//  - With too few sizes for plateaus (a short --sizes list), levels come from the reported sizes alone
-//    ("source": "reported").
+//  - With no plateaus (a short --sizes list, or memory that moved while sweeping), levels come from the reported
+//    sizes alone, DRAM from twice the last plausible one ("source": "reported").
 //
 // Output keys (merged into the results file's `roofline` section):
 //  memory_ceilings: [{level, kernel, threads, value (B/s), unit "B/s", min_bytes, max_bytes,

@@ -24,7 +24,7 @@
 //   - the moment: a figure with a roof of the moment (KeyFigure::roof_now: the read probes around a GEMV) is
 //     not trusted when the two runs' roofs of the moment differ by more than max_canary_drift, whatever the
 //     canary said: the point ran on different memory states (paired runs only; a history keeps no probes).
-//   - cores: the core canary (L1 read, at the start and the end of each run) moving more than
+//   - cores: the core canary (L2 read; L1 before issue 46; at the start, the checkpoints and the end of each run) moving more than
 //     max_core_canary_drift within either run or between them disturbs the core-bound figures (core_bound in
 //     key_figures.hpp: compute, L1/L2, compute-bound GEMM) alike: beyond its threshold, such a figure is
 //     unclear, not a regression.
@@ -59,7 +59,7 @@ struct GateOptions {
   // The DRAM canary moving more than this (within a run, between the runs, or from the history's): the
   // memory environment moved. A state flip of a shared host moves it 40-80%; a quiet VM's canary 3-8%.
   double max_canary_drift = 0.10;
-  // The core canary (L1 read) moving more than this, within a run or between the runs: the cores' own
+  // The core canary (L2 read) moving more than this, within a run or between the runs: the cores' own
   // throughput moved (a host loading the SMT siblings), and the core-bound figures (key_figures.hpp) are not
   // trusted. A quiet guest's core canary moves 1-3% between runs; a loaded sibling takes a third.
   double max_core_canary_drift = 0.10;
