@@ -329,6 +329,25 @@ std::string reasons_of(const std::vector<const FigureRow*>& rows) {
   return reasons;
 }
 
+// " (and N ... not trusted: why)" of a regression's verdict: the environments that moved, and each figure not trusted
+// for a reason of its own (its roofs of the moment moved, its level is warned), so that no reason reads empty.
+std::string not_trusted_part(const Gate& g, const std::vector<const FigureRow*>& unclear) {
+  if (unclear.empty()) return "";
+  std::vector<std::string> why;
+  if (!g.memory_why.empty()) why.push_back(g.memory_why);
+  if (!g.core_why.empty()) why.push_back(g.core_why);
+  bool own = false;
+  for (const FigureRow* r : unclear) {
+    if (!r->moment_moved && r->figure.warning.empty()) continue;
+    own = true;
+    const std::size_t at = r->why.find("; not trusted: ");
+    why.push_back(r->figure.id + (at == std::string::npos ? "" : ": " + r->why.substr(at + 15)));
+  }
+  const char* kind = own ? "" : g.core_disturbed ? (g.memory_disturbed ? "" : "core-bound ") : "shared-memory ";
+  return fmt::format(" (and {} {}figure{} not trusted: {})", unclear.size(), kind, unclear.size() == 1 ? "" : "s",
+                     fmt::join(why, "; "));
+}
+
 void decide_verdict(Gate& g) {
   std::vector<const FigureRow*> regressions, unclear;
   const FigureRow* closest = nullptr;
@@ -346,10 +365,7 @@ void decide_verdict(Gate& g) {
   if (g.outcome == Outcome::regression) {
     g.verdict_line = fmt::format("verdict: REGRESSION: {} of {} key figures worse than their thresholds: {}; {}{}",
                                  regressions.size(), g.figures.size(), reasons_of(regressions), env,
-                                 unclear.empty() ? "" : fmt::format(" (and {} {}figure{} not trusted: {})", unclear.size(),
-                                                                    g.core_disturbed ? (g.memory_disturbed ? "" : "core-bound ") : "shared-memory ",
-                                                                    unclear.size() == 1 ? "" : "s",
-                                                                    g.memory_why.empty() ? g.core_why : g.core_why.empty() ? g.memory_why : g.memory_why + "; " + g.core_why));
+                                 not_trusted_part(g, unclear));
   } else if (g.outcome == Outcome::inconclusive && cpu) {
     g.verdict_line = fmt::format("verdict: INCONCLUSIVE: environment disturbed ({}); {} of {} figures beyond their thresholds, not trusted{}",
                                  env, unclear.size(), g.figures.size(), unclear.empty() ? "" : ": " + reasons_of(unclear));

@@ -235,6 +235,17 @@ TEST(RoofNow, ARoofOfTheMomentThatMovedBetweenTheRunsIsNotTrusted) {
   const Gate same = gate_runs(base, run(1.05, 0.75), nullptr, GateOptions{});
   EXPECT_TRUE(row(same, kNowId).trusted);
   EXPECT_EQ(same.outcome, Outcome::regression) << same.verdict_line;
+  // A regression elsewhere names the figure not trusted for its own moment, never an empty reason.
+  json dram_halved = faster;
+  for (json& m : dram_halved["roofline"]["memory_ceilings"]) {
+    m["value"] = 0.5 * kDram;
+    m["plateau_median"] = 0.5 * kDram;
+  }
+  const Gate mixed = gate_runs(base, dram_halved, nullptr, GateOptions{});
+  EXPECT_EQ(mixed.outcome, Outcome::regression) << mixed.verdict_line;
+  EXPECT_NE(mixed.verdict_line.find(kNowId + ": the memory under it moved between the runs"), std::string::npos)
+      << mixed.verdict_line;
+  EXPECT_EQ(mixed.verdict_line.find("not trusted: )"), std::string::npos) << mixed.verdict_line;
   // The roof fell and the share fell: not explained by a point stuck below its roof, so still a regression.
   const Gate slower = gate_runs(base, run(0.8, 0.75), nullptr, GateOptions{});
   EXPECT_TRUE(row(slower, kNowId).trusted);
