@@ -283,9 +283,15 @@ std::vector<std::pair<std::string, double>> canary_points(const json& results, c
     return o.contains(key) && o[key].is_number() && o[key].get<double>() > 0.0 ? o[key].get<double>() : 0.0;
   };
   if (const double start = positive(c, "start"); start > 0.0) out.emplace_back("start", start);
-  if (c.contains("checkpoints") && c["checkpoints"].is_array()) {
+  if (c.contains("checkpoints") && !c["checkpoints"].is_null()) {
+    const std::string where = fmt::format("context.environment.{}.checkpoints", which);
+    if (!c["checkpoints"].is_array()) throw InputError(where + " is not a list");
     for (const json& p : c["checkpoints"]) {
-      if (!p.is_object() || !p.contains("at") || !p["at"].is_string()) continue;
+      if (!p.is_object() || !p.contains("at") || !p["at"].is_string() || !p.contains("bytes_per_second") ||
+          !p["bytes_per_second"].is_number() || p["bytes_per_second"].get<double>() < 0.0) {
+        throw InputError(where + ": each needs 'at' (a suite's name) and 'bytes_per_second' (a number, 0 or more)");
+      }
+      // 0: no memory for the canary then; not a point.
       if (const double v = positive(p, "bytes_per_second"); v > 0.0) out.emplace_back(p["at"].get<std::string>(), v);
     }
   }

@@ -212,7 +212,12 @@ TEST(CompareGate, ACanaryCheckpointSeesAFlipTheEndsMiss) {
   EXPECT_TRUE(siblings.core_disturbed);
   EXPECT_FALSE(siblings.memory_disturbed);
   EXPECT_FALSE(figure(siblings, kFp32).trusted);
-  // Files from before checkpoints: start and end alone, as before.
+  // A mistyped checkpoint is bad input, not a quiet environment.
+  json bad = steady;
+  bad["context"]["environment"]["canary"]["checkpoints"][0]["bytes_per_second"] = "fast";
+  EXPECT_THROW(canary_points(bad), InputError);
+  EXPECT_THROW(gate_runs(steady, bad, nullptr, GateOptions{}), InputError);
+    // Files from before checkpoints: start and end alone, as before.
   EXPECT_EQ(canary_points(quiet).size(), 2u);
   EXPECT_NEAR(canary_level(quiet), 20.1e9, 1e6);  // the mean of start (20.0) and end (20.2)
 }
