@@ -44,6 +44,9 @@ struct PlateauOptions {
   double noise_floor = 0.08;
   double outlier_cap = 9.0;      // 3 sigma
   double transition_cost = 8.0;  // just under the cap: a point between two levels is a transition
+  // A size above its level in the level's later half costs at most this (below transition_cost): a bump of the
+  // level, not a transition out of it, which lies below (plateaus.cpp, fit_level).
+  double bump_cap = 4.0;
   double level_penalty = 10.0;
   // A level holds at least min_points sizes spanning min_octaves (two sizes of the quick profile's half-octave
   // sweep): a shorter piece is a transition.
