@@ -1,23 +1,186 @@
-// Large buffers asked for transparent huge pages: see huge_pages.hpp.
+// Large buffers asked for transparent huge pages, from a pool of mappings kept for reuse: see huge_pages.hpp.
+// (A pool of our own: glibc's malloc maps requests above at most 32 MiB on their own and unmaps them on free,
+// with no say over their alignment or page advice, and no allocator Debian packages keeps mappings per page size.)
 #include "roofline/common/huge_pages.hpp"
 
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <vector>
 
 namespace roofline {
 
+namespace {
+
+struct Mapping {
+  std::uintptr_t base = 0;
+  std::size_t length = 0;
+  PageSize pages = PageSize::huge_2m;
+  bool in_use = false;
+  std::uint64_t given_back = 0;  // the pool's clock when it was given back (oldest unmapped first)
+};
+
+struct Pool {
+  std::mutex mutex;
+  std::vector<Mapping> mappings;
+  std::uint64_t limit = 0;
+  std::uint64_t clock = 0;
+  MappingPoolCounts counts;
+};
+
+Pool& pool() {
+  static Pool p;
+  return p;
+}
+
+std::size_t round_up(std::size_t bytes) {
+  return (std::max<std::size_t>(bytes, 1) + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+}
+
+// `length` bytes (a multiple of 2 MiB) mapped fresh at a 2 MiB boundary and advised for `pages`; 0 when refused.
+std::uintptr_t map_fresh(std::size_t length, PageSize pages) {
+  void* raw = mmap(nullptr, length + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return 0;
+  // One huge page more than needed, trimmed to the 2 MiB boundary inside it.
+  const auto base = reinterpret_cast<std::uintptr_t>(raw);
+  const std::uintptr_t aligned = (base + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  if (aligned > base) munmap(raw, aligned - base);
+  const std::uintptr_t end = base + length + kHugePageBytes;
+  if (aligned + length < end) munmap(reinterpret_cast<void*>(aligned + length), end - aligned - length);
+  // Advice only: a kernel without THP refuses it, and the pages stay 4 KiB (the measuring side records it).
+  madvise(reinterpret_cast<void*>(aligned), length, pages == PageSize::huge_2m ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+  return aligned;
+}
+
+// Unmaps kept mappings, the oldest first, until at most `keep` bytes of them are left. Under the pool's lock.
+void trim(Pool& p, std::uint64_t keep) {
+  for (;;) {
+    std::uint64_t kept = 0;
+    auto oldest = p.mappings.end();
+    for (auto it = p.mappings.begin(); it != p.mappings.end(); ++it) {
+      if (it->in_use) continue;
+      kept += it->length;
+      if (oldest == p.mappings.end() || it->given_back < oldest->given_back) oldest = it;
+    }
+    p.counts.kept_bytes = kept;
+    if (kept <= keep || oldest == p.mappings.end()) return;
+    munmap(reinterpret_cast<void*>(oldest->base), oldest->length);
+    p.mappings.erase(oldest);
+  }
+}
+
+// The kept mapping `m` grown to `length` bytes: its pages moved (not copied) to the start of a fresh mapping of
+// that length, both 2 MiB aligned so that huge pages move whole. False (m unchanged) when refused.
+bool grow(Pool& p, Mapping& m, std::size_t length) {
+  const std::uintptr_t fresh = map_fresh(length, m.pages);
+  if (fresh == 0) return false;
+  void* moved = mremap(reinterpret_cast<void*>(m.base), m.length, m.length, MREMAP_MAYMOVE | MREMAP_FIXED,
+                       reinterpret_cast<void*>(fresh));
+  if (moved == MAP_FAILED) {
+    munmap(reinterpret_cast<void*>(fresh), length);
+    return false;
+  }
+  p.counts.fresh_bytes += length - m.length;
+  p.counts.reused_bytes += m.length;
+  m.base = fresh;
+  m.length = length;
+  return true;
+}
+
+}  // namespace
+
+void* take_mapping(std::size_t bytes, PageSize pages, std::size_t* length) {
+  const std::size_t need = round_up(bytes);
+  Pool& p = pool();
+  const std::lock_guard<std::mutex> lock(p.mutex);
+  // The smallest kept mapping that holds the request, else the largest one to grow to it.
+  Mapping* fits = nullptr;
+  Mapping* largest = nullptr;
+  for (Mapping& m : p.mappings) {
+    if (m.in_use || m.pages != pages) continue;
+    if (m.length >= need && (fits == nullptr || m.length < fits->length)) fits = &m;
+    if (m.length < need && (largest == nullptr || m.length > largest->length)) largest = &m;
+  }
+  Mapping* out = fits;
+  if (out != nullptr) {
+    p.counts.reused_bytes += out->length;
+  } else if (largest != nullptr && grow(p, *largest, need)) {
+    out = largest;
+  } else {
+    const std::uintptr_t fresh = map_fresh(need, pages);
+    if (fresh == 0) return nullptr;
+    p.counts.fresh_bytes += need;
+    p.mappings.push_back({fresh, need, pages, false, 0});
+    out = &p.mappings.back();
+  }
+  out->in_use = true;
+  const std::uintptr_t base = out->base;
+  if (length != nullptr) *length = out->length;
+  trim(p, p.limit);  // the kept bytes fell: nothing is unmapped here, but the count is kept up to date
+  return reinterpret_cast<void*>(base);
+}
+
+void give_mapping(void* ptr) {
+  if (ptr == nullptr) return;
+  Pool& p = pool();
+  const std::lock_guard<std::mutex> lock(p.mutex);
+  for (Mapping& m : p.mappings) {
+    if (m.base == reinterpret_cast<std::uintptr_t>(ptr) && m.in_use) {
+      m.in_use = false;
+      m.given_back = ++p.clock;
+      trim(p, p.limit);
+      return;
+    }
+  }
+  std::fputs("give_mapping: not a mapping the pool handed out\n", stderr);  // a broken invariant
+  std::abort();
+}
+
 void* allocate_large(std::size_t bytes, std::size_t alignment) {
   bytes = std::max<std::size_t>(bytes, 1);
-  if (bytes < kHugePageThreshold) {
+  if (bytes < kHugePageThreshold || alignment > kHugePageBytes) {
     return std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
   }
-  const std::size_t size = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
-  void* p = std::aligned_alloc(std::max(alignment, kHugePageBytes), size);
-  // Advice only: a kernel without THP refuses it, and the pages stay 4 KiB (the measuring side records it).
-  if (p != nullptr) madvise(p, size, MADV_HUGEPAGE);
-  return p;
+  return take_mapping(bytes, PageSize::huge_2m, nullptr);
+}
+
+void free_large(void* ptr) {
+  if (ptr == nullptr) return;
+  {
+    Pool& p = pool();
+    const std::lock_guard<std::mutex> lock(p.mutex);
+    const bool pooled = std::any_of(p.mappings.begin(), p.mappings.end(), [&](const Mapping& m) {
+      return m.base == reinterpret_cast<std::uintptr_t>(ptr) && m.in_use;
+    });
+    if (!pooled) {
+      std::free(ptr);
+      return;
+    }
+  }
+  give_mapping(ptr);
+}
+
+void set_mapping_pool_limit(std::uint64_t bytes) {
+  Pool& p = pool();
+  const std::lock_guard<std::mutex> lock(p.mutex);
+  p.limit = bytes;
+  trim(p, p.limit);
+}
+
+void release_kept_mappings() {
+  Pool& p = pool();
+  const std::lock_guard<std::mutex> lock(p.mutex);
+  trim(p, 0);
+}
+
+MappingPoolCounts mapping_pool_counts() {
+  Pool& p = pool();
+  const std::lock_guard<std::mutex> lock(p.mutex);
+  return p.counts;
 }
 
 }  // namespace roofline

@@ -165,7 +165,7 @@ double measure_memory_roof(int threads, const std::vector<int>& pus, const IsaFe
                            int passes) {
   using Clock = std::chrono::steady_clock;
   struct FreeDeleter {
-    void operator()(double* p) const { std::free(p); }
+    void operator()(double* p) const { free_large(p); }
   };
   if (!pus.empty()) pin_openmp_threads(threads, pus);
   // A whole number of the read kernel's steps per thread, so no tail runs (stream.hpp).

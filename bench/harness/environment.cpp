@@ -61,7 +61,7 @@ double measure_canary(std::uint64_t bytes, int threads, const IsaFeatures& featu
   // On the 2 MiB pages of the DRAM roof it speaks for (huge_pages.hpp): a plain aligned_alloc got 4 KiB pages under
   // THP "madvise", whose first touch under nested paging took a fault per page at every canary of the run.
   const auto array = [n] { return static_cast<double*>(allocate_large(n * sizeof(double))); };
-  std::unique_ptr<double, FreeDeleter> a(array()), b(array()), c(array());
+  std::unique_ptr<double, LargeFree> a(array()), b(array()), c(array());
   if (!a || !b || !c) return 0.0;  // no memory for it now: no canary, said by a 0
   const StreamArrays arrays{a.get(), b.get(), c.get(), n};
   stream_init(StreamKernel::triad, arrays, threads);

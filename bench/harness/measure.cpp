@@ -15,6 +15,7 @@
 #include "roofline/bench/profile.hpp"
 #include "roofline/bench/progress.hpp"
 #include "roofline/bench/runner.hpp"
+#include "roofline/common/huge_pages.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/schema_version.hpp"
 
@@ -195,6 +196,12 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   }
 
   const RunPlan plan = plan_run(targets, config);  // fixed before the first measurement
+  // Large buffers given back are kept for the next that fits, within half the memory budget (common/huge_pages.hpp:
+  // first-touching fresh memory was most of the run's time outside the kernels); none on several NUMA nodes, where
+  // the team that first touches a page places it.
+  const std::uint64_t pool_limit = machine.numa_nodes > 1 ? 0 : config.memory_budget_bytes / 2;
+  set_mapping_pool_limit(pool_limit);
+  const MappingPoolCounts pool_start = mapping_pool_counts();
   Progress progress(!config.quiet);
   const std::vector<std::pair<std::string, double>> budgets = suite_budgets(targets, config);
   progress.plan(budgets);
@@ -224,6 +231,8 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   progress.update("canary");
   const EnvironmentSample env_end = sample_environment(machine, config);
   progress.finish();
+  const MappingPoolCounts pool_end = mapping_pool_counts();
+  set_mapping_pool_limit(0);  // what the run kept goes back to the system
 
   json context = runner.context().is_object() ? runner.context() : minimal_benchmark_context(machine);
   const json ours = run_context(config, machine, notes);
@@ -235,6 +244,9 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   const double seconds = seconds_since(started);
   context["wall_seconds"] = seconds;
   context["plan"] = plan.to_json();
+  context["mapping_pool"] = {{"limit_bytes", pool_limit},
+                             {"fresh_bytes", pool_end.fresh_bytes - pool_start.fresh_bytes},
+                             {"reused_bytes", pool_end.reused_bytes - pool_start.reused_bytes}};
   json budget = json::object();
   for (const auto& [suite, s] : budgets) budget[suite] = s;
   context["time_budget"] = {

@@ -12,6 +12,7 @@
 
 #include <omp.h>
 
+#include "roofline/common/huge_pages.hpp"
 #include "roofline/kernels/gemm.hpp"
 
 namespace roofline::gemm_detail {
@@ -100,7 +101,7 @@ class GemmBuffers {
 
  private:
   struct Free {
-    void operator()(void* p) const { std::free(p); }
+    void operator()(void* p) const { free_large(p); }
   };
   using Block = std::unique_ptr<void, Free>;
   static Block allocate(double bytes);

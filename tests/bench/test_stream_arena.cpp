@@ -15,7 +15,7 @@ namespace {
 void run_sequence(const std::vector<StreamKernel>& kernels, std::size_t n) {
   MachineFacts machine;
   machine.numa_nodes = 1;
-  StreamArena arena(machine, BindPolicy::none, 1ull << 30, 0);
+  StreamArena arena(machine, BindPolicy::none, 1ull << 30);
   const IsaFeatures features{};
   for (const StreamKernel k : kernels) {
     const StreamArrays x = arena.get(k, n, 1);
@@ -50,7 +50,7 @@ TEST(StreamArena, EveryKernelValidatesAfterAnyOtherOnASharedSet) {
 TEST(StreamArena, AFailedValidationForgetsWhatTheArraysHold) {
   MachineFacts machine;
   machine.numa_nodes = 1;
-  StreamArena arena(machine, BindPolicy::none, 1ull << 30, 0);
+  StreamArena arena(machine, BindPolicy::none, 1ull << 30);
   const IsaFeatures features{};
   StreamArrays x = arena.get(StreamKernel::triad, 1024, 1);
   x.b[7] = -1.0;  // a broken kernel's doing

@@ -1,5 +1,7 @@
 // allocate_large: alignment by size class, and the huge-page advice on large buffers, read back from the
-// kernel's own record of this process's mappings (VmFlags "hg" in /proc/self/smaps).
+// kernel's own record of this process's mappings (VmFlags "hg" in /proc/self/smaps); the pool of mappings kept for
+// reuse (issue 46): a kept mapping that fits is handed out again, a larger request grows the largest kept one with
+// its contents in place, page sizes never mix, and a limit of 0 keeps nothing.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -38,11 +40,11 @@ TEST(HugePages, SmallBuffersKeepTheirAlignment) {
   ASSERT_NE(p, nullptr);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % 64, 0u);
   std::memset(p, 1, 1000);
-  std::free(p);
+  free_large(p);
   void* empty = allocate_large(0, 4096);  // 0 bytes is one byte, never nullptr for a size of 0
   ASSERT_NE(empty, nullptr);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(empty) % 4096, 0u);
-  std::free(empty);
+  free_large(empty);
 }
 
 TEST(HugePages, LargeBuffersAreHugePageAlignedAndAdvised) {
@@ -53,11 +55,89 @@ TEST(HugePages, LargeBuffersAreHugePageAlignedAndAdvised) {
   std::memset(p, 1, bytes);
   const std::string flags = vm_flags_of(p);
   if (flags.empty()) {
-    std::free(p);
+    free_large(p);
     GTEST_SKIP() << "/proc/self/smaps is not readable here";
   }
   EXPECT_NE(flags.find(" hg"), std::string::npos) << flags;
-  std::free(p);
+  free_large(p);
+}
+
+// Every pool test starts from an empty pool with room for what it keeps, and leaves it empty.
+struct PoolLimit {
+  explicit PoolLimit(std::uint64_t bytes) {
+    release_kept_mappings();
+    set_mapping_pool_limit(bytes);
+  }
+  ~PoolLimit() { set_mapping_pool_limit(0); }
+};
+
+TEST(MappingPool, AKeptMappingThatFitsIsHandedOutAgain) {
+  const PoolLimit limit(64ull << 20);
+  std::size_t length = 0;
+  void* p = take_mapping(8u << 20, PageSize::huge_2m, &length);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(length, 8u << 20);
+  std::memset(p, 1, length);
+  give_mapping(p);
+  EXPECT_EQ(mapping_pool_counts().kept_bytes, 8u << 20);
+  const MappingPoolCounts before = mapping_pool_counts();
+  std::size_t again = 0;
+  void* q = take_mapping(5u << 20, PageSize::huge_2m, &again);
+  EXPECT_EQ(q, p);
+  EXPECT_EQ(again, 8u << 20);  // the kept mapping, larger than asked for
+  EXPECT_EQ(mapping_pool_counts().fresh_bytes, before.fresh_bytes);
+  EXPECT_EQ(mapping_pool_counts().reused_bytes, before.reused_bytes + (8u << 20));
+  give_mapping(q);
+}
+
+TEST(MappingPool, ALargerRequestGrowsTheLargestKeptMappingWithItsContents) {
+  const PoolLimit limit(64ull << 20);
+  void* p = take_mapping(8u << 20, PageSize::huge_2m, nullptr);
+  ASSERT_NE(p, nullptr);
+  auto* bytes = static_cast<unsigned char*>(p);
+  for (std::size_t i = 0; i < (8u << 20); i += 4096) bytes[i] = static_cast<unsigned char>(i >> 12);
+  give_mapping(p);
+  const MappingPoolCounts before = mapping_pool_counts();
+  std::size_t length = 0;
+  auto* q = static_cast<unsigned char*>(take_mapping(20u << 20, PageSize::huge_2m, &length));
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(length, 20u << 20);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(q) % kHugePageBytes, 0u);
+  // The touched pages moved, not copied nor zeroed; only the growth is fresh.
+  for (std::size_t i = 0; i < (8u << 20); i += 4096) ASSERT_EQ(q[i], static_cast<unsigned char>(i >> 12)) << i;
+  EXPECT_EQ(mapping_pool_counts().fresh_bytes, before.fresh_bytes + (12u << 20));
+  std::memset(q + (8u << 20), 2, 12u << 20);
+  give_mapping(q);
+}
+
+TEST(MappingPool, PageSizesNeverMix) {
+  const PoolLimit limit(64ull << 20);
+  void* huge = take_mapping(8u << 20, PageSize::huge_2m, nullptr);
+  ASSERT_NE(huge, nullptr);
+  give_mapping(huge);
+  void* small = take_mapping(4u << 20, PageSize::base_4k, nullptr);
+  ASSERT_NE(small, nullptr);
+  EXPECT_NE(small, huge);
+  std::memset(small, 3, 4u << 20);
+  const std::string flags = vm_flags_of(small);
+  if (!flags.empty()) {
+    EXPECT_NE(flags.find(" nh"), std::string::npos) << flags;
+  }
+  give_mapping(small);
+}
+
+TEST(MappingPool, ALimitOfZeroKeepsNothing) {
+  const PoolLimit limit(0);
+  void* p = allocate_large(6u << 20, 4096);
+  ASSERT_NE(p, nullptr);
+  free_large(p);
+  EXPECT_EQ(mapping_pool_counts().kept_bytes, 0u);
+  const PoolLimit some(16ull << 20);
+  void* a = take_mapping(12u << 20, PageSize::huge_2m, nullptr);
+  void* b = take_mapping(12u << 20, PageSize::huge_2m, nullptr);
+  give_mapping(a);
+  give_mapping(b);  // over the limit: the oldest (a) is unmapped
+  EXPECT_EQ(mapping_pool_counts().kept_bytes, 12u << 20);
 }
 
 }  // namespace

@@ -23,32 +23,34 @@ namespace roofline {
 // Arrays of kHugePageThreshold and more (common/huge_pages.hpp) are aligned to a huge page and asked for
 // transparent huge pages (fewer TLB misses in DRAM), or, for the 4 KiB-page runs, told not to use them.
 
-// Frees either kind of array: munmap for mapped ones (mapped_bytes > 0), free for heap ones.
+// Frees either kind of array: mapped ones (mapped_bytes > 0) go back to the pool of mappings
+// (common/huge_pages.hpp), heap ones to free.
 struct BufferDeleter {
   std::size_t mapped_bytes = 0;
   void operator()(double* p) const {
-    if (mapped_bytes > 0) munmap(p, mapped_bytes);
+    if (mapped_bytes > 0) give_mapping(p);
     else std::free(p);
   }
 };
 using Buffer = std::unique_ptr<double, BufferDeleter>;
 
 // Arrays under 4 MiB (cache-sized: no page size bounds them) come from the heap, 64-byte aligned. Larger
-// ones are mapped fresh, so that every page is first touched by the kernel's team and the mapping is theirs
-// alone in /proc/self/smaps, 2 MiB aligned (a huge page can back the first byte), and advised before the
-// first touch: MADV_HUGEPAGE for the main sweep, MADV_NOHUGEPAGE for the 4 KiB-page runs.
+// ones are mappings of the process's pool (common/huge_pages.hpp: kept after use, since first-touching fresh
+// memory is most of a sweep's overhead on a guest whose host takes freed memory back), 2 MiB aligned (a huge page
+// can back the first byte), and advised before their first touch: MADV_HUGEPAGE for the main sweep,
+// MADV_NOHUGEPAGE for the 4 KiB-page runs. A mapping may be larger than asked for (a kept one that fits).
 Buffer allocate(std::size_t n, PageSize pages);
 
 // The arrays of the bandwidth suite. Google Benchmark interleaves the repetitions of a batch of benchmarks (random
 // interleaving), so a batch's sizes alternate: each set of arrays (kernel arity, elements, threads, pages) stays
 // alive after use, up to `keep_bytes` in all (least recently used sets freed first; 0: one set at a time), so that
 // a set is allocated and first-touched once per thread count instead of once per repetition (issue 46: allocation
-// and first touch were most of the quick sweep's overhead). A retired set's mappings are kept (up to `spare_bytes`)
-// and reused by later sets of about their size, the next thread count's included on one NUMA node.
+// and first touch were most of the quick sweep's overhead). A freed set's mappings go back to the process's pool
+// (common/huge_pages.hpp), which hands them to later sets that fit, the next thread count's included.
 class StreamArena {
  public:
-  StreamArena(const MachineFacts& machine, BindPolicy bind, std::uint64_t keep_bytes = 0, std::uint64_t spare_bytes = 0)
-      : machine_(machine), bind_(bind), keep_bytes_(keep_bytes), spare_bytes_(spare_bytes) {}
+  StreamArena(const MachineFacts& machine, BindPolicy bind, std::uint64_t keep_bytes = 0)
+      : machine_(machine), bind_(bind), keep_bytes_(keep_bytes) {}
 
   // Arrays for `kernel` at n elements on `pages`, initialized, first touched by the pinned team of `threads`.
   // Empty (n == 0) when memory could not be allocated.
@@ -85,13 +87,20 @@ class StreamArena {
     if (current_ != nullptr) current_->held = {kUnknown, kUnknown, kUnknown};
   }
 
-  // Ends a thread count: its sets go. Their mappings stay for the next thread count's sets on a machine of one NUMA
-  // node (where the team that first touched a page does not decide where it lies); on more, they are unmapped.
-  void release() {
-    for (const std::unique_ptr<Set>& s : sets_) retire(*s);
+  // Ends a batch of interleaved repetitions: its sets go, their mappings back to the pool, where the next batch's
+  // larger sets grow from them (a sweep's sizes ascend: only the growth is touched fresh).
+  void end_batch() {
     sets_.clear();
     current_ = nullptr;
-    if (machine_.numa_nodes > 1) spare_.clear();
+  }
+
+  // Ends a thread count: its sets go. Their mappings stay in the pool for the next thread count's sets on a machine
+  // of one NUMA node (where the team that first touched a page does not decide where it lies); on more, the pool's
+  // kept mappings are unmapped.
+  void release() {
+    sets_.clear();
+    current_ = nullptr;
+    if (machine_.numa_nodes > 1) release_kept_mappings();
   }
 
   // What the mapped arrays of the set last asked for got, read once after their first touch; nullptr for heap arrays.
@@ -159,50 +168,6 @@ class StreamArena {
     }
   }
 
-  // A mapping a retired set no longer uses, kept for a later set of about its size (issue 46: under nested paging a
-  // first touch costs a fault per page, 4 KiB pages about 0.3 GB/s on the guests we measure; a kept mapping is
-  // touched already). Its contents are stale: every set's arrays are initialized before use.
-  struct Spare {
-    Buffer buffer;
-    PageSize pages = PageSize::huge_2m;
-    std::uint64_t retired = 0;
-  };
-
-  // Keeps a set's mapped buffers as spares, up to spare_bytes_ of them (the oldest unmapped first; none when 0).
-  void retire(Set& set) {
-    if (spare_bytes_ == 0) return;
-    for (int i = 0; i < set.arity; ++i) {
-      if (!set.buffers[i] || set.buffers[i].get_deleter().mapped_bytes == 0) continue;
-      spare_.push_back({std::move(set.buffers[i]), set.pages, ++clock_});
-    }
-    const auto total = [this] {
-      std::uint64_t t = 0;
-      for (const Spare& s : spare_) t += s.buffer.get_deleter().mapped_bytes;
-      return t;
-    };
-    while (!spare_.empty() && total() > spare_bytes_) spare_.erase(spare_.begin());  // oldest first
-  }
-
-  // n elements on `pages`: a spare mapping of at least that size and at most a quarter more, else a fresh one.
-  Buffer take(std::size_t n, PageSize pages) {
-    const std::size_t bytes = n * sizeof(double);
-    if (bytes >= kHugePageThreshold) {
-      const std::size_t length = (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
-      auto best = spare_.end();
-      for (auto it = spare_.begin(); it != spare_.end(); ++it) {
-        const std::size_t have = it->buffer.get_deleter().mapped_bytes;
-        if (it->pages != pages || have < length || have > length + length / 4) continue;
-        if (best == spare_.end() || have < best->buffer.get_deleter().mapped_bytes) best = it;
-      }
-      if (best != spare_.end()) {
-        Buffer out = std::move(best->buffer);
-        spare_.erase(best);
-        return out;
-      }
-    }
-    return allocate(n, pages);
-  }
-
   Set* find(int arity, std::size_t n, int threads, PageSize pages) {
     for (const std::unique_ptr<Set>& s : sets_) {
       if (s->arity == arity && s->n == n && s->threads == threads && s->pages == pages) return s.get();
@@ -223,8 +188,7 @@ class StreamArena {
         if ((*it)->last_use < (*oldest)->last_use) oldest = it;
       }
       if (oldest->get() == current_) current_ = nullptr;
-      retire(**oldest);
-      sets_.erase(oldest);
+      sets_.erase(oldest);  // its mappings go back to the pool
     }
   }
 
@@ -237,7 +201,7 @@ class StreamArena {
     make_room(set->bytes());
     pin_openmp_threads(threads, binding_plan(machine_, threads, bind_));
     for (int i = 0; i < arity; ++i) {
-      set->buffers[i] = take(n, pages);
+      set->buffers[i] = allocate(n, pages);
       if (!set->buffers[i]) return nullptr;
     }
     sets_.push_back(std::move(set));
@@ -270,9 +234,7 @@ class StreamArena {
   const MachineFacts& machine_;
   BindPolicy bind_;
   std::uint64_t keep_bytes_ = 0;
-  std::uint64_t spare_bytes_ = 0;
   std::vector<std::unique_ptr<Set>> sets_;
-  std::vector<Spare> spare_;  // retired mappings (retire, take)
   Set* current_ = nullptr;
   std::uint64_t clock_ = 0;
 };

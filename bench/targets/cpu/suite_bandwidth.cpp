@@ -113,8 +113,10 @@ json run_threads(SuiteRun& run, const BandwidthPlan& plan, const BandwidthThread
   const ThreadSpecs specs = bandwidth_thread_specs(plan, tp, run.config, run.arena, overhead_s);
   for (const std::vector<BenchmarkSpec>& batch : specs.sweep) {
     for (json& e : run_specs(run, t, batch)) t.entries.push_back(std::move(e));
+    run.arena.end_batch();
   }
   run_specs(run, t, specs.spot);
+  run.arena.end_batch();
   run_specs(run, t, specs.small_pages);
   run.arena.release();
   // Information only: where the read curve shows DRAM (from twice the plausible cache at least).
@@ -156,9 +158,9 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
   for (const BandwidthThreadPlan& tp : plan.per_threads) {
     if (!tp.sweep.sizes.empty()) largest = std::max(largest, tp.sweep.sizes.back());
   }
-  // Retired mappings are kept for reuse (the next thread count runs the same sizes) within the other half.
+  // Freed sets' mappings are kept for reuse by the process's pool (common/huge_pages.hpp, its limit set by measure()).
   const std::uint64_t keep = std::min(3 * largest, config.memory_budget_bytes / 2);
-  StreamArena arena(machine, config.bind, keep, config.memory_budget_bytes / 2 - std::min(keep, config.memory_budget_bytes / 2));
+  StreamArena arena(machine, config.bind, keep);
   SuiteRun run{config, machine_json, policy, runner, arena, out, plan.implausible.empty()};
   json per_threads = json::object();
   for (const BandwidthThreadPlan& tp : plan.per_threads) per_threads[std::to_string(tp.threads)] = run_threads(run, plan, tp);
