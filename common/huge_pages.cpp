@@ -56,18 +56,22 @@ std::uintptr_t map_fresh(std::size_t length, PageSize pages) {
   return aligned;
 }
 
-// Unmaps kept mappings, the oldest first, until at most `keep` bytes of them are left. Under the pool's lock.
-void trim(Pool& p, std::uint64_t keep) {
+// Unmaps kept mappings, the oldest first, until the pool's mappings in use, those kept and `more` bytes about to
+// be mapped fit in `limit` (all kept ones go when they cannot). Under the pool's lock.
+void trim(Pool& p, std::uint64_t limit, std::uint64_t more = 0) {
   for (;;) {
-    std::uint64_t kept = 0;
+    std::uint64_t kept = 0, in_use = 0;
     auto oldest = p.mappings.end();
     for (auto it = p.mappings.begin(); it != p.mappings.end(); ++it) {
-      if (it->in_use) continue;
+      if (it->in_use) {
+        in_use += it->length;
+        continue;
+      }
       kept += it->length;
       if (oldest == p.mappings.end() || it->given_back < oldest->given_back) oldest = it;
     }
     p.counts.kept_bytes = kept;
-    if (kept <= keep || oldest == p.mappings.end()) return;
+    if (oldest == p.mappings.end() || in_use + kept + more <= limit) return;
     munmap(reinterpret_cast<void*>(oldest->base), oldest->length);
     p.mappings.erase(oldest);
   }
@@ -111,6 +115,7 @@ void* take_mapping(std::size_t bytes, PageSize pages, std::size_t* length) {
   } else if (largest != nullptr && grow(p, *largest, need)) {
     out = largest;
   } else {
+    trim(p, p.limit, need);  // room for it first: the kept ones are the pool's to give back, never the run's
     const std::uintptr_t fresh = map_fresh(need, pages);
     if (fresh == 0) return nullptr;
     p.counts.fresh_bytes += need;
@@ -120,7 +125,7 @@ void* take_mapping(std::size_t bytes, PageSize pages, std::size_t* length) {
   out->in_use = true;
   const std::uintptr_t base = out->base;
   if (length != nullptr) *length = out->length;
-  trim(p, p.limit);  // the kept bytes fell: nothing is unmapped here, but the count is kept up to date
+  trim(p, p.limit);  // in use and kept within the limit, and the kept count up to date
   return reinterpret_cast<void*>(base);
 }
 

@@ -196,10 +196,10 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   }
 
   const RunPlan plan = plan_run(targets, config);  // fixed before the first measurement
-  // Large buffers given back are kept for the next that fits, within half the memory budget (common/huge_pages.hpp:
-  // first-touching fresh memory was most of the run's time outside the kernels); none on several NUMA nodes, where
-  // the team that first touches a page places it.
-  const std::uint64_t pool_limit = machine.numa_nodes > 1 ? 0 : config.memory_budget_bytes / 2;
+  // Large buffers given back are kept for the next that fits, the pool's mappings within the memory budget
+  // (common/huge_pages.hpp: first-touching fresh memory was most of the run's time outside the kernels); none kept on
+  // several NUMA nodes, where the team that first touches a page places it.
+  const std::uint64_t pool_limit = machine.numa_nodes > 1 ? 0 : config.memory_budget_bytes;
   set_mapping_pool_limit(pool_limit);
   const MappingPoolCounts pool_start = mapping_pool_counts();
   Progress progress(!config.quiet);

@@ -136,8 +136,24 @@ TEST(MappingPool, ALimitOfZeroKeepsNothing) {
   void* a = take_mapping(12u << 20, PageSize::huge_2m, nullptr);
   void* b = take_mapping(12u << 20, PageSize::huge_2m, nullptr);
   give_mapping(a);
-  give_mapping(b);  // over the limit: the oldest (a) is unmapped
+  give_mapping(b);  // a went when given back (with b in use, 24 MiB > 16 MiB); b is kept
   EXPECT_EQ(mapping_pool_counts().kept_bytes, 12u << 20);
+}
+
+TEST(MappingPool, MappingsInUseAndKeptStayWithinTheLimit) {
+  const PoolLimit limit(20ull << 20);
+  void* a = take_mapping(12u << 20, PageSize::huge_2m, nullptr);
+  void* b = take_mapping(8u << 20, PageSize::huge_2m, nullptr);  // 20 MiB in use: the limit, never refused
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  give_mapping(a);  // kept, 12 MiB beside b's 8 would be 20: within
+  EXPECT_EQ(mapping_pool_counts().kept_bytes, 12u << 20);
+  void* c = take_mapping(10u << 20, PageSize::base_4k, nullptr);  // a fresh 10 MiB: a goes to make room
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(mapping_pool_counts().kept_bytes, 0u);
+  give_mapping(b);
+  give_mapping(c);
+  EXPECT_EQ(mapping_pool_counts().kept_bytes, 18u << 20);
 }
 
 }  // namespace

@@ -38,8 +38,9 @@ void free_large(void* p);
 void* take_mapping(std::size_t bytes, PageSize pages, std::size_t* length);
 void give_mapping(void* p);
 
-// How many bytes of given-back mappings the pool keeps (the oldest unmapped first beyond it). 0, the default,
-// keeps none: every mapping given back is unmapped at once. `roofline run` sets it from its memory budget.
+// How many bytes the pool's mappings, in use and kept, may take together: kept ones are unmapped (the oldest first)
+// to stay within it, a request in use never refused for it. 0, the default, keeps none: every mapping given back
+// is unmapped at once. `roofline run` sets it to its memory budget.
 void set_mapping_pool_limit(std::uint64_t bytes);
 // Unmaps every mapping the pool keeps (a machine of several NUMA nodes, where the team that first touched a page
 // decides where it lies, between thread counts).
