@@ -70,12 +70,11 @@ void fill_cells(const FleetGroup& group, const FleetOptions& options,
 
 // A node whose configuration differs from its group's first node (another --max-isa, SMT, compiler):
 // compared with its group all the same, and the note says what differs, which often is the finding.
-// `docs`: each node's results as JSON, which identity.hpp reads.
-void configuration_notes(FleetAnalysis& fleet, const std::vector<json>& docs) {
+void configuration_notes(FleetAnalysis& fleet) {
   for (const FleetGroup& g : fleet.groups) {
-    const Facts first = configuration_facts(docs[g.nodes.front()]);
+    const Facts first = configuration_facts(fleet.nodes[g.nodes.front()].results);
     for (std::size_t i = 1; i < g.nodes.size(); ++i) {
-      const auto diffs = fact_differences(first, configuration_facts(docs[g.nodes[i]]));
+      const auto diffs = fact_differences(first, configuration_facts(fleet.nodes[g.nodes[i]].results));
       if (diffs.empty()) continue;
       std::string& diagnosis = fleet.results[g.nodes[i]].diagnosis;
       if (!diagnosis.empty()) {
@@ -105,24 +104,15 @@ int FleetAnalysis::failed_count() const {
   return static_cast<int>(std::count_if(nodes.begin(), nodes.end(), [](const FleetNode& n) { return !n.ok; }));
 }
 
-namespace {
-
-// hardware_fingerprint of a node whose results are also at hand as the JSON identity.hpp reads.
-std::vector<std::pair<std::string, std::string>> fingerprint(const ResultsDocument& results, const json& doc) {
+std::vector<std::pair<std::string, std::string>> hardware_fingerprint(const ResultsDocument& results) {
   // The machine identity of compare and the gate (identity.hpp), so that both call the same nodes one
   // hardware; the --max-isa cap, SMT and the compiler are configuration, stated per node instead.
   std::vector<std::pair<std::string, std::string>> facts;
-  for (const Fact& f : machine_facts(doc)) facts.emplace_back(f.name, f.value.is_null() ? "unknown" : fact_text(f));
+  for (const Fact& f : machine_facts(results)) facts.emplace_back(f.name, f.value ? fact_text(f) : "unknown");
   const std::optional<MachineRecord>& machine = results.context.machine;
   const std::string model = machine && machine->cpu_model ? *machine->cpu_model : "";
   facts.emplace_back("clock class", clock_class(model.empty() ? "unknown" : model));  // follows from the CPU model: splits no group
   return facts;
-}
-
-}  // namespace
-
-std::vector<std::pair<std::string, std::string>> hardware_fingerprint(const ResultsDocument& results) {
-  return fingerprint(results, to_json(results));
 }
 
 FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& options) {
@@ -133,14 +123,12 @@ FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& op
   std::map<std::size_t, std::map<std::string, KeyFigure>> figures;
   std::map<std::size_t, std::vector<std::string>> order;  // key_figures()' own order: levels, precisions, ...
   std::map<std::string, int> group_of_fingerprint;
-  // Each node's results as JSON, written once from the typed document: key_figures.hpp and identity.hpp read it.
-  std::vector<json> docs(fleet.nodes.size());
   for (std::size_t i = 0; i < fleet.nodes.size(); ++i) {
     const FleetNode& n = fleet.nodes[i];
     if (!n.ok) continue;
-    docs[i] = to_json(n.results);
     try {
-      for (KeyFigure& f : key_figures(docs[i])) {
+      // key_figures.hpp reads the JSON a document writes (the key figures are not on the typed model yet).
+      for (KeyFigure& f : key_figures(to_json(n.results))) {
         order[i].push_back(f.id);
         figures[i][f.id] = std::move(f);
       }
@@ -149,8 +137,8 @@ FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& op
       fleet.notes.push_back(fmt::format("{} is not compared: {}", fleet.label(i), e.what()));
       continue;
     }
-    FleetGroup g = make_group(fingerprint(n.results, docs[i]));
-    auto [it, added] = group_of_fingerprint.try_emplace(machine_identity(docs[i]), static_cast<int>(fleet.groups.size()));
+    FleetGroup g = make_group(hardware_fingerprint(n.results));
+    auto [it, added] = group_of_fingerprint.try_emplace(machine_identity(n.results), static_cast<int>(fleet.groups.size()));
     if (added) fleet.groups.push_back(std::move(g));
     fleet.groups[it->second].nodes.push_back(i);
     fleet.results[i].group = it->second;
@@ -187,7 +175,7 @@ FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& op
                                         fleet.label(i), fleet.results[i].missing.size(), fleet.results[i].missing.front()));
     }
   }
-  configuration_notes(fleet, docs);
+  configuration_notes(fleet);
   if (fleet.groups.size() > 1) {
     fleet.notes.push_back(fmt::format("{} hardware groups: nodes are compared only within their group", fleet.groups.size()));
   }

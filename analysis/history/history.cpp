@@ -241,7 +241,7 @@ std::vector<HistoryPoint> history_points(const std::vector<HistoryRun>& runs) {
 
 HistoryAddResult history_add(const fs::path& path, const ResultsDocument& results, const std::string& source,
                              std::chrono::milliseconds wait) {
-  // The key figures, the canary and the identities still read the file's JSON (key_figures.hpp, identity.hpp):
+  // The key figures and the canary still read the file's JSON (key_figures.hpp; the identities read the document):
   // the document written back, which is the file's own text, so its hash is the file's as before.
   const json doc = to_json(results);
   std::vector<HistoryFigure> figures;
@@ -282,8 +282,8 @@ HistoryAddResult history_add(const fs::path& path, const ResultsDocument& result
     bind_text(run.get(), 5, text_of(ctx, ctx.profile, "profile"));
     bind_text(run.get(), 6, source);
     bind_text(run.get(), 7, hash);
-    bind_text(run.get(), 8, machine_identity(doc));
-    bind_text(run.get(), 9, configuration_identity(doc));
+    bind_text(run.get(), 8, machine_identity(results));
+    bind_text(run.get(), 9, configuration_identity(results));
     step_done(raw, path, run.get());
     result.run_id = sqlite3_last_insert_rowid(raw);
     Stmt fig = prepare(raw, path,

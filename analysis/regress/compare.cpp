@@ -12,7 +12,7 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/identity.hpp"
-#include "roofline/analysis/results_view.hpp"
+#include "roofline/analysis/results_view.hpp"  // kCpuTargetId, target_prefix
 #include "roofline/analysis/mann_whitney.hpp"
 #include "roofline/common/statistics.hpp"
 
@@ -40,12 +40,15 @@ struct Series {
 struct RateCounter {
   const char* name;
   const char* unit;
+  std::optional<double> BenchmarkEntry::*member;
 };
-constexpr RateCounter kRateCounters[] = {
-    {"flop_per_second", "FLOP/s"}, {"op_per_second", "OP/s"}, {"bytes_per_second", "B/s"}, {"clock_hz", "Hz"}};
+constexpr RateCounter kRateCounters[] = {{"flop_per_second", "FLOP/s", &BenchmarkEntry::flop_per_second},
+                                         {"op_per_second", "OP/s", &BenchmarkEntry::op_per_second},
+                                         {"bytes_per_second", "B/s", &BenchmarkEntry::bytes_per_second},
+                                         {"clock_hz", "Hz", &BenchmarkEntry::clock_hz}};
 
-double time_unit_seconds(const json& entry) {
-  const std::string unit = entry.value("time_unit", std::string("ns"));  // Google Benchmark's default
+double time_unit_seconds(const BenchmarkEntry& entry) {
+  const std::string unit = entry.time_unit.value_or("ns");  // Google Benchmark's default
   if (unit == "ns") return 1e-9;
   if (unit == "us") return 1e-6;
   if (unit == "ms") return 1e-3;
@@ -55,32 +58,28 @@ double time_unit_seconds(const json& entry) {
 
 // Repetitions (run_type "iteration", or no run_type as in old Google Benchmark files) by name, in file
 // order; failed entries and aggregates are left out. `use_counters`: judge on our rate counters.
-std::vector<std::pair<std::string, Series>> collect_series(const json& doc, const std::string& path,
+std::vector<std::pair<std::string, Series>> collect_series(const ResultsDocument& doc, const std::string& path,
                                                            bool use_counters, std::vector<std::string>& notes) {
   std::vector<std::pair<std::string, Series>> out;
   std::map<std::string, std::size_t> index;
   std::size_t unusable = 0;
-  const json& benchmarks = doc.at("benchmarks");
-  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
-    const json& e = benchmarks[i];
-    if (!e.is_object() || !e.contains("name") || !e["name"].is_string()) {
-      throw InputError(fmt::format("{}: benchmarks[{}] is not an object with a 'name'", path, i));
-    }
-    if (e.value("run_type", std::string("iteration")) != "iteration") continue;
-    if (e.value("error_occurred", false)) continue;
-    const std::string name = e["name"].get<std::string>();
+  for (std::size_t i = 0; i < doc.benchmarks.size(); ++i) {
+    const BenchmarkEntry& e = doc.benchmarks[i];
+    if (!e.name) throw InputError(fmt::format("{}: benchmarks[{}] is not an object with a 'name'", path, i));
+    if (e.run_type.value_or("iteration") != "iteration") continue;
+    if (e.error_occurred.value_or(false)) continue;
+    const std::string& name = *e.name;
     const double unit_s = time_unit_seconds(e);
-    const bool has_times = unit_s > 0.0 && e.contains("real_time") && e["real_time"].is_number() &&
-                           e.contains("cpu_time") && e["cpu_time"].is_number();
+    const bool has_times = unit_s > 0.0 && e.real_time && e.cpu_time;
     std::string metric, unit;
     double value = 0.0;
     double scale = 1.0;
     if (use_counters) {
       for (const auto& c : kRateCounters) {
-        if (e.contains(c.name) && e[c.name].is_number()) {
+        if (const std::optional<double>& v = e.*c.member) {
           metric = c.name;
           unit = c.unit;
-          value = e[c.name].get<double>();
+          value = *v;
           break;
         }
       }
@@ -88,7 +87,7 @@ std::vector<std::pair<std::string, Series>> collect_series(const json& doc, cons
     if (metric.empty() && has_times) {
       metric = "real_time";
       unit = "s";
-      value = e["real_time"].get<double>();
+      value = *e.real_time;
       scale = unit_s;
     }
     if (metric.empty() || !std::isfinite(value)) {
@@ -105,8 +104,8 @@ std::vector<std::pair<std::string, Series>> collect_series(const json& doc, cons
     s.values.push_back(value);
     if (has_times && (s.time_scale == 0.0 || s.time_scale == unit_s)) {
       s.time_scale = unit_s;
-      s.real_times.push_back(e["real_time"].get<double>());
-      s.cpu_times.push_back(e["cpu_time"].get<double>());
+      s.real_times.push_back(*e.real_time);
+      s.cpu_times.push_back(*e.cpu_time);
     }
   }
   if (unusable > 0) notes.push_back(fmt::format("{}: {} entries without a usable time or counter were skipped", path, unusable));
@@ -165,31 +164,45 @@ std::string int_or_text(const json& j) {
   return j.dump();
 }
 
-// A field of a row's key: its name, the label printed before its value in the key, and what an entry
+// One part of a row's key as the file wrote it: the typed member, else what the file wrote there in another kind
+// or as null (kept in the record's `extra`); nullopt when absent.
+template <class T>
+std::optional<std::string> key_part(const std::optional<T>& member, const json& extra, const char* field) {
+  if (member) return int_or_text(json(*member));
+  if (extra.contains(field)) return int_or_text(extra[field]);
+  return std::nullopt;
+}
+
+// A field of a row's key: the label printed before its value in the key, the field of a record, and what a record
 // without the field reads as: nullptr, no key (not compared); "", the part left out; else that value.
+template <class R>
 struct KeyField {
-  const char* field;
   const char* label;
+  std::optional<std::string> (*part)(const R&);
   const char* absent = nullptr;
 };
+#define ROOFLINE_KEY_PART(R, field) [](const R& r) { return key_part(r.field, r.extra, #field); }
 
-// One single-valued row per entry of a roofline section array, keyed by the named fields.
-void ceiling_rows(const json& base, const json& next, const char* array, RowKind kind, const char* prefix,
-                  const std::vector<KeyField>& key_fields, const CompareOptions& options, std::vector<CompareRow>& rows) {
-  auto key_of = [&](const json& e) {
-    std::string key = target_prefix(entry_target(e)) + prefix;  // another target's rows: its id first
-    for (const KeyField& k : key_fields) {
-      if (!e.contains(k.field) && k.absent == nullptr) return std::string();
-      if (!e.contains(k.field) && *k.absent == '\0') continue;
-      key += fmt::format("/{}{}", k.label, e.contains(k.field) ? int_or_text(e[k.field]) : std::string(k.absent));
+// One single-valued row per record of a roofline section array, keyed by the named fields.
+template <class R>
+void ceiling_rows(const std::optional<std::vector<R>>& base, const std::optional<std::vector<R>>& next, RowKind kind,
+                  const char* prefix, const std::vector<KeyField<R>>& key_fields, const CompareOptions& options,
+                  std::vector<CompareRow>& rows) {
+  auto key_of = [&](const R& e) {
+    std::string key = target_prefix(e.target.value_or(kCpuTargetId)) + prefix;  // another target's rows: its id first
+    for (const KeyField<R>& k : key_fields) {
+      const std::optional<std::string> part = k.part(e);
+      if (!part && k.absent == nullptr) return std::string();
+      if (!part && *k.absent == '\0') continue;
+      key += fmt::format("/{}{}", k.label, part ? *part : std::string(k.absent));
     }
     return key;
   };
-  auto entries = [&](const json& doc) {
-    std::vector<std::pair<std::string, const json*>> out;
-    if (!doc.contains("roofline") || !doc["roofline"].contains(array)) return out;
-    for (const json& e : doc["roofline"][array]) {
-      if (!e.is_object() || !e.contains("value") || !e["value"].is_number()) continue;
+  auto entries = [&](const std::optional<std::vector<R>>& records) {
+    std::vector<std::pair<std::string, const R*>> out;
+    if (!records) return out;
+    for (const R& e : *records) {
+      if (!e.value) continue;
       const std::string key = key_of(e);
       if (!key.empty()) out.emplace_back(key, &e);
     }
@@ -203,10 +216,10 @@ void ceiling_rows(const json& base, const json& next, const char* array, RowKind
     row.kind = kind;
     row.name = key;
     row.metric = "value";
-    row.unit = b->value("unit", std::string(kind == RowKind::memory_ceiling ? "B/s" : "FLOP/s"));
+    row.unit = b->unit.value_or(kind == RowKind::memory_ceiling ? "B/s" : "FLOP/s");
     row.higher_better = true;  // ceilings and placements are rates
-    row.base = (*b)["value"].get<double>();
-    row.next = (*it->second)["value"].get<double>();
+    row.base = *b->value;
+    row.next = *it->second->value;
     row.change = relative_change(row.base, row.next);
     row.gates = false;  // single values of one run's moment: the key-figure gate decides
     judge(row, options);
@@ -214,17 +227,43 @@ void ceiling_rows(const json& base, const json& next, const char* array, RowKind
   }
 }
 
-RunInfo run_info(const json& doc, const std::string& path, ResultsKind kind) {
+// The three arrays compare shows, each keyed by its fields.
+void section_rows(const RooflineSection& base, const RooflineSection& next, const CompareOptions& options,
+                  std::vector<CompareRow>& rows) {
+  using M = MemoryCeilingRecord;
+  using C = ComputeCeilingRecord;
+  using P = PlacementRecord;
+  ceiling_rows<M>(base.memory_ceilings, next.memory_ceilings, RowKind::memory_ceiling, "memory",
+                  {{"", ROOFLINE_KEY_PART(M, level)}, {"", ROOFLINE_KEY_PART(M, kernel)},
+                   {"threads:", ROOFLINE_KEY_PART(M, threads), ""}},
+                  options, rows);
+  // Precision, engine, ISA and width: an AMX machine has a vector and a matrix bf16 ceiling, and a file
+  // may hold rows of one precision at several ISAs or widths. Files from before engines: vector.
+  ceiling_rows<C>(base.compute_ceilings, next.compute_ceilings, RowKind::compute_ceiling, "compute",
+                  {{"", ROOFLINE_KEY_PART(C, precision)}, {"", ROOFLINE_KEY_PART(C, engine), "vector"},
+                   {"", ROOFLINE_KEY_PART(C, isa), ""}, {"bits:", ROOFLINE_KEY_PART(C, vector_bits), ""},
+                   {"threads:", ROOFLINE_KEY_PART(C, threads), ""}},
+                  options, rows);
+  ceiling_rows<P>(base.placements, next.placements, RowKind::placement, "placement",
+                  {{"", ROOFLINE_KEY_PART(P, kernel)}, {"", ROOFLINE_KEY_PART(P, backend)},
+                   {"", ROOFLINE_KEY_PART(P, precision)}, {"batch:", ROOFLINE_KEY_PART(P, batch)},
+                   {"threads:", ROOFLINE_KEY_PART(P, threads), ""}},
+                  options, rows);
+}
+#undef ROOFLINE_KEY_PART
+
+RunInfo run_info(const ResultsDocument& doc, const std::string& path) {
   RunInfo info;
   info.path = path;
-  info.kind = kind;
-  const json& ctx = doc.at("context");
-  info.date = ctx.value("date", std::string());
-  info.git_revision = ctx.value("git_revision", std::string());
-  info.host = ctx.value("host_name", std::string());
-  const ResultsView view(doc);
-  info.cpu_model = view.host().cpu_model;
-  if (info.host.empty()) info.host = view.host().hostname;
+  info.kind = doc.roofline ? ResultsKind::roofline : ResultsKind::google_benchmark;
+  const ResultsContext& ctx = doc.context;
+  info.date = ctx.date.value_or("");
+  info.git_revision = ctx.git_revision.value_or("");
+  info.host = ctx.host_name.value_or("");
+  if (ctx.machine) {
+    info.cpu_model = ctx.machine->cpu_model.value_or("");
+    if (info.host.empty()) info.host = ctx.machine->hostname.value_or("");
+  }
   return info;
 }
 
@@ -256,22 +295,20 @@ int Comparison::exit_code() const {
   return count(Verdict::regression, true) > 0 ? 1 : 0;
 }
 
-Comparison compare_runs(const json& base, const std::string& base_path, const json& next, const std::string& next_path,
+Comparison compare_runs(const ResultsDocument& base, const std::string& base_path, const ResultsDocument& next, const std::string& next_path,
                         const CompareOptions& options, const NoiseModel* noise) {
   if (!(options.threshold >= 0.0) || !std::isfinite(options.threshold)) {
     throw InputError(fmt::format("--threshold must be a finite percentage >= 0"));
   }
   if (!(options.alpha > 0.0 && options.alpha < 1.0)) throw InputError("--alpha must be between 0 and 1");
   if (!(options.gate.floor >= 0.0 && options.gate.floor_no_history >= 0.0)) throw InputError("--floor must be a percentage >= 0");
-  const ResultsKind base_kind = classify_results(base, base_path);
-  const ResultsKind next_kind = classify_results(next, next_path);
-  const bool both_ours = base_kind == ResultsKind::roofline && next_kind == ResultsKind::roofline;
+  const bool both_ours = base.roofline && next.roofline;
 
   Comparison c;
   c.options = options;
-  c.base = run_info(base, base_path, base_kind);
-  c.next = run_info(next, next_path, next_kind);
-  if (!both_ours && base_kind != next_kind) {
+  c.base = run_info(base, base_path);
+  c.next = run_info(next, next_path);
+  if (!both_ours && c.base.kind != c.next.kind) {
     c.notes.push_back("one file is plain Google Benchmark JSON: benchmarks are compared on real time, ceilings not at all");
   }
 
@@ -297,18 +334,7 @@ Comparison compare_runs(const json& base, const std::string& base_path, const js
     throw InputError(fmt::format("{} and {}: no benchmarks in common to compare", base_path, next_path));
   }
 
-  if (both_ours) {
-    ceiling_rows(base, next, "memory_ceilings", RowKind::memory_ceiling, "memory",
-                 {{"level", ""}, {"kernel", ""}, {"threads", "threads:", ""}}, options, c.rows);
-    // Precision, engine, ISA and width: an AMX machine has a vector and a matrix bf16 ceiling, and a file
-    // may hold rows of one precision at several ISAs or widths. Files from before engines: vector.
-    ceiling_rows(base, next, "compute_ceilings", RowKind::compute_ceiling, "compute",
-                 {{"precision", ""}, {"engine", "", "vector"}, {"isa", "", ""}, {"vector_bits", "bits:", ""}, {"threads", "threads:", ""}},
-                 options, c.rows);
-    ceiling_rows(base, next, "placements", RowKind::placement, "placement",
-                 {{"kernel", ""}, {"backend", ""}, {"precision", ""}, {"batch", "batch:"}, {"threads", "threads:", ""}},
-                 options, c.rows);
-  }
+  if (both_ours) section_rows(*base.roofline, *next.roofline, options, c.rows);
 
   c.machine_differences = both_ours ? fact_differences(machine_facts(base), machine_facts(next))
                                     : fact_differences(plain_machine_facts(base), plain_machine_facts(next));

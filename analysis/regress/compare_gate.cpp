@@ -11,8 +11,6 @@
 
 #include <fmt/format.h>
 
-#include "json_fields.hpp"
-
 #include "roofline/common/errors.hpp"
 #include "roofline/common/name_table.hpp"
 #include "roofline/analysis/signed_rank.hpp"
@@ -23,9 +21,6 @@ namespace roofline {
 using nlohmann::json;
 
 namespace {
-using regress_detail::object_at;
-using regress_detail::number_at;
-
 std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100.0); }
 
 std::string environment_part(const char* side, const EnvironmentCheck& e) {
@@ -88,7 +83,7 @@ void summarize_history(NoiseModel& model) {
 }
 }  // namespace
 
-NoiseModel noise_model(const std::vector<HistoryPoint>& runs, const json& results, const std::string& exclude_hash,
+NoiseModel noise_model(const std::vector<HistoryPoint>& runs, const ResultsDocument& results, const std::string& exclude_hash,
                        const std::string& source) {
   NoiseModel model;
   model.source = source;
@@ -389,9 +384,10 @@ void decide_verdict(Gate& g) {
 
 }  // namespace
 
-Gate gate_runs(const json& base, const json& next, const NoiseModel* noise, const GateOptions& options) {
-  const std::vector<KeyFigure> base_figures = key_figures(base);
-  std::vector<KeyFigure> next_figures = key_figures(next);
+Gate gate_runs(const ResultsDocument& base, const ResultsDocument& next, const NoiseModel* noise, const GateOptions& options) {
+  // key_figures.hpp reads the JSON a document writes (the key figures are not on the typed model yet).
+  const std::vector<KeyFigure> base_figures = key_figures(to_json(base));
+  std::vector<KeyFigure> next_figures = key_figures(to_json(next));
   Gate g;
   g.level_changes = level_boundary_changes(base, next);
   g.aligned_figures = align_memory_figures(base, base_figures, next, next_figures);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -29,13 +30,14 @@ std::string threads_prefix(const LevelKey& key) {
 }
 
 // (target, threads, level) -> (min_bytes, max_bytes) of every memory_levels row measured at a thread count (a
-// device's rows, which have none, are not compared yet).
-std::map<LevelKey, std::pair<double, double>> levels_by_threads(const json& results) {
+// device's rows, which have none, are not compared yet). roofline.memory_levels is not typed yet
+// (results_document.hpp): read from the section's `extra`.
+std::map<LevelKey, std::pair<double, double>> levels_by_threads(const ResultsDocument& results) {
   std::map<LevelKey, std::pair<double, double>> out;
-  if (!results.contains("roofline") || !results["roofline"].is_object()) return out;
-  const json& r = results["roofline"];
-  if (!r.contains("memory_levels") || !r["memory_levels"].is_array()) return out;
-  for (const json& l : r["memory_levels"]) {
+  if (!results.roofline) return out;
+  const json& extra = results.roofline->extra;
+  if (!extra.contains("memory_levels") || !extra["memory_levels"].is_array()) return out;
+  for (const json& l : extra["memory_levels"]) {
     if (!l.is_object()) continue;
     if (!l.contains("threads") || !l["threads"].is_number_integer() || !l.contains("level") || !l["level"].is_string()) continue;
     const auto bytes = [&](const char* k) { return l.contains(k) && l[k].is_number() ? l[k].get<double>() : 0.0; };
@@ -46,14 +48,13 @@ std::map<LevelKey, std::pair<double, double>> levels_by_threads(const json& resu
 
 // One step of a file's CPU sweep, in octaves: 1 / context.suites.bandwidth.points_per_octave (the plan's density:
 // 1 when a quick plan over its budget swept one size per octave); half an octave where the file does not say.
-double sweep_step_octaves(const json& results) {
+// context.suites is not typed yet: read from the context's `extra`.
+double sweep_step_octaves(const ResultsDocument& results) {
+  const json& c = results.context.extra;
   const json* ppo = nullptr;
-  if (results.contains("context") && results["context"].is_object()) {
-    const json& c = results["context"];
-    if (c.contains("suites") && c["suites"].is_object() && c["suites"].contains("bandwidth") &&
-        c["suites"]["bandwidth"].is_object() && c["suites"]["bandwidth"].contains("points_per_octave")) {
-      ppo = &c["suites"]["bandwidth"]["points_per_octave"];
-    }
+  if (c.contains("suites") && c["suites"].is_object() && c["suites"].contains("bandwidth") &&
+      c["suites"]["bandwidth"].is_object() && c["suites"]["bandwidth"].contains("points_per_octave")) {
+    ppo = &c["suites"]["bandwidth"]["points_per_octave"];
   }
   return ppo != nullptr && ppo->is_number() && ppo->get<double>() >= 1.0 ? 1.0 / ppo->get<double>() : 0.5;
 }
@@ -66,7 +67,7 @@ bool moved(double a, double b, double step) {
 
 }  // namespace
 
-std::vector<std::string> level_boundary_changes(const json& base, const json& next) {
+std::vector<std::string> level_boundary_changes(const ResultsDocument& base, const ResultsDocument& next) {
   const auto b = levels_by_threads(base), n = levels_by_threads(next);
   const double step = std::max(sweep_step_octaves(base), sweep_step_octaves(next));
   std::vector<std::string> out;
@@ -106,7 +107,7 @@ struct FigureSizes {
   int threads = 0;
   double lo = 0.0, hi = 0.0;
 };
-bool figure_sizes(const json& results, const KeyFigure& f, FigureSizes& out) {
+bool figure_sizes(const ResultsDocument& results, const KeyFigure& f, FigureSizes& out) {
   if (f.group != "memory" || f.threads <= 0) return false;
   // "<prefix>memory/<level>/<kernel>/threads:T": the prefix names the figure's target (target_prefix).
   const std::size_t m = f.id.find("memory/");
@@ -117,16 +118,16 @@ bool figure_sizes(const json& results, const KeyFigure& f, FigureSizes& out) {
   out.level = f.id.substr(a + 1, b - a - 1);
   out.kernel = f.id.substr(b + 1, c - b - 1);
   out.threads = f.threads;
-  if (!results.contains("roofline") || !results["roofline"].contains("memory_ceilings")) return false;
+  if (!results.roofline || !results.roofline->memory_ceilings) return false;
   double best = -1.0;
-  for (const json& r : results["roofline"]["memory_ceilings"]) {
-    if (!r.is_object() || target_prefix(entry_target(r)) != prefix) continue;
-    if (r.value("level", "") != out.level || r.value("kernel", "") != out.kernel || r.value("threads", 0) != out.threads) continue;
-    const double v = r.value("plateau_median", r.value("value", 0.0));
-    if (v > best && r.contains("min_bytes") && r["min_bytes"].is_number() && r.contains("max_bytes") && r["max_bytes"].is_number()) {
+  for (const MemoryCeilingRecord& r : *results.roofline->memory_ceilings) {
+    if (target_prefix(r.target.value_or(kCpuTargetId)) != prefix) continue;
+    if (r.level.value_or("") != out.level || r.kernel.value_or("") != out.kernel || r.threads.value_or(0) != out.threads) continue;
+    const double v = r.plateau_median.value_or(r.value.value_or(0.0));
+    if (v > best && r.min_bytes && r.max_bytes) {
       best = v;
-      out.lo = r["min_bytes"].get<double>();
-      out.hi = r["max_bytes"].get<double>();
+      out.lo = *r.min_bytes;
+      out.hi = *r.max_bytes;
     }
   }
   return best >= 0.0 && out.hi > 0.0;
@@ -134,12 +135,14 @@ bool figure_sizes(const json& results, const KeyFigure& f, FigureSizes& out) {
 
 }  // namespace
 
-std::vector<std::string> align_memory_figures(const json& base, const std::vector<KeyFigure>& base_figures,
-                                              const json& next, std::vector<KeyFigure>& next_figures) {
+std::vector<std::string> align_memory_figures(const ResultsDocument& base, const std::vector<KeyFigure>& base_figures,
+                                              const ResultsDocument& next, std::vector<KeyFigure>& next_figures) {
   std::map<std::string, const KeyFigure*> base_by_id;
   for (const KeyFigure& f : base_figures) base_by_id[f.id] = &f;
   std::vector<std::string> out;
-  const ResultsView view(next);
+  // plateau_median_over reads a view of the JSON the document writes (memory_ceilings.hpp is not typed yet).
+  std::optional<json> next_json;
+  std::optional<ResultsView> view;
   for (KeyFigure& f : next_figures) {
     const auto it = base_by_id.find(f.id);
     if (it == base_by_id.end() || it->second->statistic != f.statistic || f.statistic != "plateau median") continue;
@@ -147,7 +150,8 @@ std::vector<std::string> align_memory_figures(const json& base, const std::vecto
     if (!figure_sizes(base, *it->second, b) || !figure_sizes(next, f, n)) continue;
     // Taken over the base's sizes whenever a size of the quick sweep's finest grid (half an octave) moved.
     if (!moved(b.lo, n.lo, 0.5) && !moved(b.hi, n.hi, 0.5)) continue;
-    const auto [value, sizes] = plateau_median_over(view, f.threads, n.kernel, b.lo, b.hi);
+    if (!view) view.emplace(next_json.emplace(to_json(next)));
+    const auto [value, sizes] = plateau_median_over(*view, f.threads, n.kernel, b.lo, b.hi);
     if (sizes == 0) continue;
     out.push_back(fmt::format("{}: taken over the base's sizes {}..{} ({} size{}): {} instead of {} over its own {}..{}",
                               f.id, format_bytes(b.lo), format_bytes(b.hi), sizes, sizes == 1 ? "" : "s",

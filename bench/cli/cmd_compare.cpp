@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -63,11 +64,11 @@ std::string rerun_flags(const KeyFigure& f) {
   return fmt::format("{} --suites {} --threads {}", f.id, suite, f.threads);
 }
 
-NoiseModel load_noise(const std::string& db, const json& next, const std::string& next_file) {
+NoiseModel load_noise(const std::string& db, const ResultsDocument& next) {
   NoiseModel none;
   none.source = db;
   if (!fs::exists(db)) return none;  // the first run of a machine: recorded later, no history yet
-  return noise_model(history_points(history_runs(db)), next, results_hash(read_results(next, next_file)), db);
+  return noise_model(history_points(history_runs(db)), next, results_hash(next), db);
 }
 
 void emit(const Args& a, const std::string& output) {
@@ -81,12 +82,17 @@ void emit(const Args& a, const std::string& output) {
 
 void compare_files(const Args& a, const CompareOptions& options, CliState& state) {
   if (a.files.size() != 2) throw InputError("compare: give BASE.json NEW.json, or --base-bin A --new-bin B");
-  const json base = load_json_file(a.files[0]);
-  const json next = load_json_file(a.files[1]);
+  const json base_json = load_json_file(a.files[0]);
+  const json next_json = load_json_file(a.files[1]);
+  // Each file read once, typed; in the order the errors have always come: with a history, the new run first.
+  std::optional<ResultsDocument> next;
+  if (!a.history.empty()) next = read_results(next_json, a.files[1]);
   NoiseModel noise;
-  const bool with_history = !a.history.empty() && classify_results(next, a.files[1]) == ResultsKind::roofline;
-  if (with_history) noise = load_noise(a.history, next, a.files[1]);
-  const Comparison c = compare_runs(base, a.files[0], next, a.files[1], options, with_history ? &noise : nullptr);
+  const bool with_history = next && next->roofline;
+  if (with_history) noise = load_noise(a.history, *next);
+  const ResultsDocument base = read_results(base_json, a.files[0]);
+  if (!next) next = read_results(next_json, a.files[1]);
+  const Comparison c = compare_runs(base, a.files[0], *next, a.files[1], options, with_history ? &noise : nullptr);
   const std::string output = a.json       ? compare_to_json(c).dump(2) + "\n"
                              : a.markdown ? render_compare_markdown(c)
                                           : render_compare_text(c);

@@ -18,6 +18,7 @@
 #include "roofline/analysis/identity.hpp"
 #include "roofline/analysis/key_figures.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_document.hpp"
 
 extern char** environ;
 
@@ -29,7 +30,7 @@ namespace {
 
 // Runs `bin run --out OUT --force --no-report --quiet FLAGS...` with stdout to /dev/null (stderr stays
 // visible: a failing run says why) and returns its results.
-json run_one(const std::string& bin, const fs::path& out, const std::vector<std::string>& flags) {
+ResultsDocument run_one(const std::string& bin, const fs::path& out, const std::vector<std::string>& flags) {
   std::vector<std::string> args{bin, "run", "--out", out.string(), "--force", "--no-report", "--quiet"};
   args.insert(args.end(), flags.begin(), flags.end());
   std::vector<char*> argv;
@@ -51,13 +52,14 @@ json run_one(const std::string& bin, const fs::path& out, const std::vector<std:
                                  WIFEXITED(status) ? "exited with" : "was killed by signal",
                                  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status)));
   }
-  return load_results(out);
+  return load_results_document(out);
 }
 
-void add_round(PairedRounds& rounds, const json& base, const json& next, const GateOptions& gate) {
+void add_round(PairedRounds& rounds, const ResultsDocument& base, const ResultsDocument& next, const GateOptions& gate) {
+  // key_figures.hpp reads the JSON a document writes (the key figures are not on the typed model yet).
   std::map<std::string, double> b;
-  for (const KeyFigure& f : key_figures(base)) b[f.id] = f.value;
-  const std::vector<KeyFigure> n = key_figures(next);
+  for (const KeyFigure& f : key_figures(to_json(base))) b[f.id] = f.value;
+  const std::vector<KeyFigure> n = key_figures(to_json(next));
   if (rounds.rounds == 0) {
     for (const KeyFigure& f : n) {
       if (b.contains(f.id)) rounds.figures.push_back(f);
@@ -90,7 +92,7 @@ PairedResult run_paired(const PairedOptions& o, const GateOptions& gate, const s
   for (int r = 1;; ++r) {
     const bool base_first = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
     result.order.push_back(base_first ? "AB" : "BA");
-    json base, next;
+    ResultsDocument base, next;
     for (int i = 0; i < 2; ++i) {
       const bool is_base = (i == 0) == base_first;
       const fs::path out = o.work_dir / fmt::format("round{:02d}_{}.json", r, is_base ? "base" : "new");

@@ -11,15 +11,18 @@
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
 #include "support/gzip_json.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
+using testing::typed;
 
 const std::string kDir = std::string(ROOFLINE_TEST_DATA_DIR) + "/compare/";
 const std::string kTriad = "bandwidth/triad/threads:2/bytes:268435456";
 
 Comparison compare_files(const std::string& base, const std::string& next, CompareOptions options = {}) {
-  return compare_runs(load_json_file(kDir + base), kDir + base, load_json_file(kDir + next), kDir + next, options);
+  return compare_runs(typed(load_json_file(kDir + base), kDir + base), kDir + base, typed(load_json_file(kDir + next), kDir + next),
+                      kDir + next, options);
 }
 
 const CompareRow& row(const Comparison& c, const std::string& name) {
@@ -151,7 +154,7 @@ TEST(Compare, RecordedAmxRunMatchesEachComputeCeilingWithItself) {
   const std::string path = std::string(ROOFLINE_TEST_DATA_DIR) + "/golden/emr-2vcpu-amx_quick_a.json.gz";
   const nlohmann::json doc = testing::load_gz(path);
   ASSERT_TRUE(doc.is_object()) << path;
-  const Comparison c = compare_runs(doc, path, doc, path, {});
+  const Comparison c = compare_runs(typed(doc), path, typed(doc), path, {});
   std::set<std::string> names;
   for (const CompareRow& r : c.rows) {
     if (r.kind != RowKind::compute_ceiling) continue;
@@ -215,7 +218,7 @@ TEST(Compare, RenderersShowVerdictsAndEscapeInput) {
       if (e["name"] == kTriad) e["name"] = "<b>triad|x</b>";
     }
   }
-  const Comparison c = compare_runs(base, "base", next, "new", {});
+  const Comparison c = compare_runs(typed(base), "base", typed(next), "new", {});
   const std::string md = render_compare_markdown(c);
   EXPECT_NE(md.find(":x: 1 regression"), std::string::npos) << md;
   EXPECT_NE(md.find("&lt;b&gt;triad\\|x&lt;/b&gt;"), std::string::npos) << md;

@@ -11,10 +11,12 @@
 #include "roofline/analysis/history.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/common/errors.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
 using nlohmann::json;
+using testing::typed;
 
 const std::string kDir = std::string(ROOFLINE_TEST_DATA_DIR) + "/compare/";
 const std::string kTriad = "memory/DRAM/triad/threads:2";
@@ -42,7 +44,7 @@ std::vector<HistoryPoint> generated_history(int n, double spread) {
   std::vector<HistoryPoint> runs;
   const double pattern[] = {0.0, 1.0, -1.0, 0.5, -0.5, 0.8, -0.8, 0.2, -0.2, 0.6};
   for (int i = 0; i < n; ++i) {
-    HistoryPoint p{machine_identity(base), configuration_identity(base), "hash" + std::to_string(i), {}};
+    HistoryPoint p{machine_identity(typed(base)), configuration_identity(typed(base)), "hash" + std::to_string(i), {}};
     for (const KeyFigure& f : key_figures(base)) p.figures[f.id] = f.value * (1.0 + spread * pattern[i % 10]);
     runs.push_back(p);
   }
@@ -50,7 +52,7 @@ std::vector<HistoryPoint> generated_history(int n, double spread) {
 }
 
 TEST(CompareGate, GatesKeyFiguresOnlyAndSaysWhy) {
-  const Gate g = gate_runs(load("base.json"), load("slow20.json"), nullptr, GateOptions{});
+  const Gate g = gate_runs(typed(load("base.json")), typed(load("slow20.json")), nullptr, GateOptions{});
   EXPECT_EQ(g.figures.size(), 4u);  // L1 read, DRAM triad, fp32 peak, GEMM at its largest batch
   EXPECT_EQ(g.outcome, Outcome::regression);
   EXPECT_EQ(figure(g, kTriad).verdict, Verdict::regression);
@@ -61,18 +63,18 @@ TEST(CompareGate, GatesKeyFiguresOnlyAndSaysWhy) {
   EXPECT_NE(g.verdict_line.find(kTriad), std::string::npos);
   EXPECT_NE(g.verdict_line.find("floor 10.0% (no history: low confidence)"), std::string::npos) << g.verdict_line;
 
-  const Gate same = gate_runs(load("base.json"), load("same.json"), nullptr, GateOptions{});
+  const Gate same = gate_runs(typed(load("base.json")), typed(load("same.json")), nullptr, GateOptions{});
   EXPECT_EQ(same.outcome, Outcome::clean);
   EXPECT_EQ(same.verdict_line.rfind("verdict: clean: none of 4 key figures", 0), 0u) << same.verdict_line;
   // Only the figures asked for gate (confirmation runs).
   GateOptions only;
   only.only_figures = {kFp32};
-  EXPECT_EQ(gate_runs(load("base.json"), load("slow20.json"), nullptr, only).outcome, Outcome::clean);
+  EXPECT_EQ(gate_runs(typed(load("base.json")), typed(load("slow20.json")), nullptr, only).outcome, Outcome::clean);
 }
 
 TEST(CompareGate, NoiseModelFromAGeneratedHistory) {
   const json base = load("base.json");
-  const NoiseModel tight = noise_model(generated_history(10, 0.01), base, "", "generated");
+  const NoiseModel tight = noise_model(generated_history(10, 0.01), typed(base), "", "generated");
   EXPECT_EQ(tight.runs, 10);
   const FigureNoise& triad = tight.figures.at(kTriad);
   EXPECT_EQ(triad.values.size(), 10u);
@@ -81,18 +83,18 @@ TEST(CompareGate, NoiseModelFromAGeneratedHistory) {
   EXPECT_NEAR(triad.relative_spread, 1.4826 * 0.0055, 2e-4);
 
   // A quiet history: the 5% floor rules; 15% lower is a regression, 3% lower is not.
-  const Gate slow = gate_runs(base, with_triad(base, 0.85), &tight, GateOptions{});
+  const Gate slow = gate_runs(typed(base), typed(with_triad(base, 0.85)), &tight, GateOptions{});
   EXPECT_TRUE(slow.history_used);
   EXPECT_EQ(figure(slow, kTriad).verdict, Verdict::regression);
   EXPECT_DOUBLE_EQ(figure(slow, kTriad).threshold, 0.05);
   EXPECT_NE(figure(slow, kTriad).threshold_source.find("floor 5.0% (history:"), std::string::npos);
   ASSERT_TRUE(figure(slow, kTriad).p_value.has_value());
   EXPECT_LT(*figure(slow, kTriad).p_value, 1e-6);
-  EXPECT_EQ(gate_runs(base, with_triad(base, 0.97), &tight, GateOptions{}).outcome, Outcome::clean);
+  EXPECT_EQ(gate_runs(typed(base), typed(with_triad(base, 0.97)), &tight, GateOptions{}).outcome, Outcome::clean);
 
   // A noisy history (spread ~8%): k x spread is above the floor, so 15% lower is within the noise.
-  const NoiseModel noisy = noise_model(generated_history(10, 0.10), base, "", "generated");
-  const Gate within = gate_runs(base, with_triad(base, 0.85), &noisy, GateOptions{});
+  const NoiseModel noisy = noise_model(generated_history(10, 0.10), typed(base), "", "generated");
+  const Gate within = gate_runs(typed(base), typed(with_triad(base, 0.85)), &noisy, GateOptions{});
   const double k = gate_k(0.05, 4);
   EXPECT_NEAR(k, 2.2414, 1e-4);  // Bonferroni: the normal quantile of 1 - 0.05 / 4
   EXPECT_NEAR(figure(within, kTriad).threshold, k * noisy.figures.at(kTriad).relative_spread, 1e-12);
@@ -104,30 +106,30 @@ TEST(CompareGate, HistoryOfOtherMachinesOrTooFewRunsIsNoHistory) {
   const json base = load("base.json");
   auto runs = generated_history(10, 0.01);
   for (int i = 0; i < 6; ++i) runs[i].machine_id = "another machine";
-  const NoiseModel four = noise_model(runs, base, "hash9", "generated");  // and the run itself left out
+  const NoiseModel four = noise_model(runs, typed(base), "hash9", "generated");  // and the run itself left out
   EXPECT_EQ(four.runs, 3);
-  const Gate g = gate_runs(base, with_triad(base, 0.93), &four, GateOptions{});
+  const Gate g = gate_runs(typed(base), typed(with_triad(base, 0.93)), &four, GateOptions{});
   EXPECT_FALSE(g.history_used);
   EXPECT_EQ(g.outcome, Outcome::clean);  // 7% is within the 10% no-history floor
   EXPECT_NE(g.method_line.find("no history (3 matching runs, 5 needed)"), std::string::npos) << g.method_line;
 }
 
 TEST(CompareGate, DisturbedEnvironmentIsInconclusive) {
-  const Gate quiet = gate_runs(load("quiet_env.json"), load("same.json"), nullptr, GateOptions{});
+  const Gate quiet = gate_runs(typed(load("quiet_env.json")), typed(load("same.json")), nullptr, GateOptions{});
   EXPECT_EQ(quiet.outcome, Outcome::clean);
   EXPECT_TRUE(quiet.base_environment.recorded);
   EXPECT_FALSE(quiet.base_environment.disturbed);
   EXPECT_FALSE(quiet.next_environment.recorded);
 
   // The canary fell 20% during the new run: its 20% regression is not trusted.
-  const Gate moved = gate_runs(load("quiet_env.json"), load("disturbed.json"), nullptr, GateOptions{});
+  const Gate moved = gate_runs(typed(load("quiet_env.json")), typed(load("disturbed.json")), nullptr, GateOptions{});
   EXPECT_EQ(moved.outcome, Outcome::inconclusive);
   EXPECT_NEAR(moved.next_environment.canary_drift, 0.2, 1e-9);
   EXPECT_NE(moved.verdict_line.find("verdict: INCONCLUSIVE"), std::string::npos) << moved.verdict_line;
   EXPECT_NE(moved.verdict_line.find("canary drift 20.0% > 10.0%"), std::string::npos) << moved.verdict_line;
   EXPECT_NE(moved.verdict_line.find("1 of 4 figures beyond their thresholds, not trusted"), std::string::npos);
 
-  const Gate stolen = gate_runs(load("base.json"), load("stolen.json"), nullptr, GateOptions{});
+  const Gate stolen = gate_runs(typed(load("base.json")), typed(load("stolen.json")), nullptr, GateOptions{});
   EXPECT_EQ(stolen.outcome, Outcome::inconclusive);
   EXPECT_NE(stolen.verdict_line.find("steal 20.0% > 5.0%"), std::string::npos) << stolen.verdict_line;
 }
@@ -135,7 +137,7 @@ TEST(CompareGate, DisturbedEnvironmentIsInconclusive) {
 TEST(CompareGate, MemoryStateFlipBetweenRunsLeavesComputeJudged) {
   // The canary is 40% lower in the new run (steady within each run), and so is its DRAM triad: the DRAM
   // figure is not trusted, so the verdict is inconclusive, not a regression.
-  const Gate flip = gate_runs(load("quiet_env.json"), load("canary_flip.json"), nullptr, GateOptions{});
+  const Gate flip = gate_runs(typed(load("quiet_env.json")), typed(load("canary_flip.json")), nullptr, GateOptions{});
   EXPECT_FALSE(flip.base_environment.memory_disturbed);
   EXPECT_FALSE(flip.next_environment.memory_disturbed);
   EXPECT_TRUE(flip.memory_disturbed);
@@ -149,7 +151,7 @@ TEST(CompareGate, MemoryStateFlipBetweenRunsLeavesComputeJudged) {
             std::string::npos)
       << flip.verdict_line;
   // A compute figure that halved in the same files is still a regression.
-  const Gate both = gate_runs(load("quiet_env.json"), load("canary_flip_compute.json"), nullptr, GateOptions{});
+  const Gate both = gate_runs(typed(load("quiet_env.json")), typed(load("canary_flip_compute.json")), nullptr, GateOptions{});
   EXPECT_EQ(both.outcome, Outcome::regression);
   EXPECT_EQ(figure(both, kFp32).verdict, Verdict::regression);
   EXPECT_EQ(figure(both, kTriad).verdict, Verdict::unclear);
@@ -158,7 +160,7 @@ TEST(CompareGate, MemoryStateFlipBetweenRunsLeavesComputeJudged) {
   json steady = load("quiet_env.json");
   steady["context"]["environment"]["canary"]["start"] = 30e9;
   steady["context"]["environment"]["canary"]["end"] = 30e9;
-  const Gate moved = gate_runs(load("quiet_env.json"), steady, nullptr, GateOptions{});
+  const Gate moved = gate_runs(typed(load("quiet_env.json")), typed(steady), nullptr, GateOptions{});
   EXPECT_EQ(moved.outcome, Outcome::clean);
   EXPECT_NE(moved.verdict_line.find("the memory environment moved (canary"), std::string::npos) << moved.verdict_line;
   EXPECT_NE(render_gate_text(moved).find("memory environment moved: canary"), std::string::npos);
@@ -179,20 +181,20 @@ TEST(CompareGate, ACanaryCheckpointSeesAFlipTheEndsMiss) {
   const json steady = with_checkpoints(quiet, level, level);
   EXPECT_EQ(canary_points(steady).size(), 4u);
   EXPECT_EQ(canary_points(steady)[1].first, "cpu/compute");
-  const Gate same = gate_runs(steady, steady, nullptr, GateOptions{});
+  const Gate same = gate_runs(typed(steady), typed(steady), nullptr, GateOptions{});
   EXPECT_FALSE(same.memory_disturbed) << same.memory_why;
   // The new run's memory was 40% faster while its gemm suite ran, and back by its end.
   const json flipped = with_checkpoints(quiet, level, 1.4 * level);
-  const EnvironmentCheck within = check_environment(flipped, 0.10, GateOptions{});
+  const EnvironmentCheck within = check_environment(typed(flipped), 0.10, GateOptions{});
   EXPECT_TRUE(within.memory_disturbed);
   EXPECT_NEAR(within.canary_drift, 0.4, 1e-9);
-  const Gate flip = gate_runs(steady, flipped, nullptr, GateOptions{});
+  const Gate flip = gate_runs(typed(steady), typed(flipped), nullptr, GateOptions{});
   EXPECT_TRUE(flip.memory_disturbed);
   EXPECT_NE(flip.memory_why.find("canary before cpu/gemm"), std::string::npos) << flip.memory_why;
   EXPECT_FALSE(figure(flip, kTriad).trusted);
   EXPECT_TRUE(figure(flip, kFp32).trusted);
   // Each run steady within 10% of its start, but the gemm suites ran on memory 14% apart: seen between the runs.
-  const Gate apart = gate_runs(with_checkpoints(quiet, level, 0.95 * level), with_checkpoints(quiet, level, 1.08 * level),
+  const Gate apart = gate_runs(typed(with_checkpoints(quiet, level, 0.95 * level)), typed(with_checkpoints(quiet, level, 1.08 * level)),
                                nullptr, GateOptions{});
   EXPECT_FALSE(apart.base_environment.memory_disturbed);
   EXPECT_FALSE(apart.next_environment.memory_disturbed);
@@ -207,7 +209,7 @@ TEST(CompareGate, ACanaryCheckpointSeesAFlipTheEndsMiss) {
   steady_cores["context"]["environment"]["core_canary"] = cores["context"]["environment"]["core_canary"];
   cores["context"]["environment"]["core_canary"]["checkpoints"] = {{{"at", "cpu/gemm"}, {"seconds", 16.0}, {"bytes_per_second", 0.7 * core}}};
   EXPECT_EQ(canary_points(cores, "core_canary").size(), 3u);
-  const Gate siblings = gate_runs(steady_cores, cores, nullptr, GateOptions{});
+  const Gate siblings = gate_runs(typed(steady_cores), typed(cores), nullptr, GateOptions{});
   EXPECT_TRUE(siblings.next_environment.core_disturbed);
   EXPECT_TRUE(siblings.core_disturbed);
   EXPECT_FALSE(siblings.memory_disturbed);
@@ -216,7 +218,7 @@ TEST(CompareGate, ACanaryCheckpointSeesAFlipTheEndsMiss) {
   json bad = steady;
   bad["context"]["environment"]["canary"]["checkpoints"][0]["bytes_per_second"] = "fast";
   EXPECT_THROW(canary_points(bad), InputError);
-  EXPECT_THROW(gate_runs(steady, bad, nullptr, GateOptions{}), InputError);
+  EXPECT_THROW(gate_runs(typed(steady), typed(bad), nullptr, GateOptions{}), InputError);
     // Files from before checkpoints: start and end alone, as before.
   EXPECT_EQ(canary_points(quiet).size(), 2u);
   EXPECT_NEAR(canary_level(quiet), 20.1e9, 1e6);  // the mean of start (20.0) and end (20.2)
@@ -237,7 +239,7 @@ TEST(CompareGate, CoreCanaryMovingLeavesTheCoreBoundFiguresUnjudged) {
   };
   const json base = with_core(load("quiet_env.json"), 410e9, 405e9);
   // The L1 read 30% lower, the core canary with it: unclear, inconclusive; the DRAM triad still judged.
-  const Gate slow = gate_runs(base, with_core(scaled(load("quiet_env.json"), 0.7, 0.95, 1.0), 290e9, 292e9), nullptr, GateOptions{});
+  const Gate slow = gate_runs(typed(base), typed(with_core(scaled(load("quiet_env.json"), 0.7, 0.95, 1.0), 290e9, 292e9)), nullptr, GateOptions{});
   EXPECT_TRUE(slow.core_disturbed);
   EXPECT_FALSE(slow.memory_disturbed);
   EXPECT_EQ(slow.outcome, Outcome::inconclusive) << slow.verdict_line;
@@ -248,19 +250,19 @@ TEST(CompareGate, CoreCanaryMovingLeavesTheCoreBoundFiguresUnjudged) {
   EXPECT_NE(render_gate_text(slow).find("cores' throughput moved: core canary"), std::string::npos);
   EXPECT_EQ(gate_to_json(slow)["core_environment"]["disturbed"], true);
   // A DRAM figure that fell in the same pair is still a regression.
-  const Gate dram = gate_runs(base, with_core(scaled(load("quiet_env.json"), 0.7, 1.0, 0.7), 290e9, 292e9), nullptr, GateOptions{});
+  const Gate dram = gate_runs(typed(base), typed(with_core(scaled(load("quiet_env.json"), 0.7, 1.0, 0.7), 290e9, 292e9)), nullptr, GateOptions{});
   EXPECT_EQ(dram.outcome, Outcome::regression);
   EXPECT_EQ(figure(dram, kTriad).verdict, Verdict::regression);
   // The core canary steady: an L1 figure 30% lower is a regression (a doctored run, a slower build).
-  const Gate doctored = gate_runs(base, with_core(scaled(load("quiet_env.json"), 0.7, 1.0, 1.0), 408e9, 404e9), nullptr, GateOptions{});
+  const Gate doctored = gate_runs(typed(base), typed(with_core(scaled(load("quiet_env.json"), 0.7, 1.0, 1.0), 408e9, 404e9)), nullptr, GateOptions{});
   EXPECT_FALSE(doctored.core_disturbed);
   EXPECT_EQ(doctored.outcome, Outcome::regression);
   EXPECT_EQ(figure(doctored, "memory/L1/read/threads:2").verdict, Verdict::regression);
   // Moving within one run is enough; files without a core canary are judged as before.
-  const Gate within = gate_runs(base, with_core(scaled(load("quiet_env.json"), 0.7, 1.0, 1.0), 400e9, 300e9), nullptr, GateOptions{});
+  const Gate within = gate_runs(typed(base), typed(with_core(scaled(load("quiet_env.json"), 0.7, 1.0, 1.0), 400e9, 300e9)), nullptr, GateOptions{});
   EXPECT_TRUE(within.core_disturbed);
   EXPECT_NE(within.core_why.find("core canary drift 25.0% within the new run"), std::string::npos) << within.core_why;
-  EXPECT_EQ(gate_runs(load("quiet_env.json"), scaled(load("quiet_env.json"), 0.7, 1.0, 1.0), nullptr, GateOptions{}).outcome,
+  EXPECT_EQ(gate_runs(typed(load("quiet_env.json")), typed(scaled(load("quiet_env.json"), 0.7, 1.0, 1.0)), nullptr, GateOptions{}).outcome,
             Outcome::regression);
 }
 
@@ -269,10 +271,10 @@ TEST(CompareGate, WithHistoryTheNewRunsCanaryMeetsTheHistorys) {
   auto runs = generated_history(10, 0.01);
   for (auto& r : runs) r.figures[kCanaryFigureId] = 20.1e9;
   const json base = load("quiet_env.json");
-  const NoiseModel noise = noise_model(runs, base, "", "generated");
+  const NoiseModel noise = noise_model(runs, typed(base), "", "generated");
   // The new run is 40% slower on the canary (another memory state) and on DRAM triad: no history run was
   // measured in its state, so the triad is not trusted.
-  const Gate flip = gate_runs(base, load("canary_flip.json"), &noise, GateOptions{});
+  const Gate flip = gate_runs(typed(base), typed(load("canary_flip.json")), &noise, GateOptions{});
   EXPECT_TRUE(flip.history_used);
   EXPECT_TRUE(flip.memory_disturbed);
   EXPECT_EQ(flip.memory_state_runs, 0);
@@ -285,7 +287,7 @@ TEST(CompareGate, WithHistoryTheNewRunsCanaryMeetsTheHistorys) {
   // not count, the history being the reference.
   json quiet_slow = load("canary_flip.json");
   quiet_slow["context"]["environment"] = base["context"]["environment"];
-  const Gate slow = gate_runs(load("disturbed.json"), quiet_slow, &noise, GateOptions{});
+  const Gate slow = gate_runs(typed(load("disturbed.json")), typed(quiet_slow), &noise, GateOptions{});
   EXPECT_TRUE(slow.base_environment.memory_disturbed);
   EXPECT_FALSE(slow.memory_disturbed);
   EXPECT_EQ(slow.outcome, Outcome::regression);
@@ -301,10 +303,10 @@ TEST(CompareGate, ABimodalHistoryJudgesSharedMemoryFiguresInTheNewRunsState) {
     runs[i].figures[kCanaryFigureId] = slow ? 12.06e9 : 20.1e9;
     if (slow) runs[i].figures[kTriad] *= 0.6;
   }
-  const NoiseModel noise = noise_model(runs, load("quiet_env.json"), "", "generated");
+  const NoiseModel noise = noise_model(runs, typed(load("quiet_env.json")), "", "generated");
   // A run in the slow state with the slow state's triad: clean against the five slow runs, though 40%
   // below the fast ones.
-  const Gate same = gate_runs(load("quiet_env.json"), load("canary_flip.json"), &noise, GateOptions{});
+  const Gate same = gate_runs(typed(load("quiet_env.json")), typed(load("canary_flip.json")), &noise, GateOptions{});
   EXPECT_EQ(same.memory_state_runs, 5);
   EXPECT_FALSE(same.memory_disturbed);
   EXPECT_EQ(same.outcome, Outcome::clean) << same.verdict_line;
@@ -315,7 +317,7 @@ TEST(CompareGate, ABimodalHistoryJudgesSharedMemoryFiguresInTheNewRunsState) {
   for (json& e : lower["roofline"]["memory_ceilings"]) {
     if (e["level"] == "DRAM") e["value"] = e["value"].get<double>() * 0.85;
   }
-  const Gate worse = gate_runs(load("quiet_env.json"), lower, &noise, GateOptions{});
+  const Gate worse = gate_runs(typed(load("quiet_env.json")), typed(lower), &noise, GateOptions{});
   EXPECT_EQ(worse.outcome, Outcome::regression) << worse.verdict_line;
   EXPECT_EQ(figure(worse, kTriad).verdict, Verdict::regression);
 }
@@ -323,7 +325,7 @@ TEST(CompareGate, ABimodalHistoryJudgesSharedMemoryFiguresInTheNewRunsState) {
 TEST(CompareGate, FiguresTakenDifferentlyAreNotCompared) {
   json next = load("same.json");
   for (json& e : next["roofline"]["memory_ceilings"]) e["plateau_median"] = e["value"];
-  const Gate g = gate_runs(load("base.json"), next, nullptr, GateOptions{});
+  const Gate g = gate_runs(typed(load("base.json")), typed(next), nullptr, GateOptions{});
   ASSERT_EQ(g.not_comparable.size(), 2u);
   EXPECT_EQ(g.not_comparable[0], "memory/L1/read/threads:2 (base: best repetition, new: plateau median)");
   EXPECT_THROW(figure(g, kTriad), std::runtime_error);
@@ -340,12 +342,12 @@ TEST(CompareGate, ExitCodes) {
   CompareOptions fail;
   fail.fail_on_inconclusive = true;
   const json q = load("quiet_env.json"), d = load("disturbed.json");
-  EXPECT_EQ(compare_runs(q, "q", d, "d", CompareOptions{}).exit_code(), 0);
-  EXPECT_EQ(compare_runs(q, "q", d, "d", fail).exit_code(), 3);
+  EXPECT_EQ(compare_runs(typed(q), "q", typed(d), "d", CompareOptions{}).exit_code(), 0);
+  EXPECT_EQ(compare_runs(typed(q), "q", typed(d), "d", fail).exit_code(), 3);
 }
 
 TEST(CompareGate, ConfigurationDiffersMachineDoesNot) {
-  const Comparison c = compare_runs(load("base.json"), "base.json", load("avx2.json"), "avx2.json", CompareOptions{});
+  const Comparison c = compare_runs(typed(load("base.json")), "base.json", typed(load("avx2.json")), "avx2.json", CompareOptions{});
   EXPECT_TRUE(c.same_machine);
   ASSERT_EQ(c.configuration_differences.size(), 1u);
   EXPECT_EQ(c.configuration_differences[0], "max_isa: avx512 -> avx2");
@@ -356,10 +358,10 @@ TEST(CompareGate, ConfigurationDiffersMachineDoesNot) {
             std::string::npos);
   // Hardware still decides: another CPU is another machine.
   const Comparison other =
-      compare_runs(load("base.json"), "base.json", load("other_machine.json"), "other.json", CompareOptions{});
+      compare_runs(typed(load("base.json")), "base.json", typed(load("other_machine.json")), "other.json", CompareOptions{});
   EXPECT_FALSE(other.same_machine);
-  EXPECT_EQ(machine_identity(load("base.json")), machine_identity(load("avx2.json")));
-  EXPECT_NE(configuration_identity(load("base.json")), configuration_identity(load("avx2.json")));
+  EXPECT_EQ(machine_identity(typed(load("base.json"))), machine_identity(typed(load("avx2.json"))));
+  EXPECT_NE(configuration_identity(typed(load("base.json"))), configuration_identity(typed(load("avx2.json"))));
 }
 
 PairedRounds rounds_of(const std::vector<double>& triad_ratios) {
@@ -401,7 +403,7 @@ TEST(CompareLevels, ABoundaryMovesOnlyBeyondOneStepOfTheSweep) {
     doc["roofline"]["memory_levels"].push_back({{"threads", 1}, {"level", "L1"}, {"min_bytes", 4096}, {"max_bytes", 32768}});
     doc["roofline"]["memory_levels"].push_back({{"threads", 1}, {"level", "L2"}, {"min_bytes", 65536}, {"max_bytes", l2_end}});
     if (per_octave > 0) doc["context"] = {{"suites", {{"bandwidth", {{"points_per_octave", per_octave}}}}}};
-    return doc;
+    return testing::typed_fragment(doc);
   };
   // One octave at one size per octave: within a step.
   EXPECT_TRUE(level_boundary_changes(run(1 << 20, 1), run(1 << 19, 1)).empty());

@@ -13,10 +13,12 @@
 #include "roofline/analysis/fleet_file.hpp"
 #include "roofline/analysis/identity.hpp"
 #include "roofline/analysis/results.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
 using nlohmann::json;
+using testing::typed;
 
 const std::string kDir = std::string(ROOFLINE_TEST_DATA_DIR) + "/compare/";
 
@@ -25,32 +27,32 @@ TEST(Identity, HistoryKeysKeepTheirFormat) {
   json doc = load_json_file(kDir + "base.json");
   doc["context"]["machine"]["memory_total_bytes"] = 24.4 * double(1ull << 30);
   doc["context"]["binding"] = {{"policy", "compact"}};
-  EXPECT_EQ(machine_identity(doc), "cpu_model=Intel(R) Xeon(R) Processor;cores=2;isa=avx2,avx512f,fma,sse2;memory_gib=24");
-  EXPECT_EQ(configuration_identity(doc), "max_isa=avx512;threads=[1,2];profile=quick;binding=compact");
+  EXPECT_EQ(machine_identity(typed(doc)), "cpu_model=Intel(R) Xeon(R) Processor;cores=2;isa=avx2,avx512f,fma,sse2;memory_gib=24");
+  EXPECT_EQ(configuration_identity(typed(doc)), "max_isa=avx512;threads=[1,2];profile=quick;binding=compact");
 }
 
 TEST(Identity, IsaCapAndSmtAreConfiguration) {
   const json base = load_json_file(kDir + "base.json");
   json capped = load_json_file(kDir + "avx2.json");  // --max-isa avx2 on the same machine
   capped["context"]["machine"]["pus"] = 4;          // and SMT on: 2 hardware threads per core
-  EXPECT_EQ(machine_identity(base), machine_identity(capped));
-  EXPECT_TRUE(fact_differences(machine_facts(base), machine_facts(capped)).empty());
-  EXPECT_EQ(fact_differences(configuration_facts(base), configuration_facts(capped)),
+  EXPECT_EQ(machine_identity(typed(base)), machine_identity(typed(capped)));
+  EXPECT_TRUE(fact_differences(machine_facts(typed(base)), machine_facts(typed(capped))).empty());
+  EXPECT_EQ(fact_differences(configuration_facts(typed(base)), configuration_facts(typed(capped))),
             (std::vector<std::string>{"max_isa: avx512 -> avx2", "smt: 1 -> 2"}));
-  EXPECT_NE(configuration_identity(base), configuration_identity(capped));  // its own history
-  const Comparison c = compare_runs(base, "base.json", capped, "avx2.json", {});
+  EXPECT_NE(configuration_identity(typed(base)), configuration_identity(typed(capped)));  // its own history
+  const Comparison c = compare_runs(typed(base), "base.json", typed(capped), "avx2.json", {});
   EXPECT_TRUE(c.same_machine);
 }
 
 TEST(Identity, HardwareDiffersAndUnrecordedIsNoEvidence) {
   const json base = load_json_file(kDir + "base.json");
   const json other = load_json_file(kDir + "other_machine.json");
-  EXPECT_EQ(fact_differences(machine_facts(base), machine_facts(other)),
+  EXPECT_EQ(fact_differences(machine_facts(typed(base)), machine_facts(typed(other))),
             (std::vector<std::string>{"cpu_model: Intel(R) Xeon(R) Processor -> AMD EPYC 9654 96-Core Processor",
                                       "cores: 2 -> 96", "isa: -avx512f"}));
   json unknown = base;
   unknown["context"]["machine"].erase("cores");
-  EXPECT_TRUE(fact_differences(machine_facts(base), machine_facts(unknown)).empty());
+  EXPECT_TRUE(fact_differences(machine_facts(typed(base)), machine_facts(typed(unknown))).empty());
 }
 
 TEST(Identity, FleetGroupsByHardwareAndNotesTheIsaCap) {

@@ -20,10 +20,12 @@
 #include "roofline/analysis/roof_now.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/units.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
 using nlohmann::json;
+using testing::typed_fragment;
 
 constexpr double kPeak = 200e9;  // FLOP/s, fp32, 2 threads
 constexpr double kDram = 60e9;   // B/s: the run's DRAM read roof
@@ -199,13 +201,13 @@ TEST(RoofNow, ItIsJudgedOnlyWhileTheCanaryHolds) {
   // GEMV is trusted, its share of the roof now included (issue 46: shares moved 16-38% on a host whose memory flips).
   const json fast = run(1.0, 1.0, 50e9);
   const json slow = run(0.6, 1.0, 30e9);
-  const Gate aa = gate_runs(fast, slow, nullptr, GateOptions{});
+  const Gate aa = gate_runs(typed_fragment(fast), typed_fragment(slow), nullptr, GateOptions{});
   EXPECT_TRUE(aa.memory_disturbed);
   EXPECT_NE(aa.outcome, Outcome::regression) << aa.verdict_line;
   EXPECT_FALSE(row(aa, kNowId).trusted);
   EXPECT_FALSE(row(aa, "gemm/fp32/batch:1/threads:2").trusted);
   // The eigen GEMV 25% slower in the same memory state (canary and probes unchanged): a regression naming it.
-  const Gate doctored = gate_runs(fast, run(1.0, 0.75, 50e9), nullptr, GateOptions{});
+  const Gate doctored = gate_runs(typed_fragment(fast), typed_fragment(run(1.0, 0.75, 50e9)), nullptr, GateOptions{});
   EXPECT_EQ(doctored.outcome, Outcome::regression) << doctored.verdict_line;
   EXPECT_EQ(row(doctored, kNowId).verdict, Verdict::regression);
   EXPECT_NE(doctored.verdict_line.find(kNowId), std::string::npos) << doctored.verdict_line;
@@ -219,7 +221,7 @@ TEST(RoofNow, ItIsJudgedOnlyWhileTheCanaryHolds) {
 TEST(RoofNow, ARoofOfTheMomentThatMovedBetweenTheRunsIsNotTrusted) {
   const json base = run(1.0);
   const json faster = run(1.35, 1.11 / 1.35);  // memory 35% faster, the eigen GEMV only 11%: stuck below it
-  const Gate aa = gate_runs(base, faster, nullptr, GateOptions{});
+  const Gate aa = gate_runs(typed_fragment(base), typed_fragment(faster), nullptr, GateOptions{});
   EXPECT_FALSE(aa.memory_disturbed);  // the canary said nothing
   const FigureRow& share = row(aa, kNowId);
   EXPECT_LT(share.change, -0.10);
@@ -232,7 +234,7 @@ TEST(RoofNow, ARoofOfTheMomentThatMovedBetweenTheRunsIsNotTrusted) {
   EXPECT_EQ(aa.outcome, Outcome::inconclusive) << aa.verdict_line;
   EXPECT_NE(aa.verdict_line.find("their roofs of the moment moved"), std::string::npos) << aa.verdict_line;
   // Within the canary limit the roofs of the moment are one state: judged as ever.
-  const Gate same = gate_runs(base, run(1.05, 0.75), nullptr, GateOptions{});
+  const Gate same = gate_runs(typed_fragment(base), typed_fragment(run(1.05, 0.75)), nullptr, GateOptions{});
   EXPECT_TRUE(row(same, kNowId).trusted);
   EXPECT_EQ(same.outcome, Outcome::regression) << same.verdict_line;
   // A regression elsewhere names the figure not trusted for its own moment, never an empty reason.
@@ -241,13 +243,13 @@ TEST(RoofNow, ARoofOfTheMomentThatMovedBetweenTheRunsIsNotTrusted) {
     m["value"] = 0.5 * kDram;
     m["plateau_median"] = 0.5 * kDram;
   }
-  const Gate mixed = gate_runs(base, dram_halved, nullptr, GateOptions{});
+  const Gate mixed = gate_runs(typed_fragment(base), typed_fragment(dram_halved), nullptr, GateOptions{});
   EXPECT_EQ(mixed.outcome, Outcome::regression) << mixed.verdict_line;
   EXPECT_NE(mixed.verdict_line.find(kNowId + ": the memory under it moved between the runs"), std::string::npos)
       << mixed.verdict_line;
   EXPECT_EQ(mixed.verdict_line.find("not trusted: )"), std::string::npos) << mixed.verdict_line;
   // The roof fell and the share fell: not explained by a point stuck below its roof, so still a regression.
-  const Gate slower = gate_runs(base, run(0.8, 0.75), nullptr, GateOptions{});
+  const Gate slower = gate_runs(typed_fragment(base), typed_fragment(run(0.8, 0.75)), nullptr, GateOptions{});
   EXPECT_TRUE(row(slower, kNowId).trusted);
   EXPECT_EQ(row(slower, kNowId).verdict, Verdict::regression);
   // A history keeps no probes: the rule is the pair's alone.

@@ -16,10 +16,12 @@
 #include "roofline/common/errors.hpp"
 #include "roofline/llm/roofs.hpp"
 #include "roofline/llm/target.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
 using nlohmann::json;
+using testing::typed;
 
 const std::string kFile = std::string(ROOFLINE_TEST_DATA_DIR) + "/targets/two_targets.json";
 
@@ -221,7 +223,7 @@ TEST(Targets, CompareGatesTheSecondTargetsHbmRead) {
     }
   }
   next["roofline"] = derive_roofline(next);
-  const Comparison c = compare_runs(base, "base.json", next, "next.json", CompareOptions{});
+  const Comparison c = compare_runs(typed(base), "base.json", typed(next), "next.json", CompareOptions{});
   const auto row = std::find_if(c.rows.begin(), c.rows.end(), [](const CompareRow& r) { return r.name == "test:0/memory/HBM/read"; });
   ASSERT_NE(row, c.rows.end());
   EXPECT_EQ(row->verdict, Verdict::regression);

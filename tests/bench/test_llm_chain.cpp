@@ -18,11 +18,13 @@
 #include "roofline/bench/suite.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/llm/config.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
+using testing::typed;
 
 const fs::path kData = fs::path(ROOFLINE_TEST_DATA_DIR) / "llm";
 
@@ -206,11 +208,11 @@ TEST(LlmKeyFigures, TheLayersMedianTimesGateAndASlowedOneRegresses) {
   }
   json slow = doc;
   for (json& e : slow["benchmarks"]) e["layer_seconds"] = e["layer_seconds"].get<double>() * 1.3;
-  const Gate same = gate_runs(doc, doc, nullptr, GateOptions{});
+  const Gate same = gate_runs(typed(doc), typed(doc), nullptr, GateOptions{});
   EXPECT_EQ(same.outcome, Outcome::clean);
-  const Gate slower = gate_runs(doc, slow, nullptr, GateOptions{});
+  const Gate slower = gate_runs(typed(doc), typed(slow), nullptr, GateOptions{});
   EXPECT_EQ(slower.outcome, Outcome::regression);
-  const Gate faster = gate_runs(slow, doc, nullptr, GateOptions{});
+  const Gate faster = gate_runs(typed(slow), typed(doc), nullptr, GateOptions{});
   EXPECT_EQ(faster.outcome, Outcome::clean);
 }
 

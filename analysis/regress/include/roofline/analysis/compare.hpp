@@ -19,6 +19,7 @@
 #include "roofline/analysis/compare_gate.hpp"
 #include "roofline/analysis/judge.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_document.hpp"
 
 namespace roofline {
 
@@ -85,12 +86,13 @@ struct Comparison {
   [[nodiscard]] int exit_code() const;
 };
 
-// Compares two parsed files (each a roofline results file or plain Google Benchmark JSON; `*_path` name
-// them in messages). Throws InputError for a file of neither kind or of another schema version, for
-// malformed entries, and when the runs have no benchmark in common. A machine mismatch is recorded in
+// Compares two read files (read_results: a roofline results file, or plain Google Benchmark JSON without a
+// roofline section; `*_path` name them in messages), whose reader already refused a file of neither kind or of
+// another schema version. Throws InputError for an entry without a name and when the runs have no benchmark in
+// common. A machine mismatch is recorded in
 // the result; the caller decides (see machine_mismatch_error).
 // `noise`: the history's noise model for the new run (nullptr: no history).
-Comparison compare_runs(const nlohmann::json& base, const std::string& base_path, const nlohmann::json& next,
+Comparison compare_runs(const ResultsDocument& base, const std::string& base_path, const ResultsDocument& next,
                         const std::string& next_path, const CompareOptions& options, const NoiseModel* noise = nullptr);
 
 

@@ -43,6 +43,7 @@
 #include "roofline/analysis/identity.hpp"  // machine_identity, configuration_identity: the history keys
 #include "roofline/analysis/judge.hpp"
 #include "roofline/analysis/key_figures.hpp"
+#include "roofline/analysis/results_document.hpp"
 
 namespace roofline {
 
@@ -106,7 +107,7 @@ struct EnvironmentCheck {
   bool disturbed = false;         // either
   std::string why;            // "steal 0.2%, canary drift 3.1%, clock drift 0.4%" (+ "> limit" parts)
 };
-EnvironmentCheck check_environment(const nlohmann::json& results, double canary_limit, const GateOptions& options);
+EnvironmentCheck check_environment(const ResultsDocument& results, double canary_limit, const GateOptions& options);
 
 struct FigureRow {
   KeyFigure figure;          // the new run's
@@ -154,7 +155,7 @@ struct HistoryPoint {
   std::string machine_id, configuration_id, content_hash;
   std::map<std::string, double> figures;
 };
-NoiseModel noise_model(const std::vector<HistoryPoint>& runs, const nlohmann::json& results,
+NoiseModel noise_model(const std::vector<HistoryPoint>& runs, const ResultsDocument& results,
                        const std::string& exclude_hash, const std::string& source);
 
 // The gate's rule, shared with history calibration: k for m figures, and a figure's threshold (with the
@@ -170,7 +171,7 @@ Outcome decide_outcome(const std::vector<FigureRow>& figures, bool disturbed, bo
 // Judges two roofline results files on their key figures (noise: nullptr or fewer than kMinHistoryRuns
 // matching runs means no history). Throws InputError when either lacks a roofline section or the runs
 // have no key figure in common.
-Gate gate_runs(const nlohmann::json& base, const nlohmann::json& next, const NoiseModel* noise,
+Gate gate_runs(const ResultsDocument& base, const ResultsDocument& next, const NoiseModel* noise,
                const GateOptions& options);
 
 // Paired A/B: per figure id, the base and new values of each round (same order). A figure regresses

@@ -11,32 +11,35 @@
 // so it stays in the same history.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "roofline/analysis/results_document.hpp"
 
 namespace roofline {
 
+// One fact, as the text the history keys and the differences show: strings as they are, integers and flags as
+// written, other numbers as %g, lists as JSON ("[1,2]"). Two facts are the same when their texts are.
 struct Fact {
   std::string name;
-  nlohmann::json value;         // null: not recorded (no evidence either way)
-  bool selects_history = true;  // part of the identity key (machine_identity / configuration_identity)
+  std::optional<std::string> value;  // nullopt: not recorded (no evidence either way)
+  bool selects_history = true;       // part of the identity key (machine_identity / configuration_identity)
 };
 using Facts = std::vector<Fact>;
 
 // The facts of a roofline results file; "isa" is the sorted, comma-separated list of features present.
-Facts machine_facts(const nlohmann::json& results);
-Facts configuration_facts(const nlohmann::json& results);
+Facts machine_facts(const ResultsDocument& results);
+Facts configuration_facts(const ResultsDocument& results);
 // What plain Google Benchmark JSON says of its machine: num_cpus, caches, library_build_type.
-Facts plain_machine_facts(const nlohmann::json& results);
+Facts plain_machine_facts(const ResultsDocument& results);
 
-// A fact's value as text: strings as they are, numbers as %g, anything else as JSON; null as "".
+// A fact's value as text; "" when not recorded.
 std::string fact_text(const Fact& fact);
 // "name=value;..." of the facts that select history: the keys the history database stores.
 std::string identity_key(const Facts& facts);
-std::string machine_identity(const nlohmann::json& results);        // identity_key(machine_facts(...))
-std::string configuration_identity(const nlohmann::json& results);  // identity_key(configuration_facts(...))
+std::string machine_identity(const ResultsDocument& results);        // identity_key(machine_facts(...))
+std::string configuration_identity(const ResultsDocument& results);  // identity_key(configuration_facts(...))
 
 // "name: A -> B" for each fact both sides recorded and disagree on ("isa: +amx_tile -avx512f" for ISA).
 std::vector<std::string> fact_differences(const Facts& base, const Facts& next);

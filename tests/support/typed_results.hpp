@@ -1,0 +1,32 @@
+// Hand-made and recorded results files as the typed model reads them (read_results, lenient: what every command
+// reads), for the tests of the functions that take the typed model (issue 47): a test edits the JSON, then reads it.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/analysis/results_document.hpp"
+#include "roofline/common/schema_version.hpp"
+
+namespace roofline::testing {
+
+inline ResultsDocument typed(const nlohmann::json& doc, const std::string& file = "test.json") {
+  return read_results(doc, file);
+}
+
+// A hand-made fragment of a roofline results file (a context, some benchmarks, some roofline arrays) completed to
+// the smallest file the reader takes: the schema versions, and the arrays every file has, empty where absent.
+inline ResultsDocument typed_fragment(nlohmann::json doc) {
+  if (!doc.contains("context")) doc["context"] = nlohmann::json::object();
+  if (!doc.contains("benchmarks")) doc["benchmarks"] = nlohmann::json::array();
+  doc["context"]["schema_version"] = kSchemaVersion;
+  nlohmann::json& section = doc["roofline"];
+  section["schema_version"] = kSchemaVersion;
+  for (const char* key : {"compute_ceilings", "memory_ceilings", "ridge_points", "placements"}) {
+    if (!section.contains(key)) section[key] = nlohmann::json::array();
+  }
+  return read_results(doc, "test.json");
+}
+
+}  // namespace roofline::testing
