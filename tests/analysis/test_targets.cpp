@@ -243,9 +243,10 @@ TEST(Targets, FleetShowsTheSecondTargetsFigures) {
 }
 
 TEST(Targets, LlmTargetTakesThatTargetsCeilingsAndMemory) {
-  const json doc = derived();
-  const json only = llm::select_target(doc, "test:0", "two_targets.json");
-  for (const json& c : only["roofline"]["memory_ceilings"]) EXPECT_EQ(c["target"], "test:0");
+  const ResultsDocument doc = read_results(derived(), "two_targets.json");
+  const ResultsDocument only = llm::select_target(doc, "test:0", "two_targets.json");
+  ASSERT_TRUE(only.roofline && only.roofline->memory_ceilings);
+  for (const MemoryCeilingRecord& c : *only.roofline->memory_ceilings) EXPECT_EQ(c.target, "test:0");
   const llm::TargetMemory m = llm::target_memory(doc, "test:0");
   EXPECT_DOUBLE_EQ(m.total_bytes, 85899345920.0);
   EXPECT_DOUBLE_EQ(llm::target_memory(doc, "cpu").total_bytes, 17179869184.0);
