@@ -52,6 +52,14 @@ void keep_only(std::optional<std::vector<Record>>& records, const std::string& t
   std::erase_if(*records, [&](const Record& r) { return target_of(r) != target; });
 }
 
+// A memory figure: the typed member, or a number the typed model keeps in `extra` because it is not written as
+// an integer (16.0 * 2^30 reads as 17179869184.0): the results view took any number, so this does too.
+double bytes_of(const std::optional<long long>& member, const json& extra, const char* key) {
+  if (member) return static_cast<double>(*member);
+  const auto it = extra.find(key);
+  return it != extra.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
 }  // namespace
 
 std::vector<std::string> targets_in(const ResultsDocument& results) {
@@ -98,8 +106,8 @@ TargetMemory target_memory(const ResultsDocument& results, const std::string& ta
   if (target == kCpuTargetId) {
     m.source = "the run's machine facts (context.machine)";
     if (ctx.machine) {
-      m.total_bytes = static_cast<double>(ctx.machine->memory_total_bytes.value_or(0));
-      m.available_bytes = static_cast<double>(ctx.machine->memory_available_bytes.value_or(0));
+      m.total_bytes = bytes_of(ctx.machine->memory_total_bytes, ctx.machine->extra, "memory_total_bytes");
+      m.available_bytes = bytes_of(ctx.machine->memory_available_bytes, ctx.machine->extra, "memory_available_bytes");
     }
     return m;
   }
@@ -107,8 +115,8 @@ TargetMemory target_memory(const ResultsDocument& results, const std::string& ta
   if (!ctx.targets) return m;
   for (const TargetRecord& t : *ctx.targets) {
     if (t.target != target) continue;
-    m.total_bytes = static_cast<double>(t.memory_total_bytes.value_or(0));
-    m.available_bytes = static_cast<double>(t.memory_available_bytes.value_or(0));
+    m.total_bytes = bytes_of(t.memory_total_bytes, t.extra, "memory_total_bytes");
+    m.available_bytes = bytes_of(t.memory_available_bytes, t.extra, "memory_available_bytes");
     break;
   }
   return m;
