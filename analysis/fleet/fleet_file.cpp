@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <ctime>
 #include <map>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -33,9 +34,10 @@ std::string host_of(const ResultsDocument& results) {
   return ctx.host_name.value_or("");
 }
 
-// The rank a results file records in context.mpi (written by `run --mpi`), if any.
-std::optional<int> rank_of(const json& results, const std::string& source) {
-  const json& ctx = results["context"];
+// The rank a results file records in context.mpi (written by `run --mpi`), if any. The model does not type
+// context.mpi: it stays in the context's `extra`.
+std::optional<int> rank_of(const ResultsDocument& results, const std::string& source) {
+  const json& ctx = results.context.extra;
   if (!ctx.contains("mpi")) return std::nullopt;
   const json& mpi = ctx["mpi"];
   if (!mpi.is_object() || !mpi.contains("rank") || !mpi["rank"].is_number_integer() || mpi["rank"].get<int>() < 0) {
@@ -44,7 +46,70 @@ std::optional<int> rank_of(const json& results, const std::string& source) {
   return mpi["rank"].get<int>();
 }
 
-FleetNode node_from_entry(const json& e, const std::string& file, std::size_t index) {
+// Whether a parsed JSON document is a fleet file (rather than a per-node results file).
+bool is_fleet_document(const json& doc) {
+  return doc.is_object() && (doc.contains("fleet_schema_version") || doc.value("kind", json()) == kFleetKind);
+}
+
+template <typename T>
+std::optional<T> optional_field(const json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key)) return std::nullopt;
+  const json& v = object[key];
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (!v.is_string()) return std::nullopt;
+  } else {
+    if (!v.is_number_integer()) return std::nullopt;
+  }
+  return v.get<T>();
+}
+
+FleetLauncher launcher_from(const json& doc) {
+  const json& l = doc.contains("launcher") ? doc["launcher"] : json();
+  return {optional_field<std::string>(l, "mpi_library"), optional_field<long long>(l, "world_size"),
+          optional_field<long long>(l, "hosts"), optional_field<std::string>(l, "launched_by"),
+          optional_field<std::string>(l, "slurm_job_id")};
+}
+
+json launcher_json(const FleetLauncher& l) {
+  json j = json::object();
+  if (l.mpi_library) j["mpi_library"] = *l.mpi_library;
+  if (l.world_size) j["world_size"] = *l.world_size;
+  if (l.hosts) j["hosts"] = *l.hosts;
+  if (l.launched_by) j["launched_by"] = *l.launched_by;
+  if (l.slurm_job_id) j["slurm_job_id"] = *l.slurm_job_id;
+  return j;
+}
+
+FleetNode node_of(FleetEntry entry, const std::string& source) {
+  FleetNode n;
+  n.rank = entry.rank;
+  n.name = std::move(entry.node);
+  n.source = fmt::format("{} rank {}", source, entry.rank);
+  n.ok = entry.ok;
+  if (n.ok) {
+    n.results = std::move(entry.results);
+  } else {
+    n.error = std::move(entry.error);
+  }
+  return n;
+}
+
+}  // namespace
+
+FleetEntry fleet_entry_measured(int rank, const std::string& node, ResultsDocument results) {
+  return {rank, node, true, "", std::move(results)};
+}
+
+FleetEntry fleet_entry_failed(int rank, const std::string& node, const std::string& error) {
+  return {rank, node, false, error, ResultsDocument{}};
+}
+
+FleetDocument fleet_document(std::vector<FleetEntry> entries, FleetLauncher launcher) {
+  std::stable_sort(entries.begin(), entries.end(), [](const FleetEntry& a, const FleetEntry& b) { return a.rank < b.rank; });
+  return {utc_now(), std::move(launcher), std::move(entries)};
+}
+
+FleetEntry read_fleet_entry(const json& e, const std::string& file, std::size_t index) {
   const std::string where = fmt::format("{}: nodes[{}]", file, index);
   if (!e.is_object()) throw InputError(where + " is not an object");
   if (!e.contains("rank") || !e["rank"].is_number_integer() || e["rank"].get<int>() < 0) {
@@ -54,66 +119,67 @@ FleetNode node_from_entry(const json& e, const std::string& file, std::size_t in
     throw InputError(where + ": 'node' must be a non-empty string");
   }
   if (!e.contains("ok") || !e["ok"].is_boolean()) throw InputError(where + ": 'ok' must be true or false");
-  FleetNode n;
-  n.rank = e["rank"].get<int>();
-  n.name = e["node"].get<std::string>();
-  n.source = fmt::format("{} rank {}", file, *n.rank);
-  n.ok = e["ok"].get<bool>();
-  if (!n.ok) {
+  FleetEntry entry;
+  entry.rank = e["rank"].get<int>();
+  entry.node = e["node"].get<std::string>();
+  entry.ok = e["ok"].get<bool>();
+  if (!entry.ok) {
     if (!e.contains("error") || !e["error"].is_string()) throw InputError(where + ": a failed rank needs an 'error' string");
-    n.error = e["error"].get<std::string>();
-    return n;
+    entry.error = e["error"].get<std::string>();
+    return entry;
   }
   if (!e.contains("results")) throw InputError(where + ": a measured rank needs 'results'");
-  n.results = read_results(e["results"], n.source);
-  if (!n.results.roofline) {
-    throw InputError(fmt::format("{}: plain Google Benchmark JSON, not a roofline results file", n.source));
+  const std::string source = fmt::format("{} rank {}", file, entry.rank);
+  entry.results = read_results(e["results"], source);
+  if (!entry.results.roofline) {
+    throw InputError(fmt::format("{}: plain Google Benchmark JSON, not a roofline results file", source));
   }
-  return n;
+  return entry;
 }
 
-}  // namespace
-
-json fleet_entry_measured(int rank, const std::string& node, const ResultsDocument& results) {
-  return {{"rank", rank}, {"node", node}, {"ok", true}, {"results", to_json(results)}};
-}
-
-json fleet_entry_failed(int rank, const std::string& node, const std::string& error) {
-  return {{"rank", rank}, {"node", node}, {"ok", false}, {"error", error}};
-}
-
-json fleet_document(std::vector<json> entries, json launcher) {
-  std::sort(entries.begin(), entries.end(),
-            [](const json& a, const json& b) { return a.value("rank", 0) < b.value("rank", 0); });
-  return {{"kind", kFleetKind}, {"fleet_schema_version", kFleetSchemaVersion}, {"created", utc_now()},
-          {"launcher", std::move(launcher)}, {"nodes", std::move(entries)}};
-}
-
-bool is_fleet_document(const json& doc) {
-  return doc.is_object() && (doc.contains("fleet_schema_version") || doc.value("kind", json()) == kFleetKind);
-}
-
-std::vector<FleetNode> fleet_nodes(const json& doc, const std::string& source) {
-  if (!is_fleet_document(doc)) {
-    FleetNode n;
-    n.results = read_results(doc, source);
-    if (!n.results.roofline) {
-      throw InputError(fmt::format("{}: plain Google Benchmark JSON, not a roofline results file", source));
-    }
-    n.name = host_of(n.results);
-    if (n.name.empty()) throw InputError(fmt::format("{}: no host name in 'context.machine.hostname'", source));
-    n.rank = rank_of(doc, source);
-    n.source = source;
-    return {n};
-  }
+FleetDocument read_fleet(const json& doc, const std::string& source) {
+  if (!is_fleet_document(doc)) throw InputError(fmt::format("{}: not a fleet file (no 'fleet_schema_version')", source));
   check_schema_version(doc, "fleet_schema_version", "fleet_schema_version", "fleet schema version", kFleetSchemaVersion,
                        source);
   if (!doc.contains("nodes") || !doc["nodes"].is_array()) {
     throw InputError(fmt::format("{}: 'nodes' is missing or not an array", source));
   }
+  FleetDocument fleet;
+  fleet.created = doc.contains("created") && doc["created"].is_string() ? doc["created"].get<std::string>() : "";
+  fleet.launcher = launcher_from(doc);
+  for (std::size_t i = 0; i < doc["nodes"].size(); ++i) fleet.nodes.push_back(read_fleet_entry(doc["nodes"][i], source, i));
+  return fleet;
+}
+
+json to_json(const FleetEntry& entry) {
+  if (!entry.ok) return {{"rank", entry.rank}, {"node", entry.node}, {"ok", false}, {"error", entry.error}};
+  return {{"rank", entry.rank}, {"node", entry.node}, {"ok", true}, {"results", to_json(entry.results)}};
+}
+
+json to_json(const FleetDocument& fleet) {
+  json nodes = json::array();
+  for (const FleetEntry& e : fleet.nodes) nodes.push_back(to_json(e));
+  return {{"kind", kFleetKind}, {"fleet_schema_version", kFleetSchemaVersion}, {"created", fleet.created},
+          {"launcher", launcher_json(fleet.launcher)}, {"nodes", std::move(nodes)}};
+}
+
+std::vector<FleetNode> fleet_nodes(const FleetDocument& fleet, const std::string& source) {
   std::vector<FleetNode> out;
-  for (std::size_t i = 0; i < doc["nodes"].size(); ++i) out.push_back(node_from_entry(doc["nodes"][i], source, i));
+  for (const FleetEntry& e : fleet.nodes) out.push_back(node_of(e, source));
   return out;
+}
+
+FleetNode results_file_node(ResultsDocument results, const std::string& source) {
+  if (!results.roofline) {
+    throw InputError(fmt::format("{}: plain Google Benchmark JSON, not a roofline results file", source));
+  }
+  FleetNode n;
+  n.name = host_of(results);
+  if (n.name.empty()) throw InputError(fmt::format("{}: no host name in 'context.machine.hostname'", source));
+  n.rank = rank_of(results, source);
+  n.source = source;
+  n.results = std::move(results);
+  return n;
 }
 
 void check_fleet_nodes(const std::vector<FleetNode>& nodes) {
@@ -137,7 +203,11 @@ std::vector<FleetNode> load_fleet_inputs(const std::vector<fs::path>& files) {
   std::vector<FleetNode> nodes;
   for (const fs::path& f : files) {
     const json doc = load_json_file(f);
-    for (FleetNode& n : fleet_nodes(doc, f.string())) nodes.push_back(std::move(n));
+    if (is_fleet_document(doc)) {
+      for (FleetNode& n : fleet_nodes(read_fleet(doc, f.string()), f.string())) nodes.push_back(std::move(n));
+    } else {
+      nodes.push_back(results_file_node(read_results(doc, f.string()), f.string()));
+    }
   }
   check_fleet_nodes(nodes);
   return nodes;

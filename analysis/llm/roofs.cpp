@@ -16,57 +16,78 @@ using nlohmann::json;
 
 namespace {
 
-int largest_threads_with(const json& section, const std::string& main_memory) {
-  int best = 0;
-  for (const json& c : section.value("memory_ceilings", json::array())) {
-    if (c.value("level", "") == main_memory) best = std::max(best, c.value("threads", 0));
-  }
-  return best;
+template <typename Record>
+const std::vector<Record>& or_none(const std::optional<std::vector<Record>>& records) {
+  static const std::vector<Record> none;
+  return records ? *records : none;
 }
 
-// The target's level names, innermost first: its facts' list, else the order its ceilings give.
-std::vector<std::string> level_names(const ResultsView& view, const json& section, const std::string& target) {
+int largest_threads_with(const RooflineSection& section, const std::string& main_memory) {
+  long long best = 0;
+  for (const MemoryCeilingRecord& c : or_none(section.memory_ceilings)) {
+    if (c.level == main_memory) best = std::max(best, c.threads.value_or(0));
+  }
+  return static_cast<int>(best);
+}
+
+// The target's level names, innermost first: its facts' list (context.targets; a CPU it does not list has the
+// host's levels, L1..DRAM, as the results view gives them), else the order its ceilings give.
+std::vector<std::string> level_names(const ResultsDocument& doc, const json& section, const std::string& target) {
+  const std::vector<TargetRecord>& listed = or_none(doc.context.targets);
+  const auto facts = std::find_if(listed.begin(), listed.end(), [&](const TargetRecord& t) { return t.target == target; });
   std::vector<std::string> names;
-  if (const TargetView* t = view.target(target)) {
-    for (const TargetLevelView& l : t->memory_levels) names.push_back(l.name);
+  if (facts != listed.end()) {
+    for (const MemoryLevelRecord& l : or_none(facts->memory_levels)) names.push_back(l.name.value_or(""));
+  } else if (target == kCpuTargetId) {
+    for (const Level l : all_levels()) names.emplace_back(to_string(l));
   }
   return names.empty() ? memory_level_names(section) : names;
 }
 
 // The bandwidth of the best batch-1 placement of `precision` at `threads` (value / AI), or 0.
-double best_gemv_bandwidth(const json& section, Precision precision, int threads) {
+double best_gemv_bandwidth(const RooflineSection& section, Precision precision, int threads) {
   double best = 0.0;
-  for (const json& p : section.value("placements", json::array())) {
-    if (p.value("precision", "") != to_string(precision) || p.value("threads", 0) != threads || p.value("batch", 0) != 1) {
+  for (const PlacementRecord& p : or_none(section.placements)) {
+    if (p.precision.value_or("") != to_string(precision) || p.threads.value_or(0) != threads || p.batch.value_or(0) != 1) {
       continue;
     }
-    const double ai = p.value("ai", 0.0);
-    if (ai > 0.0) best = std::max(best, p.value("value", 0.0) / ai);
+    const double ai = p.ai.value_or(0.0);
+    if (ai > 0.0) best = std::max(best, p.value.value_or(0.0) / ai);
   }
   return best;
 }
 
 // The best attained GEMM rate of `precision` at `threads` among the run's placements, or a zero roof.
-ComputeRoof best_gemm(const json& section, Precision precision, int threads) {
+ComputeRoof best_gemm(const RooflineSection& section, Precision precision, int threads) {
   ComputeRoof roof;
-  for (const json& p : section.value("placements", json::array())) {
-    if (p.value("precision", "") != to_string(precision) || p.value("threads", 0) != threads) continue;
-    const double v = p.value("value", 0.0);
+  for (const PlacementRecord& p : or_none(section.placements)) {
+    if (p.precision.value_or("") != to_string(precision) || p.threads.value_or(0) != threads) continue;
+    const double v = p.value.value_or(0.0);
     if (v > roof.value) {
       roof.value = v;
-      roof.engine = p.contains("roof") && p["roof"].is_object() ? engine_of(p["roof"]) : Engine::vector;
-      roof.source = fmt::format("gemm {} batch {}", p.value("backend", "?"), p.value("batch", 0));
+      roof.engine = p.roof ? engine_of(*p.roof) : Engine::vector;
+      roof.source = fmt::format("gemm {} batch {}", p.backend.value_or("?"), p.batch.value_or(0));
     }
   }
   return roof;
 }
 
+// The typed record that a rule of the model over the section's JSON (`written`, the typed model's writer's)
+// picked: the writer keeps the order, so the index is the same.
+template <typename Record>
+const Record& record_picked(const std::optional<std::vector<Record>>& records, const json& written, const json* pick) {
+  return records->at(static_cast<std::size_t>(pick - written.get_ref<const json::array_t&>().data()));
+}
+
+Engine engine_named(const std::optional<std::string>& engine) {
+  // A file from before engines has no field: its ceilings are the vector units'.
+  return parse_engine(engine.value_or(std::string(to_string(Engine::vector)))).value_or(Engine::vector);
+}
+
 }  // namespace
 
-Engine engine_of(const json& ceiling) {
-  // A file from before engines has no field: its ceilings are the vector units'.
-  return parse_engine(ceiling.value("engine", std::string(to_string(Engine::vector)))).value_or(Engine::vector);
-}
+Engine engine_of(const ComputeCeilingRecord& ceiling) { return engine_named(ceiling.engine); }
+Engine engine_of(const PlacementRoof& roof) { return engine_named(roof.engine); }
 
 double Roofs::bandwidth(const MemoryRoof& level, Precision p) const {
   const auto it = gemv_bandwidth.find(p);
@@ -80,24 +101,30 @@ const MemoryRoof& Roofs::level_for(double working_set) const {
   return dram();
 }
 
-Roofs read_roofs(const json& results, const std::string& file, int threads, const std::vector<Precision>& needed,
-                 RoofSource source) {
-  const json& section = results.at("roofline");
+Roofs read_roofs(const ResultsDocument& results, const std::string& file, int threads,
+                 const std::vector<Precision>& needed, RoofSource source) {
+  if (!results.roofline) {
+    throw InputError(fmt::format("{}: plain Google Benchmark JSON, not a roofline results file", file));
+  }
+  const RooflineSection& typed = *results.roofline;
+  // The model's roof rules (memory_roof, compute_roof, memory_level_names: roofline_section.hpp) read the
+  // section as JSON: they get the typed model's writing of it.
+  const json section = to_json(typed);
   Roofs r;
   r.source = source;
   // The target whose ceilings the section holds (select_target keeps one), its levels and main memory; a
   // target other than the CPU has no thread counts (threads 0: the whole device).
-  const ResultsView view(results);
-  const json& ceilings = section.value("memory_ceilings", json::array());
-  r.target = ceilings.empty() ? view.cpu().id : entry_target(ceilings.front());  // none: the host's
-  const std::vector<std::string> names = level_names(view, section, r.target);
+  const std::vector<MemoryCeilingRecord>& ceilings = or_none(typed.memory_ceilings);
+  r.target = ceilings.empty() ? kCpuTargetId : ceilings.front().target.value_or(kCpuTargetId);  // none: the host's
+  const std::vector<std::string> names = level_names(results, section, r.target);
   const std::string main_memory = names.empty() ? "DRAM" : names.back();
-  r.threads = threads > 0 ? threads : largest_threads_with(section, main_memory);
+  r.threads = threads > 0 ? threads : largest_threads_with(typed, main_memory);
   if (memory_roof(section, main_memory, r.threads) == nullptr && threads <= 0) {
     throw InputError(fmt::format("{}: no {} memory ceiling at any thread count; measure one with "
                                  "`roofline run --suites bandwidth`", file, main_memory));
   }
   for (const std::string& level : names) {
+    // The roof may be a memory_ceilings or a page_size_ceilings row: read what both have.
     const json* m = memory_roof(section, level, r.threads);
     if (m == nullptr || m->value("value", 0.0) <= 0.0) continue;
     r.levels.push_back({level, m->value("value", 0.0), m->value("max_bytes", 0.0)});
@@ -109,25 +136,26 @@ Roofs read_roofs(const json& results, const std::string& file, int threads, cons
   }
   for (Precision p : needed) {
     if (r.compute.count(p) != 0) continue;
-    const json* c = compute_roof(section, std::string(to_string(p)), r.threads);
-    if ((c == nullptr || c->value("value", 0.0) <= 0.0) && r.threads <= 0) {
+    const json* picked = compute_roof(section, std::string(to_string(p)), r.threads);
+    const ComputeCeilingRecord* c =
+        picked == nullptr ? nullptr : &record_picked(typed.compute_ceilings, section.at("compute_ceilings"), picked);
+    if ((c == nullptr || c->value.value_or(0.0) <= 0.0) && r.threads <= 0) {
       // A device (no thread counts): say what it measured instead of a CPU's --threads advice.
       std::vector<std::string> measured;
-      for (const json& e : section.value("compute_ceilings", json::array())) {
-        const std::string name = e.value("precision", "");
+      for (const ComputeCeilingRecord& e : or_none(typed.compute_ceilings)) {
+        const std::string name = e.precision.value_or("");
         if (std::find(measured.begin(), measured.end(), name) == measured.end()) measured.push_back(name);
       }
       throw InputError(fmt::format("{}: {} measured no {} compute ceiling (it has: {}); choose --weights and --kv among "
                                    "those", file, r.target, to_string(p), measured.empty() ? "none" : fmt::format("{}", fmt::join(measured, ", "))));
     }
-    if (c == nullptr || c->value("value", 0.0) <= 0.0) {
+    if (c == nullptr || c->value.value_or(0.0) <= 0.0) {
       throw InputError(fmt::format("{}: no {} compute ceiling at {} threads; measure it with `roofline run --suites "
                                    "compute --threads {}`", file, to_string(p), r.threads, r.threads));
     }
-    ComputeRoof roof{c->value("value", 0.0), c->value("value", 0.0), engine_of(*c), c->value("isa", ""),
-                     "compute ceiling"};
+    ComputeRoof roof{*c->value, *c->value, engine_of(*c), c->isa.value_or(""), "compute ceiling"};
     if (source == RoofSource::gemm) {
-      const ComputeRoof g = best_gemm(section, p, r.threads);
+      const ComputeRoof g = best_gemm(typed, p, r.threads);
       if (g.value <= 0.0) {
         throw InputError(fmt::format("{}: no {} GEMM point at {} threads for --roof gemm; measure it with `roofline run "
                                      "--suites gemm --threads {}`", file, to_string(p), r.threads, r.threads));
@@ -135,19 +163,19 @@ Roofs read_roofs(const json& results, const std::string& file, int threads, cons
       roof.value = g.value;
       roof.engine = g.engine;
       roof.source = g.source;
-      if (const double bw = best_gemv_bandwidth(section, p, r.threads); bw > 0.0) r.gemv_bandwidth[p] = bw;
+      if (const double bw = best_gemv_bandwidth(typed, p, r.threads); bw > 0.0) r.gemv_bandwidth[p] = bw;
     }
     r.compute[p] = roof;
   }
   if (const auto fp32 = r.compute.find(Precision::fp32); fp32 != r.compute.end()) {
     r.dequant_rate = fp32->second.peak / 2.0;  // one element operation per lane where an FMA is 2 FLOP
   }
-  if (const json* ceilings = section.contains("dequant_ceilings") ? &section["dequant_ceilings"] : nullptr;
-      ceilings != nullptr && ceilings->is_array()) {
-    for (const json& c : *ceilings) {
-      if (c.value("threads", 0) != r.threads || !(c.value("value", 0.0) > 0.0)) continue;
-      DequantRoof& d = r.dequant[c.value("format", "")];
-      if (c.value("value", 0.0) > d.weights_per_second) d = {c.value("value", 0.0), c.value("isa", ""), c.value("level", "")};
+  // The model does not type roofline.dequant_ceilings yet: it stays in the section's `extra`.
+  if (const auto dequant = typed.extra.find("dequant_ceilings"); dequant != typed.extra.end() && dequant->is_array()) {
+    for (const json& e : *dequant) {
+      if (e.value("threads", 0) != r.threads || !(e.value("value", 0.0) > 0.0)) continue;
+      DequantRoof& d = r.dequant[e.value("format", "")];
+      if (e.value("value", 0.0) > d.weights_per_second) d = {e.value("value", 0.0), e.value("isa", ""), e.value("level", "")};
     }
   }
   const TargetMemory memory = target_memory(results, r.target);

@@ -14,60 +14,111 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kSections[] = {"compute_ceilings", "memory_ceilings", "page_size_ceilings", "memory_levels",
-                                     "ridge_points",     "placements",      "transfer_ceilings",  "launch_latency"};
+// The model does not type roofline.memory_levels yet: it stays in the section's `extra`.
+constexpr const char* kLevelsKey = "memory_levels";
 
-std::string target_of(const json& entry) { return entry_target(entry); }  // "cpu" when absent
+template <typename Record>
+std::string target_of(const Record& r) {
+  return r.target.value_or(kCpuTargetId);  // "cpu" when absent, as entry_target says
+}
+
+// Calls `f(target)` for every entry of the section's arrays, in the order the section's keys are listed here.
+template <typename F>
+void each_entry(const RooflineSection& s, F&& f) {
+  const auto visit = [&f](const auto& records) {
+    if (!records) return;
+    for (const auto& r : *records) f(target_of(r));
+  };
+  visit(s.compute_ceilings);
+  visit(s.memory_ceilings);
+  visit(s.page_size_ceilings);
+  if (const auto it = s.extra.find(kLevelsKey); it != s.extra.end() && it->is_array()) {
+    for (const json& e : *it) f(entry_target(e));
+  }
+  visit(s.ridge_points);
+  visit(s.placements);
+  visit(s.transfer_ceilings);
+  visit(s.launch_latency);
+}
+
+template <typename Record>
+bool holds(const std::optional<std::vector<Record>>& records, const std::string& target) {
+  return records && std::any_of(records->begin(), records->end(), [&](const Record& r) { return target_of(r) == target; });
+}
+
+template <typename Record>
+void keep_only(std::optional<std::vector<Record>>& records, const std::string& target) {
+  if (!records) return;
+  std::erase_if(*records, [&](const Record& r) { return target_of(r) != target; });
+}
+
+// A memory figure: the typed member, or a number the typed model keeps in `extra` because it is not written as
+// an integer (16.0 * 2^30 reads as 17179869184.0): the results view took any number, so this does too.
+double bytes_of(const std::optional<long long>& member, const json& extra, const char* key) {
+  if (member) return static_cast<double>(*member);
+  const auto it = extra.find(key);
+  return it != extra.end() && it->is_number() ? it->get<double>() : 0.0;
+}
 
 }  // namespace
 
-std::vector<std::string> targets_in(const json& results) {
+std::vector<std::string> targets_in(const ResultsDocument& results) {
   std::vector<std::string> names;
-  const json& section = results.value("roofline", json::object());
-  for (const char* key : kSections) {
-    for (const json& e : section.value(key, json::array())) {
-      const std::string t = target_of(e);
-      if (std::find(names.begin(), names.end(), t) == names.end()) names.push_back(t);
-    }
-  }
+  if (!results.roofline) return names;
+  each_entry(*results.roofline, [&names](const std::string& t) {
+    if (std::find(names.begin(), names.end(), t) == names.end()) names.push_back(t);
+  });
   return names;
 }
 
-json select_target(const json& results, const std::string& target, const std::string& file) {
-  json out = results;
-  json& section = out["roofline"];
-  bool any = false;
-  for (const char* key : {"compute_ceilings", "memory_ceilings"}) {
-    for (const json& e : section.value(key, json::array())) any = any || target_of(e) == target;
-  }
+ResultsDocument select_target(const ResultsDocument& results, const std::string& target, const std::string& file) {
+  const bool any = results.roofline && (holds(results.roofline->compute_ceilings, target) ||
+                                        holds(results.roofline->memory_ceilings, target));
   if (!any) {
     const std::vector<std::string> names = targets_in(results);
     throw InputError(fmt::format("--target '{}': {} has no ceilings of that target (it has: {})", target, file,
                                  names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
   }
-  for (const char* key : kSections) {
-    if (!section.contains(key) || !section[key].is_array()) continue;
+  ResultsDocument out = results;
+  RooflineSection& s = *out.roofline;
+  keep_only(s.compute_ceilings, target);
+  keep_only(s.memory_ceilings, target);
+  keep_only(s.page_size_ceilings, target);
+  if (const auto it = s.extra.find(kLevelsKey); it != s.extra.end() && it->is_array()) {
     json kept = json::array();
-    for (const json& e : section[key]) {
-      if (target_of(e) == target) kept.push_back(e);
+    for (const json& e : *it) {
+      if (entry_target(e) == target) kept.push_back(e);
     }
-    section[key] = kept;
+    *it = std::move(kept);
   }
+  keep_only(s.ridge_points, target);
+  keep_only(s.placements, target);
+  keep_only(s.transfer_ceilings, target);
+  keep_only(s.launch_latency, target);
   return out;
 }
 
-TargetMemory target_memory(const json& results, const std::string& target) {
-  const ResultsView view(results);
+TargetMemory target_memory(const ResultsDocument& results, const std::string& target) {
+  // The results model's rule (results_view.hpp, TargetView::memory_from): the CPU's memory is the host's, even
+  // where context.targets lists it; a device's is its own entry of context.targets.
   TargetMemory m;
-  const TargetView* facts = view.target(target);
-  // Every target's memory as the results model gives it (the CPU's is the host's: TargetView::memory_from).
-  if (facts == nullptr) {
-    m.source = fmt::format("context.targets[{}]", target);
+  const ResultsContext& ctx = results.context;
+  if (target == kCpuTargetId) {
+    m.source = "the run's machine facts (context.machine)";
+    if (ctx.machine) {
+      m.total_bytes = bytes_of(ctx.machine->memory_total_bytes, ctx.machine->extra, "memory_total_bytes");
+      m.available_bytes = bytes_of(ctx.machine->memory_available_bytes, ctx.machine->extra, "memory_available_bytes");
+    }
     return m;
   }
-  m.source = facts->memory_from;
-  m.total_bytes = facts->memory_total_bytes;
-  m.available_bytes = facts->memory_available_bytes;
+  m.source = fmt::format("context.targets[{}]", target);
+  if (!ctx.targets) return m;
+  for (const TargetRecord& t : *ctx.targets) {
+    if (t.target != target) continue;
+    m.total_bytes = bytes_of(t.memory_total_bytes, t.extra, "memory_total_bytes");
+    m.available_bytes = bytes_of(t.memory_available_bytes, t.extra, "memory_available_bytes");
+    break;
+  }
   return m;
 }
 

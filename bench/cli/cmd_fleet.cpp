@@ -46,8 +46,8 @@ void check_fleet_destinations(const fs::path& out, bool report, Overwrite overwr
   if (report) check_destination(report_path(out), overwrite, "report");
 }
 
-int finish_fleet_run(const json& fleet, const fs::path& out, bool report, Overwrite overwrite, bool quiet) {
-  write_file_atomically(out, fleet.dump(2) + "\n", overwrite);
+int finish_fleet_run(const FleetDocument& fleet, const fs::path& out, bool report, Overwrite overwrite, bool quiet) {
+  write_file_atomically(out, to_json(fleet).dump(2) + "\n", overwrite);
   std::vector<FleetNode> nodes = fleet_nodes(fleet, out.string());
   const std::vector<std::string> failures = validation_failures(nodes);
   FleetOptions options;

@@ -22,6 +22,7 @@
 #include "roofline/common/atomic_file.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/bench/data_dir.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/llm/html.hpp"
@@ -200,7 +201,8 @@ void run_llm(const LlmArgs& a, CliState& state) {
   set_speculative(a, request);
   check_request(a, config, request);
   const fs::path results_path = a.results.empty() ? newest_results() : fs::path(a.results);
-  const json results = llm::select_target(load_results(results_path), a.target, results_path.string());
+  const ResultsDocument results =
+      llm::select_target(load_results_document(results_path), a.target, results_path.string());
   llm::Roofs roofs = llm::read_roofs(results, results_path.string(), threads, needed_precisions(request.precisions), roof);
   roofs.target = a.target;
   const llm::TargetMemory memory = llm::target_memory(results, a.target);

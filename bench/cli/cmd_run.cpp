@@ -194,7 +194,7 @@ void run_mpi_command(const RunArgs& a, CliState& state) {
     doc["context"]["mpi"] = mpi;
     return doc;
   };
-  hooks.finish = [&a, p](const json& fleet) {
+  hooks.finish = [&a, p](const FleetDocument& fleet) {
     return finish_fleet_run(fleet, p->out, !a.no_report, a.force ? Overwrite::yes : Overwrite::no, a.quiet);
   };
   state.exit_code = run_under_mpi(hooks);

@@ -15,6 +15,7 @@
 #include "roofline/common/atomic_file.hpp"
 
 namespace roofline {
+struct FleetDocument;
 struct MachineFacts;
 struct RunConfig;
 }  // namespace roofline
@@ -53,7 +54,7 @@ double parse_percent(const std::string& flag, std::string text);
 // written, and after the gather writes them, prints the fleet summary and returns the run's exit code
 // (1 when a rank failed or a benchmark failed validation).
 void check_fleet_destinations(const std::filesystem::path& out, bool report, Overwrite overwrite);
-int finish_fleet_run(const nlohmann::json& fleet, const std::filesystem::path& out, bool report, Overwrite overwrite,
+int finish_fleet_run(const FleetDocument& fleet, const std::filesystem::path& out, bool report, Overwrite overwrite,
                      bool quiet);
 
 // The default results file name <host>_<date>_<revision>.json (cmd_run.cpp; `llm --measure` names its file so too).

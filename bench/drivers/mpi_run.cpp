@@ -64,7 +64,7 @@ std::string env_or_empty(const char* name) {
   return v != nullptr ? v : "";
 }
 
-json launcher_facts(int world, int hosts) {
+FleetLauncher launcher_facts(int world, int hosts) {
   char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int length = 0;
   MPI_Get_library_version(library, &length);
@@ -74,16 +74,16 @@ json launcher_facts(int world, int hosts) {
   const std::string launched_by = !env_or_empty("SLURM_STEP_ID").empty() ? "srun"
                                   : !env_or_empty("OMPI_COMM_WORLD_SIZE").empty() ? "mpirun"
                                                                                   : "unknown";
-  json j = {{"mpi_library", lib}, {"world_size", world}, {"hosts", hosts}, {"launched_by", launched_by}};
-  if (!slurm_job.empty()) j["slurm_job_id"] = slurm_job;
-  return j;
+  FleetLauncher l{lib, world, hosts, launched_by, std::nullopt};
+  if (!slurm_job.empty()) l.slurm_job_id = slurm_job;
+  return l;
 }
 
 // Phase 3: every rank's entry to rank 0, which gets them all (others get an empty vector).
-std::vector<json> gather_entries(const json& entry, int rank, int world) {
-  std::string payload = entry.dump();
+std::vector<FleetEntry> gather_entries(const FleetEntry& entry, int rank, int world) {
+  std::string payload = to_json(entry).dump();
   if (payload.size() > static_cast<std::size_t>(INT_MAX / 2)) {
-    payload = fleet_entry_failed(entry.value("rank", rank), entry.value("node", ""), "results too large to gather").dump();
+    payload = to_json(fleet_entry_failed(entry.rank, entry.node, "results too large to gather")).dump();
   }
   int length = static_cast<int>(payload.size());
   std::vector<int> lengths(rank == 0 ? world : 0), offsets(rank == 0 ? world : 0);
@@ -99,9 +99,12 @@ std::vector<json> gather_entries(const json& entry, int rank, int world) {
   if (fits == 0) throw std::runtime_error("the gathered results exceed 2 GiB: run fewer ranks per fleet file");
   std::vector<char> all(static_cast<std::size_t>(total));
   MPI_Gatherv(payload.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
-  std::vector<json> entries;
+  // Each entry read back through the fleet file's reader (its results through the typed model's, which writes
+  // them back as they were).
+  std::vector<FleetEntry> entries;
   for (int i = 0; i < static_cast<int>(lengths.size()); ++i) {
-    entries.push_back(json::parse(all.begin() + offsets[i], all.begin() + offsets[i] + lengths[i]));
+    const json text = json::parse(all.begin() + offsets[i], all.begin() + offsets[i] + lengths[i]);
+    entries.push_back(read_fleet_entry(text, "the gathered entries", static_cast<std::size_t>(i)));
   }
   return entries;
 }
@@ -143,7 +146,7 @@ int run_under_mpi(const MpiRunHooks& hooks) {
   int leader = host_rank == 0 ? 1 : 0;
   MPI_Allreduce(&leader, &hosts, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   const json mpi = {{"rank", rank}, {"world_size", world}, {"host_rank", host_rank}, {"host_ranks", host_ranks}};
-  json entry;
+  FleetEntry entry;
   quiet_barrier(MPI_COMM_WORLD);
   for (int turn = 0; turn < turns; ++turn) {
     if (turn == host_rank) {
@@ -158,12 +161,12 @@ int run_under_mpi(const MpiRunHooks& hooks) {
   }
 
   // Phases 3 and 4.
-  const std::vector<json> entries = gather_entries(entry, rank, world);
+  std::vector<FleetEntry> entries = gather_entries(entry, rank, world);
   int code = kExitOk;
   std::exception_ptr failure;
   if (rank == 0) {
     try {
-      code = hooks.finish(fleet_document(entries, launcher_facts(world, hosts)));
+      code = hooks.finish(fleet_document(std::move(entries), launcher_facts(world, hosts)));
     } catch (const InputError&) {
       failure = std::current_exception();
       code = kExitBadInput;

@@ -20,7 +20,8 @@ using testing::noisy_node;
 std::vector<FleetNode> nodes_of(const std::vector<json>& docs) {
   std::vector<FleetNode> nodes;
   for (std::size_t i = 0; i < docs.size(); ++i) {
-    for (FleetNode& n : fleet_nodes(docs[i], "node" + std::to_string(i) + ".json")) nodes.push_back(std::move(n));
+    const std::string name = "node" + std::to_string(i) + ".json";
+    nodes.push_back(results_file_node(read_results(docs[i], name), name));
   }
   check_fleet_nodes(nodes);
   return nodes;
@@ -142,17 +143,21 @@ TEST(Fleet, SmallGroupFlagsByPercentAlone) {
 }
 
 json fleet_file_with_failure() {
-  std::vector<json> entries = {fleet_entry_measured(0, "n0", read_results(fleet_node("n0"), "n0.json")),
-                               fleet_entry_measured(1, "n1", read_results(fleet_node("n1"), "n1.json")),
-                               fleet_entry_failed(2, "n2", "std::bad_alloc while measuring")};
-  return fleet_document(entries, json{{"world_size", 3}});
+  std::vector<FleetEntry> entries = {fleet_entry_failed(2, "n2", "std::bad_alloc while measuring"),
+                                     fleet_entry_measured(0, "n0", read_results(fleet_node("n0"), "n0.json")),
+                                     fleet_entry_measured(1, "n1", read_results(fleet_node("n1"), "n1.json"))};
+  FleetLauncher launcher;
+  launcher.world_size = 3;
+  return to_json(fleet_document(std::move(entries), launcher));
 }
 
 TEST(Fleet, FailedRankIsReportedAndTheOthersKept) {
   const json doc = fleet_file_with_failure();
-  EXPECT_TRUE(is_fleet_document(doc));
-  std::vector<FleetNode> nodes = fleet_nodes(doc, "fleet.json");
+  const FleetDocument fleet = read_fleet(doc, "fleet.json");
+  EXPECT_EQ(to_json(fleet).dump(2), doc.dump(2));  // the one reader and the one writer: the same text back
+  std::vector<FleetNode> nodes = fleet_nodes(fleet, "fleet.json");
   ASSERT_EQ(nodes.size(), 3u);
+  EXPECT_EQ(nodes[0].source, "fleet.json rank 0");  // sorted by rank
   EXPECT_EQ(nodes[2].source, "fleet.json rank 2");
   const FleetAnalysis f = analyze_fleet(nodes, FleetOptions{});
   EXPECT_EQ(f.failed_count(), 1);
@@ -161,6 +166,37 @@ TEST(Fleet, FailedRankIsReportedAndTheOthersKept) {
   EXPECT_EQ(f.groups[0].nodes.size(), 2u);
   EXPECT_NE(render_fleet_text(f).find("FAILED  n2"), std::string::npos);
   EXPECT_EQ(fleet_to_json(f)["nodes"][2]["error"], "std::bad_alloc while measuring");
+}
+
+TEST(FleetFile, WritesTheFleetFileOfResultsReadmeAndReadsItBack) {
+  FleetLauncher launcher;
+  launcher.mpi_library = "Open MPI v4.1.4";
+  launcher.world_size = 2;
+  launcher.hosts = 1;
+  launcher.launched_by = "srun";
+  launcher.slurm_job_id = "1234";
+  const ResultsDocument results = read_results(fleet_node("cn002"), "cn002.json");
+  const json doc = to_json(fleet_document({fleet_entry_measured(1, "cn002", results),
+                                           fleet_entry_failed(0, "cn001", "what stopped this rank")}, launcher));
+  // The keys and values results/README.md documents, as `run --mpi` wrote them before the fleet file was typed.
+  EXPECT_EQ(doc["kind"], "roofline-fleet");
+  EXPECT_EQ(doc["fleet_schema_version"], 1);
+  EXPECT_TRUE(doc["created"].is_string());
+  EXPECT_EQ(doc["launcher"], json({{"mpi_library", "Open MPI v4.1.4"}, {"world_size", 2}, {"hosts", 1},
+                                   {"launched_by", "srun"}, {"slurm_job_id", "1234"}}));
+  EXPECT_EQ(doc["nodes"][0], json({{"rank", 0}, {"node", "cn001"}, {"ok", false}, {"error", "what stopped this rank"}}));
+  EXPECT_EQ(doc["nodes"][1], json({{"rank", 1}, {"node", "cn002"}, {"ok", true}, {"results", fleet_node("cn002")}}));
+  EXPECT_EQ(doc.size(), 5u);
+  const FleetDocument back = read_fleet(doc, "fleet.json");
+  EXPECT_EQ(to_json(back).dump(2), doc.dump(2));
+  EXPECT_EQ(back.launcher.slurm_job_id, "1234");
+  EXPECT_EQ(read_fleet_entry(doc["nodes"][1], "fleet.json", 1).node, "cn002");
+  try {
+    read_fleet(fleet_node("cn003"), "cn003.json");
+    ADD_FAILURE() << "read a results file as a fleet file";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "cn003.json: not a fleet file (no 'fleet_schema_version')");
+  }
 }
 
 TEST(FleetInput, AFleetOfOneIsRefused) {
@@ -184,13 +220,13 @@ TEST(FleetInput, TheSameNodeTwiceIsRefusedUnlessRanksDiffer) {
 TEST(FleetInput, AnotherFleetSchemaIsRefused) {
   json doc = fleet_file_with_failure();
   doc["fleet_schema_version"] = 2;
-  EXPECT_THROW(fleet_nodes(doc, "fleet.json"), InputError);
+  EXPECT_THROW(read_fleet(doc, "fleet.json"), InputError);
   json bad_entry = fleet_file_with_failure();
   bad_entry["nodes"][0]["rank"] = -1;
-  EXPECT_THROW(fleet_nodes(bad_entry, "fleet.json"), InputError);
+  EXPECT_THROW(read_fleet(bad_entry, "fleet.json"), InputError);
   json other_results = fleet_file_with_failure();
   other_results["nodes"][1]["results"]["context"]["schema_version"] = 2;
-  EXPECT_THROW(fleet_nodes(other_results, "fleet.json"), InputError);
+  EXPECT_THROW(read_fleet(other_results, "fleet.json"), InputError);
 }
 
 TEST(FleetInput, ANodeWithoutCeilingsIsRefusedByName) {

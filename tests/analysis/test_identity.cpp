@@ -65,7 +65,8 @@ TEST(Identity, FleetGroupsByHardwareAndNotesTheIsaCap) {
   }
   std::vector<FleetNode> nodes;
   for (std::size_t i = 0; i < docs.size(); ++i) {
-    for (FleetNode& n : fleet_nodes(docs[i], fmt::format("n{}.json", i))) nodes.push_back(std::move(n));
+    const std::string name = fmt::format("n{}.json", i);
+    nodes.push_back(results_file_node(read_results(docs[i], name), name));
   }
   const FleetAnalysis f = analyze_fleet(nodes, FleetOptions{});
   ASSERT_EQ(f.groups.size(), 1u);

@@ -245,9 +245,21 @@ TEST(Targets, FleetShowsTheSecondTargetsFigures) {
 }
 
 TEST(Targets, LlmTargetTakesThatTargetsCeilingsAndMemory) {
-  const json doc = derived();
-  const json only = llm::select_target(doc, "test:0", "two_targets.json");
-  for (const json& c : only["roofline"]["memory_ceilings"]) EXPECT_EQ(c["target"], "test:0");
+  const ResultsDocument doc = read_results(derived(), "two_targets.json");
+  const ResultsDocument only = llm::select_target(doc, "test:0", "two_targets.json");
+  ASSERT_TRUE(only.roofline && only.roofline->memory_ceilings);
+  for (const MemoryCeilingRecord& c : *only.roofline->memory_ceilings) EXPECT_EQ(c.target, "test:0");
+  // The sections the model does not type yet (memory_levels, in the section's extra) are filtered too.
+  ASSERT_TRUE(only.roofline->extra.contains("memory_levels"));
+  for (const json& l : only.roofline->extra["memory_levels"]) EXPECT_EQ(l["target"], "test:0");
+  EXPECT_EQ(llm::targets_in(doc), (std::vector<std::string>{"cpu", "test:0"}));
+  EXPECT_EQ(llm::targets_in(only), std::vector<std::string>{"test:0"});
+  try {
+    llm::select_target(doc, "gpu:9", "two_targets.json");
+    ADD_FAILURE() << "selected a target the file does not have";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "--target 'gpu:9': two_targets.json has no ceilings of that target (it has: cpu, test:0)");
+  }
   const llm::TargetMemory m = llm::target_memory(doc, "test:0");
   EXPECT_DOUBLE_EQ(m.total_bytes, 85899345920.0);
   EXPECT_DOUBLE_EQ(llm::target_memory(doc, "cpu").total_bytes, 17179869184.0);

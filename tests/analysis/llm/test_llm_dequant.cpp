@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/llm/estimate.hpp"
 #include "roofline/llm/quant.hpp"
 #include "roofline/llm/summary.hpp"
@@ -40,7 +41,7 @@ json round_results(bool with_ceilings) {
 }
 
 Roofs roofs_of(const json& results) {
-  return read_roofs(results, "results_2t.json", 2, {Precision::int8, Precision::bf16, Precision::fp32}, RoofSource::peak);
+  return read_roofs(read_results(results, "results_2t.json"), "results_2t.json", 2, {Precision::int8, Precision::bf16, Precision::fp32}, RoofSource::peak);
 }
 
 TEST(LlmDequant, TheMeasuredCeilingBoundsAQuantizedStep) {

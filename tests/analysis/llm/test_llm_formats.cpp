@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/llm/estimate.hpp"
 #include "roofline/llm/moe.hpp"
 #include "roofline/llm/observed.hpp"
@@ -32,7 +33,7 @@ Precisions stored_as(const std::string& format) {
 }
 
 Roofs round_roofs(int threads = 2) {
-  const nlohmann::json results = load_results(kData / "results_2t.json");
+  const ResultsDocument results = load_results_document(kData / "results_2t.json");
   return read_roofs(results, "results_2t.json", threads, {Precision::int8, Precision::bf16, Precision::fp32}, RoofSource::peak);
 }
 

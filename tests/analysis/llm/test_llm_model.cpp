@@ -9,6 +9,7 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/llm/estimate.hpp"
 #include "roofline/llm/ops.hpp"
 #include "roofline/llm/roofs.hpp"
@@ -23,7 +24,7 @@ const fs::path kData = fs::path(ROOFLINE_TEST_DATA_DIR) / "llm";
 const Precisions kBf16{};  // bf16 weights and KV cache
 
 Roofs test_roofs(RoofSource source = RoofSource::peak, const char* file = "results_2t.json") {
-  const nlohmann::json results = load_results(kData / file);
+  const ResultsDocument results = load_results_document(kData / file);
   return read_roofs(results, file, 0, {Precision::bf16}, source);
 }
 

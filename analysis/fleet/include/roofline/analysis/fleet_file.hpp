@@ -29,20 +29,56 @@ struct FleetNode {
   ResultsDocument results;  // the full results file, typed (empty when failed)
 };
 
-// The entries of a fleet file, as the MPI driver builds them on each rank. The fleet file itself (its
-// entries, launcher facts and parsed documents below) is still JSON: only the results in it are typed.
-nlohmann::json fleet_entry_measured(int rank, const std::string& node, const ResultsDocument& results);
-nlohmann::json fleet_entry_failed(int rank, const std::string& node, const std::string& error);
-// The fleet file: entries sorted by rank, plus `launcher` facts (MPI library, world size, Slurm job).
-nlohmann::json fleet_document(std::vector<nlohmann::json> entries, nlohmann::json launcher);
+// The fleet file as structs (results/README.md, "Fleet files"): one reader (read_fleet) and one writer
+// (to_json), such that a file `run --mpi` wrote reads back to a document that writes the same text.
+// One entry of `nodes`: a rank's results, or its error.
+struct FleetEntry {
+  int rank = 0;
+  std::string node;         // MPI_Get_processor_name
+  bool ok = true;
+  std::string error;        // ok == false: what stopped the rank
+  ResultsDocument results;  // ok == true: its results file, exactly as `roofline run` writes it
+};
 
-// Whether a parsed JSON document is a fleet file (rather than a per-node results file).
-bool is_fleet_document(const nlohmann::json& doc);
+// `launcher`: who started the fleet. Written by `run --mpi`; read back for completeness, never interpreted (a
+// field of another type reads as absent).
+struct FleetLauncher {
+  std::optional<std::string> mpi_library;   // MPI_Get_library_version's first line
+  std::optional<long long> world_size;      // ranks
+  std::optional<long long> hosts;           // distinct hosts
+  std::optional<std::string> launched_by;   // "mpirun", "srun" or "unknown"
+  std::optional<std::string> slurm_job_id;  // when there is one
+};
 
-// The nodes of one parsed document (a fleet file or one results file); `source` names it in messages.
-std::vector<FleetNode> fleet_nodes(const nlohmann::json& doc, const std::string& source);
+struct FleetDocument {
+  std::string created;  // UTC, "2026-12-01T10:00:00Z"
+  FleetLauncher launcher;
+  std::vector<FleetEntry> nodes;  // sorted by rank
+};
 
-// Loads every file (each a fleet file or a results file) and checks the whole: at least two nodes, and no
+// The entries of a fleet file, as the MPI driver builds them on each rank.
+FleetEntry fleet_entry_measured(int rank, const std::string& node, ResultsDocument results);
+FleetEntry fleet_entry_failed(int rank, const std::string& node, const std::string& error);
+// The fleet file: entries sorted by rank, created now, with the `launcher` facts.
+FleetDocument fleet_document(std::vector<FleetEntry> entries, FleetLauncher launcher);
+
+// The one reader: a parsed fleet file (`source` names it in messages). Throws InputError naming the first bad
+// part: another kind or schema version, 'nodes' not an array, an entry without a rank, node, ok, error or
+// results ("fleet.json: nodes[2]: 'node' must be a non-empty string"), or results the typed model refuses.
+FleetDocument read_fleet(const nlohmann::json& doc, const std::string& source);
+// One entry of `nodes` (the MPI driver gathers them one by one): the reader's part, `file` and `index` in messages.
+FleetEntry read_fleet_entry(const nlohmann::json& entry, const std::string& file, std::size_t index);
+// The one writer, and its part for one entry.
+nlohmann::json to_json(const FleetDocument& fleet);
+nlohmann::json to_json(const FleetEntry& entry);
+
+// The nodes of a fleet file, each named "<source> rank N".
+std::vector<FleetNode> fleet_nodes(const FleetDocument& fleet, const std::string& source);
+// The node of one per-node results file: its host (context.machine.hostname) and the rank it records in
+// context.mpi, if any. Throws InputError for plain Google Benchmark JSON, a missing host name or a bad rank.
+FleetNode results_file_node(ResultsDocument results, const std::string& source);
+
+// Loads every file (each a fleet file or a results file, told apart by its kind) and checks the whole: at least two nodes, and no
 // node name twice unless their ranks differ.
 std::vector<FleetNode> load_fleet_inputs(const std::vector<std::filesystem::path>& files);
 void check_fleet_nodes(const std::vector<FleetNode>& nodes);

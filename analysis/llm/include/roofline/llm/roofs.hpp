@@ -1,7 +1,7 @@
-// The ceilings an LLM estimate runs against, read from a results file's roofline section only: per
-// precision the compute ceiling at the thread count used (the best ISA and engine measured: AMX when the
-// run had it), and per memory level its roof (the read kernel's ceiling) with the working-set range it was
-// measured over. With RoofSource::gemm the roofs are instead what the run's GEMM suite attained at that
+// The ceilings an LLM estimate runs against, read from a results file's roofline section only (the typed
+// results model): per precision the compute ceiling at the thread count used (the best ISA and engine
+// measured: AMX when the run had it), and per memory level its roof (the read kernel's ceiling) with the
+// working-set range it was measured over. With RoofSource::gemm the roofs are instead what the run's GEMM suite attained at that
 // precision (the library's measured roofline): compute = its best GEMM rate, DRAM = the bandwidth its GEMV
 // (batch 1) streamed the weights at; the FMA peak and the read ceilings are kept for MFU and MBU.
 #pragma once
@@ -10,8 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline::llm {
@@ -63,12 +62,13 @@ struct Roofs {
 };
 
 // The engine a ceiling or placement roof names ("vector" when the file predates engines).
-Engine engine_of(const nlohmann::json& ceiling);
+Engine engine_of(const ComputeCeilingRecord& ceiling);
+Engine engine_of(const PlacementRoof& roof);
 
 // Reads the roofs at `threads` (0: the largest thread count with a DRAM roof). Throws InputError naming
 // `file`, the missing ceiling and the run that measures it, when a precision of `needed` has no compute
 // ceiling (or, with RoofSource::gemm, no GEMM point) or there is no DRAM memory roof at those threads.
-Roofs read_roofs(const nlohmann::json& results, const std::string& file, int threads,
+Roofs read_roofs(const ResultsDocument& results, const std::string& file, int threads,
                  const std::vector<Precision>& needed, RoofSource source);
 
 }  // namespace roofline::llm

@@ -4,24 +4,24 @@
 // weights fit and how many sequences' KV cache fit beside them: the CPU's from the machine facts
 // (context.machine: memory_available_bytes, MemAvailable at the run, else memory_total_bytes); a
 // device's from context.targets, an array of {"target": NAME, "memory_total_bytes",
-// "memory_available_bytes"} (either may be absent).
+// "memory_available_bytes"} (either may be absent). All three read the typed results model.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "roofline/analysis/results_document.hpp"
 
 namespace roofline::llm {
 
 inline constexpr const char* kDefaultTarget = "cpu";
 
 // The targets the file's roofline section names, in order of first appearance.
-std::vector<std::string> targets_in(const nlohmann::json& results);
+std::vector<std::string> targets_in(const ResultsDocument& results);
 
 // A copy of `results` whose roofline section keeps only `target`'s entries. Throws InputError naming
 // `file`, the target and the targets it has when it has none of that target's ceilings.
-nlohmann::json select_target(const nlohmann::json& results, const std::string& target, const std::string& file);
+ResultsDocument select_target(const ResultsDocument& results, const std::string& target, const std::string& file);
 
 struct TargetMemory {
   double total_bytes = 0.0;      // 0: not recorded
@@ -30,6 +30,6 @@ struct TargetMemory {
   [[nodiscard]] double usable() const { return available_bytes > 0.0 ? available_bytes : total_bytes; }
 };
 
-TargetMemory target_memory(const nlohmann::json& results, const std::string& target);
+TargetMemory target_memory(const ResultsDocument& results, const std::string& target);
 
 }  // namespace roofline::llm

@@ -11,6 +11,8 @@
 
 namespace roofline {
 
+struct FleetDocument;  // the fleet file, typed (analysis/fleet's fleet_file.hpp)
+
 struct MpiRunHooks {
   // Every rank, before anything is measured: parses flags and checks the machine. Throws InputError; the
   // lowest failing rank's message is the one printed, and every rank exits 2.
@@ -21,7 +23,7 @@ struct MpiRunHooks {
   // (rank, world_size, host_rank, host_ranks). An exception becomes the rank's error in the fleet file.
   std::function<nlohmann::json(const nlohmann::json& mpi)> measure;
   // Rank 0 only: writes the fleet file and report and prints; returns the exit code every rank returns.
-  std::function<int(const nlohmann::json& fleet)> finish;
+  std::function<int(const FleetDocument& fleet)> finish;
 };
 
 // Whether this build has MPI.
