@@ -390,6 +390,7 @@ Gate gate_runs(const ResultsDocument& base, const ResultsDocument& next, const N
   std::vector<KeyFigure> next_figures = key_figures(to_json(next));
   Gate g;
   g.level_changes = level_boundary_changes(base, next);
+  g.level_starts = level_start_changes(base, next);
   g.aligned_figures = align_memory_figures(base, base_figures, next, next_figures);
   const auto pairs = pair_figures(base_figures, next_figures, options, g);
   g.history_used = noise != nullptr && noise->runs >= kMinHistoryRuns;

@@ -8,6 +8,14 @@
 #include "roofline/common/units.hpp"
 
 namespace roofline {
+
+namespace {
+// The first level's start is said on a line of its own: a boundary between levels it is not (compare_levels.hpp).
+constexpr const char* kLevelStartMoved =
+    "first level's start moved (its smallest sizes are bound by per-call overhead; not a boundary between levels)";
+constexpr const char* kLevelStartMovedTitle =
+    "First level's start moved (its smallest sizes are bound by per-call overhead; not a boundary between levels)";
+}  // namespace
 namespace {
 using nlohmann::json;
 
@@ -77,6 +85,7 @@ std::string render_gate_text(const Gate& g) {
     out += fmt::format("key figures taken differently (not gated): {}\n", fmt::join(g.not_comparable, ", "));
   }
   for (const std::string& l : g.level_changes) out += fmt::format("level boundary moved (not a bandwidth change): {}\n", l);
+  for (const std::string& l : g.level_starts) out += fmt::format("{}: {}\n", kLevelStartMoved, l);
   for (const std::string& l : g.aligned_figures) out += fmt::format("like with like: {}\n", l);
   if (g.memory_disturbed) out += fmt::format("memory environment moved: {}: shared-memory figures not trusted\n", g.memory_why);
   if (g.core_disturbed) out += fmt::format("cores' throughput moved: {}: core-bound figures not trusted\n", g.core_why);
@@ -105,6 +114,7 @@ std::string render_gate_markdown(const Gate& g) {
   for (const std::string& l : g.level_changes) {
     out += fmt::format("\nLevel boundary moved (not a bandwidth change): {}\n", markdown_escape(l));
   }
+  for (const std::string& l : g.level_starts) out += fmt::format("\n{}: {}\n", kLevelStartMovedTitle, markdown_escape(l));
   for (const std::string& l : g.aligned_figures) out += fmt::format("\nLike with like: {}\n", markdown_escape(l));
   if (g.memory_disturbed) {
     out += fmt::format("\nMemory environment moved: {}: shared-memory figures not trusted.\n", markdown_escape(g.memory_why));
@@ -145,6 +155,7 @@ json gate_to_json(const Gate& g) {
           {"only_in_new", g.only_in_next},
           {"not_comparable", g.not_comparable},
           {"level_changes", g.level_changes},
+          {"level_start_changes", g.level_starts},
           {"aligned_figures", g.aligned_figures},
           {"memory_environment", {{"disturbed", g.memory_disturbed}, {"canary_shift", g.canary_shift}, {"why", g.memory_why}}},
           {"core_environment", {{"disturbed", g.core_disturbed}, {"core_canary_shift", g.core_shift}, {"why", g.core_why}}},

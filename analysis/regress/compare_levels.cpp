@@ -67,6 +67,35 @@ bool moved(double a, double b, double step) {
 
 }  // namespace
 
+namespace {
+
+// Whether `key` is the first (smallest) level of its target and thread count in `levels`: its start is where the
+// curve's smallest sizes stop being bound by the per-call overhead, not a boundary between two levels.
+bool first_level(const std::map<LevelKey, std::pair<double, double>>& levels, const LevelKey& key) {
+  const double start = levels.at(key).first;
+  return std::none_of(levels.begin(), levels.end(), [&](const auto& other) {
+    return std::get<0>(other.first) == std::get<0>(key) && std::get<1>(other.first) == std::get<1>(key) &&
+           other.first != key && other.second.first < start;
+  });
+}
+
+}  // namespace
+
+std::vector<std::string> level_start_changes(const ResultsDocument& base, const ResultsDocument& next) {
+  const auto b = levels_by_threads(base), n = levels_by_threads(next);
+  const double step = std::max(sweep_step_octaves(base), sweep_step_octaves(next));
+  std::vector<std::string> out;
+  for (const auto& [key, range] : b) {
+    const auto it = n.find(key);
+    if (it == n.end() || !first_level(b, key) || !first_level(n, key)) continue;
+    if (moved(range.first, it->second.first, step)) {
+      out.push_back(fmt::format("{} {} began at {}, now {}", threads_prefix(key), std::get<2>(key),
+                                format_bytes(range.first), format_bytes(it->second.first)));
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> level_boundary_changes(const ResultsDocument& base, const ResultsDocument& next) {
   const auto b = levels_by_threads(base), n = levels_by_threads(next);
   const double step = std::max(sweep_step_octaves(base), sweep_step_octaves(next));
@@ -79,7 +108,9 @@ std::vector<std::string> level_boundary_changes(const ResultsDocument& base, con
                                 format_bytes(range.first), format_bytes(range.second)));
       continue;
     }
-    if (moved(range.first, it->second.first, step)) {
+    // The first level's start, in both runs, is no boundary between levels (level_start_changes says it).
+    const bool start_of_first = first_level(b, key) && first_level(n, key);
+    if (!start_of_first && moved(range.first, it->second.first, step)) {
       out.push_back(fmt::format("{} {} began at {}, now {}", threads_prefix(key), level, format_bytes(range.first),
                                 format_bytes(it->second.first)));
     }

@@ -133,6 +133,7 @@ struct Gate {
   // Like with like (compare_levels.hpp): CPU levels whose boundaries moved between the runs, said and never gated,
   // and the memory figures taken over the base's sizes because of it.
   std::vector<std::string> level_changes, aligned_figures;
+  std::vector<std::string> level_starts;  // the first level's start moved (level_start_changes): said, not a boundary
   EnvironmentCheck base_environment, next_environment;
   double canary_shift = 0.0;      // |new canary / base canary - 1| (0 when either lacks one)
   int memory_state_runs = -1;     // with a history: its runs in the new run's memory state (-1: not known)
