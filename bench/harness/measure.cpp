@@ -15,8 +15,8 @@
 #include "roofline/bench/profile.hpp"
 #include "roofline/bench/progress.hpp"
 #include "roofline/bench/runner.hpp"
-#include "roofline/common/huge_pages.hpp"
 #include "roofline/common/errors.hpp"
+#include "roofline/common/huge_pages.hpp"
 #include "roofline/common/schema_version.hpp"
 
 namespace roofline {
@@ -201,6 +201,10 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   // several NUMA nodes, where the team that first touches a page places it.
   const std::uint64_t pool_limit = machine.numa_nodes > 1 ? 0 : config.memory_budget_bytes;
   set_mapping_pool_limit(pool_limit);
+  // What the run kept goes back to the system when it ends, by an exception too (`llm --measure` goes on after it).
+  struct KeepNothingAfter {
+    ~KeepNothingAfter() { set_mapping_pool_limit(0); }
+  } keep_nothing_after;
   const MappingPoolCounts pool_start = mapping_pool_counts();
   Progress progress(!config.quiet);
   const std::vector<std::pair<std::string, double>> budgets = suite_budgets(targets, config);
@@ -232,7 +236,6 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
   const EnvironmentSample env_end = sample_environment(machine, config);
   progress.finish();
   const MappingPoolCounts pool_end = mapping_pool_counts();
-  set_mapping_pool_limit(0);  // what the run kept goes back to the system
 
   json context = runner.context().is_object() ? runner.context() : minimal_benchmark_context(machine);
   const json ours = run_context(config, machine, notes);
