@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/plateaus.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
@@ -232,11 +233,15 @@ std::pair<double, int> plateau_median_over(const ResultsView& view, int threads,
                                            double hi) {
   const json& results = view.host_document();
   if (!results.is_object() || !results.contains("context")) return {0.0, 0};
-  std::vector<double> medians;
+  std::vector<std::pair<double, double>> medians;
+  double smallest = 0.0;  // the kernel's smallest size: a range holding it starts the curve (plateau_figure)
   for (const auto& [key, p] : collect_points(results)) {
-    if (std::get<0>(key) == threads && std::get<1>(key) == kernel && in_range(p.bytes, lo, hi)) medians.push_back(p.median);
+    if (std::get<0>(key) != threads || std::get<1>(key) != kernel) continue;
+    smallest = smallest == 0.0 ? p.bytes : std::min(smallest, p.bytes);
+    if (in_range(p.bytes, lo, hi)) medians.emplace_back(p.bytes, p.median);
   }
-  return {medians.empty() ? 0.0 : median(medians), static_cast<int>(medians.size())};
+  const bool starts_curve = std::any_of(medians.begin(), medians.end(), [&](const auto& m) { return m.first == smallest; });
+  return {plateau_figure(medians, starts_curve), static_cast<int>(medians.size())};
 }
 
 json derive_memory_ceilings(const json& results) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "roofline/analysis/plateaus.hpp"
 #include "roofline/analysis/results.hpp"
 
 namespace roofline::memory_detail {
@@ -87,24 +88,28 @@ const Point* knee_size(const std::vector<const Point*>& pts, const Range& r) {
 
 // Each kernel's best repetition inside each level's range; a level seen twice keeps the better one. Both
 // byte counts: value (STREAM's) and value_write_allocate (null when the file predates that counter).
-// plateau_median, the median over the level's sizes of each size's median, is the level's typical
+// plateau_median, the median over the level's sizes of each size's median (plateau_figure), is the level's typical
 // bandwidth: it does not jump when one size bumps or the level's edge moves by a size between runs, so the
 // CI gate judges it (key_figures.cpp) while the roof stays the best repetition.
 void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
                   std::vector<json>& ceilings) {
   for (const auto& [kernel, pts] : kernels) {
     std::map<std::string, json> best_by_level;
+    double smallest = 0.0;
+    for (const Point* p : pts) smallest = smallest == 0.0 ? p->bytes : std::min(smallest, p->bytes);
     for (std::size_t ri = 0; ri < ranges.size(); ++ri) {
       const Range& r = ranges[ri];
       const Point* knee = ri > 0 ? knee_size(pts, r) : nullptr;
       const Point* best = nullptr;
       double lo = 0.0, hi = 0.0;
       int count = 0;
-      std::vector<double> medians;  // each size's median: their median is the plateau's typical bandwidth
+      std::vector<std::pair<double, double>> medians;  // each size's median: the plateau figure (plateaus.hpp)
+      bool starts_curve = false;                      // holds the kernel's smallest size
       for (const Point* p : pts) {
         if (!in_range(p->bytes, r.lo, r.hi) || p == knee) continue;
         if (best == nullptr || p->best > best->best) best = p;
-        medians.push_back(p->median);
+        if (p->bytes == smallest) starts_curve = true;
+        medians.emplace_back(p->bytes, p->median);
         lo = count == 0 ? p->bytes : std::min(lo, p->bytes);
         hi = count == 0 ? p->bytes : std::max(hi, p->bytes);
         ++count;
@@ -114,7 +119,7 @@ void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Ra
       json c = {{"level", r.level},     {"kernel", kernel},       {"threads", threads},
                 {"value", best->best},  {"unit", "B/s"},          {"min_bytes", static_cast<std::uint64_t>(lo)},
                 {"max_bytes", static_cast<std::uint64_t>(hi)},   {"median", best->median},
-                {"plateau_median", median(medians)},
+                {"plateau_median", plateau_figure(medians, starts_curve)},
                 {"value_write_allocate", rate_or_null(best->best_write_allocate)},
                 {"median_write_allocate", rate_or_null(best->median_write_allocate)},
                 {"points", count},      {"benchmark", best->benchmark}, {"source", r.source}};

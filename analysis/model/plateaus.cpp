@@ -278,4 +278,16 @@ bool flat_after_last_knee(const std::vector<CurvePoint>& sorted_curve, const std
   return true;
 }
 
+double plateau_figure(std::vector<std::pair<double, double>> sizes, bool starts_curve) {
+  if (sizes.empty()) return 0.0;
+  std::sort(sizes.begin(), sizes.end());
+  double middle = 0.0;  // keeps every size
+  if (starts_curve && sizes.size() >= 3) middle = std::sqrt(sizes.front().first * sizes.back().first);
+  std::vector<double> medians;
+  for (const auto& [bytes, m] : sizes) {
+    if (bytes >= middle * (1.0 - 1e-9)) medians.push_back(m);
+  }
+  return median(medians);
+}
+
 }  // namespace roofline

@@ -229,18 +229,18 @@ void add_memory(const ResultsView& view, const TargetView& t, json& out) {
     if (!r.warning.empty()) out["memory_levels"].back()["warning"] = r.warning;
     for (const auto& [kernel, sweep] : curves) {
       const SizePoint* best = nullptr;
-      std::vector<double> size_medians;
+      std::vector<std::pair<double, double>> size_medians;  // the plateau figure's (plateaus.hpp)
       double lo = 0.0, hi = 0.0;
       for (const auto& [bytes, p] : sweep.curve) {
         if (bytes < r.lo || bytes > r.hi) continue;
-        size_medians.push_back(median(p.values));
+        size_medians.emplace_back(bytes, median(p.values));
         std::tie(lo, hi) = std::make_pair(lo == 0.0 ? bytes : lo, bytes);
         if (best == nullptr || p.best > best->best) best = &p;
       }
       if (best == nullptr) continue;
       out["memory_ceilings"].push_back({{"target", t.id}, {"level", r.level}, {"kernel", kernel}, {"value", best->best},
                                         {"unit", "B/s"}, {"min_bytes", lo}, {"max_bytes", hi},
-                                        {"median", median(best->values)}, {"plateau_median", median(size_medians)},
+                                        {"median", median(best->values)}, {"plateau_median", plateau_figure(size_medians, !sweep.curve.empty() && sweep.curve.begin()->first >= r.lo)},
                                         {"points", size_medians.size()}, {"benchmark", best->benchmark},
                                         {"width", sweep.width > 0 ? json(sweep.width) : json(nullptr)},
                                         {"pattern", sweep.pattern.empty() ? json(nullptr) : json(sweep.pattern)},

@@ -396,5 +396,34 @@ TEST(MemoryCeilings, ReportedLevelsScaleWithThreads) {
   EXPECT_TRUE(reported_levels(json::object(), 2, "compact").empty());
 }
 
+
+// Issue 46: 2 threads on 4 KiB read 2 KiB each, bound by per-call overhead (a Zen 5 guest read 364-612 GB/s at 4-16 KiB
+// from run to run, 32 and 64 KiB ~610 in every run): the first level's plateau figure counts its upper half only.
+TEST(MemoryCeilings, TheFirstLevelsFigureLeavesOutItsOverheadBoundSizes) {
+  EXPECT_DOUBLE_EQ(plateau_figure({{64, 605}, {4, 364}, {16, 600}, {8, 450}, {32, 610}}, true), 605);
+  EXPECT_DOUBLE_EQ(plateau_figure({{64, 605}, {4, 364}, {16, 600}, {8, 450}, {32, 610}}, false), 600);
+  EXPECT_DOUBLE_EQ(plateau_figure({{4, 364}, {8, 600}}, true), 482);  // two sizes: both
+  EXPECT_DOUBLE_EQ(plateau_figure({}, true), 0.0);
+  const std::vector<Level> two = {{64 * KiB, 610 * GB}, {2 * MiB, 230 * GB}, {16 * MiB, 90 * GB}, {0, 45 * GB}};
+  auto read2 = synthetic_curve(two, 4 * KiB, 512 * MiB, 1);
+  read2[0].value = 505 * GB;  // 4 KiB: one run's 2-thread curve on that guest (599-611 GB/s at 16-64 KiB)
+  read2[1].value = 521 * GB;  // 8 KiB
+  read2[2].value = 560 * GB;  // 16 KiB: the figure over every size would be this one
+  const json doc = results_doc({{"read", 2, read2}}, kVmCaches);
+  const json out = derive_memory_ceilings(doc);
+  const json* l1 = find_ceiling(out, "L1", "read", 2);
+  ASSERT_NE(l1, nullptr);
+  EXPECT_EQ((*l1)["min_bytes"], 4096);  // the level's range and roof keep every size
+  EXPECT_DOUBLE_EQ((*l1)["plateau_median"].get<double>(), 610 * GB);
+  // The gate's figure over the base's sizes (compare_levels.cpp) follows the same rule; a later level keeps all.
+  const ResultsView view(doc);
+  EXPECT_DOUBLE_EQ(plateau_median_over(view, 2, "read", 4 * KiB, 64 * KiB).first, 610 * GB);
+  // A range without the smallest size does not start the curve: every size counts (521, 560, 610, 610).
+  EXPECT_DOUBLE_EQ(plateau_median_over(view, 2, "read", 8 * KiB, 64 * KiB).first, 585 * GB);
+  const json* dram = find_ceiling(out, "DRAM", "read", 2);
+  ASSERT_NE(dram, nullptr);
+  EXPECT_DOUBLE_EQ((*dram)["plateau_median"].get<double>(), 45 * GB);
+}
+
 }  // namespace
 }  // namespace roofline

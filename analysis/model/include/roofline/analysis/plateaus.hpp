@@ -84,6 +84,15 @@ double plateau_octaves(const Plateau& p);
 bool flat_after_last_knee(const std::vector<CurvePoint>& sorted_curve, const std::vector<Plateau>& plateaus,
                           double octaves);
 
+// A level's plateau figure (`plateau_median`, the key figure the CI gate judges): the median over the level's
+// sizes of each size's median, given as (bytes, median) pairs in any order. The level that starts the curve
+// (`starts_curve`: its smallest size is the sweep's smallest) counts, when it has three sizes or more, only those
+// at or above the geometric middle of its range: its small sizes are bound by per-call overhead, not by the level
+// (2 threads on 4 KiB read 2 KiB each; on a Zen 5 guest they read 364-612 GB/s from run to run, 32 and 64 KiB
+// ~610 in every run), so a plateau figure over them moved 10% between two runs of one build (issue 46). 0 when
+// `sizes` is empty.
+double plateau_figure(std::vector<std::pair<double, double>> sizes, bool starts_curve);
+
 // ReportedLevel (a cache level as the machine facts report it): roofline/common/reported_levels.hpp.
 
 // Named warnings on a level (issue 46): notes start with the name, memory_ceilings rows carry it as `warning`, and
