@@ -99,13 +99,12 @@ class GemmBuffers {
   template <class T>
   T* c() const { return static_cast<T*>(c_.get()); }
 
- private:
-  struct Free {
-    void operator()(void* p) const { free_large(p); }
-  };
-  using Block = std::unique_ptr<void, Free>;
+  // A page-aligned block for operands (A, B, C, a library's packed copy of A): from the process's pool of kept
+  // mappings (huge_pages.hpp), from 4 MiB up on 2 MiB pages, as the DRAM roof these operands are placed against.
+  using Block = std::unique_ptr<void, LargeFree>;
   static Block allocate(double bytes);
 
+ private:
   GemmRequest request_;
   Block a_, b_, c_;
   std::unique_ptr<GemmReference> reference_;

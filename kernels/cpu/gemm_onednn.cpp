@@ -145,7 +145,11 @@ class OnednnProblem final : public GemmProblem {
     for (const auto& [d, m] : packed_) {
       if (d == desc) return m;
     }
-    memory packed(desc, engine_);
+    // Its storage from the operands' pool, not oneDNN's malloc: memory the process already touched (a fresh guest
+    // page's first touch ran at 0.5 GB/s, most of the 0.35 s each reorder of a 128 MiB A took in the quick profile,
+    // issue 46), and on 2 MiB pages like A itself, the pages of the DRAM roof the GEMV is placed against.
+    packed_storage_.push_back(GemmBuffers::allocate(static_cast<double>(desc.get_size())));
+    memory packed(desc, engine_, packed_storage_.back().get());
     const auto start = std::chrono::steady_clock::now();
     dnnl::reorder(weights_plain_, packed).execute(stream_, weights_plain_, packed);
     stream_.wait();
@@ -159,6 +163,7 @@ class OnednnProblem final : public GemmProblem {
   dnnl::engine engine_;
   dnnl::stream stream_;
   memory weights_plain_;
+  std::vector<GemmBuffers::Block> packed_storage_;  // declared before packed_: outlives the memories over it
   std::vector<std::pair<memory::desc, memory>> packed_;
   std::map<std::int64_t, Batch> batches_;
   Batch* current_ = nullptr;
