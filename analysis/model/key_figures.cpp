@@ -257,45 +257,42 @@ bool core_bound(const KeyFigure& f) {
   return f.group == "gemm" && f.id.find("/batch:max/") != std::string::npos;
 }
 
-double canary_level(const json& results) {
-  const json* c = &results;
-  for (const char* key : {"context", "environment", "canary"}) {
-    if (!c->is_object() || !c->contains(key)) return 0.0;
-    c = &(*c)[key];
-  }
-  const auto number = [&](const char* key) {
-    return c->is_object() && c->contains(key) && (*c)[key].is_number() ? (*c)[key].get<double>() : 0.0;
-  };
-  const double start = number("start"), end = number("end");
-  if (!(start > 0.0) || !(end > 0.0)) return 0.0;
+namespace {
+const CanaryRecord* canary_of(const ResultsDocument& results, const std::string& which) {
+  if (!results.context.environment) return nullptr;
+  const RunEnvironment& env = *results.context.environment;
+  const std::optional<CanaryRecord>& c = which == "core_canary" ? env.core_canary : env.canary;
+  return c ? &*c : nullptr;
+}
+}  // namespace
+
+double canary_level(const ResultsDocument& results) {
+  const CanaryRecord* c = canary_of(results, "canary");
+  if (c == nullptr || !(c->start.value_or(0.0) > 0.0) || !(c->end.value_or(0.0) > 0.0)) return 0.0;
   double sum = 0.0;
   const std::vector<std::pair<std::string, double>> points = canary_points(results);
   for (const auto& [at, value] : points) sum += value;
   return sum / static_cast<double>(points.size());
 }
 
-std::vector<std::pair<std::string, double>> canary_points(const json& results, const char* which) {
+std::vector<std::pair<std::string, double>> canary_points(const ResultsDocument& results, const char* which) {
   std::vector<std::pair<std::string, double>> out;
-  if (!results.is_object() || !results.contains("context")) return out;
-  const json& env = object_or_empty(results["context"], "environment");
-  const json& c = object_or_empty(env, which);
-  const auto positive = [](const json& o, const char* key) {
-    return o.contains(key) && o[key].is_number() && o[key].get<double>() > 0.0 ? o[key].get<double>() : 0.0;
-  };
-  if (const double start = positive(c, "start"); start > 0.0) out.emplace_back("start", start);
-  if (c.contains("checkpoints") && !c["checkpoints"].is_null()) {
-    const std::string where = fmt::format("context.environment.{}.checkpoints", which);
-    if (!c["checkpoints"].is_array()) throw InputError(where + " is not a list");
-    for (const json& p : c["checkpoints"]) {
-      if (!p.is_object() || !p.contains("at") || !p["at"].is_string() || !p.contains("bytes_per_second") ||
-          !p["bytes_per_second"].is_number() || p["bytes_per_second"].get<double>() < 0.0) {
-        throw InputError(where + ": each needs 'at' (a suite's name) and 'bytes_per_second' (a number, 0 or more)");
-      }
-      // 0: no memory for the canary then; not a point.
-      if (const double v = positive(p, "bytes_per_second"); v > 0.0) out.emplace_back(p["at"].get<std::string>(), v);
-    }
+  const CanaryRecord* c = canary_of(results, which);
+  if (c == nullptr) return out;
+  const std::string where = fmt::format("context.environment.{}.checkpoints", which);
+  const std::string each = where + ": each needs 'at' (a suite's name) and 'bytes_per_second' (a number, 0 or more)";
+  // The lenient reader keeps a value of the wrong kind in `extra`: a mistyped checkpoint is bad input here, not a
+  // quiet environment.
+  if (const auto it = c->extra.find("checkpoints"); it != c->extra.end() && !it->is_null()) {
+    throw InputError(it->is_array() ? each : where + " is not a list");
   }
-  if (const double end = positive(c, "end"); end > 0.0) out.emplace_back("end", end);
+  if (const double start = c->start.value_or(0.0); start > 0.0) out.emplace_back("start", start);
+  for (const CanaryCheckpointRecord& p : c->checkpoints.value_or(std::vector<CanaryCheckpointRecord>{})) {
+    if (!p.at || !p.bytes_per_second || *p.bytes_per_second < 0.0) throw InputError(each);
+    // 0: no memory for the canary then; not a point.
+    if (*p.bytes_per_second > 0.0) out.emplace_back(*p.at, *p.bytes_per_second);
+  }
+  if (const double end = c->end.value_or(0.0); end > 0.0) out.emplace_back("end", end);
   return out;
 }
 

@@ -53,8 +53,15 @@ ROOFLINE_RECORD(MachineRecord, ROOFLINE_MACHINE_FIELDS, f("caches", s.caches); f
 ROOFLINE_RECORD(MemoryLevelRecord, ROOFLINE_LEVEL_FIELDS)
 ROOFLINE_RECORD(TargetRecord, ROOFLINE_TARGET_FIELDS, f("memory_levels", s.memory_levels);
                 f("ops_per_unit_per_clock", s.ops_per_unit_per_clock); f("details", s.details); f("notes", s.notes);)
+ROOFLINE_RECORD(CanaryCheckpointRecord, ROOFLINE_CHECKPOINT_FIELDS)
+ROOFLINE_RECORD(CanaryRecord, ROOFLINE_CANARY_FIELDS, f("checkpoints", s.checkpoints);)
+ROOFLINE_RECORD(ProcStatRecord, ROOFLINE_PROC_STAT_FIELDS)
+ROOFLINE_RECORD(EnvironmentSnapshot, ROOFLINE_SNAPSHOT_FIELDS, f("governor", s.governor); f("turbo", s.turbo);
+                f("load_avg", s.load_avg); f("proc_stat", s.proc_stat);)
+ROOFLINE_RECORD(RunEnvironment, ROOFLINE_ENVIRONMENT_FIELDS, f("canary", s.canary); f("core_canary", s.core_canary);
+                f("start", s.start); f("end", s.end);)
 ROOFLINE_RECORD(ResultsContext, ROOFLINE_CONTEXT_FIELDS, f("threads", s.threads); f("notes", s.notes);
-                f("machine", s.machine); f("targets", s.targets);)
+                f("machine", s.machine); f("targets", s.targets); f("environment", s.environment);)
 ROOFLINE_RECORD(ComputeCeilingRecord, ROOFLINE_COMPUTE_FIELDS)
 ROOFLINE_RECORD(MemoryCeilingRecord, ROOFLINE_MEMORY_FIELDS, f("pattern", s.pattern);)
 ROOFLINE_RECORD(PageSizeCeilingRecord, ROOFLINE_PAGES_FIELDS)

@@ -5,15 +5,11 @@
 
 #include <fmt/format.h>
 
-#include "json_fields.hpp"
 #include "roofline/analysis/compare_gate.hpp"
+#include "roofline/analysis/key_figures.hpp"
 
 namespace roofline {
-using nlohmann::json;
-
 namespace {
-using regress_detail::number_at;
-using regress_detail::object_at;
 
 std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100.0); }
 
@@ -29,26 +25,29 @@ double largest_move_from_start(const std::vector<std::pair<std::string, double>>
 
 EnvironmentCheck check_environment(const ResultsDocument& results, double canary_limit, const GateOptions& options) {
   EnvironmentCheck e;
-  // context.environment is not typed yet (results_document.hpp): read from the context's `extra`.
-  const json& env = object_at(results.context.extra, "environment");
-  if (env.empty()) return e;
-  json holder = json::object();  // what key_figures.hpp's canary readers take: a file with this environment
-  holder["context"]["environment"] = env;
+  if (!results.context.environment) return e;
+  const RunEnvironment& env = *results.context.environment;
+  if (!env.steal_fraction && !env.other_busy_fraction && !env.canary && !env.core_canary && !env.start && !env.end &&
+      !env.clock_drift && !env.method && env.extra.empty()) {
+    return e;  // an empty environment: not recorded
+  }
   e.recorded = true;
-  e.steal = number_at(env, "steal_fraction");
-  e.other_busy = number_at(env, "other_busy_fraction");
+  e.steal = env.steal_fraction.value_or(0.0);
+  e.other_busy = env.other_busy_fraction.value_or(0.0);
   auto drift = [](double a, double b) { return a > 0.0 && b > 0.0 ? std::fabs(b / a - 1.0) : 0.0; };
-  const json& canary = object_at(env, "canary");
-  e.canary_drift = drift(number_at(canary, "start"), number_at(canary, "end"));
-  e.canary_points = canary_points(holder);
+  const CanaryRecord no_canary{};
+  const CanaryRecord& canary = env.canary ? *env.canary : no_canary;
+  e.canary_drift = drift(canary.start.value_or(0.0), canary.end.value_or(0.0));
+  e.canary_points = canary_points(results);
   e.canary_drift = std::max(e.canary_drift, largest_move_from_start(e.canary_points));
-  e.clock_drift = drift(number_at(object_at(env, "start"), "clock_hz"), number_at(object_at(env, "end"), "clock_hz"));
-  e.canary = canary_level(holder);
-  const json& core = object_at(env, "core_canary");
-  const double core_start = number_at(core, "start"), core_end = number_at(core, "end");
+  const auto clock = [](const std::optional<EnvironmentSnapshot>& s) { return s ? s->clock_hz.value_or(0.0) : 0.0; };
+  e.clock_drift = drift(clock(env.start), clock(env.end));
+  e.canary = canary_level(results);
+  const CanaryRecord& core = env.core_canary ? *env.core_canary : no_canary;
+  const double core_start = core.start.value_or(0.0), core_end = core.end.value_or(0.0);
   e.core_canary = core_start > 0.0 && core_end > 0.0 ? 0.5 * (core_start + core_end) : 0.0;
   e.core_canary_drift = drift(core_start, core_end);
-  e.core_canary_points = canary_points(holder, "core_canary");
+  e.core_canary_points = canary_points(results, "core_canary");
   e.core_canary_drift = std::max(e.core_canary_drift, largest_move_from_start(e.core_canary_points));
   e.core_disturbed = e.core_canary_drift > options.max_core_canary_drift;
   const bool steal_high = e.steal > options.max_steal;

@@ -179,8 +179,8 @@ TEST(CompareGate, ACanaryCheckpointSeesAFlipTheEndsMiss) {
   const json quiet = load("quiet_env.json");
   const double level = quiet["context"]["environment"]["canary"]["start"].get<double>();
   const json steady = with_checkpoints(quiet, level, level);
-  EXPECT_EQ(canary_points(steady).size(), 4u);
-  EXPECT_EQ(canary_points(steady)[1].first, "cpu/compute");
+  EXPECT_EQ(canary_points(typed(steady)).size(), 4u);
+  EXPECT_EQ(canary_points(typed(steady))[1].first, "cpu/compute");
   const Gate same = gate_runs(typed(steady), typed(steady), nullptr, GateOptions{});
   EXPECT_FALSE(same.memory_disturbed) << same.memory_why;
   // The new run's memory was 40% faster while its gemm suite ran, and back by its end.
@@ -208,7 +208,7 @@ TEST(CompareGate, ACanaryCheckpointSeesAFlipTheEndsMiss) {
   json steady_cores = steady;
   steady_cores["context"]["environment"]["core_canary"] = cores["context"]["environment"]["core_canary"];
   cores["context"]["environment"]["core_canary"]["checkpoints"] = {{{"at", "cpu/gemm"}, {"seconds", 16.0}, {"bytes_per_second", 0.7 * core}}};
-  EXPECT_EQ(canary_points(cores, "core_canary").size(), 3u);
+  EXPECT_EQ(canary_points(typed(cores), "core_canary").size(), 3u);
   const Gate siblings = gate_runs(typed(steady_cores), typed(cores), nullptr, GateOptions{});
   EXPECT_TRUE(siblings.next_environment.core_disturbed);
   EXPECT_TRUE(siblings.core_disturbed);
@@ -217,11 +217,11 @@ TEST(CompareGate, ACanaryCheckpointSeesAFlipTheEndsMiss) {
   // A mistyped checkpoint is bad input, not a quiet environment.
   json bad = steady;
   bad["context"]["environment"]["canary"]["checkpoints"][0]["bytes_per_second"] = "fast";
-  EXPECT_THROW(canary_points(bad), InputError);
+  EXPECT_THROW(canary_points(typed(bad)), InputError);
   EXPECT_THROW(gate_runs(typed(steady), typed(bad), nullptr, GateOptions{}), InputError);
     // Files from before checkpoints: start and end alone, as before.
-  EXPECT_EQ(canary_points(quiet).size(), 2u);
-  EXPECT_NEAR(canary_level(quiet), 20.1e9, 1e6);  // the mean of start (20.0) and end (20.2)
+  EXPECT_EQ(canary_points(typed(quiet)).size(), 2u);
+  EXPECT_NEAR(canary_level(typed(quiet)), 20.1e9, 1e6);  // the mean of start (20.0) and end (20.2)
 }
 
 // The cores' own throughput (issue 36): a Zen 5 guest's A/A pair had every L1 and L2 figure a third lower in one

@@ -28,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/analysis/results_view.hpp"
 
 namespace roofline {
@@ -70,11 +71,13 @@ bool core_bound(const KeyFigure& f);
 // and end measurements in B/s, or 0 when the run lacks a start or an end. Not a key figure (it gates nothing): the history keeps it
 // under kCanaryFigureId so that a new run's memory state can be compared with the history's.
 inline constexpr const char* kCanaryFigureId = "environment/canary";
-double canary_level(const nlohmann::json& results);
+double canary_level(const ResultsDocument& results);
 // The canary's measurements in the order taken, each named: "start", each checkpoint's `at` (the suite that
 // followed it), "end"; absent or non-positive ones left out.
 // `which`: "canary" (DRAM) or "core_canary".
-std::vector<std::pair<std::string, double>> canary_points(const nlohmann::json& results, const char* which = "canary");
+// A mistyped checkpoint (not a list; one without `at` or with a negative or non-number `bytes_per_second`) throws
+// InputError naming it: bad input, not a quiet environment.
+std::vector<std::pair<std::string, double>> canary_points(const ResultsDocument& results, const char* which = "canary");
 
 // The key figures of a results file, in a fixed order (memory, compute, clock, gemm, llm; thread counts
 // ascending). Throws InputError when the file has no roofline section, when a field it reads has the wrong

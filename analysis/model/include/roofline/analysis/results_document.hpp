@@ -97,6 +97,41 @@ struct TargetRecord {
   ROOFLINE_RECORD_TAIL
 };
 
+// context.environment.canary.checkpoints[]: the canary between two suites (`at`: the suite that followed it).
+struct CanaryCheckpointRecord {
+  ROOFLINE_CHECKPOINT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.environment.canary (DRAM; `passes`) and .core_canary (the cores' own throughput; `samples`).
+struct CanaryRecord {
+  ROOFLINE_CANARY_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<CanaryCheckpointRecord>> checkpoints;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct ProcStatRecord {
+  ROOFLINE_PROC_STAT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.environment.start / .end: the machine's state at either end of the run.
+struct EnvironmentSnapshot {
+  ROOFLINE_SNAPSHOT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<nlohmann::json> governor, turbo;  // a word, a flag or null, as the OS said it
+  std::optional<std::vector<double>> load_avg;
+  std::optional<ProcStatRecord> proc_stat;
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.environment: what the environment guard saw (steal, other processes, the canaries, the clock).
+struct RunEnvironment {
+  ROOFLINE_ENVIRONMENT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<CanaryRecord> canary, core_canary;
+  std::optional<EnvironmentSnapshot> start, end;
+  ROOFLINE_RECORD_TAIL
+};
+
 // `context`: Google Benchmark's context and our run facts. `extra` holds the sections not typed yet.
 struct ResultsContext {
   ROOFLINE_CONTEXT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
@@ -104,6 +139,7 @@ struct ResultsContext {
   std::optional<std::vector<std::string>> notes;
   std::optional<MachineRecord> machine;
   std::optional<std::vector<TargetRecord>> targets;
+  std::optional<RunEnvironment> environment;
   ROOFLINE_RECORD_TAIL
 };
 

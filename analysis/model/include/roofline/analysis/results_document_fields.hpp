@@ -128,3 +128,17 @@
 #define ROOFLINE_LAUNCH_FIELDS(X) \
   X(double, median) X(long long, repetitions) X(double, seconds) X(std::string, target)
 
+// context.environment (the run's environment guard, bench/harness/environment.cpp) and its parts.
+#define ROOFLINE_ENVIRONMENT_FIELDS(X) \
+  X(double, clock_drift) X(std::string, method) X(double, other_busy_fraction) X(double, steal_fraction)
+
+#define ROOFLINE_CANARY_FIELDS(X) \
+  X(double, drift) X(double, end) X(std::string, kernel) X(long long, passes) X(long long, samples) \
+  X(double, start) X(long long, threads) X(long long, working_set_bytes)
+
+#define ROOFLINE_CHECKPOINT_FIELDS(X) X(std::string, at) X(double, bytes_per_second) X(double, seconds)
+
+#define ROOFLINE_SNAPSHOT_FIELDS(X) \
+  X(double, canary_bytes_per_second) X(double, clock_hz) X(double, core_canary_bytes_per_second)
+
+#define ROOFLINE_PROC_STAT_FIELDS(X) X(long long, steal_ticks) X(long long, total_ticks)
