@@ -141,7 +141,7 @@ std::string node_details(const FleetAnalysis& fleet) {
     if (!n.ok) {
       s += "<p class=\"missing\">" + html_escape(n.error) + "</p>\n";
     } else {
-      const nlohmann::json doc = to_json(n.results);  // the report's tables read JSON (report_tables.hpp)
+      const ResultsDocument& doc = n.results;
       for (const ReportTable& t : {machine_table(doc), compute_table(doc), memory_table(doc), placements_table(doc)}) {
         ReportTable local = t;
         local.id = fmt::format("{}-{}", anchor("node", i), t.id);

@@ -7,13 +7,14 @@
 
 #include <fmt/format.h>
 
+#include "report_roofs.hpp"
+#include "report_view.hpp"
 #include "roofline/analysis/report_facts.hpp"
-#include "roofline/analysis/results_view.hpp"
-#include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/units.hpp"
+#include "typed_fields.hpp"
 
 namespace roofline {
-using nlohmann::json;
+using namespace report_detail;
 
 double AdvertisedRow::measured_ratio() const {
   return comparable && advertised > 0 && measured > 0 ? measured / advertised : 0.0;
@@ -27,9 +28,7 @@ namespace {
 std::string pct(double ratio) { return fmt::format("{:.0f}%", ratio * 100.0); }
 
 // Why the spec cannot be compared with this run, or "" when it can.
-std::string mismatch_reason(const json& results, const Spec& spec) {
-  const ResultsView view(results);
-  const HostFacts& machine = view.host();
+std::string mismatch_reason(const HostFacts& machine, const Spec& spec) {
   if (spec.kind == "accelerator") {
     return fmt::format("not comparable: the spec covers an accelerator ({}), this run measured a CPU", spec.covers);
   }
@@ -48,23 +47,26 @@ std::string mismatch_reason(const json& results, const Spec& spec) {
   return "";
 }
 
-double best_gemm_value(const json& results, const std::string& precision, int threads) {
+int threads_of(const PlacementRecord& p) { return static_cast<int>(amount(ROOFLINE_FIELD(p, threads))); }
+
+double best_gemm_value(const ResultsDocument& results, const std::string& precision, int threads) {
   double best = 0.0;
-  for (const json& p : roofline_array(results, "placements")) {
-    if (str(p, "precision") == precision && static_cast<int>(num(p, "threads")) == threads) best = std::max(best, num(p, "value"));
+  for (const PlacementRecord& p : records_of(section_of(results).placements)) {
+    if (cell(ROOFLINE_FIELD(p, precision)) == precision && threads_of(p) == threads) {
+      best = std::max(best, amount(ROOFLINE_FIELD(p, value)));
+    }
   }
   return best;
 }
 
-bool machine_lacks(const json& results, const std::string& isa) {
-  if (isa.empty() || !results.contains("context")) return false;
-  const ResultsView view(results);
-  const auto it = view.host().isa.find(isa);
-  return it != view.host().isa.end() && !it->second;
+bool machine_lacks(const HostFacts& machine, const std::string& isa) {
+  if (isa.empty()) return false;
+  const auto it = machine.isa.find(isa);
+  return it != machine.isa.end() && !it->second;
 }
 
-AdvertisedRow compute_row(const json& results, const Spec& spec, const SpecPeak& peak, const AdvertisedComparison& cmp,
-                          double clock, const std::string& reason) {
+AdvertisedRow compute_row(const ResultsDocument& results, const HostFacts& machine, const Spec& spec, const SpecPeak& peak,
+                          const AdvertisedComparison& cmp, double clock, const std::string& reason) {
   AdvertisedRow row;
   row.what = peak.precision;
   row.unit = rate_unit(peak.precision);
@@ -75,9 +77,9 @@ AdvertisedRow compute_row(const json& results, const Spec& spec, const SpecPeak&
   row.comparable = reason.empty();
   // An AMX figure is compared with the matrix engine's ceiling only: set beside AVX-512 it says nothing.
   const bool matrix_figure = peak.isa.rfind("amx", 0) == 0;
-  if (const json* c = compute_roof(roofline_of(results), peak.precision, cmp.threads, matrix_figure ? "matrix" : "")) {
-    row.measured = num(*c, "value");
-    row.theoretical = num(*c, "theoretical");
+  if (const ComputeCeilingRecord* c = compute_roof(section_of(results), peak.precision, cmp.threads, matrix_figure ? "matrix" : "")) {
+    row.measured = amount(ROOFLINE_FIELD(*c, value));
+    row.theoretical = amount(ROOFLINE_FIELD(*c, theoretical));
   }
   row.best_gemm = best_gemm_value(results, peak.precision, cmp.threads);
 
@@ -87,7 +89,7 @@ AdvertisedRow compute_row(const json& results, const Spec& spec, const SpecPeak&
     parts.push_back(fmt::format("{} figure ({}) assumes 2:4 sparsity; dense peak is {}", peak.precision, peak.stated,
                                 format_si(row.dense, row.unit)));
   }
-  if (machine_lacks(results, peak.isa)) {
+  if (machine_lacks(machine, peak.isa)) {
     parts.push_back(fmt::format("the figure needs {}, which this machine does not report", peak.isa));
   }
   if (row.comparable) {
@@ -111,7 +113,7 @@ AdvertisedRow compute_row(const json& results, const Spec& spec, const SpecPeak&
   return row;
 }
 
-AdvertisedRow bandwidth_row(const json& results, const Spec& spec, const AdvertisedComparison& cmp,
+AdvertisedRow bandwidth_row(const ResultsDocument& results, const Spec& spec, const AdvertisedComparison& cmp,
                             const std::string& reason) {
   AdvertisedRow row;
   row.what = "memory bandwidth";
@@ -121,16 +123,18 @@ AdvertisedRow bandwidth_row(const json& results, const Spec& spec, const Adverti
   row.dense = row.advertised;
   row.comparable = reason.empty();
   std::string kernel;
-  for (const json& c : roofline_array(results, "memory_ceilings")) {
-    if (str(c, "level") == "DRAM" && static_cast<int>(num(c, "threads")) == cmp.threads && num(c, "value") > row.measured) {
-      row.measured = num(c, "value");
-      kernel = str(c, "kernel");
+  const RooflineSection& section = section_of(results);
+  for (const MemoryCeilingRecord& c : records_of(section.memory_ceilings)) {
+    const double value = amount(ROOFLINE_FIELD(c, value));
+    if (cell(ROOFLINE_FIELD(c, level)) == "DRAM" && static_cast<int>(amount(ROOFLINE_FIELD(c, threads))) == cmp.threads &&
+        value > row.measured) {
+      row.measured = value;
+      kernel = cell(ROOFLINE_FIELD(c, kernel));
     }
   }
-  for (const json& p : roofline_array(results, "placements")) {
-    if (static_cast<int>(num(p, "threads")) == cmp.threads && num(p, "ai") > 0) {
-      row.best_gemm = std::max(row.best_gemm, num(p, "value") / num(p, "ai"));
-    }
+  for (const PlacementRecord& p : records_of(section.placements)) {
+    const double ai = amount(ROOFLINE_FIELD(p, ai));
+    if (threads_of(p) == cmp.threads && ai > 0) row.best_gemm = std::max(row.best_gemm, amount(ROOFLINE_FIELD(p, value)) / ai);
   }
   std::vector<std::string> parts;
   if (!row.comparable) {
@@ -150,18 +154,19 @@ AdvertisedRow bandwidth_row(const json& results, const Spec& spec, const Adverti
 
 }  // namespace
 
-AdvertisedComparison compare_to_spec(const json& results, const Spec& spec) {
+AdvertisedComparison compare_to_spec(const ResultsDocument& results, const Spec& spec) {
+  const HostFacts machine = host_facts(results.context);
   AdvertisedComparison cmp;
   cmp.spec_name = spec.name;
   cmp.spec_file = spec.file;
   cmp.notes = spec.notes;
   cmp.threads = report_threads(results);
-  const std::string reason = mismatch_reason(results, spec);
+  const std::string reason = mismatch_reason(machine, spec);
   cmp.comparable = reason.empty();
   if (spec.kind == "cpu" && spec.cores > 0 && cmp.threads > 0) {
     // One measured thread per core: that is how the harness binds (compact, one PU per core first).
     int cores_used = cmp.threads;
-    const int machine_cores = static_cast<int>(ResultsView(results).host().cores.value_or(0));
+    const int machine_cores = static_cast<int>(machine.cores.value_or(0));
     if (machine_cores > 0) cores_used = std::min(cores_used, machine_cores);
     cmp.scale = static_cast<double>(cores_used) / spec.cores;
     cmp.basis = fmt::format("The spec covers {}; its compute figures are scaled by {}/{} to the {} core(s) this run's "
@@ -171,7 +176,7 @@ AdvertisedComparison compare_to_spec(const json& results, const Spec& spec) {
     cmp.basis = fmt::format("The spec covers {}; figures are shown as stated.", spec.covers);
   }
   const double clock = measured_clock_hz(results);
-  for (const SpecPeak& peak : spec.peaks) cmp.rows.push_back(compute_row(results, spec, peak, cmp, clock, reason));
+  for (const SpecPeak& peak : spec.peaks) cmp.rows.push_back(compute_row(results, machine, spec, peak, cmp, clock, reason));
   if (spec.memory_bandwidth > 0) cmp.rows.push_back(bandwidth_row(results, spec, cmp, reason));
   return cmp;
 }

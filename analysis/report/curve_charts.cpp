@@ -15,12 +15,14 @@
 #include "roofline/analysis/html_escape.hpp"
 #include "roofline/analysis/report_charts.hpp"
 #include "roofline/analysis/report_facts.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/units.hpp"
+#include "report_roofs.hpp"
+#include "table_cells.hpp"
+#include "typed_fields.hpp"
 
 namespace roofline {
 using nlohmann::json;
+using namespace report_detail;
 
 namespace {
 
@@ -69,7 +71,7 @@ std::string draw_series(const LogLogPlot& plot, const std::string& id, const Ser
 }
 
 // Bandwidth entries: the max aggregates (what ceilings use), else medians, else single repetitions.
-std::vector<json> bandwidth_entries(const json& results) {
+std::vector<const BenchmarkEntry*> bandwidth_entries(const ResultsDocument& results) {
   for (const char* aggregate : {"max", "median", ""}) {
     auto entries = benchmark_entries(results, "bandwidth", aggregate);
     if (!entries.empty()) return entries;
@@ -77,24 +79,27 @@ std::vector<json> bandwidth_entries(const json& results) {
   return {};
 }
 
+// An entry's thread count: its labels', else its own (Google Benchmark's).
+int entry_threads(const BenchmarkEntry& e) {
+  const double own = amount(ROOFLINE_FIELD(e, threads));
+  return static_cast<int>(e.labels ? amount(ROOFLINE_FIELD(*e.labels, threads), own) : own);
+}
+
 }  // namespace
 
-std::string bandwidth_chart_svg(const json& results) {
+std::string bandwidth_chart_svg(const ResultsDocument& results) {
   Series series;
   std::map<std::string, std::string> colours, data;
   std::map<std::string, std::string> dashed;
   Extent ext;
   int max_threads = 0;
-  for (const json& e : bandwidth_entries(results)) {
-    const json labels = e.value("labels", json::object());
-    max_threads = std::max(max_threads, static_cast<int>(num(labels, "threads", num(e, "threads"))));
-  }
-  for (const json& e : bandwidth_entries(results)) {
-    const double ws = counter(e, "working_set_bytes"), bw = counter(e, "bytes_per_second");
+  const std::vector<const BenchmarkEntry*> entries = bandwidth_entries(results);
+  for (const BenchmarkEntry* e : entries) max_threads = std::max(max_threads, entry_threads(*e));
+  for (const BenchmarkEntry* e : entries) {
+    const double ws = amount(ROOFLINE_FIELD(*e, working_set_bytes)), bw = amount(ROOFLINE_FIELD(*e, bytes_per_second));
     if (!(ws > 0) || !(bw > 0)) continue;
-    const json labels = e.value("labels", json::object());
-    const std::string kernel = str(labels, "kernel", "?");
-    const int threads = static_cast<int>(num(labels, "threads", num(e, "threads")));
+    const std::string kernel = e->labels ? cell(ROOFLINE_FIELD(*e->labels, kernel), "?") : "?";
+    const int threads = entry_threads(*e);
     const std::string name = fmt::format("{} {}t", kernel, threads);
     series[name].emplace_back(ws, bw);
     colours[name] = series_colour(kernel);
@@ -126,18 +131,19 @@ std::string bandwidth_chart_svg(const json& results) {
   const int threads = report_threads(results);
   for (const Level l : all_levels()) {
     const std::string level(to_string(l));
-    const json* roof = memory_roof(roofline_of(results), level, threads);
-    if (roof == nullptr || !(num(*roof, "min_bytes") > 0) || !(num(*roof, "max_bytes") >= num(*roof, "min_bytes"))) continue;
-    const double x0 = plot.x.to_px(num(*roof, "min_bytes")), x1 = plot.x.to_px(num(*roof, "max_bytes"));
+    const MemoryRoof roof = memory_roof(section_of(results), level, threads);
+    if (!roof.found() || !(roof.min_bytes() > 0) || !(roof.max_bytes() >= roof.min_bytes())) continue;
+    const double x0 = plot.x.to_px(roof.min_bytes()), x1 = plot.x.to_px(roof.max_bytes());
     s += svg_rect(x0, plot.frame.plot_top(), std::max(2.0, x1 - x0), plot.frame.plot_bottom() - plot.frame.plot_top(),
                   fmt::format(" class=\"level-band\" data-level=\"{}\" data-min-bytes=\"{:g}\" data-max-bytes=\"{:g}\" "
                               "fill=\"{}\" fill-opacity=\"0.13\"",
-                              level, num(*roof, "min_bytes"), num(*roof, "max_bytes"), series_colour(level)));
-    s += svg_text((x0 + x1) / 2, plot.frame.plot_top() + 14, fmt::format("{} {}", level, format_si(num(*roof, "value"), "B/s")),
+                              level, roof.min_bytes(), roof.max_bytes(), series_colour(level)));
+    s += svg_text((x0 + x1) / 2, plot.frame.plot_top() + 14, fmt::format("{} {}", level, format_si(roof.value(), "B/s")),
                   fmt::format(" class=\"level-label\" text-anchor=\"middle\" font-size=\"11\" fill=\"{}\"", series_colour(level)));
   }
-  // The cache sizes the machine facts report for these threads: ticks the bands can be checked against.
-  for (const json& l : roofline_array(results, "memory_levels")) {
+  // The cache sizes the machine facts report for these threads: ticks the bands can be checked against
+  // (roofline.memory_levels: JSON in the section's `extra` until the model types it).
+  for (const json& l : section_array(results, "memory_levels")) {
     if (static_cast<int>(num(l, "threads")) != threads || !(num(l, "reported_bytes") > 0)) continue;
     const double x = plot.x.to_px(num(l, "reported_bytes"));
     const std::string level = str(l, "level");
@@ -169,26 +175,25 @@ bool shown(const Series& series, const std::string& precision) {
 }
 
 // One series per backend+precision at the report's thread count: (batch, metric).
-std::string batch_chart(const json& results, const std::string& id, const std::string& title, bool latency) {
+std::string batch_chart(const ResultsDocument& results, const std::string& id, const std::string& title, bool latency) {
   const int threads = report_threads(results);
   Series series;
   std::map<std::string, std::string> colours, data;
   std::map<std::string, std::string> dashed;
   Extent ext;
   std::vector<std::string> backends;
-  for (const json& p : roofline_array(results, "placements")) {
-    if (static_cast<int>(num(p, "threads")) != threads) continue;
-    const double batch = num(p, "batch", num(p, "n"));
-    double y = num(p, "value");
+  for (const PlacementRecord& p : records_of(section_of(results).placements)) {
+    if (static_cast<int>(amount(ROOFLINE_FIELD(p, threads))) != threads) continue;
+    const double batch = amount(ROOFLINE_FIELD(p, batch), amount(ROOFLINE_FIELD(p, n)));
+    const double value = amount(ROOFLINE_FIELD(p, value)), m = amount(ROOFLINE_FIELD(p, m)), k = amount(ROOFLINE_FIELD(p, k));
+    double y = value;
     if (latency) {
-      y = num(p, "latency_seconds");
+      y = amount(ROOFLINE_FIELD(p, latency_seconds));
       // Older files: the time of one call follows from the FLOP count of the call and the rate.
-      if (!(y > 0) && num(p, "m") > 0 && num(p, "k") > 0 && batch > 0 && num(p, "value") > 0) {
-        y = 2.0 * num(p, "m") * num(p, "k") * batch / num(p, "value");
-      }
+      if (!(y > 0) && m > 0 && k > 0 && batch > 0 && value > 0) y = 2.0 * m * k * batch / value;
     }
     if (!(batch > 0) || !(y > 0)) continue;
-    const std::string backend = str(p, "backend"), precision = str(p, "precision");
+    const std::string backend = cell(ROOFLINE_FIELD(p, backend)), precision = cell(ROOFLINE_FIELD(p, precision));
     const std::string name = backend + " " + precision;
     series[name].emplace_back(batch, y);
     colours[name] = series_colour(precision);
@@ -204,8 +209,8 @@ std::string batch_chart(const json& results, const std::string& id, const std::s
   for (auto& [name, pts] : series) std::sort(pts.begin(), pts.end());
   if (!latency) {
     for (const std::string& precision : report_precisions(results)) {
-      const json* c = compute_roof(roofline_of(results), precision, threads);
-      if (c != nullptr && num(*c, "value") > 0 && shown(series, precision)) ext.see(ext.x_lo, num(*c, "value"));
+      const ComputeCeilingRecord* c = compute_roof(section_of(results), precision, threads);
+      if (c != nullptr && amount(ROOFLINE_FIELD(*c, value)) > 0 && shown(series, precision)) ext.see(ext.x_lo, amount(ROOFLINE_FIELD(*c, value)));
     }
   }
   PlotFrame frame;
@@ -221,13 +226,13 @@ std::string batch_chart(const json& results, const std::string& id, const std::s
     // The compute roof each precision can reach: throughput flattens as the batch passes the ridge.
     s += svg_clipped_group(id, " class=\"roofs\"");
     for (const std::string& precision : report_precisions(results)) {
-      const json* c = compute_roof(roofline_of(results), precision, threads);
-      if (c == nullptr || !(num(*c, "value") > 0) || !shown(series, precision)) continue;
-      const double y = plot.y.to_px(num(*c, "value"));
+      const ComputeCeilingRecord* c = compute_roof(section_of(results), precision, threads);
+      if (c == nullptr || !(amount(ROOFLINE_FIELD(*c, value)) > 0) || !shown(series, precision)) continue;
+      const double y = plot.y.to_px(amount(ROOFLINE_FIELD(*c, value)));
       s += svg_line(plot.frame.plot_left(), y, plot.frame.plot_right(), y,
                     fmt::format(" class=\"ceiling compute\"{} data-value=\"{:g}\" stroke=\"{}\" stroke-width=\"1\" "
                                 "stroke-dasharray=\"2 3\"",
-                                svg_attr("data-precision", precision), num(*c, "value"), series_colour(precision)));
+                                svg_attr("data-precision", precision), amount(ROOFLINE_FIELD(*c, value)), series_colour(precision)));
     }
     s += "</g>\n";
   }
@@ -241,11 +246,11 @@ std::string batch_chart(const json& results, const std::string& id, const std::s
 
 }  // namespace
 
-std::string throughput_chart_svg(const json& results) {
+std::string throughput_chart_svg(const ResultsDocument& results) {
   return batch_chart(results, "throughput-chart", "Throughput vs batch", false);
 }
 
-std::string latency_chart_svg(const json& results) {
+std::string latency_chart_svg(const ResultsDocument& results) {
   return batch_chart(results, "latency-chart", "Latency per call vs batch", true);
 }
 

@@ -1,10 +1,8 @@
 // The report's tables whose columns are not fixed (best backends, and whatever a section holds): columns from the
 // keys, each value formatted by its key (table_cells.hpp).
-#include "roofline/analysis/report_tables.hpp"
-
 #include <algorithm>
 
-#include "roofline/analysis/report_facts.hpp"
+#include "section_tables.hpp"
 #include "table_cells.hpp"
 
 namespace roofline {
@@ -40,16 +38,12 @@ std::string format_by_key(const std::string& key, const json& v, const json& row
   if (key == "efficiency" || ends("_ratio")) return percent(d);
   if (key.find("percent") != std::string::npos) return fmt::format("{:.1f} %", d);
   if (key == "value" || key == "attainable" || key == "theoretical" || key == "peak" || ends("_per_second")) {
-    const std::string unit = ends("bytes_per_second") ? "B/s" : rate_unit_of(row);
+    const std::string unit = ends("bytes_per_second") ? "B/s" : rate_unit_of_row(row);
     return format_si(d, unit);
   }
   if (v.is_number_integer()) return fmt::format("{}", v.get<long long>());
   return fmt::format("{:.4g}", d);
 }
-
-}  // namespace report_detail
-
-using namespace report_detail;
 
 namespace {
 
@@ -89,4 +83,5 @@ ReportTable generic_table(const std::string& id, const std::string& title, const
   return t;
 }
 
+}  // namespace report_detail
 }  // namespace roofline

@@ -1,5 +1,7 @@
 // CSV of the benchmark entries for spreadsheets and pandas: one row per entry (repetitions and
-// aggregates), fixed leading columns, then every label and every numeric counter seen in the file.
+// aggregates), fixed leading columns, then every label and every numeric counter seen in the file. Every field
+// an entry holds is a column, typed or not: each entry is read through the model's writer of one entry
+// (to_json(BenchmarkEntry), the fields as the file wrote them); the placements it is matched with are typed.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -7,11 +9,13 @@
 
 #include <fmt/format.h>
 
+#include "report_roofs.hpp"
 #include "roofline/analysis/report.hpp"
-#include "roofline/analysis/report_facts.hpp"
+#include "typed_fields.hpp"
 
 namespace roofline {
 using nlohmann::json;
+using namespace report_detail;
 
 namespace {
 
@@ -35,13 +39,24 @@ std::string csv_value(const json& v) {
   return v.dump();
 }
 
+// A placement's field in a cell, as the file wrote it ("" when absent).
+template <class T, class R>
+std::string csv_cell(const std::optional<T>& member, const R& record, const char* key) {
+  if (member) return record.integer_numbers.count(key) > 0 ? fmt::format("{}", static_cast<long long>(*member)) : fmt::format("{}", *member);
+  const auto it = record.extra.find(key);
+  return it == record.extra.end() ? "" : csv_value(*it);
+}
+
+using PointKey = std::tuple<std::string, std::string, long long, long long, long long, long long>;
+
 }  // namespace
 
-std::string render_csv(const json& results) {
+std::string render_csv(const ResultsDocument& results) {
   static const std::vector<std::string> kFixed{"name", "run_name", "run_type", "aggregate_name", "repetition_index",
                                                "threads", "iterations", "real_time", "cpu_time", "time_unit",
                                                "error_occurred", "error_message"};
-  const json& benchmarks = results.contains("benchmarks") && results["benchmarks"].is_array() ? results["benchmarks"] : json::array();
+  json benchmarks = json::array();
+  for (const BenchmarkEntry& e : results.benchmarks) benchmarks.push_back(to_json(e));
   std::vector<std::string> labels, counters;
   std::set<std::string> seen_labels, seen_counters;
   for (const json& e : benchmarks) {
@@ -64,11 +79,11 @@ std::string render_csv(const json& results) {
   for (const json& e : benchmarks) roof_now = roof_now || (e.is_object() && e.contains("roof_now"));
   const std::vector<std::string> kRoofNow{"roof_now_before_bytes_per_second", "roof_now_after_bytes_per_second",
                                           "point_of_roof", "point_of_roof_now"};
-  std::map<std::tuple<std::string, std::string, long long, long long, long long, long long>, const json*> points;
+  std::map<PointKey, const PlacementRecord*> points;
   if (roof_now) {
-    for (const json& p : roofline_array(results, "placements")) {
-      points[{p.value("backend", ""), p.value("precision", ""), p.value("threads", 0LL), p.value("batch", 0LL),
-              p.value("m", 0LL), p.value("k", 0LL)}] = &p;
+    for (const PlacementRecord& p : records_of(section_of(results).placements)) {
+      points[{p.backend.value_or(""), p.precision.value_or(""), p.threads.value_or(0), p.batch.value_or(0), p.m.value_or(0),
+              p.k.value_or(0)}] = &p;
     }
   }
   const auto roof_now_fields = [&](const json& e) {
@@ -86,9 +101,9 @@ std::string render_csv(const json& results) {
     const auto it = points.find({lab.value("backend", ""), lab.value("precision", ""), integer("threads"), integer("batch"),
                                  integer("m"), integer("k")});
     if (it == points.end()) return out;
-    const json& p = *it->second;
-    if (p.contains("efficiency")) out[2] = csv_value(p["efficiency"]);
-    if (p.contains("roof_now") && p["roof_now"].is_object() && p["roof_now"].contains("efficiency")) out[3] = csv_value(p["roof_now"]["efficiency"]);
+    const PlacementRecord& p = *it->second;
+    out[2] = csv_cell(ROOFLINE_FIELD(p, efficiency));
+    if (p.roof_now) out[3] = csv_cell(ROOFLINE_FIELD(*p.roof_now, efficiency));
     return out;
   };
   std::string s;

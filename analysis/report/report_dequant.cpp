@@ -1,22 +1,25 @@
 // The report's dequant-dot table (issue 38): each block format's dot-product kernel per ISA, level and
 // thread count in weights/s, the equivalent FLOP/s (2 per weight) and that as a share of the fp32 FMA peak
 // at the same thread count, so a reader sees how far below the vector units' FMA rate the unpacking keeps a
-// quantized GEMV. Rows from roofline.dequant_table (dequant_ceilings.hpp).
+// quantized GEMV. Rows from roofline.dequant_table (dequant_ceilings.hpp), and the quantized GEMVs from
+// roofline.dequant_placements: both JSON in the typed section's `extra` until the model types them.
 #include <fmt/format.h>
 
-#include "roofline/analysis/report_facts.hpp"
+#include "report_roofs.hpp"
 #include "roofline/analysis/report_tables.hpp"
 #include "roofline/common/units.hpp"
+#include "table_cells.hpp"
 
 namespace roofline {
 using nlohmann::json;
+using namespace report_detail;
 
-ReportTable dequant_table(const json& results) {
+ReportTable dequant_table(const ResultsDocument& results) {
   ReportTable t{"table-dequant", "Dequant-dot ceilings (quantized weights x quantized activations)",
                 {"format", "ISA", "level", "threads", "weights/s", "equiv. FLOP/s", "fp32 FMA peak", "% of FMA peak",
                  "activations"},
                 {false, false, false, true, true, true, true, true, false}, {}, ""};
-  for (const json& r : roofline_array(results, "dequant_table")) {
+  for (const json& r : section_array(results, "dequant_table")) {
     const std::string status = str(r, "status");
     const double value = num(r, "value"), peak = num(r, "fp32_fma_peak");
     const std::string measured = status == "measured" ? format_si(value, "weights/s") : str(r, "reason", status);
@@ -31,11 +34,11 @@ ReportTable dequant_table(const json& results) {
   return t;
 }
 
-ReportTable dequant_placements_table(const json& results) {
+ReportTable dequant_placements_table(const ResultsDocument& results) {
   ReportTable t{"table-dequant-gemv", "Quantized GEMV on the format's own roof (weights in DRAM)",
                 {"format", "ISA", "batch", "threads", "measured", "weights/s", "attainable", "bound", "efficiency"},
                 {false, false, true, true, true, true, true, false, true}, {}, ""};
-  for (const json& p : roofline_array(results, "dequant_placements")) {
+  for (const json& p : section_array(results, "dequant_placements")) {
     const double attainable = num(p, "attainable");
     t.rows.push_back({str(p, "format"), str(p, "isa"), str(p, "batch"), str(p, "threads"), format_si(num(p, "value"), "FLOP/s"),
                       format_si(num(p, "weights_per_second"), "weights/s"), attainable > 0.0 ? format_si(attainable, "FLOP/s") : "n/a",

@@ -1,4 +1,5 @@
-// Shared readers for the report renderers: see report_facts.hpp.
+// Shared readers for the report renderers: see report_facts.hpp; and the private readers of the parts of a
+// results file the typed model still keeps as JSON (table_cells.hpp).
 #include "roofline/analysis/report_facts.hpp"
 
 #include <algorithm>
@@ -6,23 +7,23 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_view.hpp"
+#include "report_view.hpp"
+#include "table_cells.hpp"
+#include "report_roofs.hpp"
+#include "typed_fields.hpp"
 
 namespace roofline {
 using nlohmann::json;
+using namespace report_detail;
 
-const json& roofline_of(const json& results) {
-  static const json kEmpty = json::object();
-  if (!results.is_object() || !results.contains("roofline") || !results["roofline"].is_object()) return kEmpty;
-  return results["roofline"];
-}
+namespace report_detail {
 
-const json& roofline_array(const json& results, const std::string& key) {
-  static const json kEmpty = json::array();
-  const json& r = roofline_of(results);
-  if (!r.contains(key) || !r[key].is_array()) return kEmpty;
-  return r[key];
+std::string value_text(const json& v, const std::string& fallback) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer()) return fmt::format("{}", v.get<long long>());
+  if (v.is_number()) return fmt::format("{:g}", v.get<double>());
+  if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
+  return fallback;
 }
 
 double num(const json& obj, const char* key, double fallback) {
@@ -32,48 +33,52 @@ double num(const json& obj, const char* key, double fallback) {
 
 std::string str(const json& obj, const char* key, const std::string& fallback) {
   if (!obj.is_object() || !obj.contains(key)) return fallback;
-  const json& v = obj[key];
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_number_integer()) return fmt::format("{}", v.get<long long>());
-  if (v.is_number()) return fmt::format("{:g}", v.get<double>());
-  if (v.is_boolean()) return v.get<bool>() ? "yes" : "no";
-  return fallback;
+  return value_text(obj[key], fallback);
 }
 
-int report_threads(const json& results) {
+std::string rate_unit_of_row(const json& row) {
+  const std::string unit = str(row, "unit");
+  return unit.empty() ? rate_unit(str(row, "precision")) : unit;
+}
+
+}  // namespace report_detail
+
+int report_threads(const ResultsDocument& results) {
   int best = 0;
-  for (const char* key : {"compute_ceilings", "memory_ceilings", "placements"}) {
-    for (const json& c : roofline_array(results, key)) best = std::max(best, static_cast<int>(num(c, "threads")));
-  }
+  const RooflineSection& s = section_of(results);
+  const auto see = [&best](const auto& records) {
+    if (!records) return;
+    for (const auto& r : *records) best = std::max(best, static_cast<int>(amount(ROOFLINE_FIELD(r, threads))));
+  };
+  see(s.compute_ceilings);
+  see(s.memory_ceilings);
+  see(s.placements);
   return best;
 }
 
-double measured_clock_hz(const json& results) {
-  for (const json& c : roofline_array(results, "compute_ceilings")) {
-    if (num(c, "clock_hz") > 0) return num(c, "clock_hz");
+double measured_clock_hz(const ResultsDocument& results) {
+  for (const ComputeCeilingRecord& c : records_of(section_of(results).compute_ceilings)) {
+    if (amount(ROOFLINE_FIELD(c, clock_hz)) > 0) return amount(ROOFLINE_FIELD(c, clock_hz));
   }
   double best = 0.0;
   for (const char* aggregate : {"max", "median", ""}) {
-    for (const json& e : benchmark_entries(results, "clock", aggregate)) best = std::max(best, counter(e, "clock_hz"));
+    for (const BenchmarkEntry* e : benchmark_entries(results, "clock", aggregate)) {
+      best = std::max(best, amount(ROOFLINE_FIELD(*e, clock_hz)));
+    }
     if (best > 0) return best;
   }
-  return ResultsView(results).host().measured_clock_hz;
+  return host_facts(results.context).measured_clock_hz;
 }
 
 std::string rate_unit(const std::string& precision) {
   return precision.rfind("int", 0) == 0 ? "OP/s" : "FLOP/s";
 }
 
-std::string rate_unit_of(const json& entry) {
-  const std::string unit = str(entry, "unit");
-  return unit.empty() ? rate_unit(str(entry, "precision")) : unit;
-}
-
-std::vector<std::string> report_precisions(const json& results) {
+std::vector<std::string> report_precisions(const ResultsDocument& results) {
   static constexpr std::array<const char*, 5> kOrder{"fp64", "fp32", "bf16", "fp16", "int8"};
   std::vector<std::string> seen;
-  for (const json& c : roofline_array(results, "compute_ceilings")) {
-    const std::string p = str(c, "precision");
+  for (const ComputeCeilingRecord& c : records_of(section_of(results).compute_ceilings)) {
+    const std::string p = cell(ROOFLINE_FIELD(c, precision));
     if (!p.empty() && std::find(seen.begin(), seen.end(), p) == seen.end()) seen.push_back(p);
   }
   std::vector<std::string> out;

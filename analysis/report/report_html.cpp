@@ -3,15 +3,17 @@
 // summary. Every string from the results or spec file is escaped.
 #include <fmt/format.h>
 
+#include "report_view.hpp"
 #include "roofline/analysis/html_escape.hpp"
 #include "roofline/analysis/report.hpp"
 #include "roofline/analysis/report_charts.hpp"
 #include "roofline/analysis/report_facts.hpp"
 #include "roofline/analysis/report_tables.hpp"
 #include "roofline/analysis/spec.hpp"
+#include "typed_fields.hpp"
 
 namespace roofline {
-using nlohmann::json;
+using namespace report_detail;
 
 namespace {
 
@@ -59,13 +61,13 @@ std::string chart_or_note(const std::string& svg, const std::string& missing) {
 std::string render_table_html(const ReportTable& table) { return html_table(table); }
 std::string_view report_css() { return kStyle; }
 
-std::string render_html_report(const json& document, const json& spec) {
+std::string render_html_report(const ResultsDocument& document, const std::optional<Spec>& spec) {
   // The charts are the CPU's (its entries alone); the tables add every other target's after the CPU's.
-  const ResultsView view(document);
-  const json& results = view.host_document();
-  const json ctx = results.value("context", json::object());
+  const ReportView view(document);
+  const ResultsDocument& results = view.host_document();
+  const ResultsContext& ctx = results.context;
   const HostFacts& machine = view.host();
-  const std::string host = str(ctx, "host_name", machine.hostname.empty() ? "unknown host" : machine.hostname);
+  const std::string host = cell(ROOFLINE_FIELD(ctx, host_name), machine.hostname.empty() ? "unknown host" : machine.hostname);
   const int threads = report_threads(results);
 
   std::string s = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
@@ -74,10 +76,11 @@ std::string render_html_report(const json& document, const json& spec) {
   s += fmt::format("<title>Roofline: {}</title>\n<style>{}</style>\n</head>\n<body>\n", html_escape(host), kStyle);
   s += fmt::format("<header><h1>Roofline report: <span id=\"host\">{}</span></h1>\n", html_escape(host));
   s += fmt::format("<p class=\"subtitle\"><span id=\"cpu\">{}</span> &middot; {} &middot; {} &middot; schema {}</p></header>\n",
-                   html_escape(machine.cpu_model.empty() ? "unknown CPU" : machine.cpu_model), html_escape(str(ctx, "date", "no date")),
-                   html_escape(str(ctx, "git_revision", "no revision")), html_escape(str(ctx, "schema_version", "?")));
+                   html_escape(machine.cpu_model.empty() ? "unknown CPU" : machine.cpu_model), html_escape(cell(ROOFLINE_FIELD(ctx, date), "no date")),
+                   html_escape(cell(ROOFLINE_FIELD(ctx, git_revision), "no revision")),
+                   html_escape(cell(ROOFLINE_FIELD(ctx, schema_version), "?")));
   s += "<nav><a href=\"#roofline\">Roofline</a>";
-  if (spec.is_object()) s += "<a href=\"#advertised\">Advertised vs measured</a>";
+  if (spec) s += "<a href=\"#advertised\">Advertised vs measured</a>";
   s += "<a href=\"#bandwidth\">Bandwidth</a><a href=\"#batch\">Throughput and latency</a><a href=\"#tables\">Tables</a></nav>\n";
 
   s += "<section id=\"roofline\"><h2>Roofline</h2>\n";
@@ -92,7 +95,7 @@ std::string render_html_report(const json& document, const json& spec) {
 
   // Every other target's roofline after the CPU's, on its own ceilings and levels (its tables come with the others).
   for (const TargetView& t : view.devices()) {
-    if (view.entries(t.id).empty()) continue;
+    if (!view.has_entries(t.id)) continue;
     s += fmt::format("<section id=\"roofline-{0}\"><h2>Roofline: {0}</h2>\n", html_escape(t.id));
     s += chart_or_note(roofline_chart_svg(view.target_document(t.id), "roofline-chart-" + html_escape(t.id)),
                        "No ceilings or placements of this target: nothing to chart.");
@@ -101,12 +104,11 @@ std::string render_html_report(const json& document, const json& spec) {
                      html_escape(t.name.empty() ? t.id : t.name), html_escape(t.main_memory()));
   }
 
-  if (spec.is_object()) {
-    const Spec parsed = parse_spec(spec, str(spec, "file", "spec"));
-    const AdvertisedComparison cmp = compare_to_spec(results, parsed);
+  if (spec) {
+    const AdvertisedComparison cmp = compare_to_spec(results, *spec);
     s += "<section id=\"advertised\"><h2>Advertised vs measured</h2>\n";
     s += html_table(advertised_table(cmp));
-    if (!parsed.source.empty()) s += "<p class=\"note\">Source of the advertised figures: " + html_escape(parsed.source) + "</p>\n";
+    if (!spec->source.empty()) s += "<p class=\"note\">Source of the advertised figures: " + html_escape(spec->source) + "</p>\n";
     for (const auto& n : cmp.notes) s += "<p class=\"note\">" + html_escape(n) + "</p>\n";
     s += "</section>\n";
   }
@@ -127,13 +129,13 @@ std::string render_html_report(const json& document, const json& spec) {
        "ridge (where the dotted compute roof is reached) and costs latency per call.</p>\n</section>\n";
 
   s += "<section id=\"tables\"><h2>Tables</h2>\n";
-  for (const ReportTable& t : report_tables(document, nullptr)) s += html_table(t);
+  for (const ReportTable& t : report_tables(document)) s += html_table(t);
   s += "</section>\n<footer class=\"note\">Generated by roofline from the results file alone; re-render with "
        "<code>roofline report</code>.</footer>\n</body>\n</html>\n";
   return s;
 }
 
-std::string render_svg_chart(const json& results) {
+std::string render_svg_chart(const ResultsDocument& results) {
   const std::string svg = roofline_chart_svg(results);
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" +
          (svg.empty() ? std::string("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"40\"><text x=\"10\" "

@@ -1,14 +1,16 @@
 // The report's table of the machine's facts (the host CPU: context.machine read as HostFacts), each with its source.
 #include "roofline/analysis/report_tables.hpp"
-#include "roofline/analysis/results_view.hpp"
 
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>
 
+#include "report_view.hpp"
 #include "roofline/analysis/report_facts.hpp"
 #include "roofline/common/units.hpp"
 #include "table_cells.hpp"
+#include "typed_fields.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -20,13 +22,38 @@ void add_fact(ReportTable& t, const std::string& fact, const std::string& value,
   if (!value.empty()) t.rows.push_back({fact, value, source});
 }
 
-std::string true_flags(const json& isa) {
+std::string true_flags(const std::map<std::string, bool>& isa) {
   std::string out;
-  if (!isa.is_object()) return out;
-  for (auto it = isa.begin(); it != isa.end(); ++it) {
-    if (it.value() == true) out += (out.empty() ? "" : " ") + it.key();
+  for (const auto& [flag, on] : isa) {
+    if (on) out += (out.empty() ? "" : " ") + flag;
   }
   return out;
+}
+
+// context.threads: the thread counts measured, as the run config lists them.
+std::string thread_counts(const ResultsContext& ctx) {
+  if (!ctx.threads) return ctx.extra.contains("threads") ? format_by_key("threads", ctx.extra["threads"], ctx.extra) : "";
+  std::string out;
+  for (const long long n : *ctx.threads) out += fmt::format("{}{}", out.empty() ? "" : ", ", n);
+  return out;
+}
+
+// The run's configuration and build (context), each with its source.
+void run_facts(ReportTable& t, const ResultsContext& ctx) {
+  if (written(ROOFLINE_FIELD(ctx, threads))) add_fact(t, "threads measured", thread_counts(ctx), "run config");
+  const json& binding = object_at(ctx.extra, "binding");  // context.binding: JSON until the model types it
+  if (!binding.empty()) {
+    add_fact(t, "binding", fmt::format("{}{}", str(binding, "policy", "?"), binding.value("pinned", false) ? ", pinned" : ", not pinned"),
+             "run config");
+  }
+  add_fact(t, "ISA cap", cell(ROOFLINE_FIELD(ctx, max_isa)), "--max-isa");
+  add_fact(t, "profile", cell(ROOFLINE_FIELD(ctx, profile)), "run config");
+  const std::string compiler = cell(ROOFLINE_FIELD(ctx, compiler)), flags = cell(ROOFLINE_FIELD(ctx, compiler_flags));
+  add_fact(t, "compiler", compiler.empty() ? flags : compiler + (flags.empty() ? "" : " " + flags), "build");
+  add_fact(t, "revision", fmt::format("{}{}", cell(ROOFLINE_FIELD(ctx, roofline_version)),
+                                      written(ROOFLINE_FIELD(ctx, git_revision)) ? " (" + cell(ROOFLINE_FIELD(ctx, git_revision)) + ")" : ""),
+           "build");
+  add_fact(t, "date", cell(ROOFLINE_FIELD(ctx, date)), "context");
 }
 
 
@@ -45,13 +72,12 @@ void cache_facts(ReportTable& t, const HostFacts& m) {
 
 }  // namespace
 
-ReportTable machine_table(const json& results) {
+ReportTable machine_table(const ResultsDocument& results) {
   ReportTable t{"table-machine", "Machine", {"fact", "value", "source"}, {false, false, false}, {}, ""};
-  const json& ctx = object_at(results, "context");
-  const ResultsView view(results);
-  const HostFacts& m = view.host();
+  const ResultsContext& ctx = results.context;
+  const HostFacts m = host_facts(ctx);
   const std::string topo = m.topology_source.empty() ? "n/a" : m.topology_source;
-  add_fact(t, "host", str(ctx, "host_name", m.hostname), "context");
+  add_fact(t, "host", cell(ROOFLINE_FIELD(ctx, host_name), m.hostname), "context");
   add_fact(t, "CPU", m.cpu_model, "cpuid brand string");
   if (m.cpu_family) {
     add_fact(t, "vendor / family / model / stepping",
@@ -70,22 +96,10 @@ ReportTable machine_table(const json& results) {
                                       format_bytes(m.memory_available_bytes)), m.memory_source.empty() ? "n/a" : m.memory_source);
   }
   cache_facts(t, m);
-  add_fact(t, "ISA features", true_flags(json(m.isa)), "cpuid");
+  add_fact(t, "ISA features", true_flags(m.isa), "cpuid");
   const double clock = measured_clock_hz(results);
   if (clock > 0) add_fact(t, "clock (measured)", format_si(clock, "Hz"), "clock benchmark");
-  if (ctx.contains("threads")) add_fact(t, "threads measured", format_by_key("threads", ctx["threads"], ctx), "run config");
-  const json& binding = object_at(ctx, "binding");
-  if (!binding.empty()) {
-    add_fact(t, "binding", fmt::format("{}{}", str(binding, "policy", "?"), binding.value("pinned", false) ? ", pinned" : ", not pinned"),
-             "run config");
-  }
-  add_fact(t, "ISA cap", str(ctx, "max_isa"), "--max-isa");
-  add_fact(t, "profile", str(ctx, "profile"), "run config");
-  const std::string compiler = str(ctx, "compiler"), flags = str(ctx, "compiler_flags");
-  add_fact(t, "compiler", compiler.empty() ? flags : compiler + (flags.empty() ? "" : " " + flags), "build");
-  add_fact(t, "revision", fmt::format("{}{}", str(ctx, "roofline_version"),
-                                      ctx.contains("git_revision") ? " (" + str(ctx, "git_revision") + ")" : ""), "build");
-  add_fact(t, "date", str(ctx, "date"), "context");
+  run_facts(t, ctx);
   if (t.rows.empty()) t.note = "No machine facts in this file.";
   return t;
 }

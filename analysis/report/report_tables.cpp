@@ -1,46 +1,78 @@
 // The report's tables: see report_tables.hpp. Values are formatted for people with their units; the
 // numbers themselves are the file's, never adjusted. The machine's table is report_machine.cpp's, the tables
-// whose columns are not fixed generic_table.cpp's, the way one cell is written table_cells.hpp's.
+// of the section's parts the model keeps as JSON report_section_tables.cpp's, those whose columns are not fixed
+// generic_table.cpp's, the way one cell is written table_cells.hpp's and typed_fields.hpp's.
 #include "roofline/analysis/report_tables.hpp"
-#include "roofline/analysis/results_view.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/roof_now.hpp"
-
+#include "report_roofs.hpp"
+#include "report_view.hpp"
 #include "roofline/analysis/report_facts.hpp"
-#include "roofline/analysis/roofline_section.hpp"
-#include "roofline/analysis/spec.hpp"
+#include "roofline/analysis/roof_now.hpp"
 #include "roofline/common/units.hpp"
+#include "section_tables.hpp"
 #include "table_cells.hpp"
+#include "typed_fields.hpp"
 
 namespace roofline {
 using nlohmann::json;
 using namespace report_detail;
 
-ReportTable compute_table(const json& results) {
+namespace {
+
+// One row of the compute table, from a typed ceiling or from roofline.compute_table (JSON until the model types
+// it), which adds the tile rows that did not run with their status and reason.
+struct ComputeRow {
+  std::string precision, engine, isa, bits, threads, unit, status, reason;
+  bool value_null = false;  // the row says it was not measured (value: null), and why
+  double value = 0.0, theoretical = 0.0, percent = -1.0, vector_bits = 0.0;
+};
+
+ComputeRow compute_row(const json& r) {
+  return {str(r, "precision"), str(r, "engine", "vector"), str(r, "isa"), str(r, "vector_bits"), str(r, "threads"),
+          rate_unit_of_row(r), str(r, "status"), str(r, "reason", "not supported"),
+          r.contains("value") && r["value"].is_null(), num(r, "value"), num(r, "theoretical"), num(r, "percent", -1),
+          num(r, "vector_bits")};
+}
+
+ComputeRow compute_row(const ComputeCeilingRecord& r) {
+  const json& extra = r.extra;  // what the typed ceiling does not hold: a status, a reason, a null value
+  return {cell(ROOFLINE_FIELD(r, precision)), cell(ROOFLINE_FIELD(r, engine), "vector"), cell(ROOFLINE_FIELD(r, isa)),
+          cell(ROOFLINE_FIELD(r, vector_bits)), cell(ROOFLINE_FIELD(r, threads)), rate_unit_of(r), str(extra, "status"),
+          str(extra, "reason", "not supported"), extra.contains("value") && extra["value"].is_null(),
+          amount(ROOFLINE_FIELD(r, value)), amount(ROOFLINE_FIELD(r, theoretical)), amount(ROOFLINE_FIELD(r, percent), -1),
+          amount(ROOFLINE_FIELD(r, vector_bits))};
+}
+
+std::vector<std::string> compute_cells(const ComputeRow& r) {
+  std::string measured = r.value_null ? r.reason : rate_or_na(r.value, r.unit);
+  const double theo = r.theoretical, value = r.value;
+  const double ratio = r.percent >= 0 ? r.percent / 100.0 : (theo > 0 && value > 0 ? value / theo : 0);
+  // A tile is a 16 x 64-byte register, not a vector width.
+  const std::string width = r.engine == "matrix" ? "tile" : r.vector_bits > 0 ? r.bits + " bit" : "";
+  return {r.precision, r.engine, r.isa, width, r.threads, measured, rate_or_na(theo, r.unit), percent(ratio)};
+}
+
+}  // namespace
+
+ReportTable compute_table(const ResultsDocument& results) {
   ReportTable t{"table-compute", "Compute ceilings",
                 {"precision", "engine", "ISA", "width", "threads", "measured", "theoretical", "% of theoretical"},
                 {false, false, false, true, true, true, true, true}, {}, ""};
-  const json& table = roofline_array(results, "compute_table");
-  const json& rows = table.empty() ? roofline_array(results, "compute_ceilings") : table;
-  for (const json& r : rows) {
+  std::vector<ComputeRow> rows;
+  for (const json& r : section_array(results, "compute_table")) rows.push_back(compute_row(r));
+  if (rows.empty()) {
+    for (const ComputeCeilingRecord& r : records_of(section_of(results).compute_ceilings)) rows.push_back(compute_row(r));
+  }
+  for (const ComputeRow& r : rows) {
     // Tile rows that did not run are said once, in the note ("no matrix-unit roofs because ..."), so a
     // machine without AMX gets the table it always had.
-    if (str(r, "engine") == "matrix" && str(r, "status") == "not supported") continue;
-    const std::string unit = rate_unit_of(r);
-    const double value = num(r, "value"), theo = num(r, "theoretical");
-    std::string measured = rate_or_na(value, unit);
-    if (r.contains("value") && r["value"].is_null()) measured = str(r, "reason", "not supported");
-    const double ratio = num(r, "percent", -1) >= 0 ? num(r, "percent") / 100.0 : (theo > 0 && value > 0 ? value / theo : 0);
-    const std::string engine = str(r, "engine", "vector");
-    // A tile is a 16 x 64-byte register, not a vector width.
-    const std::string width = engine == "matrix" ? "tile" : num(r, "vector_bits") > 0 ? str(r, "vector_bits") + " bit" : "";
-    t.rows.push_back({str(r, "precision"), engine, str(r, "isa"), width, str(r, "threads"), measured,
-                      rate_or_na(theo, unit), percent(ratio)});
+    if (r.engine == "matrix" && r.status == "not supported") continue;
+    t.rows.push_back(compute_cells(r));
   }
   if (t.rows.empty()) {
     t.note = "No compute ceilings in this file.";
@@ -48,7 +80,7 @@ ReportTable compute_table(const json& results) {
   }
   t.note = "Theoretical = threads x measured clock x operations per cycle per core (matrix engine: 1024 FLOP bf16/fp16 "
            "or 2048 OP int8 per cycle per core).";
-  const json& matrix = object_at(roofline_of(results), "matrix_engine");
+  const json& matrix = object_at(section_of(results).extra, "matrix_engine");  // JSON until the model types it
   for (const json& line : matrix.value("lines", json::array())) {
     if (line.is_string()) t.note += "\n  " + line.get<std::string>();
   }
@@ -58,37 +90,41 @@ ReportTable compute_table(const json& results) {
 namespace {
 // A DRAM row's page size ("2M" when the file predates the field), the share of its arrays on huge pages when
 // recorded, and "roof" on the row that is the DRAM roof; empty for cache levels, which no page size bounds.
-std::string pages_text(const json& row, const json* roof) {
-  if (str(row, "level") != "DRAM") return "";
-  std::string text = str(row, "pages", "2M");
-  if (row.contains("huge_page_fraction") && row["huge_page_fraction"].is_number()) {
-    text += fmt::format(" ({:.0f}% huge)", 100.0 * row["huge_page_fraction"].get<double>());
-  }
-  return roof == &row ? text + ", roof" : text;
+// R: a memory ceiling or a page-size ceiling.
+template <class R>
+std::string pages_text(const R& row, bool is_roof) {
+  if (cell(ROOFLINE_FIELD(row, level)) != "DRAM") return "";
+  std::string text = cell(ROOFLINE_FIELD(row, pages), "2M");
+  if (row.huge_page_fraction) text += fmt::format(" ({:.0f}% huge)", 100.0 * *row.huge_page_fraction);
+  return is_roof ? text + ", roof" : text;
 }
 
-std::vector<std::string> memory_row(const json& r, const json* roof) {
-  const double lo = num(r, "min_bytes"), hi = num(r, "max_bytes");
-  return {str(r, "level"), str(r, "kernel"), str(r, "threads"), pages_text(r, roof), rate_or_na(num(r, "value"), "B/s"),
-          rate_or_na(num(r, "value_write_allocate"), "B/s"),
+template <class R>
+std::vector<std::string> memory_row(const R& r, bool is_roof) {
+  const double lo = amount(ROOFLINE_FIELD(r, min_bytes)), hi = amount(ROOFLINE_FIELD(r, max_bytes));
+  return {cell(ROOFLINE_FIELD(r, level)), cell(ROOFLINE_FIELD(r, kernel)), cell(ROOFLINE_FIELD(r, threads)),
+          pages_text(r, is_roof), rate_or_na(amount(ROOFLINE_FIELD(r, value)), "B/s"),
+          rate_or_na(amount(ROOFLINE_FIELD(r, value_write_allocate)), "B/s"),
           lo > 0 || hi > 0 ? fmt::format("{} .. {}", format_bytes(lo), format_bytes(hi)) : "n/a"};
 }
 }  // namespace
 
-ReportTable memory_table(const json& results) {
+ReportTable memory_table(const ResultsDocument& results) {
   ReportTable t{"table-memory", "Memory ceilings",
                 {"level", "kernel", "threads", "pages", "bandwidth (STREAM bytes)", "bandwidth (with write-allocate)",
                  "working sets"},
                 {false, false, true, false, true, true, false}, {}, ""};
-  const json& section = roofline_of(results);
-  const json& small = roofline_array(results, "page_size_ceilings");
-  for (const json& r : roofline_array(results, "memory_ceilings")) {
-    const json* roof = memory_roof(section, str(r, "level"), static_cast<int>(num(r, "threads")));
-    t.rows.push_back(memory_row(r, roof));
+  const RooflineSection& section = section_of(results);
+  for (const MemoryCeilingRecord& r : records_of(section.memory_ceilings)) {
+    const std::string level = cell(ROOFLINE_FIELD(r, level)), kernel = cell(ROOFLINE_FIELD(r, kernel));
+    const double threads = amount(ROOFLINE_FIELD(r, threads));
+    const MemoryRoof roof = memory_roof(section, level, static_cast<int>(threads));
+    t.rows.push_back(memory_row(r, roof.ceiling == &r));
     // The same kernel on 4 KiB pages, right below its huge-page row.
-    for (const json& s : small) {
-      if (str(s, "level") == str(r, "level") && str(s, "kernel") == str(r, "kernel") && num(s, "threads") == num(r, "threads")) {
-        t.rows.push_back(memory_row(s, roof));
+    for (const PageSizeCeilingRecord& s : records_of(section.page_size_ceilings)) {
+      if (cell(ROOFLINE_FIELD(s, level)) == level && cell(ROOFLINE_FIELD(s, kernel)) == kernel &&
+          amount(ROOFLINE_FIELD(s, threads)) == threads) {
+        t.rows.push_back(memory_row(s, roof.pages == &s));
       }
     }
   }
@@ -104,49 +140,32 @@ ReportTable memory_table(const json& results) {
   return t;
 }
 
-ReportTable placements_table(const json& results) {
-  ReportTable t{"table-placements", "GEMV/GEMM placements",
-                {"backend", "precision", "threads", "batch", "AI (FLOP/B)", "measured", "latency/call", "attainable",
-                 "bound", "roof", "% of roof"},
-                {false, false, true, true, true, true, true, true, false, false, true}, {}, ""};
-  // The roof-now columns only where a point was probed (files before issue 33 keep their table).
-  bool any_now = false, any_moved = false;
-  for (const json& r : roofline_array(results, "placements")) any_now = any_now || !object_at(r, "roof_now").empty();
-  if (any_now) {
-    t.columns.insert(t.columns.end(), {"roof now", "% of roof now"});
-    t.right_aligned.insert(t.right_aligned.end(), {true, true});
+namespace {
+
+// engine/level placed against; "matrix?" marks a matrix point placed on the vector roof for want of one.
+std::string roof_text(const PlacementRecord& r) {
+  if (!r.roof) return "vector/DRAM";
+  const PlacementRoof& roof = *r.roof;
+  std::string text = fmt::format("{}/{}", cell(ROOFLINE_FIELD(roof, engine), "vector"), cell(ROOFLINE_FIELD(roof, level), "none"));
+  if (written(ROOFLINE_FIELD(roof, engine_missing))) text += " (no matrix roof)";
+  return text;
+}
+
+// The roof now: the read probes around the point (roof_now.hpp), "moved" when they disagree; "-" when not probed.
+std::pair<std::string, std::string> roof_now_cells(const PlacementRecord& r, bool& any_moved) {
+  if (!r.roof_now) return {"-", "-"};
+  const PlacementRoofNow& now = *r.roof_now;
+  const double efficiency = amount(ROOFLINE_FIELD(now, efficiency));
+  std::string now_pct = percent(efficiency);
+  if (efficiency > 1.10) now_pct += " !";
+  if (now.moved.value_or(false)) {
+    now_pct += " (memory moved while measuring)";
+    any_moved = true;
   }
-  for (const json& r : roofline_array(results, "placements")) {
-    const std::string unit = rate_unit_of(r);
-    const json& roof = object_at(r, "roof");
-    // engine/level placed against; "matrix?" marks a matrix point placed on the vector roof for want of one.
-    std::string roof_text = roof.empty() ? "vector/DRAM"
-                                         : fmt::format("{}/{}", str(roof, "engine", "vector"), str(roof, "level", "none"));
-    if (roof.contains("engine_missing")) roof_text += " (no matrix roof)";
-    std::string pct = percent(num(r, "efficiency"));
-    if (r.value("beats_roof", false)) pct += " !";
-    // The roof now: the read probes around the point (roof_now.hpp); "moved" when they disagree.
-    std::string now_bw = "-", now_pct = "-";
-    const json& now = object_at(r, "roof_now");
-    if (!now.empty()) {
-      now_bw = rate_or_na(num(now, "bandwidth"), "B/s");
-      now_pct = percent(num(now, "efficiency"));
-      if (num(now, "efficiency") > 1.10) now_pct += " !";
-      if (now.value("moved", false)) {
-        now_pct += " (memory moved while measuring)";
-        any_moved = true;
-      }
-    }
-    t.rows.push_back({str(r, "backend"), str(r, "precision"), str(r, "threads"), str(r, "batch"),
-                      fmt::format("{:.3g}", num(r, "ai")), rate_or_na(num(r, "value"), unit),
-                      seconds(num(r, "latency_seconds")), rate_or_na(num(r, "attainable"), unit), str(r, "bound"),
-                      roof_text, pct});
-    if (any_now) t.rows.back().insert(t.rows.back().end(), {now_bw, now_pct});
-  }
-  if (t.rows.empty()) {
-    t.note = "No GEMV/GEMM placements in this file.";
-    return t;
-  }
+  return {rate_or_na(amount(ROOFLINE_FIELD(now, bandwidth)), "B/s"), now_pct};
+}
+
+void placements_note(ReportTable& t, bool any_now, bool any_moved) {
   t.note = "attainable = min(compute ceiling of the engine that ran, roof of the level the operands fit x AI); "
            "% of roof = measured / attainable; ! = above 110% of its roof (a ceiling is missing or a count is wrong).";
   if (any_now) {
@@ -158,50 +177,51 @@ ReportTable placements_table(const json& results) {
     t.note += fmt::format(" (memory moved while measuring) = the two probes differ by more than {:.0f}% and their own "
                           "noise: the memory state changed during the point.", 100.0 * kRoofNowMovedFloor);
   }
-  return t;
 }
 
-// Points above 110% of their roof: the tool's invariant on itself, shown loudly (never hidden or clamped).
-ReportTable roof_violations_table(const json& results) {
-  ReportTable t{"table-roof-violations", "A point beats its roof: a ceiling is missing or a count is wrong",
-                {"backend", "precision", "threads", "batch", "measured", "attainable", "% of roof", "roof", "why"},
-                {false, false, true, true, true, true, true, false, false}, {}, ""};
-  for (const json& v : roofline_array(results, "roof_violations")) {
-    const std::string unit = rate_unit_of(v);
-    const json& roof = object_at(v, "roof");
-    t.rows.push_back({str(v, "backend"), str(v, "precision"), str(v, "threads"), str(v, "batch"),
-                      rate_or_na(num(v, "value"), unit), rate_or_na(num(v, "attainable"), unit),
-                      percent(num(v, "efficiency")),
-                      fmt::format("{}/{}", str(roof, "engine", "vector"), str(roof, "level", "none")),
-                      roof.contains("engine_missing") ? "ran on the matrix engine; no matrix roof was measured"
-                                                      : "a ceiling is missing or a count is wrong"});
+}  // namespace
+
+ReportTable placements_table(const ResultsDocument& results) {
+  ReportTable t{"table-placements", "GEMV/GEMM placements",
+                {"backend", "precision", "threads", "batch", "AI (FLOP/B)", "measured", "latency/call", "attainable",
+                 "bound", "roof", "% of roof"},
+                {false, false, true, true, true, true, true, true, false, false, true}, {}, ""};
+  const std::vector<PlacementRecord>& placements = records_of(section_of(results).placements);
+  // The roof-now columns only where a point was probed (files before issue 33 keep their table).
+  const bool any_now = std::any_of(placements.begin(), placements.end(), [](const PlacementRecord& r) { return r.roof_now.has_value(); });
+  bool any_moved = false;
+  if (any_now) {
+    t.columns.insert(t.columns.end(), {"roof now", "% of roof now"});
+    t.right_aligned.insert(t.right_aligned.end(), {true, true});
   }
+  for (const PlacementRecord& r : placements) {
+    const std::string unit = rate_unit_of(r);
+    std::string pct = percent(amount(ROOFLINE_FIELD(r, efficiency)));
+    if (r.beats_roof.value_or(false)) pct += " !";
+    const auto [now_bw, now_pct] = roof_now_cells(r, any_moved);
+    t.rows.push_back({cell(ROOFLINE_FIELD(r, backend)), cell(ROOFLINE_FIELD(r, precision)), cell(ROOFLINE_FIELD(r, threads)),
+                      cell(ROOFLINE_FIELD(r, batch)), fmt::format("{:.3g}", amount(ROOFLINE_FIELD(r, ai))),
+                      rate_or_na(amount(ROOFLINE_FIELD(r, value)), unit), seconds(amount(ROOFLINE_FIELD(r, latency_seconds))),
+                      rate_or_na(amount(ROOFLINE_FIELD(r, attainable)), unit), cell(ROOFLINE_FIELD(r, bound)), roof_text(r), pct});
+    if (any_now) t.rows.back().insert(t.rows.back().end(), {now_bw, now_pct});
+  }
+  if (t.rows.empty()) {
+    t.note = "No GEMV/GEMM placements in this file.";
+    return t;
+  }
+  placements_note(t, any_now, any_moved);
   return t;
 }
 
-ReportTable notes_table(const json& results) {
+ReportTable notes_table(const ResultsDocument& results) {
   ReportTable t{"table-notes", "Notes", {"from", "note"}, {false, false}, {}, ""};
-  auto add = [&](const char* from, const json& arr) {
-    if (!arr.is_array()) return;
-    for (const json& n : arr) {
-      if (n.is_string()) t.rows.push_back({from, n.get<std::string>()});
-    }
+  auto add = [&](const char* from, const std::vector<std::string>& notes) {
+    for (const std::string& n : notes) t.rows.push_back({from, n});
   };
-  const json& ctx = object_at(results, "context");
-  add("machine", json(ResultsView(results).host().notes));
-  add("run", ctx.value("notes", json::array()));
-  add("analysis", roofline_of(results).value("notes", json::array()));
+  add("machine", host_facts(results.context).notes);
+  add("run", records_of(results.context.notes));
+  add("analysis", records_of(section_of(results).notes));
   if (t.rows.empty()) t.note = "No notes.";
-  return t;
-}
-
-ReportTable conventions_table(const json& results) {
-  ReportTable t{"table-conventions", "Counting conventions", {"what", "convention"}, {false, false}, {}, ""};
-  const json& c = object_at(roofline_of(results), "conventions");
-  for (auto it = c.begin(); it != c.end(); ++it) {
-    t.rows.push_back({it.key(), it.value().is_string() ? it.value().get<std::string>() : it.value().dump()});
-  }
-  if (t.rows.empty()) t.note = "This file does not state its counting conventions.";
   return t;
 }
 
@@ -218,78 +238,25 @@ ReportTable advertised_table(const AdvertisedComparison& cmp) {
   return t;
 }
 
-// Cache levels as the curve shows them beside what the machine facts report: where they disagree, the
-// curve is used, and this table is where a reader sees both.
-ReportTable memory_levels_table(const json& results) {
-  ReportTable t{"table-memory-levels", "Memory levels (reported vs inferred)",
-                {"threads", "level", "plateau (working sets)", "bandwidth", "curve leaves at", "reported size",
-                 "agreement", "source"},
-                {true, false, false, true, true, true, false, false}, {}, ""};
-  auto bytes_or_na = [](const json& r, const char* key) {
-    return r.contains(key) && r[key].is_number() ? format_bytes(r[key].get<double>()) : std::string("n/a");
-  };
-  for (const json& r : roofline_array(results, "memory_levels")) {
-    t.rows.push_back({str(r, "threads"), str(r, "level"),
-                      fmt::format("{} .. {}", bytes_or_na(r, "min_bytes"), bytes_or_na(r, "max_bytes")),
-                      rate_or_na(num(r, "bandwidth"), "B/s"), bytes_or_na(r, "inferred_bytes"),
-                      bytes_or_na(r, "reported_bytes"), str(r, "agreement"), str(r, "source")});
-  }
-  if (!t.rows.empty()) {
-    t.note = "bandwidth: the plateau's median for the reference (read) kernel; reported: the machine facts' cache "
-             "capacity for these threads; the curve decides when they disagree.";
-  }
-  return t;
-}
-
-// Predicted crossover beside the measured knee, per sweep: the comparison the roofline exists to make.
-ReportTable crossovers_table(const json& results) {
-  ReportTable t{"table-crossovers", "Crossovers: predicted vs measured knee",
-                {"backend", "precision", "threads", "shape MxK", "ridge AI", "predicted batch", "measured knee",
-                 "batches measured"},
-                {false, false, true, false, true, true, true, false}, {}, ""};
-  auto batch_or_na = [](const json& r, const char* exact, const char* first) {
-    if (!r.contains(exact) || !r[exact].is_number()) return std::string("n/a");
-    std::string s = fmt::format("{:.3g}", r[exact].get<double>());
-    if (r.contains(first) && r[first].is_number()) s += fmt::format(" (first measured: {})", r[first].get<long long>());
-    return s;
-  };
-  for (const json& r : roofline_array(results, "crossovers")) {
-    std::string batches;
-    const json measured = r.value("batches", json::array());
-    for (const json& b : measured) {
-      if (!batches.empty()) batches += ',';  // (not `"," + dump()`: GCC 12 -Wrestrict false positive)
-      batches += b.dump();
-    }
-    // A knee read off two or three batches is an extrapolation, not a measurement: shown only from four.
-    const std::string knee = measured.size() >= 4 ? batch_or_na(r, "knee_batch", "knee_first_batch") : "n/a";
-    t.rows.push_back({str(r, "backend"), str(r, "precision"), str(r, "threads"),
-                      fmt::format("{}x{}", str(r, "m"), str(r, "k")),
-                      r.contains("ridge_ai") && r["ridge_ai"].is_number() ? fmt::format("{:.3g}", num(r, "ridge_ai")) : "n/a",
-                      batch_or_na(r, "predicted_batch", "predicted_first_batch"),
-                      knee, batches});
-  }
-  if (t.rows.empty()) t.note = "No GEMM sweeps in this file.";
-  else t.note = "predicted: the batch whose AI reaches the DRAM ridge; measured knee: where attained FLOP/s stops growing with the batch (n/a: fewer than four batches measured, or no knee yet).";
-  return t;
-}
-
-std::vector<ReportTable> report_tables(const json& document, const json& spec) {
+std::vector<ReportTable> report_tables(const ResultsDocument& document, const std::optional<Spec>& spec) {
   // The CPU's tables from its entries alone (a file of the CPU only: the file itself), then each other target's.
-  const ResultsView view(document);
-  const json& results = view.host_document();
+  const ReportView view(document);
+  const ResultsDocument& results = view.host_document();
   std::vector<ReportTable> out{machine_table(results), compute_table(results), memory_table(results)};
-  const json& r = roofline_of(results);
-  if (r.contains("dequant_table")) out.insert(out.begin() + 2, dequant_table(results));
-  if (!roofline_array(results, "dequant_placements").empty()) out.insert(out.begin() + 3, dequant_placements_table(results));
-  if (r.contains("memory_levels")) out.push_back(memory_levels_table(results));
+  const json& untyped = section_of(results).extra;  // the section's parts the model keeps as JSON
+  if (untyped.contains("dequant_table")) out.insert(out.begin() + 2, dequant_table(results));
+  if (!section_array(results, "dequant_placements").empty()) out.insert(out.begin() + 3, dequant_placements_table(results));
+  if (untyped.contains("memory_levels")) out.push_back(memory_levels_table(results));
   out.push_back(placements_table(results));
-  if (!roofline_array(results, "roof_violations").empty()) out.push_back(roof_violations_table(results));
-  if (r.contains("crossovers")) out.push_back(crossovers_table(results));
-  if (r.contains("best_backends")) out.push_back(generic_table("table-best-backends", "Best backend per batch and precision", r["best_backends"]));
-  if (spec.is_object()) out.push_back(advertised_table(compare_to_spec(results, parse_spec(spec, str(spec, "file", "spec")))));
+  if (!section_array(results, "roof_violations").empty()) out.push_back(roof_violations_table(results));
+  if (untyped.contains("crossovers")) out.push_back(crossovers_table(results));
+  if (untyped.contains("best_backends")) {
+    out.push_back(generic_table("table-best-backends", "Best backend per batch and precision", untyped["best_backends"]));
+  }
+  if (spec) out.push_back(advertised_table(compare_to_spec(results, *spec)));
   for (const TargetView& target : view.devices()) {
-    if (view.entries(target.id).empty()) continue;
-    for (ReportTable& t : target_tables(view, target)) out.push_back(std::move(t));
+    if (!view.has_entries(target.id)) continue;
+    for (ReportTable& t : target_tables(view.target_document(target.id), target)) out.push_back(std::move(t));
   }
   out.push_back(notes_table(results));
   out.push_back(conventions_table(results));

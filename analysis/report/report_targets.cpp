@@ -3,9 +3,9 @@
 // report's usual ones; a target's come after them, one block per target, in the file's order.
 #include <fmt/format.h>
 
-#include "roofline/analysis/report_facts.hpp"
 #include "roofline/analysis/report_tables.hpp"
 #include "roofline/common/units.hpp"
+#include "section_tables.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -39,12 +39,14 @@ ReportTable facts_table(const TargetView& t) {
 
 }  // namespace
 
-std::vector<ReportTable> target_tables(const ResultsView& view, const TargetView& target) {
-  const json& section = roofline_of(view.target_document(target.id));
+std::vector<ReportTable> target_tables(const ResultsDocument& target_document, const TargetView& target) {
+  // A target's records are shown with every field they hold (generic_table's columns are their keys): the model's
+  // writer gives them, typed members and what `extra` keeps alike, as the file wrote them.
+  const json section = target_document.roofline ? to_json(*target_document.roofline) : json::object();
   std::vector<ReportTable> out{facts_table(target)};
   const auto add = [&](const char* key, const char* what) {
     const json& rows = section.contains(key) ? section[key] : json::array();
-    ReportTable t = generic_table(fmt::format("table-target-{}-{}", target.id, key), fmt::format("{}, {}", what, target.id), rows);
+    ReportTable t = report_detail::generic_table(fmt::format("table-target-{}-{}", target.id, key), fmt::format("{}, {}", what, target.id), rows);
     if (t.rows.empty()) t.note = fmt::format("None measured on {}.", target.id);
     out.push_back(std::move(t));
   };

@@ -15,55 +15,63 @@
 #include "roofline/analysis/html_escape.hpp"
 #include "roofline/analysis/report_charts.hpp"
 #include "roofline/analysis/report_facts.hpp"
-#include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/units.hpp"
+#include "report_roofs.hpp"
+#include "table_cells.hpp"
+#include "typed_fields.hpp"
 
 namespace roofline {
 using nlohmann::json;
+using namespace report_detail;
 
 namespace {
 
 struct Roofs {
   int threads = 0;
-  std::vector<std::pair<std::string, const json*>> compute;  // precision -> best ceiling per engine
+  std::vector<std::pair<std::string, const ComputeCeilingRecord*>> compute;  // precision -> best ceiling per engine
   std::vector<std::pair<std::string, double>> memory;        // level -> roof bandwidth
   std::vector<std::pair<std::string, double>> transfers;     // "host_to_device pinned" -> bandwidth (devices)
   std::vector<std::pair<std::string, double>> dequant;       // block format -> its dequant-dot ceiling as FLOP/s
-  std::vector<const json*> placements;
+  std::vector<const PlacementRecord*> placements;
   double bw_max = 0.0;
   double peak_max = 0.0;
 };
 
-Roofs collect_roofs(const json& results) {
+Roofs collect_roofs(const ResultsDocument& results) {
   Roofs r;
   r.threads = report_threads(results);
-  const json& section = roofline_of(results);
+  const RooflineSection& section = section_of(results);
   for (const std::string& p : report_precisions(results)) {
     for (const char* engine : {"vector", "matrix"}) {
-      const json* c = compute_roof(section, p, r.threads, engine);
-      if (c != nullptr && num(*c, "value") > 0) {
+      const ComputeCeilingRecord* c = compute_roof(section, p, r.threads, engine);
+      if (c != nullptr && amount(ROOFLINE_FIELD(*c, value)) > 0) {
         r.compute.emplace_back(p, c);
-        r.peak_max = std::max(r.peak_max, num(*c, "value"));
+        r.peak_max = std::max(r.peak_max, amount(ROOFLINE_FIELD(*c, value)));
       }
     }
   }
   for (const std::string& level : memory_level_names(section)) {
-    const json* m = memory_roof(section, level, r.threads);
-    if (m != nullptr && num(*m, "value") > 0) {
-      r.memory.emplace_back(level, num(*m, "value"));
-      r.bw_max = std::max(r.bw_max, num(*m, "value"));
+    const MemoryRoof m = memory_roof(section, level, r.threads);
+    if (m.found() && m.value() > 0) {
+      r.memory.emplace_back(level, m.value());
+      r.bw_max = std::max(r.bw_max, m.value());
     }
   }
   // A device's host-to-device transfers: the roof of work whose operands come from the host on every call.
-  for (const json& t : roofline_array(results, "transfer_ceilings")) {
-    if (str(t, "direction") == "host_to_device" && num(t, "value") > 0) r.transfers.emplace_back(str(t, "memory"), num(t, "value"));
+  for (const TransferCeilingRecord& t : records_of(section.transfer_ceilings)) {
+    const double value = amount(ROOFLINE_FIELD(t, value));
+    if (cell(ROOFLINE_FIELD(t, direction)) == "host_to_device" && value > 0) r.transfers.emplace_back(cell(ROOFLINE_FIELD(t, memory)), value);
   }
-  // Quantized weights' own roofs (issue 38): each format's dequant-dot ceiling at 2 FLOP per weight.
-  for (const json& d : roofline_array(results, "dequant_ceilings")) {
+  // Quantized weights' own roofs (issue 38): each format's dequant-dot ceiling at 2 FLOP per weight
+  // (roofline.dequant_ceilings: JSON in the section's `extra` until the model types it).
+  for (const json& d : section_array(results, "dequant_ceilings")) {
     if (static_cast<int>(num(d, "threads")) == r.threads && num(d, "value") > 0) r.dequant.emplace_back(str(d, "format"), 2.0 * num(d, "value"));
   }
-  for (const json& p : roofline_array(results, "placements")) {
-    if (static_cast<int>(num(p, "threads")) == r.threads && num(p, "ai") > 0 && num(p, "value") > 0) r.placements.push_back(&p);
+  for (const PlacementRecord& p : records_of(section.placements)) {
+    if (static_cast<int>(amount(ROOFLINE_FIELD(p, threads))) == r.threads && amount(ROOFLINE_FIELD(p, ai)) > 0 &&
+        amount(ROOFLINE_FIELD(p, value)) > 0) {
+      r.placements.push_back(&p);
+    }
   }
   return r;
 }
@@ -80,7 +88,7 @@ std::string tick_ai(double v) { return tick_plain(v); }
 std::string ridges_svg(const Roofs& r, const LogLogPlot& plot, const std::string& id) {
   std::string s = svg_clipped_group(id, " class=\"ridges\"");
   for (const auto& [precision, c] : r.compute) {
-    const double peak = num(*c, "value");
+    const double peak = amount(ROOFLINE_FIELD(*c, value));
     for (const auto& [level, bw] : r.memory) {
       const double ai = peak / bw;
       const double cx = plot.x.to_px(ai), cy = plot.y.to_px(peak);
@@ -125,14 +133,14 @@ std::string roofs_svg(const Roofs& r, const LogLogPlot& plot, const std::string&
   }
   // Compute roofs: horizontal from where the fastest memory roof meets them; theoretical dashed above.
   for (const auto& [precision, c] : r.compute) {
-    const double peak = num(*c, "value"), theo = num(*c, "theoretical");
+    const double peak = amount(ROOFLINE_FIELD(*c, value)), theo = amount(ROOFLINE_FIELD(*c, theoretical));
     const double x_start = r.bw_max > 0 ? peak / r.bw_max : x_lo;
     const std::string colour = series_colour(precision);
-    const std::string engine = str(*c, "engine", "vector");
+    const std::string engine = cell(ROOFLINE_FIELD(*c, engine), "vector");
     s += svg_line(plot.x.to_px(x_start), plot.y.to_px(peak), plot.x.to_px(x_hi), plot.y.to_px(peak),
                   fmt::format(" class=\"ceiling compute\"{}{}{} data-precision=\"{}\" data-value=\"{:g}\" stroke=\"{}\" "
                               "stroke-width=\"{}\"",
-                              engine == "matrix" ? " data-matrix=\"1\"" : "", svg_attr("data-isa", str(*c, "isa")),
+                              engine == "matrix" ? " data-matrix=\"1\"" : "", svg_attr("data-isa", cell(ROOFLINE_FIELD(*c, isa))),
                               svg_attr("data-engine", engine), html_escape(precision), peak, colour,
                               engine == "matrix" ? "5" : "2.5"));
     if (theo > 0) {
@@ -173,22 +181,22 @@ std::string series_colour(const std::string& name) {
   return kFallback[h % 5];
 }
 
-LogLogPlot roofline_plot(const json& results) {
+LogLogPlot roofline_plot(const ResultsDocument& results) {
   const Roofs r = collect_roofs(results);
   double ai_lo = std::numeric_limits<double>::max(), ai_hi = 0.0;
   double y_lo = std::numeric_limits<double>::max(), y_hi = 0.0;
   auto see_ai = [&](double ai) { if (ai > 0) { ai_lo = std::min(ai_lo, ai); ai_hi = std::max(ai_hi, ai); } };
   auto see_y = [&](double y) { if (y > 0) { y_lo = std::min(y_lo, y); y_hi = std::max(y_hi, y); } };
   for (const auto& [p, c] : r.compute) {
-    see_y(num(*c, "value"));
-    see_y(num(*c, "theoretical"));
-    for (const auto& [level, bw] : r.memory) see_ai(num(*c, "value") / bw);
-    for (const auto& [memory, bw] : r.transfers) see_ai(num(*c, "value") / bw);
+    see_y(amount(ROOFLINE_FIELD(*c, value)));
+    see_y(amount(ROOFLINE_FIELD(*c, theoretical)));
+    for (const auto& [level, bw] : r.memory) see_ai(amount(ROOFLINE_FIELD(*c, value)) / bw);
+    for (const auto& [memory, bw] : r.transfers) see_ai(amount(ROOFLINE_FIELD(*c, value)) / bw);
   }
   for (const auto& [format, v] : r.dequant) see_y(v);
-  for (const json* p : r.placements) {
-    see_ai(num(*p, "ai"));
-    see_y(num(*p, "value"));
+  for (const PlacementRecord* p : r.placements) {
+    see_ai(amount(ROOFLINE_FIELD(*p, ai)));
+    see_y(amount(ROOFLINE_FIELD(*p, value)));
   }
   if (ai_hi == 0.0) { ai_lo = 0.1; ai_hi = 10.0; }
   if (y_hi == 0.0) { y_lo = 1e9; y_hi = 1e12; }
@@ -201,7 +209,7 @@ LogLogPlot roofline_plot(const json& results) {
   return make_log_log_plot(frame, decade_range(ai_lo / 3.0, ai_hi * 3.0, 2), decade_range(y_lo / 10.0, y_hi * 1.5, 2));
 }
 
-std::string roofline_chart_svg(const json& results, const std::string& id) {
+std::string roofline_chart_svg(const ResultsDocument& results, const std::string& id) {
   const Roofs r = collect_roofs(results);
   if (r.compute.empty() && r.memory.empty() && r.placements.empty()) return "";
   const LogLogPlot plot = roofline_plot(results);
@@ -221,38 +229,39 @@ std::string roofline_chart_svg(const json& results, const std::string& id) {
   s += svg_clipped_group(id, " class=\"placements\"");
   std::vector<std::string> backends, labelled;
   bool any_roof_now = false;
-  for (const json* p : r.placements) {
-    const std::string backend = str(*p, "backend"), precision = str(*p, "precision");
+  for (const PlacementRecord* p : r.placements) {
+    const std::string backend = cell(ROOFLINE_FIELD(*p, backend)), precision = cell(ROOFLINE_FIELD(*p, precision));
     auto it = std::find(backends.begin(), backends.end(), backend);
     const std::size_t shape = static_cast<std::size_t>(it - backends.begin());
     if (it == backends.end()) backends.push_back(backend);
-    const double cx = plot.x.to_px(num(*p, "ai")), cy = plot.y.to_px(num(*p, "value"));
+    const double cx = plot.x.to_px(amount(ROOFLINE_FIELD(*p, ai))), cy = plot.y.to_px(amount(ROOFLINE_FIELD(*p, value)));
     const std::string data = fmt::format(
         " class=\"point placement\"{}{} data-batch=\"{}\" data-ai=\"{:g}\" data-value=\"{:g}\" fill=\"{}\" "
         "stroke=\"#222\" stroke-width=\"0.7\"",
-        svg_attr("data-backend", backend), svg_attr("data-precision", precision), html_escape(str(*p, "batch")), num(*p, "ai"),
-        num(*p, "value"), series_colour(precision));
+        svg_attr("data-backend", backend), svg_attr("data-precision", precision), html_escape(cell(ROOFLINE_FIELD(*p, batch))), amount(ROOFLINE_FIELD(*p, ai)),
+        amount(ROOFLINE_FIELD(*p, value)), series_colour(precision));
     // The roof now (roof_now.hpp): a dashed tick at the point's AI where the probes around it put its roof,
     // joined to the point, beside the run's roof lines; both fractions in the tooltip.
-    const json& now = p->contains("roof_now") && (*p)["roof_now"].is_object() ? (*p)["roof_now"] : json::object();
+    static const PlacementRoofNow kNotProbed;
+    const PlacementRoofNow& now = p->roof_now ? *p->roof_now : kNotProbed;
     std::string fractions;
-    if (num(now, "attainable") > 0.0) {
-      fractions = fmt::format("; {:.0f}% of roof", 100.0 * num(*p, "efficiency"));
+    if (amount(ROOFLINE_FIELD(now, attainable)) > 0.0) {
+      fractions = fmt::format("; {:.0f}% of roof", 100.0 * amount(ROOFLINE_FIELD(*p, efficiency)));
       any_roof_now = true;
-      const double ny = plot.y.to_px(num(now, "attainable"));
-      fractions += fmt::format(", {:.0f}% of roof now ({}){}", 100.0 * num(now, "efficiency"),
-                               format_si(num(now, "bandwidth"), "B/s"),
-                               now.value("moved", false) ? ", memory moved while measuring" : "");
+      const double ny = plot.y.to_px(amount(ROOFLINE_FIELD(now, attainable)));
+      fractions += fmt::format(", {:.0f}% of roof now ({}){}", 100.0 * amount(ROOFLINE_FIELD(now, efficiency)),
+                               format_si(amount(ROOFLINE_FIELD(now, bandwidth)), "B/s"),
+                               now.moved.value_or(false) ? ", memory moved while measuring" : "");
       s += fmt::format("<line class=\"roof-now-link\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"{3}\" "
                        "stroke-opacity=\"0.35\" stroke-width=\"1\"/>\n"
                        "<line class=\"roof-now\" x1=\"{4}\" y1=\"{2}\" x2=\"{5}\" y2=\"{2}\" stroke=\"{3}\" "
                        "stroke-width=\"2\" stroke-dasharray=\"2 2\" data-attainable-now=\"{6:g}\"/>\n",
                        svg_num(cx), svg_num(cy), svg_num(ny), series_colour(precision), svg_num(cx - 7), svg_num(cx + 7),
-                       num(now, "attainable"));
+                       amount(ROOFLINE_FIELD(now, attainable)));
     }
     const std::string tip = "<title>" + html_escape(fmt::format("{} {} batch {}: {} at {:.3g} FLOP/B ({}{})", backend,
-                                        precision, str(*p, "batch"), format_si(num(*p, "value"), rate_unit_of(*p)),
-                                        num(*p, "ai"), str(*p, "bound"), fractions)) + "</title>";
+                                        precision, cell(ROOFLINE_FIELD(*p, batch)), format_si(amount(ROOFLINE_FIELD(*p, value)), rate_unit_of(*p)),
+                                        amount(ROOFLINE_FIELD(*p, ai)), cell(ROOFLINE_FIELD(*p, bound)), fractions)) + "</title>";
     if (shape % 3 == 0) {
       s += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4.5\"{}>{}</circle>\n", svg_num(cx), svg_num(cy), data, tip);
     } else if (shape % 3 == 1) {
@@ -264,7 +273,7 @@ std::string roofline_chart_svg(const json& results, const std::string& id) {
                        svg_num(cx), svg_num(cy), tip);
     }
     // One label per precision and batch (the backends' points of one batch sit close together).
-    const std::string label = fmt::format("b{} {}", str(*p, "batch"), precision);
+    const std::string label = fmt::format("b{} {}", cell(ROOFLINE_FIELD(*p, batch)), precision);
     if (std::find(labelled.begin(), labelled.end(), label) == labelled.end()) {
       labelled.push_back(label);
       s += svg_text(cx + 7, cy + 12, label, " class=\"point-label\" font-size=\"9\" fill=\"#333\"");
@@ -274,9 +283,9 @@ std::string roofline_chart_svg(const json& results, const std::string& id) {
 
   std::vector<LegendRow> legend;
   for (const auto& [precision, c] : r.compute) {
-    const bool matrix = str(*c, "engine", "vector") == "matrix";
-    legend.push_back({fmt::format("{}{} {} ({})", precision, matrix ? " matrix" : "", format_si(num(*c, "value"), rate_unit_of(*c)),
-                                  str(*c, "isa")),
+    const bool matrix = cell(ROOFLINE_FIELD(*c, engine), "vector") == "matrix";
+    legend.push_back({fmt::format("{}{} {} ({})", precision, matrix ? " matrix" : "", format_si(amount(ROOFLINE_FIELD(*c, value)), rate_unit_of(*c)),
+                                  cell(ROOFLINE_FIELD(*c, isa))),
                       series_colour(precision), "", ""});
   }
   for (const auto& [format, v] : r.dequant) {

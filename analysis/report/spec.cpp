@@ -183,11 +183,8 @@ Spec parse_spec(const json& doc, const std::string& file) {
   return spec;
 }
 
-json load_spec(const std::filesystem::path& path) {
-  json doc = load_json_file(path);
-  parse_spec(doc, path.string());  // validates; throws naming the file
-  doc["file"] = path.string();
-  return doc;
+Spec load_spec(const std::filesystem::path& path) {
+  return parse_spec(load_json_file(path), path.string());
 }
 
 }  // namespace roofline

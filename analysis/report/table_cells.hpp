@@ -1,5 +1,8 @@
 // How the report's tables write one value in a cell: shared by report_tables.cpp, report_machine.cpp and
-// generic_table.cpp. A missing or non-positive figure reads "n/a". Private to roofline::report.
+// generic_table.cpp; and the readers of the parts of a results file the typed model still keeps as JSON (the
+// roofline section's untyped arrays in its `extra`: dequant_table, memory_levels, crossovers, best_backends,
+// roof_violations, conventions, matrix_engine; a target's details). A missing or non-positive figure reads "n/a".
+// Private to roofline::report.
 #pragma once
 
 #include <string>
@@ -17,6 +20,13 @@ inline const nlohmann::json& object_at(const nlohmann::json& parent, const char*
   if (!parent.is_object() || !parent.contains(key) || !parent[key].is_object()) return kEmpty;
   return parent[key];
 }
+
+// A number field of a JSON object, or `fallback`.
+double num(const nlohmann::json& obj, const char* key, double fallback = 0.0);
+// A field of a JSON object as a cell's text (value_text, typed_fields.hpp), or `fallback`.
+std::string str(const nlohmann::json& obj, const char* key, const std::string& fallback = "");
+// A JSON row's unit: its "unit", else its precision's (rate_unit).
+std::string rate_unit_of_row(const nlohmann::json& row);
 
 inline std::string percent(double ratio) { return ratio > 0 ? fmt::format("{:.1f} %", ratio * 100.0) : "n/a"; }
 inline std::string rate_or_na(double v, const std::string& unit) { return v > 0 ? format_si(v, unit) : "n/a"; }

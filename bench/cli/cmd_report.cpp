@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@
 #include "roofline/common/atomic_file.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/report.hpp"
-#include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/analysis/spec.hpp"
 #include "roofline/bench/data_dir.hpp"
 
@@ -41,11 +42,18 @@ struct Output {
 };
 
 void run_report(const ReportArgs& a) {
-  nlohmann::json results = load_results(a.results);
+  // The file is read once, typed; everything below renders the typed document.
+  ResultsDocument results = load_results_document(a.results);
   // The roofline section is derived from the benchmarks and context alone, so a newer analysis (a fixed
-  // plateau detector, say) can be applied to an old run without measuring again.
-  if (a.rederive) results["roofline"] = derive_roofline(results);
-  const nlohmann::json spec = a.spec.empty() ? nlohmann::json() : load_spec(find_data_file("specs", a.spec, "--spec"));
+  // plateau detector, say) can be applied to an old run without measuring again. The derivation reads the
+  // document as JSON (roofline_section.hpp): it gets the document's own writing, and its section is read typed.
+  if (a.rederive) {
+    nlohmann::json doc = to_json(results);
+    doc["roofline"] = derive_roofline(doc);
+    results = read_results(doc, a.results);
+  }
+  const std::optional<Spec> spec =
+      a.spec.empty() ? std::nullopt : std::optional<Spec>(load_spec(find_data_file("specs", a.spec, "--spec")));
 
   std::vector<Output> outputs;
   if (!a.html.empty()) outputs.push_back({a.html, "--html", ""});
@@ -74,7 +82,7 @@ void run_report(const ReportArgs& a) {
   for (Output& o : outputs) {
     if (o.flag == "--svg") o.content = render_svg_chart(results);
     else if (o.flag == "--csv") o.content = render_csv(results);
-    else if (o.flag == "--json") o.content = results.dump(2) + "\n";
+    else if (o.flag == "--json") o.content = to_json(results).dump(2) + "\n";
     else o.content = render_html_report(results, spec);
   }
   if (a.text) std::fputs(render_text_summary(results, spec).c_str(), stdout);
@@ -88,12 +96,12 @@ void run_report(const ReportArgs& a) {
 
 }  // namespace
 
-void warn_roof_violations(const nlohmann::json& results, bool summary) {
+void warn_roof_violations(const ResultsDocument& results, bool summary) {
+  // roofline.roof_violations: JSON in the typed section's `extra` until the model types it.
   const nlohmann::json empty = nlohmann::json::array();
-  const nlohmann::json& section = results.value("roofline", nlohmann::json::object());
-  const nlohmann::json& violations = section.contains("roof_violations") && section["roof_violations"].is_array()
-                                         ? section["roof_violations"]
-                                         : empty;
+  const nlohmann::json& untyped = results.roofline ? results.roofline->extra : empty;
+  const auto it = untyped.find("roof_violations");
+  const nlohmann::json& violations = it != untyped.end() && it->is_array() ? *it : empty;
   for (const nlohmann::json& v : violations) {
     const std::string note = v.is_object() && v.contains("note") && v["note"].is_string() ? v["note"].get<std::string>() : v.dump();
     std::fprintf(stderr, "roofline: WARNING: %s\n", note.c_str());

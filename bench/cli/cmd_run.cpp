@@ -141,10 +141,12 @@ void run_command(const RunArgs& a, CliState& state) {
   json& doc = m.doc;
   doc["roofline"] = derive_roofline(doc);  // the measurement derives nothing (issue 47): the CLI does
   write_file_atomically(out, doc.dump(2) + "\n", overwrite);
-  if (!a.no_report) write_file_atomically(html, render_html_report(doc, json()), overwrite);
+  // The report reads what was written as every command reads it: the typed results model.
+  const ResultsDocument results = read_results(doc, out.string());
+  if (!a.no_report) write_file_atomically(html, render_html_report(results), overwrite);
 
   if (!config.quiet) {
-    std::fputs(render_text_summary(doc).c_str(), stdout);
+    std::fputs(render_text_summary(results).c_str(), stdout);
     std::printf("\nresults  %s\n", out.string().c_str());
     if (!a.no_report) std::printf("report   %s\n", html.string().c_str());
     std::printf("took     %.1f s (%s profile)\n", m.seconds, std::string(to_string(config.profile)).c_str());
@@ -152,7 +154,7 @@ void run_command(const RunArgs& a, CliState& state) {
   // The invariant the tool enforces on itself: a placement above 110% of its roof is a missing ceiling or a
   // wrong count. Loud on the terminal (stderr, even with --quiet), named in the results and the report;
   // the run still exits 0, since every number in it is what was measured.
-  warn_roof_violations(doc, !config.quiet);
+  warn_roof_violations(results, !config.quiet);
   if (!m.failures.empty()) {
     for (const std::string& f : m.failures) std::fprintf(stderr, "roofline: FAILED %s\n", f.c_str());
     std::fprintf(stderr, "roofline: %zu benchmark(s) failed validation; their entries are marked in %s\n",

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/bench/machine.hpp"
 #include "roofline/common/atomic_file.hpp"
 
@@ -63,6 +64,6 @@ std::string default_results_name(const MachineFacts& machine);
 // The roof invariant on the terminal: one "roofline: WARNING: <note>" line on stderr per placement above
 // 110% of its roof (roofline.roof_violations), and with `summary` the line "N point(s) beat their roof: a
 // ceiling is missing or a count is wrong" on stdout. Defined in cmd_report.cpp; run and report call it.
-void warn_roof_violations(const nlohmann::json& results, bool summary);
+void warn_roof_violations(const ResultsDocument& results, bool summary);
 
 }  // namespace roofline::cli

@@ -18,6 +18,7 @@
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -225,7 +226,7 @@ TEST(RecordedAmxRun, AmxPointsBeatTheirVectorRoofAndSayWhy) {
       EXPECT_LE(p["efficiency"].get<double>(), 1.10);
     }
   }
-  const ReportTable t = roof_violations_table(doc);
+  const ReportTable t = roof_violations_table(testing::typed(doc));
   EXPECT_EQ(t.title, "A point beats its roof: a ceiling is missing or a count is wrong");
   EXPECT_EQ(t.rows.size(), 2u);
 }

@@ -12,6 +12,7 @@
 #include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/analysis/report_tables.hpp"
 #include "roofline/analysis/roofline_section.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -204,7 +205,7 @@ TEST(PageSizes, MainRowsUnchangedApartFromAddedFields) {
 TEST(PageSizes, MemoryTableShowsBothAndTheRoof) {
   json doc = sitting(1.0);
   doc["roofline"] = derive_memory_ceilings(doc);
-  const ReportTable t = memory_table(doc);
+  const ReportTable t = memory_table(testing::typed_fragment(doc));
   const auto col = [&](const char* name) {
     return static_cast<std::size_t>(std::find(t.columns.begin(), t.columns.end(), name) - t.columns.begin());
   };

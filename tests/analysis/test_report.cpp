@@ -13,12 +13,15 @@
 #include "roofline/analysis/report.hpp"
 #include "roofline/analysis/report_charts.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/analysis/spec.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
+using testing::typed;
 const fs::path kData = ROOFLINE_TEST_DATA_DIR;
 
 // All start tags of `tag` elements whose class attribute is exactly `cls`.
@@ -68,7 +71,7 @@ double minimal_bandwidth(const std::string& element) { return attr(element, "dat
 
 class ReportOfMinimal : public ::testing::Test {
  protected:
-  json results = load_results(kData / "report_minimal.json");
+  ResultsDocument results = load_results_document(kData / "report_minimal.json");
   std::string svg = roofline_chart_svg(results);
 };
 
@@ -144,7 +147,7 @@ TEST_F(ReportOfMinimal, PlacementSitsAtItsAiAndFlops) {
 }
 
 TEST_F(ReportOfMinimal, HtmlIsSelfContainedWithAllCharts) {
-  const std::string html = render_html_report(results, nullptr);
+  const std::string html = render_html_report(results);
   EXPECT_EQ(html.rfind("<!doctype html>", 0), 0u);
   for (const char* id : {"roofline-chart", "bandwidth-chart", "throughput-chart", "latency-chart", "table-machine",
                          "table-compute", "table-memory", "table-placements", "table-conventions"}) {
@@ -157,8 +160,8 @@ TEST_F(ReportOfMinimal, HtmlIsSelfContainedWithAllCharts) {
 }
 
 TEST(Report, EscapesEveryStringFromTheFile) {
-  const json results = load_results(kData / "report_xss.json");
-  const json spec = load_spec(kData / "spec_test_cpu.json");
+  const ResultsDocument results = load_results_document(kData / "report_xss.json");
+  const Spec spec = load_spec(kData / "spec_test_cpu.json");
   for (const std::string& out : {render_html_report(results, spec), render_svg_chart(results)}) {
     EXPECT_EQ(out.find("<script"), std::string::npos);
     EXPECT_EQ(out.find("alert(1)</"), std::string::npos);
@@ -173,17 +176,18 @@ TEST(Report, MissingSectionsGiveNotesNotCrashes) {
   for (const char* key : {"compute_ceilings", "memory_ceilings", "ridge_points", "placements"}) results["roofline"][key] = json::array();
   results["benchmarks"] = json::array();
   results["context"].erase("machine");
-  const std::string html = render_html_report(results, nullptr);
+  const std::string html = render_html_report(typed(results));
   EXPECT_NE(html.find("No ceilings or placements in this file"), std::string::npos);
   EXPECT_NE(html.find("No bandwidth benchmarks in this file"), std::string::npos);
-  EXPECT_NE(render_text_summary(results).find("No compute ceilings in this file."), std::string::npos);
-  EXPECT_NO_THROW(render_html_report(json::object(), nullptr));
-  EXPECT_NO_THROW(render_text_summary(json::object()));
-  EXPECT_NO_THROW(render_csv(json::object()));
+  EXPECT_NE(render_text_summary(typed(results)).find("No compute ceilings in this file."), std::string::npos);
+  // A document with nothing at all (no context facts, no benchmarks, no roofline section).
+  EXPECT_NO_THROW(render_html_report(ResultsDocument{}));
+  EXPECT_NO_THROW(render_text_summary(ResultsDocument{}));
+  EXPECT_NO_THROW(render_csv(ResultsDocument{}));
 }
 
 TEST(Report, TextSummaryHasTheTablesWithUnits) {
-  const json results = load_results(kData / "report_full.json");
+  const ResultsDocument results = load_results_document(kData / "report_full.json");
   const std::string text = render_text_summary(results, load_spec(kData / "spec_test_cpu.json"));
   for (const char* title : {"Machine", "Compute ceilings", "Memory ceilings", "Memory levels", "GEMV/GEMM placements",
                             "Crossovers", "Best backend", "Advertised vs measured", "Notes", "Counting conventions"}) {
@@ -197,10 +201,10 @@ TEST(Report, TextSummaryHasTheTablesWithUnits) {
 }
 
 TEST(Report, CsvHasOneRowPerBenchmarkEntryWithCounters) {
-  const json results = load_results(kData / "report_full.json");
+  const ResultsDocument results = load_results_document(kData / "report_full.json");
   const std::string csv = render_csv(results);
   const auto lines = std::count(csv.begin(), csv.end(), '\n');
-  EXPECT_EQ(static_cast<std::size_t>(lines), results["benchmarks"].size() + 1);
+  EXPECT_EQ(static_cast<std::size_t>(lines), results.benchmarks.size() + 1);
   const std::string header = csv.substr(0, csv.find('\n'));
   for (const char* col : {"name", "bytes_per_second", "flop_per_second", "op_per_second", "working_set_bytes",
                           "latency_seconds", "label_suite", "label_kernel", "label_batch"}) {
@@ -209,7 +213,11 @@ TEST(Report, CsvHasOneRowPerBenchmarkEntryWithCounters) {
 }
 
 TEST(Report, CsvQuotesFieldsWithSeparators) {
-  json results = {{"benchmarks", {{{"name", "a,\"b\""}, {"real_time", 1.5}}}}};
+  ResultsDocument results;
+  BenchmarkEntry entry;
+  entry.name = "a,\"b\"";
+  entry.real_time = 1.5;
+  results.benchmarks.push_back(entry);
   const std::string csv = render_csv(results);
   EXPECT_NE(csv.find("\"a,\"\"b\"\"\""), std::string::npos) << csv;
 }
@@ -225,7 +233,7 @@ TEST(Report, BandwidthChartDrawsSweptCurvesSpotMarkersBandsAndReportedSizes) {
   }
   results["roofline"]["memory_levels"] = json::array({{{"threads", 2}, {"level", "L2"}, {"reported_bytes", 4194304}},
                                                       {{"threads", 1}, {"level", "L2"}, {"reported_bytes", 2097152}}});
-  const std::string svg = bandwidth_chart_svg(results);
+  const std::string svg = bandwidth_chart_svg(typed(results));
   const auto spots = elements(svg, "rect", "spot");
   ASSERT_EQ(spots.size(), 3u);
   EXPECT_EQ(attr(spots[0], "data-kernel"), "copy");

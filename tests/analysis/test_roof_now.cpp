@@ -258,14 +258,14 @@ TEST(RoofNow, ARoofOfTheMomentThatMovedBetweenTheRunsIsNotTrusted) {
 
 TEST(RoofNow, ReportAndCsvShowBothFractions) {
   json doc = run(1.0);
-  const ReportTable t = placements_table(doc);
+  const ReportTable t = placements_table(typed_fragment(doc));
   ASSERT_EQ(t.columns.size(), 13u);
   EXPECT_EQ(t.columns[11], "roof now");
   EXPECT_EQ(t.columns[12], "% of roof now");
   ASSERT_FALSE(t.rows.empty());
   EXPECT_EQ(t.rows[0].size(), 13u);
   EXPECT_NE(t.note.find("% of roof now = measured / min(compute ceiling, roof now x AI)"), std::string::npos);
-  const std::string csv = render_csv(doc);
+  const std::string csv = render_csv(typed_fragment(doc));
   EXPECT_NE(csv.find("roof_now_before_bytes_per_second,roof_now_after_bytes_per_second,point_of_roof,point_of_roof_now"),
             std::string::npos);
   // The moved mark, when the probes around a point disagree.
@@ -273,9 +273,9 @@ TEST(RoofNow, ReportAndCsvShowBothFractions) {
   json s = section();
   s["placements"] = derive_placements(doc, section())["placements"];
   doc["roofline"] = s;
-  EXPECT_NE(render_table_text(placements_table(doc)).find("(memory moved while measuring)"), std::string::npos);
+  EXPECT_NE(render_table_text(placements_table(typed_fragment(doc))).find("(memory moved while measuring)"), std::string::npos);
   // A file without probes keeps its table as it was.
-  EXPECT_EQ(placements_table(json{{"roofline", {{"placements", json::array()}}}}).columns.size(), 11u);
+  EXPECT_EQ(placements_table(typed_fragment(json::object())).columns.size(), 11u);
 }
 
 }  // namespace

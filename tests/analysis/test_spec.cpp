@@ -8,6 +8,7 @@
 #include "roofline/analysis/advertised.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/analysis/spec.hpp"
 #include "support/input_errors.hpp"
 
@@ -25,7 +26,7 @@ TEST(Spec, ShippedSpecsParse) {
   for (const auto& entry : fs::directory_iterator(fs::path(ROOFLINE_SOURCE_DIR) / "analysis" / "specs")) {
     if (entry.path().extension() != ".json") continue;
     SCOPED_TRACE(entry.path().string());
-    const Spec spec = parse_spec(load_spec(entry.path()), entry.path().string());
+    const Spec spec = load_spec(entry.path());
     EXPECT_FALSE(spec.peaks.empty());
     EXPECT_GT(spec.memory_bandwidth, 0.0);
     ++count;
@@ -34,7 +35,7 @@ TEST(Spec, ShippedSpecsParse) {
 }
 
 TEST(Spec, ParsesUnitsAndSparsity) {
-  const Spec spec = parse_spec(load_spec(kData / "spec_test_cpu.json"), "spec_test_cpu.json");
+  const Spec spec = load_spec(kData / "spec_test_cpu.json");
   EXPECT_EQ(spec.cores, 4);
   EXPECT_DOUBLE_EQ(spec.clock_hz, 2e9);
   EXPECT_DOUBLE_EQ(spec.memory_bandwidth, 40e9);
@@ -67,8 +68,8 @@ TEST(Spec, RefusesBareNumbersAndMissingCoverage) {
 }
 
 TEST(Advertised, ScalesToCoresMeasuredAndComputesMfu) {
-  const auto results = load_results(kData / "report_minimal.json");
-  const Spec spec = parse_spec(load_spec(kData / "spec_test_cpu.json"), "spec_test_cpu.json");
+  const ResultsDocument results = load_results_document(kData / "report_minimal.json");
+  const Spec spec = load_spec(kData / "spec_test_cpu.json");
   const AdvertisedComparison cmp = compare_to_spec(results, spec);
   EXPECT_TRUE(cmp.comparable);
   EXPECT_EQ(cmp.threads, 1);
@@ -93,9 +94,9 @@ TEST(Advertised, ScalesToCoresMeasuredAndComputesMfu) {
 }
 
 TEST(Advertised, AcceleratorSpecIsNotComparableWithACpuRun) {
-  const auto results = load_results(kData / "report_minimal.json");
+  const ResultsDocument results = load_results_document(kData / "report_minimal.json");
   const fs::path h100 = fs::path(ROOFLINE_SOURCE_DIR) / "analysis" / "specs" / "nvidia-h100-sxm5.json";
-  const AdvertisedComparison cmp = compare_to_spec(results, parse_spec(load_spec(h100), h100.string()));
+  const AdvertisedComparison cmp = compare_to_spec(results, load_spec(h100));
   EXPECT_FALSE(cmp.comparable);
   for (const AdvertisedRow& r : cmp.rows) {
     EXPECT_EQ(r.measured_ratio(), 0.0);

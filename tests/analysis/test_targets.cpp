@@ -281,7 +281,7 @@ TEST(Targets, LlmTargetTakesThatTargetsCeilingsAndMemory) {
 }
 
 TEST(Targets, ReportRendersEachTargetAfterTheCpu) {
-  const std::string text = render_text_summary(derived());
+  const std::string text = render_text_summary(typed(derived()));
   const std::size_t cpu = text.find("Compute ceilings\n"), target = text.find("Target test:0");
   ASSERT_NE(cpu, std::string::npos);
   ASSERT_NE(target, std::string::npos);
@@ -289,7 +289,7 @@ TEST(Targets, ReportRendersEachTargetAfterTheCpu) {
   EXPECT_NE(text.find("Memory ceilings, test:0"), std::string::npos);
   EXPECT_NE(text.find("Host-device transfers, test:0"), std::string::npos);
   // The HTML page charts the target's roofline on its own levels, after the CPU's chart.
-  const std::string html = render_html_report(derived(), nullptr);
+  const std::string html = render_html_report(typed(derived()));
   const std::size_t cpu_chart = html.find("id=\"roofline-chart\""), chart = html.find("id=\"roofline-chart-test:0\"");
   ASSERT_NE(chart, std::string::npos);
   EXPECT_LT(cpu_chart, chart);

@@ -196,7 +196,7 @@ TEST(CudaSpecs, EveryNvidiaSpecReads) {
   for (const char* name : {"nvidia-h100-sxm5.json", "nvidia-h200-sxm.json", "nvidia-a100-sxm4-80gb.json",
                            "nvidia-l40s.json", "nvidia-geforce-rtx-4090.json"}) {
     const std::string path = std::string(ROOFLINE_SOURCE_DIR) + "/analysis/specs/" + name;
-    const Spec spec = parse_spec(load_spec(path), path);
+    const Spec spec = load_spec(path);
     EXPECT_EQ(spec.kind, "accelerator") << name;
     EXPECT_GT(spec.memory_bandwidth, 0) << name;
     EXPECT_GT(spec.clock_hz, 0) << name;
@@ -205,7 +205,7 @@ TEST(CudaSpecs, EveryNvidiaSpecReads) {
     EXPECT_TRUE(bf16) << name;
   }
   const std::string h200 = std::string(ROOFLINE_SOURCE_DIR) + "/analysis/specs/nvidia-h200-sxm.json";
-  EXPECT_DOUBLE_EQ(parse_spec(load_spec(h200), h200).memory_bandwidth, 4.8e12);
+  EXPECT_DOUBLE_EQ(load_spec(h200).memory_bandwidth, 4.8e12);
 }
 
 TEST(CudaNvml, ThrottleReasonNames) {

@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/analysis/results_document.hpp"
 #include "roofline/analysis/spec.hpp"
 
 namespace roofline {
@@ -41,7 +40,8 @@ struct AdvertisedComparison {
   std::vector<std::string> notes;  // the spec's own notes
 };
 
-// Compares a results document (roofline section) with a validated spec. Never throws for missing data.
-AdvertisedComparison compare_to_spec(const nlohmann::json& results, const Spec& spec);
+// Compares a results document (its host's facts and roofline section) with a validated spec. Never throws for
+// missing data.
+AdvertisedComparison compare_to_spec(const ResultsDocument& results, const Spec& spec);
 
 }  // namespace roofline

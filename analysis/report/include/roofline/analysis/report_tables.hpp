@@ -3,15 +3,15 @@
 // sections give a table with no rows and a short note instead of an error.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "roofline/analysis/results_view.hpp"
-
 #include "roofline/analysis/advertised.hpp"
+#include "roofline/analysis/results_document.hpp"
+#include "roofline/analysis/results_view.hpp"  // TargetView
+#include "roofline/analysis/spec.hpp"
 
 namespace roofline {
 
@@ -24,30 +24,29 @@ struct ReportTable {
   std::string note;   // a sentence under the table (what is missing, what was chosen)
 };
 
-ReportTable machine_table(const nlohmann::json& results);
-ReportTable compute_table(const nlohmann::json& results);
-ReportTable memory_table(const nlohmann::json& results);
+// Each table of one results document (typed, results_document.hpp): a file's host CPU's tables read its host
+// document (the file itself when it holds the CPU alone; report_tables() passes the CPU's part of the others).
+ReportTable machine_table(const ResultsDocument& results);
+ReportTable compute_table(const ResultsDocument& results);
+ReportTable memory_table(const ResultsDocument& results);
 // The dequant-dot rows (roofline.dequant_table, report_dequant.cpp); the report lists it only when present.
-ReportTable dequant_table(const nlohmann::json& results);
+ReportTable dequant_table(const ResultsDocument& results);
 // The quantized GEMVs on their roofs (roofline.dequant_placements); listed only when present.
-ReportTable dequant_placements_table(const nlohmann::json& results);
-ReportTable placements_table(const nlohmann::json& results);
+ReportTable dequant_placements_table(const ResultsDocument& results);
+ReportTable placements_table(const ResultsDocument& results);
 // Placements above 110% of their roof (roofline.roof_violations); no rows when there are none.
-ReportTable roof_violations_table(const nlohmann::json& results);
-ReportTable notes_table(const nlohmann::json& results);
-ReportTable conventions_table(const nlohmann::json& results);
+ReportTable roof_violations_table(const ResultsDocument& results);
+ReportTable notes_table(const ResultsDocument& results);
+ReportTable conventions_table(const ResultsDocument& results);
 ReportTable advertised_table(const AdvertisedComparison& comparison);
 
-// A table from an array of objects whose keys are not fixed (memory_levels, crossovers, best_backends):
-// columns are the union of keys in first-seen order; values are formatted by key (…_bytes as sizes, …_hz
-// as clocks, value/attainable with the row's unit, efficiency and percent as %).
-ReportTable generic_table(const std::string& id, const std::string& title, const nlohmann::json& array);
-// The tables of a target other than the CPU: its facts, compute and memory ceilings, placements, transfers,
-// launch latency (report_targets.cpp). report_tables() appends them after the CPU's, per target.
-std::vector<ReportTable> target_tables(const ResultsView& view, const TargetView& target);
+// The tables of a target other than the CPU (report_targets.cpp): its facts, then its compute and memory
+// ceilings, placements, transfers and launch latency from `target_document`, the document as if it held only that
+// target. report_tables() appends them after the CPU's, per target.
+std::vector<ReportTable> target_tables(const ResultsDocument& target_document, const TargetView& target);
 
-// All tables in report order; `spec` may be null.
-std::vector<ReportTable> report_tables(const nlohmann::json& results, const nlohmann::json& spec);
+// All tables in report order; with a spec (load_spec), advertised vs measured too.
+std::vector<ReportTable> report_tables(const ResultsDocument& results, const std::optional<Spec>& spec = std::nullopt);
 
 // Aligned plain text: title, header, rule, rows, note.
 std::string render_table_text(const ReportTable& table);

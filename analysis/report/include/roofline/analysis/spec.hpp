@@ -39,11 +39,12 @@ struct Spec {
   std::vector<std::string> notes;
 };
 
-// Reads and validates a spec file; returns its JSON with "file" set. Throws InputError (one line naming the
+// Reads and validates a spec file: parse_spec of its text, `file` the path. Throws InputError (one line naming the
 // file and the problem) for missing files, bad JSON, unknown keys, unknown units, negative or zero values.
-nlohmann::json load_spec(const std::filesystem::path& path);
+Spec load_spec(const std::filesystem::path& path);
 
-// Validates a parsed spec. `file` names it in messages. Throws InputError like load_spec.
+// The one reader of a spec's JSON: validates it and returns it typed (everything after it takes the Spec).
+// `file` names it in messages. Throws InputError like load_spec.
 Spec parse_spec(const nlohmann::json& doc, const std::string& file);
 
 }  // namespace roofline

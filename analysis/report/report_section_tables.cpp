@@ -1,0 +1,103 @@
+// The report's tables of the roofline section's parts the typed model keeps as JSON in the section's `extra`
+// (roof_violations, conventions, memory_levels, crossovers: results_document.hpp lists them as not typed yet):
+// they read that JSON here, through section_array, until the model types them.
+#include <fmt/format.h>
+
+#include "report_roofs.hpp"
+#include "roofline/analysis/report_tables.hpp"
+#include "roofline/common/units.hpp"
+#include "section_tables.hpp"
+#include "table_cells.hpp"
+
+namespace roofline {
+using nlohmann::json;
+using namespace report_detail;
+
+// Points above 110% of their roof: the tool's invariant on itself, shown loudly (never hidden or clamped).
+ReportTable roof_violations_table(const ResultsDocument& results) {
+  ReportTable t{"table-roof-violations", "A point beats its roof: a ceiling is missing or a count is wrong",
+                {"backend", "precision", "threads", "batch", "measured", "attainable", "% of roof", "roof", "why"},
+                {false, false, true, true, true, true, true, false, false}, {}, ""};
+  for (const json& v : section_array(results, "roof_violations")) {
+    const std::string unit = rate_unit_of_row(v);
+    const json& roof = object_at(v, "roof");
+    t.rows.push_back({str(v, "backend"), str(v, "precision"), str(v, "threads"), str(v, "batch"),
+                      rate_or_na(num(v, "value"), unit), rate_or_na(num(v, "attainable"), unit),
+                      percent(num(v, "efficiency")),
+                      fmt::format("{}/{}", str(roof, "engine", "vector"), str(roof, "level", "none")),
+                      roof.contains("engine_missing") ? "ran on the matrix engine; no matrix roof was measured"
+                                                      : "a ceiling is missing or a count is wrong"});
+  }
+  return t;
+}
+
+ReportTable conventions_table(const ResultsDocument& results) {
+  ReportTable t{"table-conventions", "Counting conventions", {"what", "convention"}, {false, false}, {}, ""};
+  const json& c = object_at(section_of(results).extra, "conventions");
+  for (auto it = c.begin(); it != c.end(); ++it) {
+    t.rows.push_back({it.key(), it.value().is_string() ? it.value().get<std::string>() : it.value().dump()});
+  }
+  if (t.rows.empty()) t.note = "This file does not state its counting conventions.";
+  return t;
+}
+
+namespace report_detail {
+
+// Cache levels as the curve shows them beside what the machine facts report: where they disagree, the
+// curve is used, and this table is where a reader sees both.
+ReportTable memory_levels_table(const ResultsDocument& results) {
+  ReportTable t{"table-memory-levels", "Memory levels (reported vs inferred)",
+                {"threads", "level", "plateau (working sets)", "bandwidth", "curve leaves at", "reported size",
+                 "agreement", "source"},
+                {true, false, false, true, true, true, false, false}, {}, ""};
+  auto bytes_or_na = [](const json& r, const char* key) {
+    return r.contains(key) && r[key].is_number() ? format_bytes(r[key].get<double>()) : std::string("n/a");
+  };
+  for (const json& r : section_array(results, "memory_levels")) {
+    t.rows.push_back({str(r, "threads"), str(r, "level"),
+                      fmt::format("{} .. {}", bytes_or_na(r, "min_bytes"), bytes_or_na(r, "max_bytes")),
+                      rate_or_na(num(r, "bandwidth"), "B/s"), bytes_or_na(r, "inferred_bytes"),
+                      bytes_or_na(r, "reported_bytes"), str(r, "agreement"), str(r, "source")});
+  }
+  if (!t.rows.empty()) {
+    t.note = "bandwidth: the plateau's median for the reference (read) kernel; reported: the machine facts' cache "
+             "capacity for these threads; the curve decides when they disagree.";
+  }
+  return t;
+}
+
+// Predicted crossover beside the measured knee, per sweep: the comparison the roofline exists to make.
+ReportTable crossovers_table(const ResultsDocument& results) {
+  ReportTable t{"table-crossovers", "Crossovers: predicted vs measured knee",
+                {"backend", "precision", "threads", "shape MxK", "ridge AI", "predicted batch", "measured knee",
+                 "batches measured"},
+                {false, false, true, false, true, true, true, false}, {}, ""};
+  auto batch_or_na = [](const json& r, const char* exact, const char* first) {
+    if (!r.contains(exact) || !r[exact].is_number()) return std::string("n/a");
+    std::string s = fmt::format("{:.3g}", r[exact].get<double>());
+    if (r.contains(first) && r[first].is_number()) s += fmt::format(" (first measured: {})", r[first].get<long long>());
+    return s;
+  };
+  for (const json& r : section_array(results, "crossovers")) {
+    std::string batches;
+    const json measured = r.value("batches", json::array());
+    for (const json& b : measured) {
+      if (!batches.empty()) batches += ',';  // (not `"," + dump()`: GCC 12 -Wrestrict false positive)
+      batches += b.dump();
+    }
+    // A knee read off two or three batches is an extrapolation, not a measurement: shown only from four.
+    const std::string knee = measured.size() >= 4 ? batch_or_na(r, "knee_batch", "knee_first_batch") : "n/a";
+    t.rows.push_back({str(r, "backend"), str(r, "precision"), str(r, "threads"),
+                      fmt::format("{}x{}", str(r, "m"), str(r, "k")),
+                      r.contains("ridge_ai") && r["ridge_ai"].is_number() ? fmt::format("{:.3g}", num(r, "ridge_ai")) : "n/a",
+                      batch_or_na(r, "predicted_batch", "predicted_first_batch"),
+                      knee, batches});
+  }
+  if (t.rows.empty()) t.note = "No GEMM sweeps in this file.";
+  else t.note = "predicted: the batch whose AI reaches the DRAM ridge; measured knee: where attained FLOP/s stops growing with the batch (n/a: fewer than four batches measured, or no knee yet).";
+  return t;
+}
+
+}  // namespace report_detail
+
+}  // namespace roofline

@@ -1,0 +1,214 @@
+// The report's typed results view: see report_view.hpp. Each rule is results_view.cpp's, read from the typed
+// records; a field the lenient reader kept in a record's `extra` (written in another kind) reads as the JSON view
+// read it.
+#include "report_view.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "typed_fields.hpp"
+
+namespace roofline::report_detail {
+using nlohmann::json;
+
+namespace {
+
+// An integer fact: the member, else a number the file wrote in another kind (the JSON view took any number).
+template <class R>
+std::optional<long long> whole(const std::optional<long long>& member, const R& record, const char* key) {
+  if (member) return member;
+  const auto it = record.extra.find(key);
+  if (it == record.extra.end() || !it->is_number()) return std::nullopt;
+  return static_cast<long long>(it->template get<double>());
+}
+
+template <class R>
+std::vector<std::string> words(const std::optional<std::vector<std::string>>& member, const R& record, const char* key) {
+  if (member) return *member;
+  std::vector<std::string> out;
+  const auto it = record.extra.find(key);
+  if (it == record.extra.end() || !it->is_array()) return out;
+  for (const json& n : *it) {
+    if (n.is_string()) out.push_back(n.get<std::string>());
+  }
+  return out;
+}
+
+CacheFacts cache_facts(const CacheRecord& c) {
+  CacheFacts f;
+  f.level = whole(c.level, c, "level");
+  f.type = c.type.value_or("");
+  f.size_bytes = amount(ROOFLINE_FIELD(c, size_bytes));
+  f.instances = whole(c.instances, c, "instances");
+  f.cores_per_instance = whole(c.cores_per_instance, c, "cores_per_instance");
+  f.source = c.source.value_or("");
+  return f;
+}
+
+void isa_flags(const MachineRecord& m, HostFacts& h) {
+  h.isa_present = m.isa.has_value() || (m.extra.contains("isa") && m.extra["isa"].is_object());
+  if (m.isa) {
+    h.isa = *m.isa;
+    return;
+  }
+  if (!h.isa_present) return;
+  for (const auto& [flag, v] : m.extra["isa"].items()) {
+    if (v.is_boolean()) h.isa[flag] = v.get<bool>();
+  }
+}
+
+// One entry of context.targets, which the schema check already validated (target_view_from_json's rules).
+TargetView target_view(const TargetRecord& r) {
+  TargetView t;
+  t.id = r.target.value_or("");
+  t.kind = r.kind.value_or("");
+  t.name = r.name.value_or("");
+  t.vendor = r.vendor.value_or("");
+  t.api = r.api.value_or("");
+  t.driver = r.driver.value_or("");
+  t.compute_units = static_cast<long long>(amount(ROOFLINE_FIELD(r, compute_units)));
+  t.clock_hz = amount(ROOFLINE_FIELD(r, clock_hz));
+  t.memory_total_bytes = amount(ROOFLINE_FIELD(r, memory_total_bytes));
+  t.memory_available_bytes = amount(ROOFLINE_FIELD(r, memory_available_bytes));
+  for (const MemoryLevelRecord& l : records_of(r.memory_levels)) {
+    t.memory_levels.push_back({l.name.value_or(""), amount(ROOFLINE_FIELD(l, capacity_bytes)), l.shared.value_or(true)});
+  }
+  t.peak_model = r.peak_model.value_or("");
+  if (r.ops_per_unit_per_clock) t.ops_per_unit_per_clock = *r.ops_per_unit_per_clock;
+  if (r.details && !r.details->is_null()) t.details = *r.details;
+  t.notes = words(r.notes, r, "notes");
+  return t;
+}
+
+// Keeps the records of `target` (and, in an untyped array, what is not an object, as the JSON view did).
+template <class R>
+void keep_target(std::optional<std::vector<R>>& records, const std::string& target) {
+  if (records) std::erase_if(*records, [&](const R& r) { return record_target(r) != target; });
+}
+
+// Calls f(target) for every record of the section, the typed arrays' and the untyped ones kept in `extra`
+// (roofline.dequant_table, memory_levels, crossovers, ...: read as JSON until the model types them).
+template <class F>
+void each_record_target(const RooflineSection& s, F&& f) {
+  const auto visit = [&f](const auto& records) {
+    if (!records) return;
+    for (const auto& r : *records) f(record_target(r));
+  };
+  visit(s.compute_ceilings);
+  visit(s.memory_ceilings);
+  visit(s.page_size_ceilings);
+  visit(s.ridge_points);
+  visit(s.placements);
+  visit(s.transfer_ceilings);
+  visit(s.launch_latency);
+  for (const auto& [key, arr] : s.extra.items()) {
+    if (!arr.is_array()) continue;
+    for (const json& e : arr) f(entry_target(e));
+  }
+}
+
+ResultsDocument restricted(const ResultsDocument& doc, const std::string& target) {
+  ResultsDocument d = doc;
+  std::erase_if(d.benchmarks, [&](const BenchmarkEntry& e) { return entry_target_of(e) != target; });
+  if (!d.roofline) return d;
+  RooflineSection& s = *d.roofline;
+  keep_target(s.compute_ceilings, target);
+  keep_target(s.memory_ceilings, target);
+  keep_target(s.page_size_ceilings, target);
+  keep_target(s.ridge_points, target);
+  keep_target(s.placements, target);
+  keep_target(s.transfer_ceilings, target);
+  keep_target(s.launch_latency, target);
+  for (auto& [key, arr] : s.extra.items()) {
+    if (!arr.is_array()) continue;
+    json kept = json::array();
+    for (const json& e : arr) {
+      if (!e.is_object() || entry_target(e) == target) kept.push_back(e);
+    }
+    arr = std::move(kept);
+  }
+  return d;
+}
+
+}  // namespace
+
+HostFacts host_facts(const ResultsContext& context) {
+  HostFacts h;
+  h.present = context.machine.has_value();
+  if (!h.present) return h;
+  const MachineRecord& m = *context.machine;
+  h.hostname = m.hostname.value_or("");
+  h.cpu_vendor = m.cpu_vendor.value_or("");
+  h.cpu_model = m.cpu_model.value_or("");
+  h.microarchitecture = m.microarchitecture.value_or("");
+  h.topology_source = m.topology_source.value_or("");
+  h.memory_source = m.memory_source.value_or("");
+  h.cpu_family = whole(m.cpu_family, m, "cpu_family");
+  h.cpu_model_number = whole(m.cpu_model_number, m, "cpu_model_number");
+  h.cpu_stepping = whole(m.cpu_stepping, m, "cpu_stepping");
+  h.packages = whole(m.packages, m, "packages");
+  h.cores = whole(m.cores, m, "cores");
+  h.pus = whole(m.pus, m, "pus");
+  h.numa_nodes = whole(m.numa_nodes, m, "numa_nodes");
+  h.hypervisor = m.hypervisor;
+  h.memory_total_bytes = amount(ROOFLINE_FIELD(m, memory_total_bytes));
+  h.memory_available_bytes = amount(ROOFLINE_FIELD(m, memory_available_bytes));
+  // Files of older builds: the clock among the machine facts (no member: the model reads it from `extra`).
+  const auto clock = m.extra.find("measured_clock_hz");
+  h.measured_clock_hz = clock != m.extra.end() && clock->is_number() ? clock->get<double>() : 0.0;
+  for (const CacheRecord& c : records_of(m.caches)) h.caches.push_back(cache_facts(c));
+  isa_flags(m, h);
+  if (m.amx) {
+    h.amx_status = m.amx->status.value_or("");
+    h.amx_source = m.amx->source.value_or("");
+  }
+  h.thp_present = written(ROOFLINE_FIELD(m, transparent_huge_pages));
+  h.thp = m.transparent_huge_pages.value_or("");
+  h.thp_defrag = written(ROOFLINE_FIELD(m, transparent_huge_pages_defrag)) ? m.transparent_huge_pages_defrag.value_or("")
+                                                                          : "unknown";
+  h.thp_source = m.transparent_huge_pages_source.value_or("");
+  h.notes = words(m.notes, m, "notes");
+  return h;
+}
+
+std::string entry_target_of(const BenchmarkEntry& entry) {
+  if (const auto it = entry.extra.find("target"); it != entry.extra.end() && it->is_string()) return it->get<std::string>();
+  if (entry.labels && entry.labels->target) return *entry.labels->target;
+  return kCpuTargetId;
+}
+
+ReportView::ReportView(const ResultsDocument& doc) : doc_(&doc), host_(host_facts(doc.context)) {
+  std::vector<TargetView> listed;
+  for (const TargetRecord& r : records_of(doc.context.targets)) listed.push_back(target_view(r));
+  // The CPU first: its listed facts, else the ones context.machine gives; its memory is the host's.
+  const auto cpu = std::find_if(listed.begin(), listed.end(), [](const TargetView& t) { return t.is_cpu(); });
+  targets_.push_back(cpu != listed.end() ? *cpu : cpu_target_from_host(host_));
+  targets_.front().memory_total_bytes = host_.memory_total_bytes;
+  targets_.front().memory_available_bytes = host_.memory_available_bytes;
+  targets_.front().memory_from = "the run's machine facts (context.machine)";
+  for (const TargetView& t : listed) {
+    if (!t.is_cpu()) targets_.push_back(t);
+  }
+  for (const BenchmarkEntry& e : doc.benchmarks) ++entry_counts_[entry_target_of(e)];
+  for (const auto& [id, count] : entry_counts_) {
+    if (std::any_of(targets_.begin(), targets_.end(), [&](const TargetView& t) { return t.id == id; })) continue;
+    TargetView unknown;  // entries without facts: their levels and peaks are unknown, said so
+    unknown.id = id;
+    targets_.push_back(std::move(unknown));
+  }
+  for (std::size_t i = 1; i < targets_.size(); ++i) targets_[i].memory_from = fmt::format("context.targets[{}]", targets_[i].id);
+  bool several = entry_counts_.size() > 1 || (!entry_counts_.empty() && entry_counts_.count(kCpuTargetId) == 0);
+  if (doc.roofline) {
+    each_record_target(*doc.roofline, [&several](const std::string& t) { several = several || t != kCpuTargetId; });
+  }
+  if (!several) return;
+  for (const TargetView& t : targets_) restricted_[t.id] = restricted(doc, t.id);
+}
+
+const ResultsDocument& ReportView::target_document(const std::string& target) const {
+  const auto it = restricted_.find(target);
+  return it == restricted_.end() ? *doc_ : it->second;
+}
+
+}  // namespace roofline::report_detail

@@ -1,0 +1,24 @@
+// The report's tables of the roofline section's parts the typed model keeps as JSON in the section's `extra`
+// (memory_levels, crossovers, best_backends; report_section_tables.cpp, generic_table.cpp), and of a target's
+// records shown with every field they hold. Private to roofline::report.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/analysis/report_tables.hpp"
+
+namespace roofline::report_detail {
+
+// A table from an array of objects whose keys are not fixed (memory_levels, crossovers, best_backends, a target's
+// records): columns are the union of keys in first-seen order; values are formatted by key (…_bytes as sizes, …_hz
+// as clocks, value/attainable with the row's unit, efficiency and percent as %).
+ReportTable generic_table(const std::string& id, const std::string& title, const nlohmann::json& array);
+
+// Cache levels as the curve shows them beside what the machine facts report (roofline.memory_levels).
+ReportTable memory_levels_table(const ResultsDocument& results);
+// Predicted crossover beside the measured knee, per sweep (roofline.crossovers).
+ReportTable crossovers_table(const ResultsDocument& results);
+
+}  // namespace roofline::report_detail
