@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "roofline/analysis/resident_level.hpp"
 #include "roofline/analysis/results_targets.hpp"  // target_of, target_memory_facts
 #include "roofline/llm/target.hpp"
 #include "roofline/common/errors.hpp"
@@ -88,10 +89,10 @@ double Roofs::bandwidth(const MemoryRoof& level, Precision p) const {
 }
 
 const MemoryRoof& Roofs::level_for(double working_set) const {
-  for (const MemoryRoof& l : levels) {
-    if (&l != &dram() && l.max_bytes > 0.0 && working_set <= l.max_bytes) return l;
-  }
-  return dram();
+  // The model's resident-level rule (resident_level.hpp) over the levels but main memory, each reaching max_bytes.
+  std::vector<LevelReach> inner;
+  for (std::size_t i = 0; i + 1 < levels.size(); ++i) inner.push_back({levels[i].level, levels[i].max_bytes});
+  return levels[resident_index(inner, working_set)];  // inner.size(): main memory, the last
 }
 
 Roofs read_roofs(const ResultsDocument& results, const std::string& file, int threads,

@@ -57,7 +57,7 @@ struct Roofs {
   [[nodiscard]] double bandwidth(const MemoryRoof& level, Precision p) const;
 
   // The level whose plateau holds `working_set` bytes: the smallest one whose range reaches it, DRAM
-  // when none does.
+  // when none does (the model's resident-level rule, resident_level.hpp).
   [[nodiscard]] const MemoryRoof& level_for(double working_set) const;
   [[nodiscard]] const MemoryRoof& dram() const { return levels.back(); }
 };
