@@ -6,7 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "roofline/analysis/results_view.hpp"
+#include "roofline/analysis/resident_level.hpp"
+#include "roofline/analysis/results_targets.hpp"  // target_of, target_memory_facts
 #include "roofline/llm/target.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/roofline_section.hpp"
@@ -30,17 +31,10 @@ int largest_threads_with(const RooflineSection& section, const std::string& main
   return static_cast<int>(best);
 }
 
-// The target's level names, innermost first: its facts' list (context.targets; a CPU it does not list has the
-// host's levels, L1..DRAM, as the results view gives them), else the order its ceilings give.
+// The target's level names, innermost first: its facts' list (target_memory_facts: the results model's, alike
+// for every target), else the order its ceilings give.
 std::vector<std::string> level_names(const ResultsDocument& doc, const json& section, const std::string& target) {
-  const std::vector<TargetRecord>& listed = or_none(doc.context.targets);
-  const auto facts = std::find_if(listed.begin(), listed.end(), [&](const TargetRecord& t) { return t.target == target; });
-  std::vector<std::string> names;
-  if (facts != listed.end()) {
-    for (const MemoryLevelRecord& l : or_none(facts->memory_levels)) names.push_back(l.name.value_or(""));
-  } else if (target == kCpuTargetId) {
-    for (const Level l : all_levels()) names.emplace_back(to_string(l));
-  }
+  std::vector<std::string> names = target_memory_facts(doc.context, target).level_names;
   return names.empty() ? memory_level_names(section) : names;
 }
 
@@ -95,10 +89,10 @@ double Roofs::bandwidth(const MemoryRoof& level, Precision p) const {
 }
 
 const MemoryRoof& Roofs::level_for(double working_set) const {
-  for (const MemoryRoof& l : levels) {
-    if (&l != &dram() && l.max_bytes > 0.0 && working_set <= l.max_bytes) return l;
-  }
-  return dram();
+  // The model's resident-level rule (resident_level.hpp) over the levels but main memory, each reaching max_bytes.
+  std::vector<LevelReach> inner;
+  for (std::size_t i = 0; i + 1 < levels.size(); ++i) inner.push_back({levels[i].level, levels[i].max_bytes});
+  return levels[resident_index(inner, working_set)];  // inner.size(): main memory, the last
 }
 
 Roofs read_roofs(const ResultsDocument& results, const std::string& file, int threads,
@@ -114,8 +108,7 @@ Roofs read_roofs(const ResultsDocument& results, const std::string& file, int th
   r.source = source;
   // The target whose ceilings the section holds (select_target keeps one), its levels and main memory; a
   // target other than the CPU has no thread counts (threads 0: the whole device).
-  const std::vector<MemoryCeilingRecord>& ceilings = or_none(typed.memory_ceilings);
-  r.target = ceilings.empty() ? kCpuTargetId : ceilings.front().target.value_or(kCpuTargetId);  // none: the host's
+  r.target = target_of(typed);
   const std::vector<std::string> names = level_names(results, section, r.target);
   const std::string main_memory = names.empty() ? "DRAM" : names.back();
   r.threads = threads > 0 ? threads : largest_threads_with(typed, main_memory);

@@ -6,7 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "roofline/analysis/results_view.hpp"
+#include "roofline/analysis/results_targets.hpp"  // target_of, target_memory_facts
+#include "roofline/analysis/results_view.hpp"  // entry_target
 #include "roofline/common/errors.hpp"
 
 namespace roofline::llm {
@@ -16,11 +17,6 @@ namespace {
 
 // The model does not type roofline.memory_levels yet: it stays in the section's `extra`.
 constexpr const char* kLevelsKey = "memory_levels";
-
-template <typename Record>
-std::string target_of(const Record& r) {
-  return r.target.value_or(kCpuTargetId);  // "cpu" when absent, as entry_target says
-}
 
 // Calls `f(target)` for every entry of the section's arrays, in the order the section's keys are listed here.
 template <typename F>
@@ -50,14 +46,6 @@ template <typename Record>
 void keep_only(std::optional<std::vector<Record>>& records, const std::string& target) {
   if (!records) return;
   std::erase_if(*records, [&](const Record& r) { return target_of(r) != target; });
-}
-
-// A memory figure: the typed member, or a number the typed model keeps in `extra` because it is not written as
-// an integer (16.0 * 2^30 reads as 17179869184.0): the results view took any number, so this does too.
-double bytes_of(const std::optional<long long>& member, const json& extra, const char* key) {
-  if (member) return static_cast<double>(*member);
-  const auto it = extra.find(key);
-  return it != extra.end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
 }  // namespace
@@ -99,27 +87,9 @@ ResultsDocument select_target(const ResultsDocument& results, const std::string&
 }
 
 TargetMemory target_memory(const ResultsDocument& results, const std::string& target) {
-  // The results model's rule (results_view.hpp, TargetView::memory_from): the CPU's memory is the host's, even
-  // where context.targets lists it; a device's is its own entry of context.targets.
-  TargetMemory m;
-  const ResultsContext& ctx = results.context;
-  if (target == kCpuTargetId) {
-    m.source = "the run's machine facts (context.machine)";
-    if (ctx.machine) {
-      m.total_bytes = bytes_of(ctx.machine->memory_total_bytes, ctx.machine->extra, "memory_total_bytes");
-      m.available_bytes = bytes_of(ctx.machine->memory_available_bytes, ctx.machine->extra, "memory_available_bytes");
-    }
-    return m;
-  }
-  m.source = fmt::format("context.targets[{}]", target);
-  if (!ctx.targets) return m;
-  for (const TargetRecord& t : *ctx.targets) {
-    if (t.target != target) continue;
-    m.total_bytes = bytes_of(t.memory_total_bytes, t.extra, "memory_total_bytes");
-    m.available_bytes = bytes_of(t.memory_available_bytes, t.extra, "memory_available_bytes");
-    break;
-  }
-  return m;
+  // The results model's reading of a target's memory (target_memory_facts): the same for every target.
+  const TargetMemoryFacts facts = target_memory_facts(results.context, target);
+  return {facts.total_bytes, facts.available_bytes, facts.source};
 }
 
 }  // namespace roofline::llm

@@ -3,11 +3,16 @@
 
 namespace roofline {
 
-LevelReach resident_level(const std::vector<LevelReach>& inner, const std::string& main_memory, double bytes) {
-  for (const LevelReach& l : inner) {
-    if (l.reach_bytes > 0.0 && l.reach_bytes >= bytes) return l;
+std::size_t resident_index(const std::vector<LevelReach>& inner, double bytes) {
+  for (std::size_t i = 0; i < inner.size(); ++i) {
+    if (inner[i].reach_bytes > 0.0 && inner[i].reach_bytes >= bytes) return i;
   }
-  return {main_memory, 0.0};
+  return inner.size();
+}
+
+LevelReach resident_level(const std::vector<LevelReach>& inner, const std::string& main_memory, double bytes) {
+  const std::size_t i = resident_index(inner, bytes);
+  return i < inner.size() ? inner[i] : LevelReach{main_memory, 0.0};
 }
 
 }  // namespace roofline

@@ -12,7 +12,8 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/identity.hpp"
-#include "roofline/analysis/results_view.hpp"  // kCpuTargetId, target_prefix
+#include "roofline/analysis/results_targets.hpp"  // target_of
+#include "roofline/analysis/results_view.hpp"  // target_prefix
 #include "roofline/analysis/mann_whitney.hpp"
 #include "roofline/common/statistics.hpp"
 
@@ -189,7 +190,7 @@ void ceiling_rows(const std::optional<std::vector<R>>& base, const std::optional
                   const char* prefix, const std::vector<KeyField<R>>& key_fields, const CompareOptions& options,
                   std::vector<CompareRow>& rows) {
   auto key_of = [&](const R& e) {
-    std::string key = target_prefix(e.target.value_or(kCpuTargetId)) + prefix;  // another target's rows: its id first
+    std::string key = target_prefix(target_of(e)) + prefix;  // another target's rows: its id first
     for (const KeyField<R>& k : key_fields) {
       const std::optional<std::string> part = k.part(e);
       if (!part && k.absent == nullptr) return std::string();

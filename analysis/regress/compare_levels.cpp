@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/memory_ceilings.hpp"
+#include "roofline/analysis/results_targets.hpp"
 #include "roofline/analysis/results_view.hpp"
 #include "roofline/common/units.hpp"
 
@@ -152,7 +153,7 @@ bool figure_sizes(const ResultsDocument& results, const KeyFigure& f, FigureSize
   if (!results.roofline || !results.roofline->memory_ceilings) return false;
   double best = -1.0;
   for (const MemoryCeilingRecord& r : *results.roofline->memory_ceilings) {
-    if (target_prefix(r.target.value_or(kCpuTargetId)) != prefix) continue;
+    if (target_prefix(target_of(r)) != prefix) continue;
     if (r.level.value_or("") != out.level || r.kernel.value_or("") != out.kernel || r.threads.value_or(0) != out.threads) continue;
     const double v = r.plateau_median.value_or(r.value.value_or(0.0));
     if (v > best && r.min_bytes && r.max_bytes) {

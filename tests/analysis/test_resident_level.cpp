@@ -42,5 +42,16 @@ TEST(ResidentLevel, TheFirstRowOfALevelListedTwiceThatHoldsItWins) {
   EXPECT_EQ(r.reach_bytes, 3e6);
 }
 
+TEST(ResidentLevel, TheIndexIsTheSameRule) {
+  // resident_index: for callers that keep more per level (llm's roofs): main memory is inner.size().
+  EXPECT_EQ(resident_index(kCaches, 1e3), 0u);
+  EXPECT_EQ(resident_index(kCaches, 2e6), 1u);      // exactly the L2's reach
+  EXPECT_EQ(resident_index(kCaches, 2e6 + 1), 2u);  // just past it
+  EXPECT_EQ(resident_index(kCaches, 64e6), 3u);     // no level holds it: main memory
+  EXPECT_EQ(resident_index({}, 1.0), 0u);
+  const std::vector<LevelReach> unknown = {{"L1", 0.0}, {"L2", -1.0}};
+  EXPECT_EQ(resident_index(unknown, 0.0), 2u);  // no size known: nothing holds even no bytes
+}
+
 }  // namespace
 }  // namespace roofline

@@ -106,6 +106,19 @@ TEST(LlmModel, ReadsTheRoundCeilings) {
   EXPECT_EQ(g.bandwidth(g.level_for(1 << 20), Precision::bf16), 4e11);
 }
 
+TEST(LlmModel, TheLevelAWorkingSetLivesInIsTheModelsResidentLevel) {
+  // Roofs::level_for is resident_level.hpp's rule over the roofs' max_bytes: a working set of exactly a level's
+  // reach lives in it, a level of unknown reach (0) holds nothing, main memory (the last) when none holds it.
+  Roofs r;
+  r.levels = {{"L1", 1e12, 48e3}, {"L2", 5e11, 0.0}, {"L3", 2e11, 32e6}, {"DRAM", 5e10, 64e9}};
+  EXPECT_EQ(r.level_for(48e3).level, "L1");
+  EXPECT_EQ(r.level_for(48e3 + 1).level, "L3");
+  EXPECT_EQ(r.level_for(32e6 + 1).level, "DRAM");
+  EXPECT_EQ(&r.level_for(1e12), &r.dram());  // main memory's own reach is never asked
+  r.levels = {{"HBM", 3e12, 0.0}};
+  EXPECT_EQ(r.level_for(1.0).level, "HBM");
+}
+
 TEST(LlmModel, DecodeBatchOneOfA7BModelTakesWeightBytesOverDramBandwidth) {
   const ModelConfig c = shipped("llama-2-7b");
   const std::vector<Op> ops = decode_ops(c, kBf16, 1, 1);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "roofline/analysis/results_document.hpp"
+#include "roofline/analysis/results_targets.hpp"  // kCpuTargetId
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline::llm {
@@ -49,14 +50,14 @@ struct Roofs {
   std::map<Precision, double> gemv_bandwidth;  // RoofSource::gemm: B/s the batch-1 GEMV attained
   double dequant_rate = 0.0;  // element operations/s of the vector units: half the fp32 FMA peak (0: no fp32)
   std::map<std::string, DequantRoof> dequant;  // by dequant_family (quant.hpp); empty in files before issue 38
-  std::string target = "cpu";  // the target whose ceilings these are
+  std::string target = kCpuTargetId;  // the target whose ceilings these are
 
   // The bandwidth an operation of precision `p` gets from `level`: the level's roof, or with
   // RoofSource::gemm and a GEMV point of that precision, the GEMV's bandwidth for main memory.
   [[nodiscard]] double bandwidth(const MemoryRoof& level, Precision p) const;
 
   // The level whose plateau holds `working_set` bytes: the smallest one whose range reaches it, DRAM
-  // when none does.
+  // when none does (the model's resident-level rule, resident_level.hpp).
   [[nodiscard]] const MemoryRoof& level_for(double working_set) const;
   [[nodiscard]] const MemoryRoof& dram() const { return levels.back(); }
 };

@@ -1,20 +1,21 @@
 // Choosing the target an LLM estimate is for, in a results file that may hold several (the CPU, an
 // OpenCL device, a CUDA GPU): every ceiling and placement of the roofline section carries a `target`
 // field ("cpu" when absent, as in files from before targets). The target's memory, for whether the
-// weights fit and how many sequences' KV cache fit beside them: the CPU's from the machine facts
-// (context.machine: memory_available_bytes, MemAvailable at the run, else memory_total_bytes); a
-// device's from context.targets, an array of {"target": NAME, "memory_total_bytes",
-// "memory_available_bytes"} (either may be absent). All three read the typed results model.
+// weights fit and how many sequences' KV cache fit beside them, is the results model's reading of it
+// (target_memory_facts: the CPU's from the machine facts, context.machine: memory_available_bytes,
+// MemAvailable at the run, else memory_total_bytes; a device's from its entry of context.targets, either
+// figure may be absent). All three read the typed results model.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "roofline/analysis/results_document.hpp"
+#include "roofline/analysis/results_targets.hpp"  // kCpuTargetId
 
 namespace roofline::llm {
 
-inline constexpr const char* kDefaultTarget = "cpu";
+inline constexpr const char* kDefaultTarget = kCpuTargetId;  // the host CPU, as in files from before targets
 
 // The targets the file's roofline section names, in order of first appearance.
 std::vector<std::string> targets_in(const ResultsDocument& results);

@@ -1,10 +1,12 @@
 // The one rule for where a GEMV/GEMM working set lives (issue 47): the innermost memory level whose reach holds
 // it, main memory when none does. Every target's placements ask it (placement.cpp for the CPU, target_roofline.cpp
-// for the others), each with the reach it knows: where the bandwidth curve leaves a level (the CPU's
-// memory_levels[].inferred_bytes), a measured level's largest size (another target's memory_levels[].max_bytes),
-// or, with nothing measured, the capacity its facts report.
+// for the others), and so does the LLM estimate (llm's Roofs::level_for), each with the reach it knows: where the
+// bandwidth curve leaves a level (the CPU's memory_levels[].inferred_bytes), a measured level's largest size
+// (another target's memory_levels[].max_bytes, the LLM roofs' max_bytes), or, with nothing measured, the capacity
+// its facts report.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -19,5 +21,9 @@ struct LevelReach {
 // The first of `inner` (innermost first, main memory not among them; a level may appear more than once) whose
 // reach holds `bytes`, and its reach; else {main_memory, 0}.
 LevelReach resident_level(const std::vector<LevelReach>& inner, const std::string& main_memory, double bytes);
+
+// The same rule for callers that keep more per level than its name and reach: the index in `inner` of the level
+// resident_level picks, inner.size() (main memory) when none holds `bytes`.
+std::size_t resident_index(const std::vector<LevelReach>& inner, double bytes);
 
 }  // namespace roofline
