@@ -23,6 +23,9 @@ double bytes_of(const std::optional<long long>& member, const nlohmann::json& ex
 }  // namespace
 
 std::string target_of(const BenchmarkEntry& entry) {
+  // An entry's own `target` (no field of the catalogue: kept in `extra` by the lenient reader) before its labels',
+  // as results_view.cpp's entry_target reads the JSON.
+  if (const auto it = entry.extra.find("target"); it != entry.extra.end() && it->is_string()) return it->get<std::string>();
   return entry.labels ? target_of(*entry.labels) : std::string(kCpuTargetId);
 }
 

@@ -84,7 +84,7 @@ TargetView target_view(const TargetRecord& r) {
 // Keeps the records of `target` (and, in an untyped array, what is not an object, as the JSON view did).
 template <class R>
 void keep_target(std::optional<std::vector<R>>& records, const std::string& target) {
-  if (records) std::erase_if(*records, [&](const R& r) { return record_target(r) != target; });
+  if (records) std::erase_if(*records, [&](const R& r) { return target_of(r) != target; });
 }
 
 // Calls f(target) for every record of the section, the typed arrays' and the untyped ones kept in `extra`
@@ -93,7 +93,7 @@ template <class F>
 void each_record_target(const RooflineSection& s, F&& f) {
   const auto visit = [&f](const auto& records) {
     if (!records) return;
-    for (const auto& r : *records) f(record_target(r));
+    for (const auto& r : *records) f(target_of(r));
   };
   visit(s.compute_ceilings);
   visit(s.memory_ceilings);
@@ -110,7 +110,7 @@ void each_record_target(const RooflineSection& s, F&& f) {
 
 ResultsDocument restricted(const ResultsDocument& doc, const std::string& target) {
   ResultsDocument d = doc;
-  std::erase_if(d.benchmarks, [&](const BenchmarkEntry& e) { return entry_target_of(e) != target; });
+  std::erase_if(d.benchmarks, [&](const BenchmarkEntry& e) { return target_of(e) != target; });
   if (!d.roofline) return d;
   RooflineSection& s = *d.roofline;
   keep_target(s.compute_ceilings, target);
@@ -172,12 +172,6 @@ HostFacts host_facts(const ResultsContext& context) {
   return h;
 }
 
-std::string entry_target_of(const BenchmarkEntry& entry) {
-  if (const auto it = entry.extra.find("target"); it != entry.extra.end() && it->is_string()) return it->get<std::string>();
-  if (entry.labels && entry.labels->target) return *entry.labels->target;
-  return kCpuTargetId;
-}
-
 ReportView::ReportView(const ResultsDocument& doc) : doc_(&doc), host_(host_facts(doc.context)) {
   std::vector<TargetView> listed;
   for (const TargetRecord& r : records_of(doc.context.targets)) listed.push_back(target_view(r));
@@ -190,7 +184,7 @@ ReportView::ReportView(const ResultsDocument& doc) : doc_(&doc), host_(host_fact
   for (const TargetView& t : listed) {
     if (!t.is_cpu()) targets_.push_back(t);
   }
-  for (const BenchmarkEntry& e : doc.benchmarks) ++entry_counts_[entry_target_of(e)];
+  for (const BenchmarkEntry& e : doc.benchmarks) ++entry_counts_[target_of(e)];
   for (const auto& [id, count] : entry_counts_) {
     if (std::any_of(targets_.begin(), targets_.end(), [&](const TargetView& t) { return t.id == id; })) continue;
     TargetView unknown;  // entries without facts: their levels and peaks are unknown, said so

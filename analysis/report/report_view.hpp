@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "roofline/analysis/results_document.hpp"
+#include "roofline/analysis/results_targets.hpp"
 #include "roofline/analysis/results_view.hpp"  // HostFacts, TargetView, kCpuTargetId
 
 namespace roofline::report_detail {
@@ -19,14 +20,7 @@ namespace roofline::report_detail {
 // context.machine as the analysis reads it (host_facts_from_machine's rules over the typed record).
 HostFacts host_facts(const ResultsContext& context);
 
-// The target of a benchmark entry: its own `target`, else labels.target, else the CPU's (entry_target's rule).
-std::string entry_target_of(const BenchmarkEntry& entry);
-
-// The target of a roofline record: its `target`, else the CPU's.
-template <class R>
-std::string record_target(const R& record) {
-  return record.target.value_or(kCpuTargetId);
-}
+// Which target an entry or a record belongs to: the model's target_of (results_targets.hpp), one rule for both views.
 
 class ReportView {
  public:

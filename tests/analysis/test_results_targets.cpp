@@ -36,6 +36,10 @@ TEST(TargetOf, ARecordWithoutATargetIsTheHostCpus) {
   EXPECT_EQ(target_of(e), "cpu");  // labels without a target
   e.labels->target = "gpu:1";
   EXPECT_EQ(target_of(e), "gpu:1");
+  // An entry's own `target` (kept in extra by the lenient reader) comes first, as results_view.cpp's entry_target.
+  e.extra["target"] = "opencl:0";
+  EXPECT_EQ(target_of(e), "opencl:0");
+  EXPECT_EQ(target_of(e), entry_target(to_json(e)));
 }
 
 TEST(TargetOf, ASectionIsItsFirstMemoryCeilingsTarget) {
