@@ -1,4 +1,4 @@
-// The CPU's GEMV/GEMM points read from the gemm suite's entries: see gemm_points.hpp.
+// A target's GEMV/GEMM points read from the gemm suite's entries: see gemm_points.hpp.
 #include "gemm_points.hpp"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 
 #include "roofline/common/gemm_labels.hpp"
 #include "roofline/analysis/results.hpp"
+#include "roofline/analysis/roofline_section.hpp"
 
 namespace roofline::placement_detail {
 using nlohmann::json;
@@ -38,7 +39,7 @@ T label(const json& labels, const char* key, T fallback) {
 
 // Collects the gemm suite's repetitions into points; counts the failed ones.
 std::vector<Point> collect_points(const json& results, int& failed) {
-  std::map<std::tuple<std::string, std::string, int, long long, long long, long long>, Point> points;
+  std::map<std::tuple<std::string, std::string, std::string, int, long long, long long, long long>, Point> points;
   failed = 0;
   // benchmark_entries leaves failed entries out: count them here, to say so.
   if (results.contains("benchmarks") && results["benchmarks"].is_array()) {
@@ -54,6 +55,7 @@ std::vector<Point> collect_points(const json& results, int& failed) {
     Point p;
     p.backend = label<std::string>(labels, "backend", "?");
     p.precision = label<std::string>(labels, "precision", "?");
+    p.engine_label = engine_field(labels, "benchmarks.labels");
     p.threads = label<int>(labels, "threads", 0);
     // Without a shape (hand-made files name only the batch) the point is placed on its AI alone, at DRAM.
     const GemmLabels gemm = read_gemm_labels(labels).value_or(
@@ -61,11 +63,11 @@ std::vector<Point> collect_points(const json& results, int& failed) {
     p.batch = gemm.shape.n;
     p.m = gemm.shape.m;
     p.k = gemm.shape.k;
-    const std::string value_counter = p.precision == "int8" ? "op_per_second" : "flop_per_second";
+    const std::string value_counter = p.precision.rfind("int", 0) == 0 ? "op_per_second" : "flop_per_second";
     const double value = counter(e, value_counter, counter(e, "flop_per_second"));
     const double ai = counter(e, "arithmetic_intensity");
     if (p.batch <= 0 || value <= 0.0 || ai <= 0.0) continue;
-    auto key = std::make_tuple(p.backend, p.precision, p.threads, p.batch, p.m, p.k);
+    auto key = std::make_tuple(p.backend, p.precision, p.engine_label, p.threads, p.batch, p.m, p.k);
     Point& slot = points.try_emplace(key, p).first->second;
     slot.kernel = label<std::string>(labels, "kernel", p.batch == 1 ? "gemv" : "gemm");
     slot.implementation = label<std::string>(labels, "implementation", "");
@@ -73,6 +75,7 @@ std::vector<Point> collect_points(const json& results, int& failed) {
     slot.a_bytes = gemm.element.a;
     slot.b_bytes = gemm.element.b;
     slot.c_bytes = gemm.element.c;
+    slot.working_set = counter(e, "working_set_bytes");
     slot.values.push_back(value);
     if (!slot.roof_now) slot.roof_now = read_roof_now(e);
     const double latency = counter(e, "latency_seconds");
@@ -87,7 +90,7 @@ std::vector<Point> collect_points(const json& results, int& failed) {
 std::string engine_that_ran(const Point& p) {
   std::string impl = p.implementation;
   std::transform(impl.begin(), impl.end(), impl.begin(), [](unsigned char c) { return std::tolower(c); });
-  return impl.find("amx") != std::string::npos ? "matrix" : "vector";
+  return impl.find("amx") != std::string::npos ? "matrix" : p.engine_label;
 }
 
 

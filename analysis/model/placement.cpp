@@ -1,18 +1,22 @@
-// Placing GEMV/GEMM points on the roofline (issues 5, 6). Reads the gemm suite's entries and the ceilings
-// derived before (roofline_section.cpp) and adds to the section:
-//  placements:    one per (backend, precision, threads, batch, shape): value = median of the
+// Placing GEMV/GEMM points on the roofline (issues 5, 6; one placement for every target, issue 47). Reads one
+// target's gemm suite entries and the ceilings derived before for that target (roofline_section.cpp,
+// target_roofline.cpp) and adds to the section:
+//  placements:    one per (backend, precision, engine, threads, batch, shape): value = median of the
 //                 repetitions (value_max the best), attainable = min(compute ceiling of that precision,
 //                 thread count and engine, memory roof x AI), bound, efficiency = value / attainable, "roof":
 //                 {engine, level} it was placed against, and "roofs": the same against every measured level's
-//                 roof (L1, L2, L3, DRAM). The engine is what ran: "matrix" when the implementation string
-//                 says amx (oneDNN's brg:avx512_core_amx_*), else "vector"; a matrix point in a run without a
-//                 matrix ceiling is placed against the vector ceiling and says so (roof.engine_missing). The
-//                 level is the smallest measured one whose range holds the operands (resident_level.hpp, the
-//                 rule every target's placements share), DRAM when none does.
+//                 roof (the CPU's L1, L2, L3, DRAM; a device's own levels). The engine is what ran: "matrix" when
+//                 the implementation string says amx (oneDNN's brg:avx512_core_amx_*), else the engine its labels
+//                 name (a GPU's tensor cores), "vector" when none; a matrix point in a run without a matrix
+//                 ceiling is placed against the vector ceiling and says so (roof.engine_missing). The level is
+//                 the innermost measured one whose range holds the operands (resident_level.hpp), the target's
+//                 main memory (the last level its facts list: the CPU's DRAM) when none does. Where the target
+//                 has a host link (transfer_ceilings), "offload": the roof were the operands sent over it on
+//                 every call. A device's entries name no thread count: its points have threads 0.
 //  roof_violations: every placement above 110% of its attainable (beats_roof): a missing ceiling or a
 //                 wrong count, never a result; the run and the report say so loudly.
-//  crossovers:    per (backend, precision, threads, shape) sweep: the predicted crossover batch where the
-//                 AI reaches the DRAM ridge point (solved from the counting formula, and the first
+//  crossovers:    per (backend, precision, engine, threads, shape) sweep: the predicted crossover batch where
+//                 the AI reaches the main memory's ridge point (solved from the counting formula, and the first
 //                 measured batch at or past it) beside the measured knee (rule below).
 //  best_backends: per (precision, batch, threads): the backend with the highest attained value, and its
 //                 % of the roof.
@@ -58,7 +62,16 @@ constexpr double kKneeExponent = 0.5;
 // The invariant the tool enforces on itself: no point above this fraction of its attainable.
 constexpr double kRoofTolerance = 1.10;
 
-std::string unit_of(const std::string& precision) { return precision == "int8" ? "OP/s" : "FLOP/s"; }
+std::string unit_of(const std::string& precision) { return precision.rfind("int", 0) == 0 ? "OP/s" : "FLOP/s"; }
+
+// " at <n> thread(s)" in a note, "" for a device's points (they name no thread count).
+std::string at_threads(int threads) { return threads > 0 ? fmt::format(" at {} thread(s)", threads) : std::string(); }
+
+// What a point is placed on: the target's ceilings derived so far (its section) and its main memory's name.
+struct Roofline {
+  const json& section;
+  const std::string& main_memory;
+};
 
 // The compute ceiling a point is placed against: its engine's, else (a matrix point in a run that measured
 // no matrix ceiling) the vector one, with a note. Records roof.engine (and engine_missing) in j.
@@ -72,59 +85,59 @@ double compute_side(const Point& p, const json& section, json& j, json& notes) {
     j["roof"]["engine"] = "vector";
     j["roof"]["engine_missing"] = "matrix";
     notes.push_back(fmt::format(
-        "{} {} at {} thread(s) ran on the matrix engine ({}), but this run has no measured matrix roof: it is placed "
-        "against the vector ceiling, which says nothing about AMX (a ceiling is missing).",
-        p.backend, p.precision, p.threads, p.implementation));
+        "{} {}{} ran on the matrix engine ({}), but this run has no measured matrix roof: it is placed "
+        "against the vector ceiling, which says nothing about {} (a ceiling is missing).",
+        p.backend, p.precision, at_threads(p.threads), p.implementation.empty() ? "its labels say" : p.implementation,
+        p.implementation.empty() ? "its matrix engine" : "AMX"));
   }
   const double peak_value = peak ? peak->value("value", 0.0) : 0.0;
   if (peak_value <= 0.0) {
-    notes.push_back(fmt::format("No {} compute ceiling at {} thread(s): GEMM points of that precision are placed "
+    notes.push_back(fmt::format("No {} compute ceiling{}: GEMM points of that precision are placed "
                                 "against the memory roofs only, without a bound (run the compute suite).",
-                                p.precision, p.threads));
+                                p.precision, at_threads(p.threads)));
   } else {
     j["compute_ceiling"] = peak_value;
   }
   return peak_value;
 }
 
-// The CPU's levels a point's operands may live in at its thread count: each cache level (innermost first) reaching
-// as far as its bandwidth curve stays in it (memory_levels[].inferred_bytes; a level whose curve did not say is
-// left out). resident_level (resident_level.hpp) picks among them, DRAM when none holds the operands.
-std::vector<LevelReach> measured_reach(const json& section, int threads) {
+// The levels a point's operands may live in at its thread count (a device's: 0), innermost first as the memory
+// derivation wrote them, main memory left out. A level reaches as far as its bandwidth curve stays in it
+// (memory_levels[].inferred_bytes, the CPU's, where its derivation estimates it: null there means the curve did
+// not say, and the level is left out), else its largest measured size (max_bytes, another target's). Nothing
+// measured, nothing is known to hold the operands: resident_level (resident_level.hpp) gives main memory.
+std::vector<LevelReach> measured_reach(const Roofline& roofline, int threads) {
   std::vector<LevelReach> out;
-  for (const Level cache : cache_levels()) {
-    const std::string level(to_string(cache));
-    for (const json& l : section.value("memory_levels", json::array())) {
-      if (l.value("level", "") == level && l.value("threads", 0) == threads && l.contains("inferred_bytes") &&
-          l["inferred_bytes"].is_number()) {
-        out.push_back({level, l["inferred_bytes"].get<double>()});
-      }
-    }
+  for (const json& l : roofline.section.value("memory_levels", json::array())) {
+    const std::string level = l.value("level", "");
+    if (level == roofline.main_memory || l.value("threads", 0) != threads) continue;
+    const json& reach = l.contains("inferred_bytes") ? l["inferred_bytes"] : l.value("max_bytes", json());
+    if (reach.is_number()) out.push_back({level, reach.get<double>()});
   }
   return out;
 }
 
-json place(const Point& p, const json& section, json& notes) {
-  const double value = median(p.values);
-  json j = {{"kernel", p.kernel},
-            {"backend", p.backend},
-            {"precision", p.precision},
-            {"batch", p.batch},
-            {"threads", p.threads},
-            {"m", p.m},
-            {"k", p.k},
-            {"n", p.batch},
-            {"ai", p.ai},
-            {"value", value},
-            {"value_max", *std::max_element(p.values.begin(), p.values.end())},
-            {"repetitions", p.values.size()},
-            {"unit", unit_of(p.precision)},
-            {"latency_seconds", p.latencies.empty() ? 0.0 : median(p.latencies)},
-            {"implementation", p.implementation}};
-  const double peak_value = compute_side(p, section, j, notes);
+// The roof of the point were its operands sent from the host on every call (the compulsory bytes at the best
+// host-to-device transfer, pinned or pageable: on a GPU pinned is the faster, under PoCL pageable copies beat
+// mapped pinned buffers, 13.7 against 9.5 GB/s), or null without transfers.
+json offload_roof(const json& section, double ai, double compute) {
+  const json* best = nullptr;
+  for (const json& c : section["transfer_ceilings"]) {
+    if (c.value("direction", "") != "host_to_device") continue;
+    if (best == nullptr || c.value("value", 0.0) > best->value("value", 0.0)) best = &c;
+  }
+  if (best == nullptr || ai <= 0.0 || best->value("value", 0.0) <= 0.0) return nullptr;
+  const double bw = (*best)["value"].get<double>();
+  const double link = bw * ai;
+  return {{"direction", "host_to_device"}, {"memory", best->value("memory", "")}, {"bandwidth", bw},
+          {"attainable", compute > 0.0 ? std::min(compute, link) : link},
+          {"bound", compute > 0.0 && compute < link ? "compute" : "transfer"}};
+}
+
+// The point against each measured level's roof at its thread count, innermost first.
+json roofs_of(const Point& p, double value, double peak_value, const json& section) {
   json roofs = json::array();
-  for (const Level l : all_levels()) {
-    const std::string level(to_string(l));
+  for (const std::string& level : memory_level_names(section)) {
     const json* roof = memory_roof(section, level, p.threads);
     const double bw = roof ? roof->value("value", 0.0) : 0.0;
     if (bw <= 0.0) continue;
@@ -142,20 +155,45 @@ json place(const Point& p, const json& section, json& notes) {
     }
     roofs.push_back(std::move(r));
   }
-  const double operands = gemm_compulsory_bytes(
+  return roofs;
+}
+
+json place(const Point& p, const Roofline& roofline, json& notes) {
+  const json& section = roofline.section;
+  const std::string& main = roofline.main_memory;
+  const double value = median(p.values);
+  json j = {{"kernel", p.kernel},
+            {"backend", p.backend},
+            {"precision", p.precision},
+            {"batch", p.batch},
+            {"m", p.m},
+            {"k", p.k},
+            {"n", p.batch},
+            {"ai", p.ai},
+            {"value", value},
+            {"value_max", *std::max_element(p.values.begin(), p.values.end())},
+            {"repetitions", p.values.size()},
+            {"unit", unit_of(p.precision)},
+            {"latency_seconds", p.latencies.empty() ? 0.0 : median(p.latencies)},
+            {"implementation", p.implementation}};
+  if (p.threads > 0) j["threads"] = p.threads;  // a device's points name none
+  const double peak_value = compute_side(p, section, j, notes);
+  json roofs = roofs_of(p, value, peak_value, section);
+  const double shaped = gemm_compulsory_bytes(
       GemmShape{p.m, p.batch, p.k},
       OperandBytes{static_cast<int>(p.a_bytes), static_cast<int>(p.b_bytes), static_cast<int>(p.c_bytes)});
-  // Where the operands live (DRAM without a shape); leaves_at: where the bandwidth curve leaves that level.
-  const auto [level, leaves_at] = operands > 0.0 ? resident_level(measured_reach(section, p.threads), "DRAM", operands)
-                                                 : LevelReach{"DRAM", 0.0};
+  const double operands = shaped > 0.0 ? shaped : p.working_set;
+  // Where the operands live (main memory when unknown); leaves_at: where the bandwidth curve leaves that level.
+  const auto [level, leaves_at] = operands > 0.0 ? resident_level(measured_reach(roofline, p.threads), main, operands)
+                                                 : LevelReach{main, 0.0};
   if (operands > 0.0) {
     j["operand_bytes"] = operands;
     j["resident_level"] = level;
   }
-  // The memory side: the resident level's roof when it was measured, else DRAM's.
+  // The memory side: the resident level's roof when it was measured, else main memory's.
   const json* used = nullptr;
   for (const json& r : roofs) {
-    if (r["level"] == "DRAM" && used == nullptr) used = &r;
+    if (r["level"] == main && used == nullptr) used = &r;
     if (r["level"] == level) used = &r;
   }
   if (used != nullptr) {
@@ -169,35 +207,36 @@ json place(const Point& p, const json& section, json& notes) {
       j["ridge_ai"] = (*used)["ridge_ai"];
     }
     // Only where memory is the limit does the level matter to the reader.
-    if (level != "DRAM" && j.value("bound", "memory") == "memory") {
+    if (level != main && j.value("bound", "memory") == "memory") {
       const bool has_roof = (*used)["level"] == level;
       notes.push_back(fmt::format(
-          "{} {} batch {} at {} thread(s): its operands ({}) fit the {} range the bandwidth curve measured (up to "
+          "{} {} batch {}{}: its operands ({}) fit the {} range the bandwidth curve measured (up to "
           "{}), so {}.",
-          p.backend, p.precision, p.batch, p.threads, format_bytes(operands), level, format_bytes(leaves_at),
-          has_roof ? fmt::format("it is placed against the {} roof, not DRAM's", level)
-                   : fmt::format("it is not DRAM-bound, but this run has no {} roof: it is placed against DRAM's", level)));
+          p.backend, p.precision, p.batch, at_threads(p.threads), format_bytes(operands), level, format_bytes(leaves_at),
+          has_roof ? fmt::format("it is placed against the {} roof, not {}'s", level, main)
+                   : fmt::format("it is not {}-bound, but this run has no {} roof: it is placed against {}'s", main, level, main)));
     }
   } else {
-    notes.push_back(fmt::format("No memory roof at {} thread(s): GEMM points are placed against the compute ceiling "
+    notes.push_back(fmt::format("No memory roof{}: GEMM points are placed against the compute ceiling "
                                 "only (run the bandwidth suite).",
-                                p.threads));
+                                at_threads(p.threads)));
     if (peak_value > 0.0) {
       j["attainable"] = peak_value;
       j["efficiency"] = value / peak_value;
     }
   }
   j["roofs"] = std::move(roofs);
+  if (section.contains("transfer_ceilings")) j["offload"] = offload_roof(section, p.ai, peak_value);
   j["beats_roof"] = j.contains("efficiency") && j["efficiency"].get<double>() > kRoofTolerance;
   if (p.roof_now) {
     j["roof_now"] = roof_now_json(*p.roof_now, value, p.ai, peak_value, j.value("memory_ceiling", 0.0));
     const double now = j["roof_now"]["efficiency"].get<double>();
     if (now > kRoofTolerance) {
       notes.push_back(fmt::format(
-          "{} {} batch {} at {} thread(s) reaches {:.0f}% of its roof now (the read probes around it: {} before, {} "
+          "{} {} batch {}{} reaches {:.0f}% of its roof now (the read probes around it: {} before, {} "
           "after): it read faster than the probe of its operands' size, so part of them was served from a cache "
           "level, or a count is wrong.",
-          p.backend, p.precision, p.batch, p.threads, 100.0 * now, format_si(p.roof_now->before.bytes_per_second, "B/s"),
+          p.backend, p.precision, p.batch, at_threads(p.threads), 100.0 * now, format_si(p.roof_now->before.bytes_per_second, "B/s"),
           format_si(p.roof_now->after.bytes_per_second, "B/s")));
     }
   }
@@ -209,10 +248,10 @@ std::string violation_note(const json& p) {
   const json& roof = p["roof"];
   std::string why = "a ceiling is missing or a count is wrong";
   if (roof.contains("engine_missing")) why = "the matrix-engine ceiling is missing (this run measured no AMX roof)";
-  return fmt::format("A point beats its roof: {} {} batch {} at {} thread(s) reaches {} = {:.0f}% of its attainable {} "
+  return fmt::format("A point beats its roof: {} {} batch {}{} reaches {} = {:.0f}% of its attainable {} "
                      "({} compute, {} memory roof): {}.",
                      p["backend"].get<std::string>(), p["precision"].get<std::string>(), p["batch"].get<long long>(),
-                     p["threads"].get<int>(), format_si(p["value"].get<double>(), p["unit"].get<std::string>()),
+                     at_threads(p.value("threads", 0)), format_si(p["value"].get<double>(), p["unit"].get<std::string>()),
                      100.0 * p["efficiency"].get<double>(),
                      format_si(p["attainable"].get<double>(), p["unit"].get<std::string>()),
                      roof.value("engine", "vector"), roof.value("level", "no"), why);
@@ -220,11 +259,10 @@ std::string violation_note(const json& p) {
 
 // Predicted vs measured crossover of one sweep (points of one backend/precision/threads/shape, sorted
 // by batch).
-json crossover(const std::vector<const Point*>& sweep, const std::vector<const json*>& placed) {
+json crossover(const std::vector<const Point*>& sweep, const std::vector<const json*>& placed, const std::string& main) {
   const Point& first = *sweep.front();
   json c = {{"backend", first.backend},
             {"precision", first.precision},
-            {"threads", first.threads},
             {"m", first.m},
             {"k", first.k},
             {"batches", json::array()},
@@ -233,11 +271,12 @@ json crossover(const std::vector<const Point*>& sweep, const std::vector<const j
             {"predicted_first_batch", nullptr},
             {"knee_batch", nullptr},
             {"knee_first_batch", nullptr}};
+  if (first.threads > 0) c["threads"] = first.threads;
   for (const Point* p : sweep) c["batches"].push_back(p->batch);
-  // Prediction: from the DRAM ridge of this precision, engine and thread count.
+  // Prediction: from the main memory's ridge of this precision, engine and thread count.
   double ridge = 0.0;
   for (const json& r : placed.front()->value("roofs", json::array())) {
-    if (r.value("level", "") == "DRAM" && r.contains("ridge_ai")) ridge = r["ridge_ai"].get<double>();
+    if (r.value("level", "") == main && r.contains("ridge_ai")) ridge = r["ridge_ai"].get<double>();
   }
   if (ridge > 0.0) {
     c["ridge_ai"] = ridge;
@@ -289,14 +328,15 @@ json best_backends(const std::vector<json>& placed) {
   json out = json::array();
   std::map<std::tuple<std::string, long long, int>, const json*> best;
   for (const json& p : placed) {
-    auto key = std::make_tuple(p["precision"].get<std::string>(), p["batch"].get<long long>(), p["threads"].get<int>());
+    auto key = std::make_tuple(p["precision"].get<std::string>(), p["batch"].get<long long>(), p.value("threads", 0));
     auto [it, inserted] = best.try_emplace(key, &p);
     if (!inserted && p["value"].get<double>() > (*it->second)["value"].get<double>()) it->second = &p;
   }
   for (const auto& [key, p] : best) {
-    json b = {{"precision", std::get<0>(key)}, {"batch", std::get<1>(key)}, {"threads", std::get<2>(key)},
+    json b = {{"precision", std::get<0>(key)}, {"batch", std::get<1>(key)},
               {"backend", (*p)["backend"]},    {"value", (*p)["value"]},     {"unit", (*p)["unit"]},
               {"m", (*p)["m"]},                {"k", (*p)["k"]}};
+    if (std::get<2>(key) > 0) b["threads"] = std::get<2>(key);
     for (const char* f : {"efficiency", "bound", "attainable"}) {
       if (p->contains(f)) b[f] = (*p)[f];
     }
@@ -307,18 +347,20 @@ json best_backends(const std::vector<json>& placed) {
 
 }  // namespace
 
-json derive_placements(const ResultsView& view, const json& section) {
-  return derive_placements(view.host_document(), section);
+json derive_placements(const json& results, const json& section) {
+  const ResultsView view(results);
+  return derive_placements(view, view.targets().front(), section);
 }
 
-json derive_placements(const json& results, const json& section) {
+json derive_placements(const ResultsView& view, const TargetView& target, const json& section) {
+  const Roofline roofline{section, target.main_memory()};
   json out = {{"placements", json::array()},
               {"crossovers", json::array()},
               {"best_backends", json::array()},
               {"roof_violations", json::array()},
               {"notes", json::array()}};
   int failed = 0;
-  const std::vector<Point> points = collect_points(results, failed);
+  const std::vector<Point> points = collect_points(view.target_document(target.id), failed);
   if (failed > 0) {
     out["notes"].push_back(fmt::format("{} GEMM measurement(s) failed (validation or setup) and are not placed.", failed));
   }
@@ -326,7 +368,7 @@ json derive_placements(const json& results, const json& section) {
 
   json notes = json::array();
   std::vector<json> placed;
-  for (const Point& p : points) placed.push_back(place(p, section, notes));
+  for (const Point& p : points) placed.push_back(place(p, roofline, notes));
   for (const json& n : notes) {
     if (std::find(out["notes"].begin(), out["notes"].end(), n) == out["notes"].end()) out["notes"].push_back(n);
   }
@@ -334,17 +376,17 @@ json derive_placements(const json& results, const json& section) {
                          "the best repetition.");
   if (std::string note = roof_now_note(placed); !note.empty()) out["notes"].push_back(std::move(note));
   out["notes"].push_back(fmt::format(
-      "Crossovers: predicted_batch solves AI(N) = DRAM ridge from the counting formula (predicted_first_batch: the "
+      "Crossovers: predicted_batch solves AI(N) = {} ridge from the counting formula (predicted_first_batch: the "
       "first measured batch at or past it); the measured knee is the first batch after which attained FLOP/s never "
       "again grows as fast as N^{} (knee_first_batch), estimated as the batch before it x max attained / attained "
       "there (knee_batch).",
-      kKneeExponent));
+      roofline.main_memory, kKneeExponent));
 
-  // Sweeps: points are ordered by (backend, precision, threads, batch, m, k); group by all but batch.
-  std::map<std::tuple<std::string, std::string, int, long long, long long>, std::vector<std::size_t>> sweeps;
+  // Sweeps: points are ordered by (backend, precision, engine label, threads, batch, m, k); group by all but batch.
+  std::map<std::tuple<std::string, std::string, std::string, int, long long, long long>, std::vector<std::size_t>> sweeps;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Point& p = points[i];
-    sweeps[{p.backend, p.precision, p.threads, p.m, p.k}].push_back(i);
+    sweeps[{p.backend, p.precision, p.engine_label, p.threads, p.m, p.k}].push_back(i);
   }
   for (auto& [key, idx] : sweeps) {
     std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return points[a].batch < points[b].batch; });
@@ -354,24 +396,25 @@ json derive_placements(const json& results, const json& section) {
       sweep.push_back(&points[i]);
       sweep_placed.push_back(&placed[i]);
     }
-    out["crossovers"].push_back(crossover(sweep, sweep_placed));
+    out["crossovers"].push_back(crossover(sweep, sweep_placed, roofline.main_memory));
   }
 
   out["best_backends"] = best_backends(placed);
 
   // Placements in a reading order: backend, precision, threads, batch.
   std::sort(placed.begin(), placed.end(), [](const json& a, const json& b) {
-    return std::make_tuple(a["backend"].get<std::string>(), a["precision"].get<std::string>(), a["threads"].get<int>(),
+    return std::make_tuple(a["backend"].get<std::string>(), a["precision"].get<std::string>(), a.value("threads", 0),
                            a["batch"].get<long long>()) < std::make_tuple(b["backend"].get<std::string>(),
                                                                            b["precision"].get<std::string>(),
-                                                                           b["threads"].get<int>(), b["batch"].get<long long>());
+                                                                           b.value("threads", 0), b["batch"].get<long long>());
   });
   for (const json& p : placed) {
     if (!p.value("beats_roof", false)) continue;
     out["roof_violations"].push_back({{"backend", p["backend"]}, {"precision", p["precision"]}, {"batch", p["batch"]},
-                                      {"threads", p["threads"]}, {"value", p["value"]}, {"unit", p["unit"]},
+                                      {"value", p["value"]}, {"unit", p["unit"]},
                                       {"attainable", p["attainable"]}, {"efficiency", p["efficiency"]},
                                       {"roof", p["roof"]}, {"note", violation_note(p)}});
+    if (p.contains("threads")) out["roof_violations"].back()["threads"] = p["threads"];
     out["notes"].push_back(violation_note(p));
   }
   for (json& p : placed) out["placements"].push_back(std::move(p));

@@ -188,7 +188,7 @@ json derive_roofline(const ResultsView& view) {
   merge(section, derive_compute_ceilings(view));
   merge(section, derive_dequant_ceilings(view, section));
   section["ridge_points"] = derive_ridge_points(section);
-  merge(section, derive_placements(view, section));
+  merge(section, derive_placements(view, view.cpu(), section));
   stamp_target(section, view.cpu().id);
   for (const TargetView& t : view.devices()) {
     if (!view.entries(t.id).empty()) append(section, derive_target_roofline(view, t));

@@ -2,7 +2,8 @@
 // facts alone, target-blind: its memory levels are the names its facts list (innermost first, the last its
 // main memory), found on its bandwidth curve by the same plateau detection as the CPU's; its compute
 // ceilings are precision x engine, with the theoretical peak from the model its facts name; GEMM points are
-// placed on its own ceilings; transfers and kernel launches are roofs of their own. See target_roofline.hpp;
+// placed on its own ceilings by the placement every target's points get (placement.cpp); transfers and kernel
+// launches are roofs of their own. See target_roofline.hpp;
 // its key figures are target_key_figures.cpp's.
 #include "roofline/analysis/target_roofline.hpp"
 
@@ -13,9 +14,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/common/gemm_labels.hpp"
 #include "roofline/analysis/level_warnings.hpp"
 #include "roofline/analysis/model.hpp"
+#include "roofline/analysis/placement.hpp"
 #include "roofline/analysis/plateaus.hpp"
 #include "roofline/analysis/resident_level.hpp"
 #include "roofline/analysis/results.hpp"
@@ -323,79 +324,20 @@ void add_transfer_and_latency(const ResultsView& view, const TargetView& t, json
   }
 }
 
-// The roof of a point offloaded with its operands (they cross the host link on every call, the compulsory bytes
-// at the best host-to-device transfer, pinned or pageable: on a GPU pinned is the faster, under PoCL pageable
-// copies beat mapped pinned buffers, 13.7 against 9.5 GB/s), or null without transfers.
-json offload_roof(const json& out, const TargetView& t, double ai, const json* peak) {
-  const json* best = nullptr;
-  for (const json& c : out["transfer_ceilings"]) {
-    if (c.value("target", "") != t.id || c.value("direction", "") != "host_to_device") continue;
-    if (best == nullptr || c.value("value", 0.0) > best->value("value", 0.0)) best = &c;
-  }
-  if (best == nullptr || ai <= 0.0 || best->value("value", 0.0) <= 0.0) return nullptr;
-  const double bw = (*best)["value"].get<double>();
-  const double compute = peak != nullptr ? peak->value("value", 0.0) : 0.0;
-  const double link = bw * ai;
-  return {{"direction", "host_to_device"}, {"memory", best->value("memory", "")}, {"bandwidth", bw},
-          {"attainable", compute > 0.0 ? std::min(compute, link) : link},
-          {"bound", compute > 0.0 && compute < link ? "compute" : "transfer"}};
-}
-
-// The level a GEMM's operands live in (resident_level.hpp): the innermost measured level (memory_levels, innermost
-// first) whose sizes reach the operands' bytes, main memory when none does; the facts' capacities where nothing
-// was measured.
-std::string operands_level(const json& out, const TargetView& t, double operand_bytes) {
-  std::vector<const json*> levels;
-  for (const json& l : out["memory_levels"]) {
-    if (l.value("target", "") == t.id) levels.push_back(&l);
-  }
-  if (levels.empty()) return level_holding(t, operand_bytes);
-  std::vector<LevelReach> inner;
-  for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
-    inner.push_back({levels[i]->value("level", t.main_memory()), levels[i]->value("max_bytes", 0.0)});
-  }
-  return resident_level(inner, t.main_memory(), operand_bytes).level;
-}
-
-// GEMM points of the target on its own ceilings: the compute ceiling of the engine its labels name, the roof of
-// the innermost level whose capacity holds the operands (main memory otherwise).
+// The target's placements (placement.cpp, the one placement every target's points get) in its part of the
+// section: each entry stamped with the target, each note prefixed with it as this target's other notes are.
 void add_placements(const ResultsView& view, const TargetView& t, json& out) {
-  using Key = std::tuple<std::string, std::string, std::string, long long, long long, long long>;
-  std::map<Key, std::vector<const json*>> points;
-  for (const json* e : suite_entries(view, t, "gemm")) {
-    points[{label_text(*e, "backend", "?"), label_text(*e, "precision", "?"), engine_field(labels_of(*e), "benchmarks.labels"),
-            static_cast<long long>(label_number(*e, "batch")), static_cast<long long>(label_number(*e, "m")),
-            static_cast<long long>(label_number(*e, "k"))}].push_back(e);
-  }
-  for (const auto& [key, entries] : points) {
-    const auto& [backend, precision, engine, batch, m, k] = key;
-    std::vector<double> values;
-    for (const json* e : entries) values.push_back(counter(*e, rate_unit_of(precision) == "OP/s" ? "op_per_second" : "flop_per_second"));
-    const json& first = *entries.front();
-    const double ai = counter(first, "arithmetic_intensity");
-    const std::optional<GemmLabels> shape = read_gemm_labels(labels_of(first));
-    const double operands = shape ? shape->operand_bytes() : 0.0;
-    const double working_set = operands > 0.0 ? operands : counter(first, "working_set_bytes");
-    const std::string level = working_set > 0.0 ? operands_level(out, t, working_set) : t.main_memory();
-    json p = {{"target", t.id}, {"kernel", label_text(first, "kernel", batch == 1 ? "gemv" : "gemm")}, {"backend", backend},
-              {"precision", precision}, {"batch", batch}, {"m", m}, {"k", k}, {"n", batch}, {"ai", ai},
-              {"value", median(values)}, {"value_max", max_of(values)}, {"unit", rate_unit_of(precision)},
-              {"engine", engine}, {"resident_level", level}, {"roof", {{"engine", engine}, {"level", level}}}};
-    if (operands > 0.0) p["operand_bytes"] = operands;
-    const json* peak = compute_roof(out, precision, 0, engine);
-    const json* roof = memory_roof(out, level, 0);
-    if (peak != nullptr && roof != nullptr && ai > 0.0 && peak->value("value", 0.0) > 0.0 && roof->value("value", 0.0) > 0.0) {
-      const RoofEvaluation r = evaluate_roof((*peak)["value"].get<double>(), (*roof)["value"].get<double>(), ai);
-      p["attainable"] = r.attainable;
-      p["bound"] = std::string(to_string(r.bound));
-      p["efficiency"] = p["value"].get<double>() / r.attainable;
-      p["beats_roof"] = p["efficiency"].get<double>() > 1.10;
-    } else {
-      add_note(out, fmt::format("{}: a {} {} point has no {} ceiling or no {} roof to be placed on", t.id,
-                                         backend, precision, engine, level));
+  const json placed = derive_placements(view, t, out);
+  for (const auto& [key, arr] : placed.items()) {
+    for (const json& e : arr) {
+      if (key == "notes") {
+        add_note(out, fmt::format("{}: {}", t.id, e.get<std::string>()));
+        continue;
+      }
+      if (!out.contains(key)) out[key] = json::array();
+      out[key].push_back(e);
+      out[key].back()["target"] = t.id;
     }
-    p["offload"] = offload_roof(out, t, ai, peak);
-    out["placements"].push_back(std::move(p));
   }
 }
 

@@ -33,11 +33,12 @@ std::string format_by_key(const std::string& key, const json& v, const json& row
   auto ends = [&](const char* s) { const std::string suf(s); return key.size() >= suf.size() && key.compare(key.size() - suf.size(), suf.size(), suf) == 0; };
   if (ends("_bytes") || key == "bytes") return d > 0 ? format_bytes(d) : "n/a";
   if (ends("_hz")) return format_si(d, "Hz");
-  if (key == "bandwidth" || ends("_bandwidth")) return format_si(d, "B/s");
+  if (key == "bandwidth" || ends("_bandwidth") || key == "memory_ceiling") return format_si(d, "B/s");
   if (ends("_seconds")) return seconds(d);
   if (key == "efficiency" || ends("_ratio")) return percent(d);
   if (key.find("percent") != std::string::npos) return fmt::format("{:.1f} %", d);
-  if (key == "value" || key == "attainable" || key == "theoretical" || key == "peak" || ends("_per_second")) {
+  if (key == "value" || key == "attainable" || key == "theoretical" || key == "peak" || key == "compute_ceiling" ||
+      ends("_per_second")) {
     const std::string unit = ends("bytes_per_second") ? "B/s" : rate_unit_of_row(row);
     return format_si(d, unit);
   }

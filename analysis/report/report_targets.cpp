@@ -45,7 +45,11 @@ std::vector<ReportTable> target_tables(const ResultsDocument& target_document, c
   const json section = target_document.roofline ? to_json(*target_document.roofline) : json::object();
   std::vector<ReportTable> out{facts_table(target)};
   const auto add = [&](const char* key, const char* what) {
-    const json& rows = section.contains(key) ? section[key] : json::array();
+    json rows = section.contains(key) ? section[key] : json::array();
+    // A placement's roof against every level (`roofs`) stays in the file: the table shows the roof it was placed on.
+    for (json& r : rows) {
+      if (r.is_object()) r.erase("roofs");
+    }
     ReportTable t = report_detail::generic_table(fmt::format("table-target-{}-{}", target.id, key), fmt::format("{}, {}", what, target.id), rows);
     if (t.rows.empty()) t.note = fmt::format("None measured on {}.", target.id);
     out.push_back(std::move(t));

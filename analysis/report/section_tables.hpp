@@ -13,7 +13,7 @@ namespace roofline::report_detail {
 
 // A table from an array of objects whose keys are not fixed (memory_levels, crossovers, best_backends, a target's
 // records): columns are the union of keys in first-seen order; values are formatted by key (…_bytes as sizes, …_hz
-// as clocks, value/attainable with the row's unit, efficiency and percent as %).
+// as clocks, value/attainable/compute_ceiling with the row's unit, memory_ceiling as B/s, efficiency and percent as %).
 ReportTable generic_table(const std::string& id, const std::string& title, const nlohmann::json& array);
 
 // Cache levels as the curve shows them beside what the machine facts report (roofline.memory_levels).

@@ -186,6 +186,58 @@ TEST(Targets, PlacementsLieOnTheirTargetsCeilingsAndLevel) {
   EXPECT_EQ(cpu[0]["backend"], "eigen");
 }
 
+// One placement for every target (issue 47): a device's points get what the CPU's get, from the same function.
+TEST(Targets, ADevicesPointsArePlacedByTheCpusRulesOnItsOwnLevels) {
+  json doc = load_json_file(kFile);
+  for (json& e : doc["benchmarks"]) {  // test:0's 4 MiB GEMV twice as fast: above its HBM roof
+    const json& l = e["labels"];
+    if (l.value("target", "") == "test:0" && l.value("suite", "") == "gemm" && l.value("m", 0) == 1024) {
+      e["flop_per_second"] = 2.0 * e["flop_per_second"].get<double>();
+    }
+  }
+  doc["roofline"] = derive_roofline(doc);
+  const std::vector<json> placed = rows_of(doc, "placements", "test:0");
+  const json& large = find_row(placed, "kernel", "gemv", "resident_level", "HBM");
+  EXPECT_FALSE(large.contains("threads"));  // a device names no thread count
+  ASSERT_EQ(large["roofs"].size(), 2u);     // against each of its own measured levels
+  EXPECT_EQ(large["roofs"][0]["level"], "L2");
+  EXPECT_EQ(large["roofs"][1]["level"], "HBM");
+  EXPECT_TRUE(large["beats_roof"].get<bool>());
+  const std::vector<json> violations = rows_of(doc, "roof_violations", "test:0");
+  ASSERT_EQ(violations.size(), 1u);
+  EXPECT_EQ(violations[0]["note"], "A point beats its roof: testblas fp32 batch 1 reaches 2.40 TFLOP/s = 158% of its "
+                                   "attainable 1.51 TFLOP/s (vector compute, HBM memory roof): a ceiling is missing or "
+                                   "a count is wrong.");
+  // Its sweeps' crossovers are predicted from its main memory's ridge, and its best backends are its own.
+  const std::vector<json> crossovers = rows_of(doc, "crossovers", "test:0");
+  ASSERT_EQ(crossovers.size(), 3u);
+  EXPECT_DOUBLE_EQ(find_row(crossovers, "precision", "bf16")["ridge_ai"].get<double>(), 505e12 / 3.03e12);
+  EXPECT_EQ(rows_of(doc, "best_backends", "test:0").size(), 2u);
+  EXPECT_EQ(rows_of(doc, "roof_violations", "cpu").size(), 0u);
+  EXPECT_EQ(classify_results(doc, "two_targets.json"), ResultsKind::roofline);
+}
+
+TEST(Targets, ADevicesMatrixPointWithoutAMatrixCeilingIsPlacedOnTheVectorOneAndSaysSo) {
+  json doc = load_json_file(kFile);
+  json kept = json::array();
+  for (const json& e : doc["benchmarks"]) {
+    const json& l = e["labels"];
+    if (l.value("target", "") == "test:0" && l.value("suite", "") == "compute" && l.value("engine", "") == "matrix") continue;
+    kept.push_back(e);
+  }
+  doc["benchmarks"] = kept;
+  doc["roofline"] = derive_roofline(doc);
+  const std::vector<json> placed = rows_of(doc, "placements", "test:0");
+  const json& gemm = find_row(placed, "kernel", "gemm");
+  EXPECT_EQ(gemm["engine"], "matrix");
+  EXPECT_EQ(gemm["roof"]["engine"], "vector");
+  EXPECT_EQ(gemm["roof"]["engine_missing"], "matrix");
+  const json& notes = doc["roofline"]["notes"];
+  EXPECT_NE(std::find_if(notes.begin(), notes.end(), [](const json& n) {
+              return n.get<std::string>().rfind("test:0: testblas bf16 ran on the matrix engine (its labels say)", 0) == 0;
+            }), notes.end());
+}
+
 TEST(Targets, TransferCeilingsAndLaunchLatency) {
   const json doc = derived();
   const std::vector<json> t = rows_of(doc, "transfer_ceilings", "test:0");

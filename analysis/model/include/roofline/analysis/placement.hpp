@@ -8,14 +8,16 @@
 
 namespace roofline {
 
-// Returns {"placements": [...], "crossovers": [...], "best_backends": [...], "notes": [...]} (see
+// Returns {"placements": [...], "crossovers": [...], "best_backends": [...], "roof_violations": [...], "notes": [...]} (see
 // results/README.md and placement.cpp), given the results document and the section derived so far
 // (with compute and memory ceilings). Points whose ceilings are missing are placed as far as they can be
 // (value and AI always) and a note says what is missing.
+// The json overload places the file's first target's points (the host CPU's).
 nlohmann::json derive_placements(const nlohmann::json& results, const nlohmann::json& roofline_section);
-// The CPU's placements (its entries alone: view.host_document()); another target's are placed by
-// derive_target_roofline on its own ceilings.
-nlohmann::json derive_placements(const ResultsView& view, const nlohmann::json& roofline_section);
+// One target's placements, from its entries alone (view.target_document(target.id)) on its own ceilings: the
+// section holds that target's ceilings and levels, and nothing of another target's. Every target's points are
+// placed here (derive_roofline for the CPU, derive_target_roofline for the others).
+nlohmann::json derive_placements(const ResultsView& view, const TargetView& target, const nlohmann::json& roofline_section);
 
 // The batch N at which the arithmetic intensity of C(MxN) = A(MxK) B(KxN) reaches `ridge_ai`, with
 // element sizes a, b, c bytes: solves 2MNK / (MK a + KN b + MN c) = ridge for N. Returns a negative

@@ -7,12 +7,13 @@
 //                   compute_units x clock x ops_per_unit_per_clock["<precision>/<engine>"], the clock the best
 //                   repetition measured beside it (counter clock_hz; clock_source "measured") else the facts'
 //                   clock_hz ("reported"); else null, noted);
-//  ridge_points, placements (each GEMM point on this target's ceilings, resident level = the innermost level
-//                   whose capacity holds its operands, else main memory; `offload`: the roof were its operands
-//                   sent from the host on every call, min(peak, best host-to-device transfer, pinned or pageable,
-//                   x AI), null without
-//                   transfers), transfer_ceilings, launch_latency.
-// Every entry carries `target`, none `threads` (the whole device runs each kernel).
+//  ridge_points, transfer_ceilings, launch_latency;
+//  placements, crossovers, best_backends, roof_violations: each GEMM point on this target's ceilings by the one
+//                   placement every target's points get (placement.hpp: the resident level is the innermost measured
+//                   level whose range holds its operands, else main memory; `offload`: the roof were its operands
+//                   sent from the host on every call, min(peak, best host-to-device transfer x AI), null without
+//                   transfers).
+// Every entry carries `target`; none names a thread count (the whole device runs each kernel: placements say 0).
 #pragma once
 
 #include <vector>
@@ -26,7 +27,7 @@
 namespace roofline {
 
 // {"compute_ceilings", "memory_ceilings", "memory_levels", "ridge_points", "placements", "transfer_ceilings",
-//  "launch_latency", "notes"} of `target` (all empty when the file has no entries of it).
+//  "launch_latency", "notes"; with GEMM points "crossovers", "best_backends", "roof_violations"} of `target` (all empty when the file has no entries of it).
 nlohmann::json derive_target_roofline(const ResultsView& view, const TargetView& target);
 
 // The key figures of a non-CPU target from its roofline entries (`roofline`: the section restricted to it),
