@@ -84,8 +84,8 @@ std::string dequant_counting_convention() {
          "activation counts one multiply-add = 2 FLOP (flop_per_second), whatever unpacking it took.";
 }
 
-json derive_dequant_ceilings(const ResultsView& view, const json& section) {
-  const json& doc = view.host_document();
+json derive_dequant_ceilings(const ResultsView& view, const TargetView& target, const json& section) {
+  const json& doc = view.target_document(target.id);
   std::map<Key, Row> rows;
   std::vector<int> thread_counts;
   if (doc.contains("benchmarks") && doc["benchmarks"].is_array()) {
@@ -176,7 +176,7 @@ json derive_dequant_ceilings(const ResultsView& view, const json& section) {
   for (const auto& [k, c] : best) ceilings.push_back(c);
   notes.push_back("dequant: " + dequant_counting_convention());
   json out = {{"dequant_table", table}, {"dequant_ceilings", ceilings}, {"notes", notes}};
-  out["dequant_placements"] = derive_dequant_placements(view, section, out);
+  out["dequant_placements"] = derive_dequant_placements(view, target, section, out);
   return out;
 }
 

@@ -136,9 +136,9 @@ json derive_ridge_points(const json& section) {
       out.push_back({{"precision", precision},
                      {"engine", engine},
                      {"level", level},
-                     {"threads", threads},
                      {"kernel", roof->value("kernel", "")},
                      {"ai", ridge_point(peak, bw)}});
+      if (threads > 0) out.back()["threads"] = threads;  // a device's ceilings name no thread count
       if (roof->contains("pages")) out.back()["pages"] = (*roof)["pages"];
     }
   }
@@ -186,7 +186,7 @@ json derive_roofline(const ResultsView& view) {
   // (check_input_fields): a type error past this point is our bug, not the file's.
   merge(section, derive_memory_ceilings(view));
   merge(section, derive_compute_ceilings(view));
-  merge(section, derive_dequant_ceilings(view, section));
+  merge(section, derive_dequant_ceilings(view, view.cpu(), section));
   section["ridge_points"] = derive_ridge_points(section);
   merge(section, derive_placements(view, view.cpu(), section));
   stamp_target(section, view.cpu().id);

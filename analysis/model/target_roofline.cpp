@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/level_warnings.hpp"
+#include "roofline/analysis/dequant_ceilings.hpp"
 #include "roofline/analysis/model.hpp"
 #include "roofline/analysis/placement.hpp"
 #include "roofline/analysis/plateaus.hpp"
@@ -324,11 +325,12 @@ void add_transfer_and_latency(const ResultsView& view, const TargetView& t, json
   }
 }
 
-// The target's placements (placement.cpp, the one placement every target's points get) in its part of the
-// section: each entry stamped with the target, each note prefixed with it as this target's other notes are.
-void add_placements(const ResultsView& view, const TargetView& t, json& out) {
-  const json placed = derive_placements(view, t, out);
-  for (const auto& [key, arr] : placed.items()) {
+// A part every target's derivation gives (placement.cpp's, dequant_ceilings.cpp's) added to this target's part of
+// the section: each entry of its arrays stamped with the target, each note prefixed with it as this target's other
+// notes are.
+void add_part(const TargetView& t, const json& part, json& out) {
+  for (const auto& [key, arr] : part.items()) {
+    if (!arr.is_array()) continue;
     for (const json& e : arr) {
       if (key == "notes") {
         add_note(out, fmt::format("{}: {}", t.id, e.get<std::string>()));
@@ -339,6 +341,16 @@ void add_placements(const ResultsView& view, const TargetView& t, json& out) {
       out[key].back()["target"] = t.id;
     }
   }
+}
+
+// The target's placements: the one placement every target's points get.
+void add_placements(const ResultsView& view, const TargetView& t, json& out) {
+  add_part(t, derive_placements(view, t, out), out);
+}
+
+// The target's dequant-dot ceilings and placements, where it ran dequant-dot kernels (the CPU's derivation's).
+void add_dequant(const ResultsView& view, const TargetView& t, json& out) {
+  add_part(t, derive_dequant_ceilings(view, t, out), out);
 }
 
 }  // namespace
@@ -354,10 +366,10 @@ json derive_target_roofline(const ResultsView& view, const TargetView& target) {
   add_memory(view, target, out);
   add_compute(view, target, out);
   for (json r : derive_ridge_points(out)) {
-    r.erase("threads");
     r["target"] = target.id;
     out["ridge_points"].push_back(std::move(r));
   }
+  add_dequant(view, target, out);
   add_transfer_and_latency(view, target, out);  // before placements: their offload roof is a transfer ceiling
   add_placements(view, target, out);
   return out;

@@ -51,7 +51,7 @@ TEST(DequantCeilings, BestRowPerFormatAndThreadsWithTheFmaPeakBeside) {
   const json doc = results_with_rows();
   const ResultsView view(doc);
   const json section = {{"compute_ceilings", json::array({{{"precision", "fp32"}, {"engine", "vector"}, {"threads", 1}, {"value", 1.0e11}}})}};
-  const json d = derive_dequant_ceilings(view, section);
+  const json d = derive_dequant_ceilings(view, view.targets().front(), section);
   ASSERT_EQ(d["dequant_ceilings"].size(), 2u);
   const json& q8 = d["dequant_ceilings"][0];
   EXPECT_EQ(q8["format"], "q8_0");
@@ -105,7 +105,7 @@ TEST(DequantCeilings, KeyFiguresAndTheDerivedSection) {
 TEST(DequantCeilings, AFileWithoutTheRowsKeepsItsSection) {
   const json doc = {{"context", json::object()}, {"benchmarks", json::array()}};
   const ResultsView view(doc);
-  EXPECT_TRUE(derive_dequant_ceilings(view, json::object()).empty());
+  EXPECT_TRUE(derive_dequant_ceilings(view, view.targets().front(), json::object()).empty());
   EXPECT_FALSE(derive_roofline(doc).contains("dequant_table"));
 }
 
