@@ -12,7 +12,6 @@
 
 #include "roofline/analysis/dequant_ceilings.hpp"
 #include "roofline/analysis/results_view.hpp"
-#include "roofline/analysis/target_roofline.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
@@ -55,7 +54,14 @@ int threads_field(const json& e, const char* array) {
   return e["threads"].get<int>();
 }
 
+// A row's thread count where it names one (the CPU's rows must: the schema says so when the file is read); 0 for
+// a target whose rows name none (a device runs each kernel on all of it).
+int threads_of(const json& e, const char* array) { return e.contains("threads") ? threads_field(e, array) : 0; }
+
 std::string threads_text(int threads) { return threads == 1 ? "1 thread" : fmt::format("{} threads", threads); }
+// "/threads:T" and ", T threads" after a figure's id and words; nothing for a row without a thread count.
+std::string threads_id(int threads) { return threads > 0 ? fmt::format("/threads:{}", threads) : std::string(); }
+std::string threads_words(int threads) { return threads > 0 ? ", " + threads_text(threads) : std::string(); }
 
 // Best value per key, keeping the first-seen order of keys stable through std::map ordering.
 template <class Key>
@@ -66,33 +72,53 @@ void keep_best(std::map<Key, double>& best, const Key& key, double value) {
 
 constexpr const char* kPlateauMedian = "plateau median";
 
-// The levels cores share (KeyFigure::shared_memory).
-bool shared_level(Level level) { return level == Level::L3 || level == Level::DRAM; }
+// The levels cores share (KeyFigure::shared_memory): as the target's facts say where they list the level, else by
+// the CPU's vocabulary (L3 and DRAM are shared, L1 and L2 private), else shared.
+bool shared_level(const TargetView& t, const std::string& level) {
+  for (const TargetLevelView& l : t.memory_levels) {
+    if (l.name == level) return l.shared;
+  }
+  const std::optional<Level> named = parse_level(level);
+  return !named || *named == Level::L3 || *named == Level::DRAM;
+}
+
+// A level's place in the figures' order: the CPU's vocabulary (L1..DRAM), then a target's own names in the order
+// its ceilings list them (innermost first, as its derivation wrote them).
+int level_order(const json& ceilings, const std::string& level) {
+  if (const std::optional<Level> named = parse_level(level)) return static_cast<int>(*named);
+  int i = 0;
+  for (const json& c : ceilings) {
+    if (c.is_object() && c.value("level", std::string()) == level) break;
+    ++i;
+  }
+  return 100 + i;
+}
 constexpr const char* kBestRepetition = "best repetition";
 
-void add_memory(const json& roofline, std::vector<KeyFigure>& out) {
-  // (threads, level order, kernel) -> the level's value; a level listed twice keeps the larger
-  std::map<std::tuple<int, int, std::string>, double> best;
-  std::map<std::tuple<int, int, std::string>, std::string> warnings;  // a warned level's rows carry `warning`
+void add_memory(const json& roofline, const TargetView& t, std::vector<KeyFigure>& out) {
+  // (threads, level order, level, kernel) -> the level's value; a level listed twice keeps the larger
+  using Key = std::tuple<int, int, std::string, std::string>;
+  std::map<Key, double> best;
+  std::map<Key, std::string> warnings;  // a warned level's rows carry `warning`
   bool all_plateau = true;  // every entry has plateau_median (files before it give the best repetition)
   const json& ceilings = section_array(roofline, "memory_ceilings");
   for (const json& e : ceilings) all_plateau = all_plateau && e.is_object() && e.contains("plateau_median");
   for (const json& e : ceilings) {
     const std::string kernel = text_field(e, "memory_ceilings", "kernel");
     if (kernel != "read" && kernel != "triad") continue;
-    const std::string level_name = text_field(e, "memory_ceilings", "level");
-    const std::optional<Level> level = parse_level(level_name);
-    if (!level) throw InputError(fmt::format("roofline.memory_ceilings: unknown level '{}'", level_name));
-    const std::tuple<int, int, std::string> key{threads_field(e, "memory_ceilings"), static_cast<int>(*level), kernel};
+    const std::string level = text_field(e, "memory_ceilings", "level");
+    const int threads = threads_of(e, "memory_ceilings");
+    // The CPU's levels are its vocabulary's (another target names its own).
+    if (threads > 0 && !parse_level(level)) throw InputError(fmt::format("roofline.memory_ceilings: unknown level '{}'", level));
+    const Key key{threads, level_order(ceilings, level), level, kernel};
     keep_best(best, key, positive_field(e, "memory_ceilings", all_plateau ? "plateau_median" : "value"));
     if (e.contains("warning") && e["warning"].is_string()) warnings[key] = e["warning"].get<std::string>();
   }
   for (const auto& [key, value] : best) {
-    const auto& [threads, level, kernel] = key;
-    const std::string name(to_string(static_cast<Level>(level)));
-    out.push_back({fmt::format("memory/{}/{}/threads:{}", name, kernel, threads), "memory",
-                   fmt::format("{} {}, {}", name, kernel, threads_text(threads)), threads, value, "B/s", true,
-                   all_plateau ? kPlateauMedian : kBestRepetition, shared_level(static_cast<Level>(level)),
+    const auto& [threads, order, name, kernel] = key;
+    out.push_back({fmt::format("memory/{}/{}{}", name, kernel, threads_id(threads)), "memory",
+                   fmt::format("{} {}{}", name, kernel, threads_words(threads)), threads, value, "B/s", true,
+                   all_plateau ? kPlateauMedian : kBestRepetition, shared_level(t, name),
                    warnings.count(key) > 0 ? warnings.at(key) : std::string()});
   }
 }
@@ -107,16 +133,20 @@ void add_compute_and_clock(const json& roofline, std::vector<KeyFigure>& out) {
     const std::string e_name = text_field(e, "compute_ceilings", "engine", "vector");
     const std::optional<Engine> engine = parse_engine(e_name);
     if (!engine) throw InputError(fmt::format("roofline.compute_ceilings: unknown engine '{}'", e_name));
-    const int threads = threads_field(e, "compute_ceilings");
+    const int threads = threads_of(e, "compute_ceilings");
     keep_best(best, {threads, static_cast<int>(*p), static_cast<int>(*engine)}, positive_field(e, "compute_ceilings", "value"));
-    if (*engine == Engine::vector && e.contains("clock_hz")) clocks[threads].push_back(positive_field(e, "compute_ceilings", "clock_hz"));
+    // The host cores' clock at a thread count, beside their vector kernels; a device's clock is a fact of its
+    // compute ceilings (clock_hz, clock_source), not a figure of its own.
+    if (threads > 0 && *engine == Engine::vector && e.contains("clock_hz")) {
+      clocks[threads].push_back(positive_field(e, "compute_ceilings", "clock_hz"));
+    }
   }
   for (const auto& [key, value] : best) {
     const auto& [threads, p, engine] = key;
     const auto precision = static_cast<Precision>(p);
     const std::string e_name(to_string(static_cast<Engine>(engine)));
-    out.push_back({fmt::format("compute/{}/{}/threads:{}", to_string(precision), e_name, threads), "compute",
-                   fmt::format("{} {} peak, {}", to_string(precision), e_name, threads_text(threads)), threads, value,
+    out.push_back({fmt::format("compute/{}/{}{}", to_string(precision), e_name, threads_id(threads)), "compute",
+                   fmt::format("{} {} peak{}", to_string(precision), e_name, threads_words(threads)), threads, value,
                    std::string(rate_unit(precision)), true, "best kernel"});
   }
   for (const auto& [threads, values] : clocks) {
@@ -151,20 +181,20 @@ void add_gemv_of_roof_now(const json& roofline, std::vector<KeyFigure>& out) {
     const std::optional<Precision> p = parse_precision(text_field(e, "placements", "precision"));
     if (!p) continue;  // add_gemm has said so
     const double value = positive_field(now, "placements[].roof_now", "efficiency");
-    Now& b = best[{threads_field(e, "placements"), static_cast<int>(*p), text_field(e, "placements", "backend")}];
+    Now& b = best[{threads_of(e, "placements"), static_cast<int>(*p), text_field(e, "placements", "backend")}];
     if (value > b.value) b = {value, roof_now_bandwidth(e)};
   }
   for (const auto& [key, b] : best) {
     const auto& [threads, p, backend] = key;
     const std::string precision(to_string(static_cast<Precision>(p)));
-    out.push_back({fmt::format("gemm/{}/{}/batch:1/threads:{}/of_roof_now", precision, backend, threads), "gemm",
-                   fmt::format("GEMV {} batch 1 ({}) of its roof now, {}", precision, backend, threads_text(threads)),
+    out.push_back({fmt::format("gemm/{}/{}/batch:1{}/of_roof_now", precision, backend, threads_id(threads)), "gemm",
+                   fmt::format("GEMV {} batch 1 ({}) of its roof now{}", precision, backend, threads_words(threads)),
                    threads, b.value, std::string(kFractionUnit), true, "median over the probes around it", true, "",
                    b.bandwidth});
   }
 }
 
-void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
+void add_gemm(const json& roofline, const TargetView& t, std::vector<KeyFigure>& out) {
   struct Best {
     double value = 0.0;
     std::string backend;
@@ -180,12 +210,13 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
       throw InputError("roofline.placements: 'batch' is missing or not a positive integer");
     }
     const double value = positive_field(e, "placements", "value");
-    Best& b = best[{threads_field(e, "placements"), static_cast<int>(*p), e["batch"].get<int>()}];
+    Best& b = best[{threads_of(e, "placements"), static_cast<int>(*p), e["batch"].get<int>()}];
     if (value > b.value) {
-      // Operands in L3 or DRAM, whatever bounds the point (KeyFigure::shared_memory).
-      const std::optional<Level> resident = parse_level(text_field(e, "placements", "resident_level", "unknown"));
-      const bool dram = resident && shared_level(*resident);
-      b = {value, text_field(e, "placements", "backend", "unknown"), dram, roof_now_bandwidth(e)};
+      // Operands in a shared level (the CPU's L3 or DRAM), whatever bounds the point (KeyFigure::shared_memory);
+      // operands whose level is unknown are not said to be shared.
+      const std::string resident = text_field(e, "placements", "resident_level", "unknown");
+      const bool shared = resident != "unknown" && shared_level(t, resident);
+      b = {value, text_field(e, "placements", "backend", "unknown"), shared, roof_now_bandwidth(e)};
     }
   }
   std::set<std::pair<int, int>> seen;  // (threads, precision)
@@ -199,19 +230,35 @@ void add_gemm(const json& roofline, std::vector<KeyFigure>& out) {
     }
     const auto one = best.find({threads, p, 1});
     if (one != best.end()) {
-      out.push_back({fmt::format("gemm/{}/batch:1/threads:{}", to_string(precision), threads), "gemm",
-                     fmt::format("GEMV {} batch 1 ({}), {}", to_string(precision), one->second.backend, threads_text(threads)),
+      out.push_back({fmt::format("gemm/{}/batch:1{}", to_string(precision), threads_id(threads)), "gemm",
+                     fmt::format("GEMV {} batch 1 ({}){}", to_string(precision), one->second.backend, threads_words(threads)),
                      threads, one->second.value, unit, true, "best backend", one->second.shared_memory, "",
                      one->second.roof_now});
     }
     if (largest > 1) {
       const Best& b = best.at({threads, p, largest});
-      out.push_back({fmt::format("gemm/{}/batch:max/threads:{}", to_string(precision), threads), "gemm",
-                     fmt::format("GEMM {} batch {} ({}), {}", to_string(precision), largest, b.backend, threads_text(threads)),
+      out.push_back({fmt::format("gemm/{}/batch:max{}", to_string(precision), threads_id(threads)), "gemm",
+                     fmt::format("GEMM {} batch {} ({}){}", to_string(precision), largest, b.backend, threads_words(threads)),
                      threads, b.value, unit, true, "best backend", b.shared_memory, "", b.roof_now});
     }
   }
   add_gemv_of_roof_now(roofline, out);
+}
+
+// A target's link to the host and its launches, roofs of their own (a device's; the CPU has neither):
+// transfer/<direction>/<memory> (best repetition) and latency/launch (median launch, lower is better).
+void add_link(const json& roofline, std::vector<KeyFigure>& out) {
+  for (const json& c : section_array(roofline, "transfer_ceilings")) {
+    const std::string direction = text_field(c, "transfer_ceilings", "direction");
+    const std::string memory = text_field(c, "transfer_ceilings", "memory");
+    out.push_back({fmt::format("transfer/{}/{}", direction, memory), "transfer",
+                   fmt::format("transfer {} ({})", direction, memory), 0, c.value("value", 0.0), "B/s", true,
+                   "best repetition", true});
+  }
+  for (const json& c : section_array(roofline, "launch_latency")) {
+    out.push_back({"latency/launch", "latency", "kernel launch", 0, c.value("median", c.value("seconds", 0.0)), "s",
+                   false, "median launch"});
+  }
 }
 
 // The llm suite's layers (bench/suite_llm.cpp): per step, the median repetition of layer_seconds (time: lower
@@ -306,16 +353,25 @@ std::vector<KeyFigure> key_figures(const ResultsView& view) {
   if (!results.is_object() || !results.contains("roofline") || !results["roofline"].is_object()) {
     throw InputError("the results file has no roofline section (key figures need its ceilings)");
   }
-  // The CPU's figures from its entries alone (ids as they always were), then each other target's, prefixed.
-  const json& roofline = view.host_document()["roofline"];
+  // Every target's figures by the same rules, each from its own entries (target_document): the host CPU's ids as
+  // they always were, another target's prefixed with its id (target_prefix) and its words with its id.
   std::vector<KeyFigure> out;
-  add_memory(roofline, out);
-  add_compute_and_clock(roofline, out);
-  add_dequant_key_figures(roofline, out);
-  add_gemm(roofline, out);
-  for (const TargetView& t : view.devices()) add_target_key_figures(view.target_document(t.id)["roofline"], t, out);
-  // The llm suite's layers (llm --measure), from the CPU's entries.
-  add_llm(view.host_document(), out);
+  for (const TargetView& t : view.targets()) {
+    const json& doc = view.target_document(t.id);
+    const json& roofline = doc["roofline"];
+    std::vector<KeyFigure> figures;
+    add_memory(roofline, t, figures);
+    add_compute_and_clock(roofline, figures);
+    add_dequant_key_figures(roofline, figures);
+    add_gemm(roofline, t, figures);
+    add_link(roofline, figures);
+    add_llm(doc, figures);  // the llm suite's layers (llm --measure)
+    const std::string prefix = target_prefix(t.id);
+    for (KeyFigure& f : figures) {
+      if (!prefix.empty()) std::tie(f.id, f.label) = std::make_pair(prefix + f.id, t.id + " " + f.label);
+      out.push_back(std::move(f));
+    }
+  }
   if (out.empty()) {
     throw InputError("the results file has no memory ceilings, compute ceilings, placements or llm layers to take key figures from");
   }

@@ -4,7 +4,7 @@
 // ceilings are precision x engine, with the theoretical peak from the model its facts name; GEMM points are
 // placed on its own ceilings by the placement every target's points get (placement.cpp); transfers and kernel
 // launches are roofs of their own. See target_roofline.hpp;
-// its key figures are target_key_figures.cpp's.
+// its key figures are every target's, key_figures.cpp's.
 #include "roofline/analysis/target_roofline.hpp"
 
 #include <algorithm>

@@ -82,8 +82,9 @@ std::vector<std::pair<std::string, double>> canary_points(const ResultsDocument&
 // The key figures of a results file, in a fixed order (memory, compute, clock, gemm, llm; thread counts
 // ascending). Throws InputError when the file has no roofline section, when a field it reads has the wrong
 // type or sign, or when it yields no key figure at all.
-// Per target (issue 21): the CPU's ids as above; another target's begin with its id and have no thread count
-// (target_roofline.hpp, add_target_key_figures). The json overload builds the view.
+// Per target (issue 21): every target's figures come from the same rules over its own roofline entries; the
+// CPU's ids as above; another target's begin with its id and have no thread count (its rows name none), and add
+// transfer/<direction>/<memory> and latency/launch where it measured them. The json overload builds the view.
 std::vector<KeyFigure> key_figures(const ResultsView& view);
 std::vector<KeyFigure> key_figures(const nlohmann::json& results);
 

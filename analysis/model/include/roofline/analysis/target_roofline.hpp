@@ -20,20 +20,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/key_figures.hpp"
-
 #include "roofline/analysis/results_view.hpp"
 
 namespace roofline {
 
 // {"compute_ceilings", "memory_ceilings", "memory_levels", "ridge_points", "placements", "transfer_ceilings",
-//  "launch_latency", "notes"; with GEMM points "crossovers", "best_backends", "roof_violations"} of `target` (all empty when the file has no entries of it).
+//  "launch_latency", "notes"; with GEMM points "crossovers", "best_backends", "roof_violations"} of `target` (all
+//  empty when the file has no entries of it). Its key figures are key_figures.hpp's, every target's alike.
 nlohmann::json derive_target_roofline(const ResultsView& view, const TargetView& target);
-
-// The key figures of a non-CPU target from its roofline entries (`roofline`: the section restricted to it),
-// each id prefixed by the target's id: <id>/memory/<level>/<read|triad> (plateau median),
-// <id>/compute/<precision>/<engine>, <id>/gemm/<precision>/batch:1 and batch:max,
-// <id>/transfer/<direction>/<memory>, <id>/latency/launch (seconds, lower is better). Appended to `out`.
-void add_target_key_figures(const nlohmann::json& roofline, const TargetView& target, std::vector<KeyFigure>& out);
 
 }  // namespace roofline
