@@ -101,10 +101,45 @@ json decode_json(const DecodeRow& r) {
   return row;
 }
 
+// One operation's estimate: name, flops, bytes by kind, ai, seconds, bound, level, ...
+json op_json(const OpEstimate& e) {
+  json out = {{"name", e.op.name},
+              {"per_layer", e.op.per_layer},
+              {"precision", std::string(to_string(e.op.precision))},
+              {"flops", e.op.flops},
+              {"bytes", e.op.bytes()},
+              {"weight_bytes", e.op.weight_bytes},
+              {"kv_read_bytes", e.op.kv_read_bytes},
+              {"kv_write_bytes", e.op.kv_write_bytes},
+              {"activation_bytes", e.op.activation_bytes},
+              {"ai", e.ai},
+              {"compute_seconds", e.compute_seconds},
+              {"memory_seconds", e.memory_seconds},
+              {"dequant_seconds", e.dequant_seconds},
+              {"estimated_seconds", e.seconds},
+              {"layers", e.op.per_layer && e.op.layers_with > 0 ? json(e.op.layers_with) : json(nullptr)},
+              {"experts_touched", e.op.experts_touched > 0.0 ? json(e.op.experts_touched) : json(nullptr)},
+              {"format", e.op.format},
+              {"bound", std::string(to_string(e.limit))},
+              {"level", e.level}};
+  if (!e.dequant_roof.empty()) out["dequant_roof"] = e.dequant_roof;
+  return out;
+}
+
 json ops_json(const std::vector<OpEstimate>& ops) {
   json out = json::array();
   for (const OpEstimate& e : ops) out.push_back(op_json(e));
   return out;
+}
+
+json utilisation_json(const Utilisation& u, double tps) {
+  return {{"tokens_per_second", tps},
+          {"step_seconds", u.step_seconds},
+          {"mbu", u.mbu},
+          {"mfu", u.mfu},
+          {"dequant_utilisation", u.dequant},
+          {"nearest_bound", std::string(to_string(u.nearest))},
+          {"of_estimate", u.estimate_ratio}};
 }
 
 json observed_json(const ObservedAnswer& o) {
@@ -118,6 +153,24 @@ json observed_json(const ObservedAnswer& o) {
     out["prefill"]["prompt_tokens"] = o.prefill->tokens;
   }
   return out;
+}
+
+// A row with its tokens/s, the target's alone and the formula.
+json speculative_json(const SpeculativeRow& r) {
+  const SpeculativeBound& b = r.bound;
+  const double batch = static_cast<double>(r.batch);
+  return {{"accept", r.accept},
+          {"draft_tokens", r.draft_tokens},
+          {"batch", r.batch},
+          {"tokens_per_cycle", b.tokens_per_cycle},
+          {"draft_step_seconds", r.draft_step_seconds},
+          {"target_step_seconds", r.target_step_seconds},
+          {"verify_step_seconds", r.verify_step_seconds},
+          {"cycle_seconds", b.cycle_seconds},
+          {"tokens_per_second", batch * b.tokens_per_cycle / b.cycle_seconds},
+          {"target_tokens_per_second", batch / r.target_step_seconds},
+          {"speedup", b.speedup},
+          {"formula", kSpeculativeFormula}};
 }
 
 json speculative_json(const SpeculativeAnswer& s) {
@@ -202,30 +255,6 @@ std::optional<double> Measurement::residual_moment() const {
 
 std::optional<double> Measurement::residual_best_moment() const {
   return estimated_seconds_moment ? relative(*estimated_seconds_moment, measured_best_seconds) : std::nullopt;
-}
-
-json op_json(const OpEstimate& e) {
-  json out = {{"name", e.op.name},
-              {"per_layer", e.op.per_layer},
-              {"precision", std::string(to_string(e.op.precision))},
-              {"flops", e.op.flops},
-              {"bytes", e.op.bytes()},
-              {"weight_bytes", e.op.weight_bytes},
-              {"kv_read_bytes", e.op.kv_read_bytes},
-              {"kv_write_bytes", e.op.kv_write_bytes},
-              {"activation_bytes", e.op.activation_bytes},
-              {"ai", e.ai},
-              {"compute_seconds", e.compute_seconds},
-              {"memory_seconds", e.memory_seconds},
-              {"dequant_seconds", e.dequant_seconds},
-              {"estimated_seconds", e.seconds},
-              {"layers", e.op.per_layer && e.op.layers_with > 0 ? json(e.op.layers_with) : json(nullptr)},
-              {"experts_touched", e.op.experts_touched > 0.0 ? json(e.op.experts_touched) : json(nullptr)},
-              {"format", e.op.format},
-              {"bound", std::string(to_string(e.limit))},
-              {"level", e.level}};
-  if (!e.dequant_roof.empty()) out["dequant_roof"] = e.dequant_roof;
-  return out;
 }
 
 json to_json(const MeasuredComparison& m) {

@@ -25,21 +25,4 @@ SpeculativeRow speculative_row(double accept, std::int64_t draft_tokens, double 
           speculative_bound(accept, draft_tokens, draft_step, target_step, verify_step)};
 }
 
-nlohmann::json speculative_json(const SpeculativeRow& r) {
-  const SpeculativeBound& b = r.bound;
-  const double batch = static_cast<double>(r.batch);
-  return {{"accept", r.accept},
-          {"draft_tokens", r.draft_tokens},
-          {"batch", r.batch},
-          {"tokens_per_cycle", b.tokens_per_cycle},
-          {"draft_step_seconds", r.draft_step_seconds},
-          {"target_step_seconds", r.target_step_seconds},
-          {"verify_step_seconds", r.verify_step_seconds},
-          {"cycle_seconds", b.cycle_seconds},
-          {"tokens_per_second", batch * b.tokens_per_cycle / b.cycle_seconds},
-          {"target_tokens_per_second", batch / r.target_step_seconds},
-          {"speedup", b.speedup},
-          {"formula", kSpeculativeFormula}};
-}
-
 }  // namespace roofline::llm

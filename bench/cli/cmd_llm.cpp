@@ -38,7 +38,6 @@
 
 namespace roofline::cli {
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace {
 

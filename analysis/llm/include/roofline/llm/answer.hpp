@@ -235,7 +235,5 @@ struct LlmAnswer {
 // null where the document has always said so) and its number as the renderers read them.
 nlohmann::json to_json(const LlmAnswer& answer);
 nlohmann::json to_json(const MeasuredComparison& measured);
-// One operation's estimate (name, flops, bytes by kind, ai, seconds, bound, level, ...).
-nlohmann::json op_json(const OpEstimate& e);
 
 }  // namespace roofline::llm

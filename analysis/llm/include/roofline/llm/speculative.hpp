@@ -8,8 +8,6 @@
 
 #include <cstdint>
 
-#include <nlohmann/json.hpp>
-
 namespace roofline::llm {
 
 // (1 - a^(k+1)) / (1 - a); k + 1 at a = 1.
@@ -38,12 +36,9 @@ struct SpeculativeRow {
 SpeculativeRow speculative_row(double accept, std::int64_t draft_tokens, double draft_step, double target_step,
                                double verify_step, std::int64_t batch);
 
-// The formula, said under the table and in every row of the JSON.
+// The formula, said under the table and in every row of `llm --json`.
 inline constexpr const char* kSpeculativeFormula =
     "tokens per cycle (1 - A^(K+1)) / (1 - A); speed-up = tokens x target step / (K x draft step + verify step over K + "
     "1 tokens per sequence)";
-
-// The row as `llm --json` writes it (with its tokens/s, the target's alone and the formula).
-nlohmann::json speculative_json(const SpeculativeRow& row);
 
 }  // namespace roofline::llm

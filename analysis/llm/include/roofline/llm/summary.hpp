@@ -40,7 +40,7 @@ std::map<std::string, std::string> llm_conventions();
 
 // The whole answer; `results_file` names the run in the output.
 LlmAnswer summarize(const ModelConfig& config, const LlmRequest& request, const Roofs& roofs,
-                         const std::string& results_file);
+                    const std::string& results_file);
 
 // The smallest batch (up to `limit`) at which `compute_bound(batch)` holds, or 0 when none does.
 template <class F>
