@@ -14,17 +14,15 @@
 #include "roofline/llm/tables.hpp"
 
 namespace roofline::llm {
-using nlohmann::json;
-
 namespace {
 
 std::string tick_per_second(double v) { return tick_plain(v) + "/s"; }
 
 // Tokens/s (total) and seconds per token against the batch, from the decode rows.
-std::string batch_chart(const json& a, bool throughput) {
+std::string batch_chart(const LlmAnswer& a, bool throughput) {
   std::vector<std::pair<double, double>> points;
-  for (const json& r : a["decode"]) {
-    points.emplace_back(r["batch"].get<double>(), throughput ? r["tokens_per_second"].get<double>() : r["seconds_per_token"].get<double>());
+  for (const DecodeRow& r : a.decode) {
+    points.emplace_back(static_cast<double>(r.batch), throughput ? r.tokens_per_second : r.step.seconds);
   }
   if (points.empty()) return "";
   double y_lo = std::numeric_limits<double>::max(), y_hi = 0;
@@ -57,50 +55,49 @@ struct ChartPoint {
 
 // The ceilings used (the weights precision's compute roof, every memory level's roof) with the decode and
 // prefill steps and one layer's operations placed at (AI, FLOPs / estimated time).
-std::string roofline_chart(const json& a) {
-  const std::string weights = a["model"].value("weights", "");
+std::string roofline_chart(const LlmAnswer& a) {
+  // The weights' compute roof: a quantized format names no precision, so its chart has no roof to draw.
+  const std::string weights = a.model.weights.name;
   double peak = 0;
-  for (const json& c : a["roofs"]["compute"]) {
-    if (c.value("precision", "") == weights) peak = c["value"].get<double>();
+  for (const auto& [p, c] : a.roofs.compute) {
+    if (to_string(p) == weights) peak = c.value;
   }
   std::vector<ChartPoint> points;
-  for (const json& r : a["decode"]) {
-    points.push_back({fmt::format("decode batch {}", r["batch"].get<long long>()), "llm-decode", "#1f77b4",
-                      r["flops"].get<double>() / r["bytes"].get<double>(), r["flops"].get<double>() / r["seconds"].get<double>()});
+  for (const DecodeRow& r : a.decode) {
+    points.push_back({fmt::format("decode batch {}", r.batch), "llm-decode", "#1f77b4", r.step.flops / r.step.bytes,
+                      r.step.flops / r.step.seconds});
   }
-  for (const json& r : a["prefill"]) {
-    points.push_back({fmt::format("prefill {} tokens", r["prompt_tokens"].get<long long>()), "llm-prefill", "#d62728",
-                      r["flops"].get<double>() / r["bytes"].get<double>(), r["flops"].get<double>() / r["seconds"].get<double>()});
+  for (const PrefillRow& r : a.prefill) {
+    points.push_back({fmt::format("prefill {} tokens", r.prompt_tokens), "llm-prefill", "#d62728", r.step.flops / r.step.bytes,
+                      r.step.flops / r.step.seconds});
   }
-  for (const char* phase : {"decode", "prefill"}) {
-    for (const json& op : a["layer"][phase]["ops"]) {
-      if (op["flops"].get<double>() <= 0.0) continue;
-      points.push_back({std::string(phase) + " " + op.value("name", ""), std::string("llm-op llm-op-") + phase,
-                        std::string(phase) == "decode" ? "#9ecae1" : "#fcae91", op["ai"].get<double>(),
-                        op["flops"].get<double>() / op["estimated_seconds"].get<double>()});
+  for (const auto& [phase, ops] : {std::pair{"decode", &a.layer_decode.ops}, std::pair{"prefill", &a.layer_prefill.ops}}) {
+    for (const OpEstimate& e : *ops) {
+      if (e.op.flops <= 0.0) continue;
+      points.push_back({std::string(phase) + " " + e.op.name, std::string("llm-op llm-op-") + phase,
+                        std::string(phase) == "decode" ? "#9ecae1" : "#fcae91", e.ai, e.op.flops / e.seconds});
     }
   }
   if (peak <= 0.0 || points.empty()) return "";
-  double ai_lo = 1e300, ai_hi = 0, lo = peak, bw_hi = 0;
+  double ai_lo = 1e300, ai_hi = 0, lo = peak;
   for (const ChartPoint& p : points) ai_lo = std::min(ai_lo, p.ai), ai_hi = std::max(ai_hi, p.ai), lo = std::min(lo, p.rate);
-  for (const json& l : a["roofs"]["memory"]) bw_hi = std::max(bw_hi, l["value"].get<double>());
-  ai_hi = std::max(ai_hi, 4 * peak / a["roofs"]["memory"].back()["value"].get<double>());
+  ai_hi = std::max(ai_hi, 4 * peak / a.roofs.memory.back().bandwidth);
   PlotFrame frame;
   const LogLogPlot plot = make_log_log_plot(frame, decade_range(ai_lo, ai_hi), decade_range(lo, peak * 2));
   std::string s = svg_open_log_log(plot, "llm-roofline-chart", "Decode and prefill on the measured roofline",
                                    "arithmetic intensity (FLOP/byte)", "FLOP/s", tick_plain, tick_flop_rate);
   s += svg_clipped_group("llm-roofline-chart", " class=\"roofs\"");
   std::vector<LegendRow> legend;
-  for (const json& l : a["roofs"]["memory"]) {
-    const double bw = l["value"].get<double>();
-    const std::string level = l.value("level", "");
-    const bool gemv = l.contains("precision");  // --roof gemm: the bandwidth the run's GEMV attained
+  for (const MemoryRoofUsed& l : a.roofs.memory) {
+    const double bw = l.bandwidth;
+    const std::string& level = l.level;
+    const bool gemv = l.gemv.has_value();  // --roof gemm: the bandwidth the run's GEMV attained
     const std::string dash = gemv ? "6 4" : "";
     const double ridge = peak / bw;
     s += svg_line(plot.x.to_px(plot.x.lo), plot.y.to_px(bw * plot.x.lo), plot.x.to_px(ridge), plot.y.to_px(peak),
                   fmt::format(" class=\"memory-roof\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"{}\" data-level=\"{}\" "
                               "data-value=\"{:.6g}\"", series_colour(level), dash, html_escape(level), bw));
-    const std::string label = gemv ? fmt::format("{} {} GEMV roof", level, l.value("precision", "")) : level + " roof";
+    const std::string label = gemv ? fmt::format("{} {} GEMV roof", level, to_string(*l.gemv)) : level + " roof";
     legend.push_back({label, series_colour(level), dash, ""});
   }
   s += svg_line(plot.x.to_px(plot.x.lo), plot.y.to_px(peak), plot.x.to_px(plot.x.hi), plot.y.to_px(peak),
@@ -124,22 +121,22 @@ std::string figure(const std::string& svg) { return svg.empty() ? "" : "<figure>
 
 }  // namespace
 
-std::string render_llm_section(const json& a) {
-  std::string s = fmt::format("<section id=\"llm\">\n<h2>LLM inference: {}</h2>\n", html_escape(a["model"].value("name", "")));
+std::string render_llm_section(const LlmAnswer& a) {
+  std::string s = fmt::format("<section id=\"llm\">\n<h2>LLM inference: {}</h2>\n", html_escape(a.model.config.name));
   s += fmt::format("<p class=\"note\">Estimated from the ceilings of {} (every operation at max(FLOPs / compute roof, "
-                   "bytes / memory roof)).</p>\n", html_escape(a.value("results", "")));
+                   "bytes / memory roof)).</p>\n", html_escape(a.results));
   s += figure(roofline_chart(a));
   s += "<div class=\"pair\">\n" + figure(batch_chart(a, true)) + figure(batch_chart(a, false)) + "</div>\n";
   for (const ReportTable& t : llm_tables(a)) s += render_table_html(t);
-  for (const json& n : llm_notes(a)) s += "<p class=\"note\">" + html_escape(n.get<std::string>()) + "</p>\n";
+  for (const std::string& n : llm_notes(a)) s += "<p class=\"note\">" + html_escape(n) + "</p>\n";
   return s + "</section>\n";
 }
 
-std::string render_llm_page(const json& a) {
+std::string render_llm_page(const LlmAnswer& a) {
   std::string s = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   s += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n";
   s += fmt::format("<title>roofline llm: {}</title>\n<style>{}</style>\n</head>\n<body>\n",
-                   html_escape(a["model"].value("name", "")), report_css());
+                   html_escape(a.model.config.name), report_css());
   return s + render_llm_section(a) + "</body>\n</html>\n";
 }
 

@@ -49,14 +49,4 @@ Utilisation utilisation(const StepEstimate& s, double tokens, double tps, double
   return u;
 }
 
-nlohmann::json utilisation_json(const Utilisation& u, double tps) {
-  return {{"tokens_per_second", tps},
-          {"step_seconds", u.step_seconds},
-          {"mbu", u.mbu},
-          {"mfu", u.mfu},
-          {"dequant_utilisation", u.dequant},
-          {"nearest_bound", std::string(to_string(u.nearest))},
-          {"of_estimate", u.estimate_ratio}};
-}
-
 }  // namespace roofline::llm

@@ -19,21 +19,10 @@ SpeculativeBound speculative_bound(double accept, std::int64_t draft_tokens, dou
   return b;
 }
 
-nlohmann::json speculative_json(const SpeculativeBound& b, double accept, std::int64_t draft_tokens, double draft_step,
-                                double target_step, double verify_step, std::int64_t batch) {
-  return {{"accept", accept},
-          {"draft_tokens", draft_tokens},
-          {"batch", batch},
-          {"tokens_per_cycle", b.tokens_per_cycle},
-          {"draft_step_seconds", draft_step},
-          {"target_step_seconds", target_step},
-          {"verify_step_seconds", verify_step},
-          {"cycle_seconds", b.cycle_seconds},
-          {"tokens_per_second", static_cast<double>(batch) * b.tokens_per_cycle / b.cycle_seconds},
-          {"target_tokens_per_second", static_cast<double>(batch) / target_step},
-          {"speedup", b.speedup},
-          {"formula", "tokens per cycle (1 - A^(K+1)) / (1 - A); speed-up = tokens x target step / (K x draft step + "
-                      "verify step over K + 1 tokens per sequence)"}};
+SpeculativeRow speculative_row(double accept, std::int64_t draft_tokens, double draft_step, double target_step,
+                               double verify_step, std::int64_t batch) {
+  return {batch, accept, draft_tokens, draft_step, target_step, verify_step,
+          speculative_bound(accept, draft_tokens, draft_step, target_step, verify_step)};
 }
 
 }  // namespace roofline::llm

@@ -38,7 +38,6 @@
 
 namespace roofline::cli {
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace {
 
@@ -209,29 +208,29 @@ void run_llm(const LlmArgs& a, CliState& state) {
   roofs.memory_total_bytes = memory.total_bytes;
   roofs.memory_available_bytes = memory.available_bytes;
   roofs.memory_source = memory.source;
-  json answer = llm::summarize(config, request, roofs, results_path.string());
+  llm::LlmAnswer answer = llm::summarize(config, request, roofs, results_path.string());
   if (threads == 0) {
-    answer["notes"].push_back(fmt::format("ceilings at {} threads: the largest thread count of {} with a DRAM roof "
+    answer.notes.push_back(fmt::format("ceilings at {} threads: the largest thread count of {} with a DRAM roof "
                                           "(--threads chooses another)", roofs.threads, results_path.string()));
   }
   if (!a.measured.empty()) {
     if (a.measure || a.measure_flags) throw InputError("--measured reads back a file --measure wrote: not with --measure or its flags");
-    answer["measured"] = read_measured_llm(a.measured, config, request, roofs);
+    answer.measured = read_measured_llm(a.measured, config, request, roofs);
   } else if (a.measure) {
     LlmMeasureArgs m{a.out, a.profile, a.bind, a.backends, results_path.string(), a.force};
     const LlmMeasurePlan plan = plan_llm_measure(m, config, request, roofs.threads);
-    answer["measured"] = measure_llm(plan, config, request, roofs, state);
+    answer.measured = measure_llm(plan, config, request, roofs, state);
   } else if (a.measure_flags) {
     throw InputError("--out, --profile, --bind and --backends go with --measure (they say where and how the chain is measured)");
   }
 
   if (!a.html.empty()) write_file_atomically(a.html, llm::render_llm_page(answer), overwrite);
   if (a.json) {
-    std::printf("%s\n", answer.dump(2).c_str());
+    std::printf("%s\n", llm::to_json(answer).dump(2).c_str());
   } else {
     std::fputs(llm::render_llm_text(answer).c_str(), stdout);
     if (!a.html.empty()) std::printf("html     %s\n", a.html.c_str());
-    if (a.measure) std::printf("results  %s\n", answer["measured"]["results_file"].get<std::string>().c_str());
+    if (a.measure) std::printf("results  %s\n", answer.measured->run->results_file.c_str());
   }
 }
 

@@ -40,9 +40,9 @@ std::map<std::string, double> step_estimates(const llm::ModelConfig& config, con
   std::vector<llm::MeasuredStep> planned;
   for (const LlmStepPlan& s : plan_llm(input).steps) planned.push_back(s.step);
   std::map<std::string, double> out;
-  const json estimate = llm::compare_measured(config, request, roofs, planned);  // held: the loop reads into it
-  for (const json& row : estimate["steps"]) {
-    out[row["id"].get<std::string>()] = row["estimated_seconds"].get<double>();
+  const llm::MeasuredComparison estimate = llm::compare_measured(config, request, roofs, planned);
+  for (const llm::MeasuredRow& row : estimate.steps) {
+    out[row.id] = row.layer.estimated_seconds;
   }
   return out;
 }
@@ -76,14 +76,17 @@ json results_document(const LlmMeasurePlan& p, const Runner& runner, const Suite
 
 // The steps of an llm results file's entries at the estimate's threads set beside the estimate, with the roof
 // of the moment the suite recorded (context.suites.llm.memory_roof_moment) and what the plan left out.
-json compare_with_estimate(const llm::ModelConfig& config, const llm::LlmRequest& request, const llm::Roofs& roofs,
-                           const std::vector<json>& entries, const json& suite) {
+llm::MeasuredComparison compare_with_estimate(const llm::ModelConfig& config, const llm::LlmRequest& request,
+                                              const llm::Roofs& roofs, const std::vector<json>& entries, const json& suite,
+                                              const std::string& results_file) {
   std::vector<llm::MeasuredStep> steps = measured_steps(entries, roofs.threads);
   add_step_facts(steps, suite, roofs.threads);
-  json out = llm::compare_measured(config, request, roofs, steps);
-  for (const json& why : suite.value("skipped", json::array())) out["notes"].push_back(why);
+  llm::MeasuredComparison out = llm::compare_measured(config, request, roofs, steps);
+  for (const json& why : suite.value("skipped", json::array())) {
+    if (why.is_string()) out.notes.push_back(why.get<std::string>());
+  }
   if (llm::quantized_chain(request.precisions)) {
-    out["working_set"] = "the quantized chain rotates each weight over copies (labels.weights_copies) streaming at least 4x "
+    out.working_set = "the quantized chain rotates each weight over copies (labels.weights_copies) streaming at least 4x "
                          "the last level cache per rotation: its estimate uses the level that working set fits in (DRAM)";
   }
   const json moment = suite.value("memory_roof_moment", json::object());
@@ -93,17 +96,24 @@ json compare_with_estimate(const llm::ModelConfig& config, const llm::LlmRequest
                     before, after);
   }
   // What the harness's figures are (compare_measured's wording is of single passes).
-  out["residual"] = "(estimated - measured) / measured; measured = the median repetition (each the mean of its "
+  out.residual = "(estimated - measured) / measured; measured = the median repetition (each the mean of its "
                     "iterations, at least the profile's min time; residual_best: the fastest repetition)";
-  out["threads"] = roofs.threads;
-  out["budget_bytes"] = suite.value("budget_bytes", json(nullptr));
-  out["backends"] = suite.value("backends", json::object());
+  llm::MeasuredRun& run = out.run.emplace();
+  run.threads = roofs.threads;
+  if (const json budget = suite.value("budget_bytes", json(nullptr)); budget.is_number_unsigned()) {
+    run.budget_bytes = budget.get<std::uint64_t>();
+  }
+  const json backends = suite.value("backends", json::object());
+  for (const auto& [what, backend] : backends.items()) {
+    if (backend.is_string()) run.backends[what] = backend.get<std::string>();
+  }
+  run.results_file = results_file;
   return out;
 }
 
 }  // namespace
 
-json read_measured_llm(const fs::path& file, const llm::ModelConfig& config, const llm::LlmRequest& request,
+llm::MeasuredComparison read_measured_llm(const fs::path& file, const llm::ModelConfig& config, const llm::LlmRequest& request,
                        const llm::Roofs& roofs) {
   const json doc = load_results(file);
   const json* suite = &doc;
@@ -123,9 +133,7 @@ json read_measured_llm(const fs::path& file, const llm::ModelConfig& config, con
     throw InputError(fmt::format("--measured {}: no measured step at {} threads; pass --threads with the count it measured at",
                                  file.string(), roofs.threads));
   }
-  json out = compare_with_estimate(config, request, roofs, entries, *suite);
-  out["results_file"] = file.string();
-  return out;
+  return compare_with_estimate(config, request, roofs, entries, *suite, file.string());
 }
 
 LlmMeasurePlan plan_llm_measure(const LlmMeasureArgs& a, const llm::ModelConfig& config, const llm::LlmRequest& request,
@@ -164,7 +172,7 @@ LlmMeasurePlan plan_llm_measure(const LlmMeasureArgs& a, const llm::ModelConfig&
   return p;
 }
 
-json measure_llm(const LlmMeasurePlan& p, const llm::ModelConfig& config, const llm::LlmRequest& request,
+llm::MeasuredComparison measure_llm(const LlmMeasurePlan& p, const llm::ModelConfig& config, const llm::LlmRequest& request,
                  const llm::Roofs& roofs, CliState& state) {
   const auto started = std::chrono::steady_clock::now();
   const RunConfig& c = p.config;
@@ -197,8 +205,7 @@ json measure_llm(const LlmMeasurePlan& p, const llm::ModelConfig& config, const 
   const json environment = environment_json(env_start, env_end, canary_bytes(p.machine, c), c.max_threads());
   const json doc = results_document(p, runner, suite, environment, seconds);
 
-  json out = compare_with_estimate(config, request, roofs, runner.entries(), suite.context);
-  out["results_file"] = p.out.string();
+  llm::MeasuredComparison out = compare_with_estimate(config, request, roofs, runner.entries(), suite.context, p.out.string());
   write_file_atomically(p.out, doc.dump(2) + "\n", p.overwrite);
   for (const std::string& f : runner.failures()) std::fprintf(stderr, "roofline: FAILED %s\n", f.c_str());
   if (!runner.failures().empty()) {

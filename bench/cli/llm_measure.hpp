@@ -6,11 +6,10 @@
 #include <filesystem>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "commands.hpp"
 #include "roofline/bench/machine.hpp"
 #include "roofline/bench/run_config.hpp"
+#include "roofline/llm/answer.hpp"
 #include "roofline/llm/config.hpp"
 #include "roofline/llm/roofs.hpp"
 #include "roofline/llm/summary.hpp"
@@ -37,16 +36,16 @@ struct LlmMeasurePlan {
 LlmMeasurePlan plan_llm_measure(const LlmMeasureArgs& args, const llm::ModelConfig& config, const llm::LlmRequest& request,
                                 int threads);
 
-// Measures, writes the results file and returns the comparison (the answer's "measured", with "results_file").
+// Measures, writes the results file and returns the comparison (the answer's measured, with the run's facts).
 // Benchmarks that failed validation are named on stderr and set state.exit_code to 1 (the file keeps their
 // entries, marked).
-nlohmann::json measure_llm(const LlmMeasurePlan& plan, const llm::ModelConfig& config, const llm::LlmRequest& request,
-                           const llm::Roofs& roofs, CliState& state);
+llm::MeasuredComparison measure_llm(const LlmMeasurePlan& plan, const llm::ModelConfig& config,
+                                    const llm::LlmRequest& request, const llm::Roofs& roofs, CliState& state);
 
 // `llm --measured FILE`: the comparison of a results file `llm --measure` wrote (read back, nothing measured)
 // against the estimate of `roofs`. Throws InputError for a file that is not one, or measured another model, weights
 // format or KV precision, or has no step at roofs.threads.
-nlohmann::json read_measured_llm(const std::filesystem::path& file, const llm::ModelConfig& config,
-                                 const llm::LlmRequest& request, const llm::Roofs& roofs);
+llm::MeasuredComparison read_measured_llm(const std::filesystem::path& file, const llm::ModelConfig& config,
+                                          const llm::LlmRequest& request, const llm::Roofs& roofs);
 
 }  // namespace roofline::cli

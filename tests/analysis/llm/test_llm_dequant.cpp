@@ -87,19 +87,22 @@ TEST(LlmDequant, TheSummaryNamesTheCeilingUsed) {
   r.prompts = {16};
   r.context = 16;
   for (const bool with : {true, false}) {
-    const json a = summarize(c, r, roofs_of(round_results(with)), "results_2t.json");
-    ASSERT_TRUE(a["roofs"].contains("dequant"));
-    const json& d = a["roofs"]["dequant"].front();
-    EXPECT_EQ(d["source"], with ? "measured" : "convention");
-    const std::string notes = a["notes"].dump();
+    const LlmAnswer a = summarize(c, r, roofs_of(round_results(with)), "results_2t.json");
+    ASSERT_FALSE(a.roofs.dequant.empty());
+    const DequantRoofUsed& d = a.roofs.dequant.front();
+    EXPECT_EQ(d.measured, with);
+    EXPECT_EQ(to_json(a)["roofs"]["dequant"].front()["source"], with ? "measured" : "convention");
+    const std::string notes = json(a.notes).dump();
     EXPECT_NE(notes.find(with ? "measured q6_k ceiling at 2 threads" : "no q6_k dequant-dot ceiling at 2 threads"),
               std::string::npos) << notes;
-    EXPECT_EQ(a["layer"]["decode"]["ops"].front()["dequant_roof"], with ? "q6_k dequant-dot avx512_vnni L1" : "convention");
+    EXPECT_EQ(a.layer_decode.ops.front().dequant_roof, with ? "q6_k dequant-dot avx512_vnni L1" : "convention");
   }
   // Native weights: no dequantization roof at all.
   LlmRequest native = r;
   native.precisions = Precisions{};
-  EXPECT_FALSE(summarize(c, native, roofs_of(round_results(true)), "results_2t.json")["roofs"].contains("dequant"));
+  const LlmAnswer a = summarize(c, native, roofs_of(round_results(true)), "results_2t.json");
+  EXPECT_TRUE(a.roofs.dequant.empty());
+  EXPECT_FALSE(to_json(a)["roofs"].contains("dequant"));
 }
 
 }  // namespace

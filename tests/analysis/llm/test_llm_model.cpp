@@ -148,21 +148,29 @@ TEST(LlmModel, FirstBatchWhereFindsTheSwitch) {
 TEST(LlmModel, SummaryAnswersTheQuestions) {
   LlmRequest r;
   r.precisions = kBf16;
-  const nlohmann::json a = summarize(shipped("llama-2-7b"), r, test_roofs(), "results_2t.json");
-  EXPECT_EQ(a["model"]["parameters"], 6'738'415'616);
-  EXPECT_EQ(a["model"]["kv_cache_bytes_per_token"], 524'288.0);
+  const LlmAnswer a = summarize(shipped("llama-2-7b"), r, test_roofs(), "results_2t.json");
+  EXPECT_EQ(a.model.parameters, 6'738'415'616);
+  EXPECT_EQ(a.model.kv_cache_bytes_per_token, 524'288.0);
   // (32 GiB - 12.55 GiB of weights) / 2 GiB per sequence at context 4096.
-  EXPECT_EQ(a["model"]["max_sequences"], 9);
-  ASSERT_EQ(a["decode"].size(), 3u);
-  EXPECT_EQ(a["decode"][0]["bound"], "memory");
-  EXPECT_LT(a["decode"][0]["tokens_per_second"].get<double>(), a["decode"][1]["tokens_per_second"].get<double>());
+  EXPECT_EQ(a.model.max_sequences, 9);
+  ASSERT_EQ(a.decode.size(), 3u);
+  EXPECT_EQ(a.decode[0].step.bound, Limit::memory);
+  EXPECT_LT(a.decode[0].tokens_per_second, a.decode[1].tokens_per_second);
   // The projections' AI is ~batch FLOP/byte in bf16: they meet the 20 FLOP/byte ridge just past batch 20.
-  const auto ridge = a["ridge"]["projections_compute_bound_batch"].get<std::int64_t>();
+  ASSERT_TRUE(a.ridge.projections_compute_bound_batch.has_value());
+  const std::int64_t ridge = *a.ridge.projections_compute_bound_batch;
   EXPECT_GE(ridge, 20);
   EXPECT_LE(ridge, 22);
-  EXPECT_EQ(a["prefill"][0]["bound"], "compute");
-  EXPECT_EQ(a["prefill"][0]["prompt_tokens"], 512);
-  EXPECT_EQ(a["layer"]["decode"]["ops"].size(), 11u);
+  EXPECT_EQ(a.prefill[0].step.bound, Limit::compute);
+  EXPECT_EQ(a.prefill[0].prompt_tokens, 512);
+  EXPECT_EQ(a.layer_decode.ops.size(), 11u);
+  // The document `llm --json` prints says the same under its names.
+  const nlohmann::json j = to_json(a);
+  EXPECT_EQ(j["model"]["parameters"], 6'738'415'616);
+  EXPECT_EQ(j["model"]["max_sequences"], 9);
+  EXPECT_EQ(j["decode"][0]["bound"], "memory");
+  EXPECT_EQ(j["ridge"]["projections_compute_bound_batch"], ridge);
+  EXPECT_EQ(j["layer"]["decode"]["ops"].size(), 11u);
 }
 
 std::string roofs_error(const char* file) {

@@ -6,14 +6,14 @@
 
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "roofline/llm/answer.hpp"
 
 namespace roofline::llm {
 
 // The section alone (<section id="llm">...</section>), for a page that has the report's stylesheet.
-std::string render_llm_section(const nlohmann::json& answer);
+std::string render_llm_section(const LlmAnswer& answer);
 
 // A self-contained page around the section (inline CSS and SVG, no scripts, no network).
-std::string render_llm_page(const nlohmann::json& answer);
+std::string render_llm_page(const LlmAnswer& answer);
 
 }  // namespace roofline::llm

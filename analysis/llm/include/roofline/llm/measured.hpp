@@ -11,15 +11,12 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/llm/answer.hpp"
 #include "roofline/llm/config.hpp"
 #include "roofline/llm/roofs.hpp"
 #include "roofline/llm/summary.hpp"
 
 namespace roofline::llm {
-
-enum class Phase { decode, prefill };
 
 // What one timed step of the chain gave (filled by bench/llm_chain.cpp).
 struct MeasuredStep {
@@ -47,21 +44,20 @@ bool quantized_chain(const Precisions& p);
 // lm_head (once per model) in the quantized chain.
 std::vector<Op> chain_ops(const ModelConfig& c, const Precisions& p, const MeasuredStep& step);
 
-// {"steps": [{"id", "title", "phase", "batch"/"prompt_tokens", "estimated_seconds", "measured_seconds",
-// "residual", "ops": [op_json + measured_seconds + residual], "note"}]}. The quantized chain's steps add
-// "step": {"estimated_seconds", "measured_seconds", "measured_best_seconds", "ratio" (estimated / measured),
-// "ratio_best", "bound" (the limit of the operations taking most of the estimate)}. A step's working set is
-// its working_set_bytes when given (the quantized chain's rotated copies), else one layer's.
-nlohmann::json compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs,
-                                const std::vector<MeasuredStep>& steps);
+// One row per step: one layer's operations and the layer, estimated beside measured (an operation or a layer
+// left out was not measured); the quantized chain's rows add the model step (layers x its layer + lm_head).
+// A step's working set is its working_set_bytes when given (the quantized chain's rotated copies), else one
+// layer's. to_json (answer.hpp) writes it as the answer's "measured".
+MeasuredComparison compare_measured(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs,
+                                    const std::vector<MeasuredStep>& steps);
 
 // The roofs with the DRAM roof replaced by `bandwidth` (the read kernel measured beside the chain) and
 // no GEMV bandwidth: the roofline of the moment.
 Roofs at_memory_roof(const Roofs& roofs, double bandwidth);
 
 // Sets beside each step and operation of `measured` (compare_measured against the results file's roofs)
-// the estimate and residuals against the roof of the moment (`moment`: compare_measured against
+// the estimate against the roof of the moment (`moment`: compare_measured of the same steps against
 // at_memory_roof of the mean of `before` and `after`, measured just before and after the chain).
-void add_moment(nlohmann::json& measured, const nlohmann::json& moment, double before, double after);
+void add_moment(MeasuredComparison& measured, const MeasuredComparison& moment, double before, double after);
 
 }  // namespace roofline::llm

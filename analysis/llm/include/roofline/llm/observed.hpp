@@ -9,8 +9,6 @@
 #include <cstdint>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "roofline/llm/estimate.hpp"
 
 namespace roofline::llm {
@@ -35,7 +33,5 @@ struct Utilisation {
 
 // `tokens` = tokens one step makes (the batch for decode, the prompt for prefill); `tps` observed.
 Utilisation utilisation(const StepEstimate& s, double tokens, double tps, double dequant_rate);
-
-nlohmann::json utilisation_json(const Utilisation& u, double tps);
 
 }  // namespace roofline::llm

@@ -8,8 +8,6 @@
 
 #include <cstdint>
 
-#include <nlohmann/json.hpp>
-
 namespace roofline::llm {
 
 // (1 - a^(k+1)) / (1 - a); k + 1 at a = 1.
@@ -24,7 +22,23 @@ struct SpeculativeBound {
 SpeculativeBound speculative_bound(double accept, std::int64_t draft_tokens, double draft_step, double target_step,
                                    double verify_step);
 
-nlohmann::json speculative_json(const SpeculativeBound& b, double accept, std::int64_t draft_tokens, double draft_step,
-                                double target_step, double verify_step, std::int64_t batch);
+// One decode batch's bound, with the steps it was computed from.
+struct SpeculativeRow {
+  std::int64_t batch = 1;
+  double accept = 0.0;
+  std::int64_t draft_tokens = 0;
+  double draft_step_seconds = 0.0;
+  double target_step_seconds = 0.0;
+  double verify_step_seconds = 0.0;  // one target step over K + 1 tokens per sequence
+  SpeculativeBound bound;
+};
+
+SpeculativeRow speculative_row(double accept, std::int64_t draft_tokens, double draft_step, double target_step,
+                               double verify_step, std::int64_t batch);
+
+// The formula, said under the table and in every row of `llm --json`.
+inline constexpr const char* kSpeculativeFormula =
+    "tokens per cycle (1 - A^(K+1)) / (1 - A); speed-up = tokens x target step / (K x draft step + verify step over K + "
+    "1 tokens per sequence)";
 
 }  // namespace roofline::llm

@@ -1,18 +1,17 @@
-// The answer of `roofline llm` as one JSON object, built from a model config and a results file's
-// ceilings: the model (parameters, weight bytes, KV cache per token, sequences that fit in memory), one
-// row per decode batch (seconds per token, tokens/s, bound, MBU, MFU), the batch where decode turns
-// compute-bound, one row per prefill prompt length (time to first token, bound), and the per-operation
-// table of one layer for the first batch and the first prompt. Text and HTML renderers read this object.
+// The answer of `roofline llm` (answer.hpp), built from a model config and a results file's ceilings: the
+// model (parameters, weight bytes, KV cache per token, sequences that fit in memory), one row per decode
+// batch (seconds per token, tokens/s, bound, MBU, MFU), the batch where decode turns compute-bound, one row
+// per prefill prompt length (time to first token, bound), and the per-operation table of one layer for the
+// first batch and the first prompt. Text and HTML renderers read it; to_json writes it.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include <optional>
-
+#include "roofline/llm/answer.hpp"
 #include "roofline/llm/config.hpp"
 #include "roofline/llm/estimate.hpp"
 #include "roofline/llm/observed.hpp"
@@ -36,15 +35,12 @@ struct LlmRequest {
 StepEstimate decode_step(const ModelConfig& c, const LlmRequest& r, const Roofs& roofs, std::int64_t batch,
                          std::int64_t new_tokens = 1);
 
-// The counting conventions of the model, stated in every output.
-nlohmann::json llm_conventions();
-
-// One operation's estimate as JSON (name, flops, bytes by kind, ai, seconds, bound, level, ...).
-nlohmann::json op_json(const OpEstimate& e);
+// The counting conventions of the model, stated in every output, by topic.
+std::map<std::string, std::string> llm_conventions();
 
 // The whole answer; `results_file` names the run in the output.
-nlohmann::json summarize(const ModelConfig& config, const LlmRequest& request, const Roofs& roofs,
-                         const std::string& results_file);
+LlmAnswer summarize(const ModelConfig& config, const LlmRequest& request, const Roofs& roofs,
+                    const std::string& results_file);
 
 // The smallest batch (up to `limit`) at which `compute_bound(batch)` holds, or 0 when none does.
 template <class F>
