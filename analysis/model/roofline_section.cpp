@@ -185,7 +185,7 @@ json derive_roofline(const ResultsView& view) {
   // Every benchmark and machine field read here was type-checked when the file was read
   // (check_input_fields): a type error past this point is our bug, not the file's.
   merge(section, derive_memory_ceilings(view));
-  merge(section, derive_compute_ceilings(view));
+  merge(section, derive_compute_ceilings(view, view.cpu()));
   merge(section, derive_dequant_ceilings(view, view.cpu(), section));
   section["ridge_points"] = derive_ridge_points(section);
   merge(section, derive_placements(view, view.cpu(), section));

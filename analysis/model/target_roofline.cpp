@@ -1,10 +1,10 @@
 // The roofline of a target other than the host CPU (issue 21), derived from its own benchmark entries and
 // facts alone, target-blind: its memory levels are the names its facts list (innermost first, the last its
 // main memory), found on its bandwidth curve by the same plateau detection as the CPU's; its compute
-// ceilings are precision x engine, with the theoretical peak from the model its facts name; GEMM points are
-// placed on its own ceilings by the placement every target's points get (placement.cpp); transfers and kernel
-// launches are roofs of their own. See target_roofline.hpp;
-// its key figures are every target's, key_figures.cpp's.
+// ceilings come from the CPU's derivation (compute_ceilings.hpp), the theoretical peak from the model its facts
+// name; GEMM points are placed on its own ceilings by the placement every target's points get (placement.cpp);
+// transfers and kernel launches are roofs of their own. See target_roofline.hpp; its key figures are every
+// target's, key_figures.cpp's.
 #include "roofline/analysis/target_roofline.hpp"
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/analysis/compute_ceilings.hpp"
 #include "roofline/analysis/level_warnings.hpp"
 #include "roofline/analysis/dequant_ceilings.hpp"
 #include "roofline/analysis/model.hpp"
@@ -252,55 +253,6 @@ void add_memory(const ResultsView& view, const TargetView& t, json& out) {
   }
 }
 
-std::string rate_unit_of(const std::string& precision) { return precision.rfind("int", 0) == 0 ? "OP/s" : "FLOP/s"; }
-
-// The theoretical peak the target's model gives for precision x engine, or null (and a note) when none.
-// `section` gets the note (add_note keeps its notes array).
-json theoretical_peak_of(const TargetView& t, const std::string& precision, const std::string& engine, double clock_hz,
-                         json& section) {
-  if (t.peak_model == "units_clock") {
-    const auto it = t.ops_per_unit_per_clock.find(precision + "/" + engine);
-    if (it != t.ops_per_unit_per_clock.end() && t.compute_units > 0 && clock_hz > 0.0) {
-      return static_cast<double>(t.compute_units) * clock_hz * it->second;
-    }
-    add_note(section, fmt::format("{}: no theoretical {} {} peak: its facts give no ops_per_unit_per_clock[\"{}/{}\"], "
-                                "compute units or clock", t.id, precision, engine, precision, engine));
-    return nullptr;
-  }
-  add_note(section, fmt::format("{}: theoretical peaks unknown (peak model '{}' is not one analysis applies to a device)",
-                              t.id, t.peak_model));
-  return nullptr;
-}
-
-void add_compute(const ResultsView& view, const TargetView& t, json& out) {
-  std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, const json*>> rows;
-  for (const json* e : suite_entries(view, t, "compute")) {
-    const std::string precision = label_text(*e, "precision");
-    const double value = counter(*e, rate_unit_of(precision) == "OP/s" ? "op_per_second" : "flop_per_second");
-    if (precision.empty() || value <= 0.0) continue;
-    auto& row = rows[{precision, engine_field(labels_of(*e), "benchmarks.labels")}];
-    row.first.push_back(value);
-    if (row.second == nullptr || value > counter(*row.second, rate_unit_of(precision) == "OP/s" ? "op_per_second" : "flop_per_second")) {
-      row.second = e;
-    }
-  }
-  for (const auto& [key, row] : rows) {
-    const auto& [precision, engine] = key;
-    const double value = max_of(row.first);
-    // The clock of the theoretical peak: the one measured beside the best repetition where the target measured
-    // one (its clock_hz counter), else the clock its facts report.
-    const double measured_clock = counter(*row.second, "clock_hz");
-    const double clock = measured_clock > 0.0 ? measured_clock : t.clock_hz;
-    json c = {{"target", t.id}, {"precision", precision}, {"engine", engine}, {"isa", label_text(*row.second, "isa")},
-              {"value", value}, {"median", median(row.first)}, {"unit", rate_unit_of(precision)},
-              {"theoretical", theoretical_peak_of(t, precision, engine, clock, out)}, {"clock_hz", clock},
-              {"clock_source", measured_clock > 0.0 ? "measured" : "reported"},
-              {"benchmark", row.second->value("run_name", row.second->value("name", std::string()))}};
-    c["percent"] = c["theoretical"].is_number() ? json(100.0 * value / c["theoretical"].get<double>()) : json(nullptr);
-    out["compute_ceilings"].push_back(std::move(c));
-  }
-}
-
 void add_transfer_and_latency(const ResultsView& view, const TargetView& t, json& out) {
   std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::string>> transfers;
   for (const json* e : suite_entries(view, t, "transfer")) {
@@ -364,7 +316,9 @@ json derive_target_roofline(const ResultsView& view, const TargetView& target) {
     add_note(out, fmt::format("{}: its facts list no memory levels, so its bandwidth has no level", target.id));
   }
   add_memory(view, target, out);
-  add_compute(view, target, out);
+  const json compute = derive_compute_ceilings(view, target);  // the one derivation every target's go through
+  for (const json& c : compute["compute_ceilings"]) out["compute_ceilings"].push_back(c);
+  for (const json& n : compute["notes"]) add_note(out, n.get<std::string>());
   for (json r : derive_ridge_points(out)) {
     r["target"] = target.id;
     out["ridge_points"].push_back(std::move(r));

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "roofline/analysis/compute_ceilings.hpp"
+#include "roofline/analysis/results_view.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 #include "support/notes.hpp"
 
@@ -188,6 +189,78 @@ TEST(ComputeCeilings, FeedsTheRooflineSection) {
   EXPECT_EQ((*roof)["isa"], "avx512");
   EXPECT_TRUE(section.contains("compute_table"));
   EXPECT_TRUE(section.contains("theoretical_peaks"));
+}
+
+// Two targets whose facts name their peak models: the host CPU ("cpu", 2 cores at 3 GHz, 64 FLOP per core per
+// clock in fp32) and a device ("dev:0", 4 units at 1 GHz, 128 FLOP per unit per clock), each with its own compute
+// entries: the CPU's name their isa, width and threads, the device's none.
+json two_targets(const std::string& cpu_model, const std::string& device_model) {
+  const auto facts = [](const std::string& id, const std::string& model, long long units, double hz, double ops) {
+    return json{{"target", id}, {"kind", id == "dev:0" ? "gpu" : "cpu"}, {"name", id}, {"compute_units", units},
+                {"clock_hz", hz}, {"memory_levels", {{{"name", "DRAM"}, {"capacity_bytes", 0}, {"shared", true}}}},
+                {"peak_model", model}, {"ops_per_unit_per_clock", {{"fp32/vector", ops}}}};
+  };
+  json doc = synthetic();
+  doc["context"]["targets"] = {facts("cpu", cpu_model, 2, 3.0e9, 64), facts("dev:0", device_model, 4, 1.0e9, 128)};
+  for (double v : {400e9, 500e9, 450e9}) {
+    json e = entry("compute", {{"precision", "fp32"}, {"engine", "vector"}, {"target", "dev:0"}}, "flop_per_second", v);
+    e["clock_hz"] = v == 500e9 ? 0.9e9 : 1.1e9;  // the best repetition ran at 0.9 GHz
+    doc["benchmarks"].push_back(e);
+  }
+  return doc;
+}
+
+const json& ceiling_of(const json& section, const std::string& target, const std::string& precision, int threads) {
+  for (const json& c : section["compute_ceilings"]) {
+    if (c.value("target", "") == target && c["precision"] == precision && c.value("threads", 0) == threads) return c;
+  }
+  static const json kNone;
+  return kNone;
+}
+
+TEST(ComputeCeilings, EveryTargetGoesThroughOneDerivationItsPeakModelDecides) {
+  // The device: compute units x the clock beside its best repetition x the facts' operations, one row of no isa,
+  // width or threads, and none of the CPU instructions' counting notes.
+  const json doc = two_targets("x86_pipes", "units_clock");
+  const ResultsView view(doc);
+  const json device = derive_compute_ceilings(view, *view.target("dev:0"));
+  ASSERT_EQ(device["compute_ceilings"].size(), 1u);
+  const json& d = device["compute_ceilings"][0];
+  EXPECT_EQ(d["target"], "dev:0");
+  EXPECT_DOUBLE_EQ(d["value"].get<double>(), 500e9);
+  EXPECT_DOUBLE_EQ(d["median"].get<double>(), 450e9);
+  EXPECT_DOUBLE_EQ(d["theoretical"].get<double>(), 4 * 0.9e9 * 128);
+  EXPECT_EQ(d["clock_source"], "measured");
+  EXPECT_EQ(d["isa"], "");
+  EXPECT_FALSE(d.contains("threads"));
+  EXPECT_EQ(d["vector_bits"], 0);
+  EXPECT_FALSE(testing::any_note_has(device["notes"], "FMA = 2 FLOP"));
+  EXPECT_FALSE(device.contains("matrix_engine"));
+  // The section's device ceilings are that derivation's, and the CPU's are the x86 model's (measured pipes).
+  const json section = derive_roofline(doc);
+  EXPECT_EQ(ceiling_of(section, "dev:0", "fp32", 0), d);
+  EXPECT_DOUBLE_EQ(ceiling_of(section, "cpu", "fp32", 1)["theoretical"].get<double>(), 2 * 32 * 3.0e9);
+  EXPECT_TRUE(testing::any_note_has(section["notes"], "FMA = 2 FLOP"));
+}
+
+TEST(ComputeCeilings, TheFactsPeakModelNotTheIdChoosesTheTheoreticalPeak) {
+  // The CPU listed with "units_clock" facts: 2 cores x its clock (the clock suite's at 1 thread, 3.0 GHz) x 64, not
+  // its measured pipes; its median and clock source said as a device's are.
+  const json section = derive_roofline(two_targets("units_clock", "units_clock"));
+  const json& cpu = ceiling_of(section, "cpu", "fp32", 1);
+  EXPECT_DOUBLE_EQ(cpu["theoretical"].get<double>(), 2 * 3.0e9 * 64);
+  EXPECT_EQ(cpu["clock_source"], "measured");
+  EXPECT_FALSE(cpu.contains("ops_per_cycle_per_core"));
+  EXPECT_FALSE(section.contains("matrix_engine"));
+  // A device whose facts name "x86_pipes" gets the x86 model: its rows name no instruction, so no pipes, no peak.
+  const json x86_device = derive_roofline(two_targets("x86_pipes", "x86_pipes"));
+  const json& d = ceiling_of(x86_device, "dev:0", "fp32", 0);
+  EXPECT_TRUE(d["theoretical"].is_null());
+  EXPECT_TRUE(d.contains("ops_per_cycle_per_core"));
+  // A model analysis does not know: no peak, said.
+  const json unknown = derive_roofline(two_targets("x86_pipes", "abacus"));
+  EXPECT_TRUE(ceiling_of(unknown, "dev:0", "fp32", 0)["theoretical"].is_null());
+  EXPECT_TRUE(testing::any_note_has(unknown["notes"], "peak model 'abacus'"));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/results_document.hpp"
+#include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
 #include "support/gzip_json.hpp"
 #include "support/input_errors.hpp"
@@ -79,6 +80,23 @@ TEST(ResultsDocument, EveryRecordedRunReadsStrictAndRoundTrips) {
 
 // The hand-made fixture of the report tests predates the catalogue (its context.suites.bandwidth has an older
 // shape), so it reads leniently: what the model does not type is kept, and written back as it was.
+// A device's compute ceilings come from the CPU's derivation (issue 47): the recorded runs with a device, their
+// roofline section derived again by this version, read strictly too (every field they gain is the catalogue's).
+TEST(ResultsDocument, RecordedDeviceRunsReDerivedReadStrict) {
+  std::size_t devices = 0;
+  for (const fs::path& f : recorded_files()) {
+    SCOPED_TRACE(f.string());
+    json doc = testing::load_gz(f.string());
+    const json& targets = doc["context"].value("targets", json::array());
+    const auto device = [](const json& t) { return t.value("target", "") != "cpu"; };
+    if (std::none_of(targets.begin(), targets.end(), device)) continue;
+    ++devices;
+    doc["roofline"] = derive_roofline(doc);
+    EXPECT_NO_THROW((void)read_results(doc, f.string(), ReadMode::strict));
+  }
+  EXPECT_GE(devices, 2u);
+}
+
 TEST(ResultsDocument, TheHandMadeFixtureRoundTrips) {
   const json doc = load_json_file(fs::path(ROOFLINE_TEST_DATA_DIR) / "report_full.json");
   const ResultsDocument typed = read_results(doc, "report_full.json");

@@ -3,17 +3,18 @@
 //                   the reference kernel `read`; without plateaus, each size's level from the capacities), each
 //                   kernel's curve in one vector width (the best geometric mean over the sizes all widths ran at:
 //                   `width`, `reference_width`; the max over widths at each size would be lifted by noise);
-//  compute_ceilings: precision x engine, best repetition; theoretical from its peak_model ("units_clock":
-//                   compute_units x clock x ops_per_unit_per_clock["<precision>/<engine>"], the clock the best
-//                   repetition measured beside it (counter clock_hz; clock_source "measured") else the facts'
-//                   clock_hz ("reported"); else null, noted);
+//  compute_ceilings: derive_compute_ceilings (compute_ceilings.hpp), the CPU's derivation: precision x engine
+//                   (its entries name no isa, width or threads), best repetition; theoretical from its peak_model
+//                   ("units_clock": compute_units x clock x ops_per_unit_per_clock["<precision>/<engine>"], the clock
+//                   the best repetition measured beside it (counter clock_hz; clock_source "measured") else the
+//                   facts' clock_hz ("reported"); else null, noted);
 //  ridge_points, transfer_ceilings, launch_latency;
 //  placements, crossovers, best_backends, roof_violations: each GEMM point on this target's ceilings by the one
 //                   placement every target's points get (placement.hpp: the resident level is the innermost measured
 //                   level whose range holds its operands, else main memory; `offload`: the roof were its operands
 //                   sent from the host on every call, min(peak, best host-to-device transfer x AI), null without
 //                   transfers).
-// Every entry carries `target`; none names a thread count (the whole device runs each kernel: placements say 0).
+// Every entry carries `target`; none names a thread count (the whole device runs each kernel).
 #pragma once
 
 #include <vector>

@@ -1,0 +1,171 @@
+// One target's compute rows from its compute and clock suites' entries: see compute_rows.hpp.
+#include "compute_rows.hpp"
+
+#include <algorithm>
+#include <array>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "roofline/analysis/results.hpp"
+#include "roofline/common/errors.hpp"
+#include "roofline/common/vocabulary.hpp"
+
+namespace roofline {
+using nlohmann::json;
+
+int label_int(const json& labels, const char* key) {
+  if (!labels.contains(key)) return 0;
+  const json& v = labels[key];
+  if (v.is_number()) return v.get<int>();
+  if (v.is_string()) {
+    try {
+      return std::stoi(v.get<std::string>());
+    } catch (...) {
+      return 0;
+    }
+  }
+  return 0;
+}
+
+std::string compute_unit(const std::string& precision) { return precision.rfind("int", 0) == 0 ? "OP/s" : "FLOP/s"; }
+
+const char* compute_counter(const std::string& precision) {
+  return compute_unit(precision) == "OP/s" ? "op_per_second" : "flop_per_second";
+}
+
+namespace {
+
+int precision_rank(const std::string& p) {
+  static const std::array<std::string, 5> kOrder{"fp64", "fp32", "bf16", "fp16", "int8"};
+  const auto it = std::find(kOrder.begin(), kOrder.end(), p);
+  return static_cast<int>(it - kOrder.begin());
+}
+
+int isa_order(const std::string& isa) {
+  static const std::array<std::string, 6> kOrder{"scalar", "sse", "avx2", "avx_vnni", "avx512", "amx"};
+  const auto it = std::find(kOrder.begin(), kOrder.end(), isa);
+  return static_cast<int>(it - kOrder.begin());
+}
+
+// The benchmark's own name, without the "/min_time:..", "/repeats:.." and "/real_time" Google Benchmark adds.
+std::string base_name(const json& e) {
+  std::string n = e.value("run_name", e.value("name", std::string()));
+  for (const char* suffix : {"/min_time:", "/repeats:", "/real_time", "/manual_time", "/iterations:"}) {
+    const auto pos = n.find(suffix);
+    if (pos != std::string::npos) n.erase(pos);
+  }
+  return n;
+}
+
+bool is_suite(const json& e, const char* suite) {
+  return e.contains("labels") && e["labels"].is_object() && e["labels"].value("suite", std::string()) == suite;
+}
+
+ComputeKey key_of(const ComputeRow& r) {
+  const bool tile = r.labels.value("kernel", std::string()) == "tile";
+  return {precision_rank(r.precision), r.bits, isa_order(r.isa), r.threads,
+          tile ? r.labels.value("variant", std::string()) : std::string(), r.precision, r.isa, r.engine};
+}
+
+// A row's engine: its "engine" label, else from its ISA (files from before engines: every row is vector
+// but AMX's). An unknown engine is bad input, never guessed.
+std::string engine_label(const json& labels, const std::string& isa) {
+  if (!labels.contains("engine")) return std::string(to_string(isa == "amx" ? Engine::matrix : Engine::vector));
+  const json& e = labels["engine"];
+  if (!e.is_string() || !parse_engine(e.get<std::string>())) {
+    throw InputError(fmt::format("compute entry: engine {} is not 'vector' or 'matrix'", e.dump()));
+  }
+  return e.get<std::string>();
+}
+
+// A row's identity from an entry's labels (or a not-supported row's fields).
+ComputeRow row_of(const json& l) {
+  ComputeRow r;
+  r.labels = l;
+  r.precision = l.value("precision", std::string());
+  r.isa = l.value("isa", std::string());
+  r.bits = label_int(l, "vector_bits");
+  r.threads = label_int(l, "threads");
+  r.engine = engine_label(l, r.isa);
+  return r;
+}
+
+void add_entry(const json& e, ComputeRows& out, std::set<int>& thread_counts) {
+  const json& l = e["labels"];
+  const ComputeRow r = row_of(l);
+  // An entry that names its threads names a positive count; one that names none (a device's) is a row of 0.
+  if (r.precision.empty() || (l.contains("threads") && r.threads <= 0)) return;
+  thread_counts.insert(r.threads);
+  ComputeRow& row = out.rows.try_emplace(key_of(r), r).first->second;
+  row.labels = l;
+  if (e.value("error_occurred", false)) {
+    row.error = e.value("error_message", std::string("failed"));
+    if (row.values.empty()) row.benchmark = base_name(e);
+    return;
+  }
+  const double v = counter(e, compute_counter(r.precision));
+  const double hz = counter(e, "clock_hz");
+  if (row.values.empty()) row.benchmark = base_name(e);
+  if (hz > 0.0) row.clocks.push_back(hz);
+  if (e.contains("instructions_per_cycle")) row.ipcs.push_back(counter(e, "instructions_per_cycle"));
+  if (v <= 0.0) return;
+  row.values.push_back(v);
+  if (v > row.best_value) std::tie(row.best_value, row.best_clock, row.benchmark) = std::make_tuple(v, hz, base_name(e));
+}
+
+// The rows the target (or the --max-isa cap) does not support, at every thread count: its suite context's
+// not_supported list.
+void add_not_supported(const json& context, const TargetView& target, const std::set<int>& thread_counts,
+                       ComputeRows& out) {
+  const json& suite = object_or_empty(object_or_empty(context, "suites"), (target_prefix(target.id) + "compute").c_str());
+  if (!suite.contains("not_supported") || !suite["not_supported"].is_array()) return;
+  for (const json& u : suite["not_supported"]) {
+    if (!u.is_object()) continue;
+    for (const int t : thread_counts) {
+      ComputeRow r = row_of(u);
+      r.threads = t;
+      r.status = "not supported";
+      r.reason = u.value("reason", std::string("not supported on this CPU"));
+      out.rows.try_emplace(key_of(r), r);
+    }
+  }
+}
+
+}  // namespace
+
+ComputeRows collect_compute_rows(const ResultsView& view, const TargetView& target) {
+  ComputeRows out;
+  std::set<int> thread_counts;
+  bool threaded = false;  // the target's entries name thread counts: the run's thread counts are its own
+  for (const json* e : view.entries(target.id)) {
+    const json& labels = object_or_empty(*e, "labels");
+    threaded = threaded || labels.contains("threads");
+    if (!e->is_object() || e->value("run_type", std::string("iteration")) != "iteration") continue;
+    if (is_suite(*e, "clock")) {
+      const int t = label_int(labels, "threads");
+      if (!e->value("error_occurred", false) && t > 0) out.clock[t] = std::max(out.clock[t], counter(*e, "clock_hz"));
+      continue;
+    }
+    if (is_suite(*e, "compute")) add_entry(*e, out, thread_counts);
+  }
+  const json& context = object_or_empty(view.document(), "context");
+  if (threaded && context.contains("threads") && context["threads"].is_array()) {
+    for (const json& t : context["threads"]) {
+      if (t.is_number_integer() && t.get<int>() > 0) thread_counts.insert(t.get<int>());
+    }
+  }
+  for (const auto& [t, hz] : out.clock) thread_counts.insert(t);
+  if (thread_counts.empty() && !threaded) thread_counts.insert(0);
+  add_not_supported(context, target, thread_counts, out);
+  for (auto& [key, r] : out.rows) {
+    out.instruction_labels = out.instruction_labels || r.labels.contains("isa") || r.labels.contains("instruction");
+    if (r.status == "measured" && r.values.empty()) {
+      r.status = "failed";
+      r.reason = r.error.empty() ? "no valid repetition" : r.error;
+    }
+  }
+  return out;
+}
+
+}  // namespace roofline

@@ -1,0 +1,57 @@
+// One target's compute rows (private to the model): its compute suite's entries grouped by the dimensions they
+// carry (precision, engine, isa, vector width, threads, a tile kernel's variant; a device's entries name no isa,
+// width or threads: those are "" and 0), the rows its suite context lists as not supported, and its clock suite's
+// best clock per thread count. compute_ceilings.cpp takes every target's theoretical peaks from these rows.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/analysis/results_view.hpp"
+
+namespace roofline {
+
+// The table's display order: precision rank, vector bits, isa rank, threads, a tile row's variant (TDPBSSD and
+// TDPBUSD are two rows of one precision and width), then the names themselves (precisions and isas outside the
+// vocabulary's order, a device's engines).
+using ComputeKey = std::tuple<int, int, int, int, std::string, std::string, std::string, std::string>;
+
+struct ComputeRow {
+  nlohmann::json labels;
+  std::string precision, isa, engine = "vector";
+  int bits = 0;
+  int threads = 0;
+  std::vector<double> values;
+  std::vector<double> ipcs;
+  std::vector<double> clocks;  // measured beside the kernel's calls, when the entries have them
+  double best_value = 0.0;     // the best repetition's rate, and the clock measured beside it (0: none)
+  double best_clock = 0.0;
+  std::string benchmark;       // the best repetition's benchmark (the last entry's while none measured)
+  std::string error;
+  std::string status = "measured";
+  std::string reason;
+};
+
+struct ComputeRows {
+  std::map<int, double> clock;  // the clock suite's best repetition per thread count
+  std::map<ComputeKey, ComputeRow> rows;
+  bool instruction_labels = false;  // a row names its isa or instruction (what the CPU's counting notes are about)
+};
+
+// The compute rows of `target`: its entries (view.entries) and its part of context.suites (the suites'
+// "<prefix>compute" key, target_prefix). Throws InputError for an engine that is not 'vector' or 'matrix'.
+ComputeRows collect_compute_rows(const ResultsView& view, const TargetView& target);
+
+// A label as an integer (a number or a numeric string), 0 when absent or not one.
+int label_int(const nlohmann::json& labels, const char* key);
+
+// The rate unit of a precision: OP/s for integers, FLOP/s otherwise; and the counter holding it.
+std::string compute_unit(const std::string& precision);
+const char* compute_counter(const std::string& precision);
+
+}  // namespace roofline
