@@ -165,6 +165,14 @@ std::pair<std::string, std::string> roof_now_cells(const PlacementRecord& r, boo
   return {rate_or_na(amount(ROOFLINE_FIELD(now, bandwidth)), "B/s"), now_pct};
 }
 
+// The roof of a point offloaded with its operands on every call: its attainable and what bounds it ("-": none).
+std::string offload_text(const PlacementRecord& r, const std::string& unit) {
+  if (!r.offload) return "-";
+  const PlacementOffload& o = *r.offload;
+  return fmt::format("{} ({}, {})", rate_or_na(amount(ROOFLINE_FIELD(o, attainable)), unit),
+                     cell(ROOFLINE_FIELD(o, bound), "?"), cell(ROOFLINE_FIELD(o, memory), "?"));
+}
+
 void placements_note(ReportTable& t, bool any_now, bool any_moved) {
   t.note = "attainable = min(compute ceiling of the engine that ran, roof of the level the operands fit x AI); "
            "% of roof = measured / attainable; ! = above 110% of its roof (a ceiling is missing or a count is wrong).";
@@ -194,22 +202,34 @@ ReportTable placements_table(const ResultsDocument& results) {
     t.columns.insert(t.columns.end(), {"roof now", "% of roof now"});
     t.right_aligned.insert(t.right_aligned.end(), {true, true});
   }
+  // The offload roof where the target has a host link (a device's points; the CPU's have none).
+  const bool any_offload = std::any_of(placements.begin(), placements.end(), [](const PlacementRecord& r) { return r.offload.has_value(); });
+  if (any_offload) {
+    t.columns.emplace_back("offloaded");
+    t.right_aligned.push_back(true);
+  }
   for (const PlacementRecord& r : placements) {
     const std::string unit = rate_unit_of(r);
     std::string pct = percent(amount(ROOFLINE_FIELD(r, efficiency)));
     if (r.beats_roof.value_or(false)) pct += " !";
     const auto [now_bw, now_pct] = roof_now_cells(r, any_moved);
-    t.rows.push_back({cell(ROOFLINE_FIELD(r, backend)), cell(ROOFLINE_FIELD(r, precision)), cell(ROOFLINE_FIELD(r, threads)),
+    t.rows.push_back({cell(ROOFLINE_FIELD(r, backend)), cell(ROOFLINE_FIELD(r, precision)), cell(ROOFLINE_FIELD(r, threads), "-"),
                       cell(ROOFLINE_FIELD(r, batch)), fmt::format("{:.3g}", amount(ROOFLINE_FIELD(r, ai))),
                       rate_or_na(amount(ROOFLINE_FIELD(r, value)), unit), seconds(amount(ROOFLINE_FIELD(r, latency_seconds))),
                       rate_or_na(amount(ROOFLINE_FIELD(r, attainable)), unit), cell(ROOFLINE_FIELD(r, bound)), roof_text(r), pct});
     if (any_now) t.rows.back().insert(t.rows.back().end(), {now_bw, now_pct});
+    if (any_offload) t.rows.back().push_back(offload_text(r, unit));
   }
   if (t.rows.empty()) {
     t.note = "No GEMV/GEMM placements in this file.";
     return t;
   }
   placements_note(t, any_now, any_moved);
+  if (any_offload) {
+    t.note += " offloaded = the roof were the operands sent from the host on every call (min(compute ceiling, best "
+              "host-to-device transfer x AI)), what bounds it, and the host memory it was sent from; - : no transfer "
+              "measured. threads - : the target's points name none (it runs each kernel on all of itself).";
+  }
   return t;
 }
 

@@ -1,6 +1,7 @@
-// The report's tables of a target other than the host CPU (issue 21): its facts, then its ceilings,
-// placements, transfers and launch latency as its roofline entries give them. The CPU's tables are the
-// report's usual ones; a target's come after them, one block per target, in the file's order.
+// The report's tables of a target other than the host CPU (issue 21): its facts, then its ceilings, transfers and
+// launch latency as its roofline entries give them, and its placements in the table the CPU's get (one placement
+// for every target, issue 47). The CPU's tables are the report's usual ones; a target's come after them, one block
+// per target, in the file's order.
 #include <fmt/format.h>
 
 #include "roofline/analysis/report_tables.hpp"
@@ -45,18 +46,19 @@ std::vector<ReportTable> target_tables(const ResultsDocument& target_document, c
   const json section = target_document.roofline ? to_json(*target_document.roofline) : json::object();
   std::vector<ReportTable> out{facts_table(target)};
   const auto add = [&](const char* key, const char* what) {
-    json rows = section.contains(key) ? section[key] : json::array();
-    // A placement's roof against every level (`roofs`) stays in the file: the table shows the roof it was placed on.
-    for (json& r : rows) {
-      if (r.is_object()) r.erase("roofs");
-    }
+    const json& rows = section.contains(key) ? section[key] : json::array();
     ReportTable t = report_detail::generic_table(fmt::format("table-target-{}-{}", target.id, key), fmt::format("{}, {}", what, target.id), rows);
     if (t.rows.empty()) t.note = fmt::format("None measured on {}.", target.id);
     out.push_back(std::move(t));
   };
   add("compute_ceilings", "Compute ceilings");
   add("memory_ceilings", "Memory ceilings");
-  add("placements", "GEMV/GEMM placements");
+  // A target's points in the table the CPU's get (one placement, one table): its threads "-", its offload roof.
+  ReportTable placed = placements_table(target_document);
+  placed.id = fmt::format("table-target-{}-placements", target.id);
+  placed.title = fmt::format("GEMV/GEMM placements, {}", target.id);
+  if (placed.rows.empty()) placed.note = fmt::format("None measured on {}.", target.id);
+  out.push_back(std::move(placed));
   add("transfer_ceilings", "Host-device transfers");
   add("launch_latency", "Kernel launch latency");
   return out;

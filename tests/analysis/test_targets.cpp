@@ -340,6 +340,11 @@ TEST(Targets, ReportRendersEachTargetAfterTheCpu) {
   EXPECT_LT(cpu, target);
   EXPECT_NE(text.find("Memory ceilings, test:0"), std::string::npos);
   EXPECT_NE(text.find("Host-device transfers, test:0"), std::string::npos);
+  // Its points in the table the CPU's get, with no thread count and the roof were they offloaded.
+  const std::size_t placed = text.find("GEMV/GEMM placements, test:0");
+  ASSERT_NE(placed, std::string::npos);
+  EXPECT_NE(text.find("% of roof", placed), std::string::npos);
+  EXPECT_NE(text.find("(transfer, pinned)", placed), std::string::npos);
   // The HTML page charts the target's roofline on its own levels, after the CPU's chart.
   const std::string html = render_html_report(typed(derived()));
   const std::size_t cpu_chart = html.find("id=\"roofline-chart\""), chart = html.find("id=\"roofline-chart-test:0\"");
