@@ -57,7 +57,8 @@ std::vector<Point> collect_points(const json& results, int& failed) {
     p.precision = label<std::string>(labels, "precision", "?");
     p.engine_label = engine_field(labels, "benchmarks.labels");
     p.threads = label<int>(labels, "threads", 0);
-    // Without a shape (hand-made files name only the batch) the point is placed on its AI alone, at DRAM.
+    // Without a shape (hand-made files name only the batch) the point is placed on its AI alone, its operands' bytes
+    // the entries' working_set_bytes where they give it, else unknown (main memory: placement.cpp).
     const GemmLabels gemm = read_gemm_labels(labels).value_or(
         GemmLabels{{0, label<long long>(labels, "batch", label<long long>(labels, "n", 0)), 0}, {}});
     p.batch = gemm.shape.n;
