@@ -13,21 +13,22 @@ namespace roofline {
 
 namespace {
 
-// Reported capacities by level number (known[1..3], 0 where unknown or implausible) and the deepest level
-// reported (0: none).
+// Reported capacities by level number (known[1..n] for the target's n cache names, 0 where unknown or implausible)
+// and the deepest level reported (0: none). A reported level's number is its name's place among the target's.
 struct Priors {
-  double known[4] = {0, 0, 0, 0};
+  std::vector<double> known;
   int count = 0;
 };
 
-Priors priors_of(const std::vector<ReportedLevel>& reported) {
+Priors priors_of(const std::vector<ReportedLevel>& reported, const LevelNames& names) {
   Priors p;
+  p.known.assign(names.caches.size() + 1, 0.0);
   for (const ReportedLevel& r : reported) {
-    if (r.bytes <= 0.0 || r.name.size() != 2 || r.name[0] != 'L') continue;
-    const int k = r.name[1] - '0';
-    if (k < 1 || k > 3) continue;
+    const auto at = std::find(names.caches.begin(), names.caches.end(), r.name);
+    if (r.bytes <= 0.0 || at == names.caches.end()) continue;
+    const int k = static_cast<int>(at - names.caches.begin()) + 1;
     // An implausible size still says the level exists (count), but not where it ends (known stays 0).
-    if (r.plausible) p.known[k] = r.bytes;
+    if (r.plausible) p.known[static_cast<std::size_t>(k)] = r.bytes;
     p.count = std::max(p.count, k);
   }
   return p;
@@ -80,7 +81,8 @@ void fold_extra_plateaus(std::vector<Piece>& caches, double next_min, const Prio
     int k = 1;
     for (std::size_t j = 0; j < c; ++j) {
       if (!(mask & (1u << j))) continue;
-      if (priors.known[k] > 0.0) cost += std::fabs(std::log2(knees[j] / priors.known[k]));
+      const double known = priors.known[static_cast<std::size_t>(k)];
+      if (known > 0.0) cost += std::fabs(std::log2(knees[j] / known));
       ++k;
     }
     if (cost < best_cost) {
@@ -123,7 +125,7 @@ std::size_t closest_pair(const std::vector<Piece>& caches, double& ratio) {
   return best;
 }
 
-// Level numbers (1..3) for the cache pieces: in order when there are as many as reported (or nothing is
+// Level numbers (1..n) for the cache pieces: in order when there are as many as reported (or nothing is
 // reported); with fewer, the increasing assignment whose knees lie nearest the reported sizes (log scale).
 std::vector<int> cache_numbers(const std::vector<double>& knees, const Priors& priors) {
   const int c = static_cast<int>(knees.size());
@@ -131,7 +133,7 @@ std::vector<int> cache_numbers(const std::vector<double>& knees, const Priors& p
   for (int j = 0; j < c; ++j) out.push_back(j + 1);
   if (priors.count == 0 || c >= priors.count || c == 0) return out;
   double best_cost = 1e300;
-  // Every increasing choice of c levels among 1..count (count <= 3: at most 3 choices).
+  // Every increasing choice of c levels among 1..count (a target's few cache levels: a handful of choices).
   for (int mask = 0; mask < (1 << priors.count); ++mask) {
     if (__builtin_popcount(static_cast<unsigned>(mask)) != c) continue;
     std::vector<int> pick;
@@ -140,7 +142,7 @@ std::vector<int> cache_numbers(const std::vector<double>& knees, const Priors& p
     }
     double cost = 0.0;
     for (int j = 0; j < c; ++j) {
-      const double known = priors.known[pick[j]];
+      const double known = priors.known[static_cast<std::size_t>(pick[j])];
       cost += known > 0.0 ? std::fabs(std::log2(knees[j] / known)) : 0.0;
     }
     if (cost < best_cost) {
@@ -164,13 +166,13 @@ double dram_start(const std::vector<CurvePoint>& curve, const Plateau& p, double
 }  // namespace
 
 LevelLabels label_levels(const std::vector<CurvePoint>& curve, const std::vector<Plateau>& plateaus,
-                         const std::vector<ReportedLevel>& reported) {
+                         const std::vector<ReportedLevel>& reported, const LevelNames& names) {
   LevelLabels out;
   if (plateaus.empty()) return out;
-  const Priors priors = priors_of(reported);
+  const Priors priors = priors_of(reported, names);
   // The largest plausible cache (an implausible size is no prior: known stays 0).
   double largest = 0.0;
-  for (int k = 1; k <= priors.count; ++k) largest = std::max(largest, priors.known[k]);
+  for (const double k : priors.known) largest = std::max(largest, k);
   std::vector<Piece> pieces;
   for (std::size_t j = 0; j < plateaus.size(); ++j) pieces.push_back({plateaus[j], j});
 
@@ -200,10 +202,10 @@ LevelLabels label_levels(const std::vector<CurvePoint>& curve, const std::vector
   // More cache plateaus than levels: the reported sizes pick the levels; with nothing reported, the
   // neighbours closest in bandwidth merge down to three.
   fold_extra_plateaus(caches, last_is_dram ? last.min_bytes : caches.back().plateau.max_bytes, priors, out.notes);
-  while (caches.size() > 3) {
+  while (caches.size() > std::max<std::size_t>(names.caches.size(), 1)) {
     double ratio = 0.0;
     const std::size_t j = closest_pair(caches, ratio);
-    out.notes.push_back(merge_note(caches[j], caches[j + 1], "a machine has at most three cache levels"));
+    out.notes.push_back(merge_note(caches[j], caches[j + 1], names.why_at_most));
     merge_pieces(caches, j, caches[j].plateau.points >= caches[j + 1].plateau.points);
   }
   std::vector<Piece> all = caches;
@@ -220,13 +222,13 @@ LevelLabels label_levels(const std::vector<CurvePoint>& curve, const std::vector
     const Plateau& p = all[j].plateau;
     const bool is_cache = j < caches.size();
     LevelLabel l;
-    l.level = is_cache ? fmt::format("L{}", numbers[j]) : "DRAM";
+    l.level = is_cache ? names.caches.at(static_cast<std::size_t>(numbers[j] - 1)) : names.main;
     l.plateau = all[j].origin;
     l.min_bytes = is_cache ? p.min_bytes : dram_start(curve, p, largest);
     l.max_bytes = p.max_bytes;
     l.bandwidth = p.level;
     l.source = "curve";
-    l.reported_bytes = is_cache ? priors.known[numbers[j]] : 0.0;
+    l.reported_bytes = is_cache ? priors.known[static_cast<std::size_t>(numbers[j])] : 0.0;
     l.agreement = "unchecked";
     if (j + 1 < all.size()) {
       const double lo = p.max_bytes, hi = all[j + 1].plateau.min_bytes;
@@ -242,34 +244,36 @@ LevelLabels label_levels(const std::vector<CurvePoint>& curve, const std::vector
         }
       }
     } else if (is_cache) {
-      out.notes.push_back(fmt::format("{}: the sweep ended on the {} plateau at {}: no DRAM plateau beyond every "
+      out.notes.push_back(fmt::format("{}: the sweep ended on the {} plateau at {}: no {} plateau beyond every "
                                       "plausible cache was reached.", kWarningDramNotReached, l.level,
-                                      format_bytes(curve.empty() ? l.max_bytes : curve.back().bytes)));
+                                      format_bytes(curve.empty() ? l.max_bytes : curve.back().bytes), names.main));
       l.warning = kWarningDramNotReached;
     }
     out.levels.push_back(l);
   }
   // Reported levels the curve shows no plateau for (their knee coincides with another level's).
   for (int k = 1; k <= priors.count; ++k) {
-    if (priors.known[k] <= 0.0 || caches.empty() || k < numbers.front()) continue;
+    const double known = priors.known[static_cast<std::size_t>(k)];
+    if (known <= 0.0 || caches.empty() || k < numbers.front()) continue;
     if (std::find(numbers.begin(), numbers.end(), k) == numbers.end() && (last_is_dram || k < numbers.back())) {
-      out.notes.push_back(fmt::format("L{} (reported {}) has no plateau of its own in the curve.", k,
-                                      format_bytes(priors.known[k])));
+      out.notes.push_back(fmt::format("{} (reported {}) has no plateau of its own in the curve.",
+                                      names.caches[static_cast<std::size_t>(k - 1)], format_bytes(known)));
     }
   }
   return out;
 }
 
 LevelDetection detect_levels(const std::vector<std::vector<CurvePoint>>& curves,
-                             const std::vector<ReportedLevel>& reported, const PlateauOptions& options) {
+                             const std::vector<ReportedLevel>& reported, const PlateauOptions& options,
+                             const LevelNames& names) {
   LevelDetection d;
   d.curve = combined_curve(curves);
   d.plateaus = find_plateaus(d.curve, options);
-  d.labels = label_levels(d.curve, d.plateaus, reported);
+  d.labels = label_levels(d.curve, d.plateaus, reported, names);
   return d;
 }
 
-std::string level_from_reported(double bytes, const std::vector<ReportedLevel>& reported) {
+std::string level_from_reported(double bytes, const std::vector<ReportedLevel>& reported, const std::string& main_memory) {
   std::string last_name;
   double last_bytes = 0.0;
   for (const ReportedLevel& r : reported) {
@@ -278,7 +282,7 @@ std::string level_from_reported(double bytes, const std::vector<ReportedLevel>& 
     last_name = r.name;
     last_bytes = r.bytes;
   }
-  if (last_bytes > 0.0 && bytes >= 2.0 * last_bytes) return "DRAM";
+  if (last_bytes > 0.0 && bytes >= 2.0 * last_bytes) return main_memory;
   return "";  // nothing reported, or between the last level and twice its size: not decidable
 }
 

@@ -63,21 +63,4 @@ void warn_superlinear_levels(std::vector<json>& ceilings, json& levels, json& no
   for (json& l : levels) mark(l);
 }
 
-std::string last_level_name(const TargetView& t, const Plateau& p, std::string& warning, json& section) {
-  double largest = 0.0;
-  std::string holding;
-  for (std::size_t i = 0; i + 1 < t.memory_levels.size(); ++i) {
-    const double c = t.memory_levels[i].capacity_bytes;
-    largest = std::max(largest, c);
-    if (holding.empty() && c > 0.0 && p.min_bytes <= c) holding = t.memory_levels[i].name;
-  }
-  if (holding.empty()) return t.main_memory();
-  warning = kWarningDramNotReached;
-  add_note(section, fmt::format("{}: {}: the sweep ended on a plateau ({}..{}) that starts inside its {} (up to {}): no {} "
-                                "plateau beyond every cache its facts size was reached", t.id, kWarningDramNotReached,
-                                format_bytes(p.min_bytes), format_bytes(p.max_bytes), holding, format_bytes(largest),
-                                t.main_memory()));
-  return holding;
-}
-
 }  // namespace roofline

@@ -34,18 +34,15 @@ int kernel_rank(const std::string& kernel) {
   return 100;
 }
 
-int level_rank(const std::string& level) {
-  if (level == "DRAM") return 9;
-  return level.size() == 2 ? level[1] - '0' : 10;
+// A level's place among the target's (its caches innermost first, then main memory; unknown names after).
+int level_rank(const LevelNames& names, const std::string& level) {
+  const auto at = std::find(names.caches.begin(), names.caches.end(), level);
+  if (at != names.caches.end()) return static_cast<int>(at - names.caches.begin());
+  return level == names.main ? static_cast<int>(names.caches.size()) : 100;
 }
 
-std::string binding_policy(const json& results) {
-  const json& ctx = results["context"];
-  if (ctx.contains("binding") && ctx["binding"].is_object() && ctx["binding"].contains("policy") &&
-      ctx["binding"]["policy"].is_string()) {
-    return ctx["binding"]["policy"].get<std::string>();
-  }
-  return "compact";
+std::string threads_prefix(int threads) {
+  return threads > 0 ? fmt::format("{} thread{}: ", threads, threads == 1 ? "" : "s") : std::string();
 }
 
 json bytes_or_null(double b) { return b > 0.0 ? json(static_cast<std::uint64_t>(std::llround(b))) : json(nullptr); }
@@ -63,6 +60,31 @@ std::vector<ReportedLevel> reported_levels(const HostFacts& host, int threads, c
                       static_cast<int>(c.instances.value_or(0)), static_cast<int>(c.cores_per_instance.value_or(0))});
   }
   return reported_levels(caches, threads, policy);
+}
+
+LevelNames level_names(const TargetView& t) {
+  LevelNames names;
+  names.main = t.main_memory().empty() ? "memory" : t.main_memory();
+  if (!t.caches.empty()) return names;  // a cache topology: the CPU's levels L1..L3, as it reports them
+  names.caches.clear();
+  for (std::size_t i = 0; i + 1 < t.memory_levels.size(); ++i) names.caches.push_back(t.memory_levels[i].name);
+  if (names.caches.empty()) {
+    names.caches.push_back("cache");
+    names.why_at_most = "its facts list no cache level, and one unlisted level is called 'cache'";
+  } else {
+    names.why_at_most = fmt::format("its facts list {} cache level{}", names.caches.size(),
+                                    names.caches.size() == 1 ? "" : "s");
+  }
+  return names;
+}
+
+std::vector<ReportedLevel> target_reported_levels(const TargetView& t, int threads) {
+  if (!t.caches.empty()) return reported_levels(t.caches, std::max(threads, 1), t.binding);
+  std::vector<ReportedLevel> out;
+  for (std::size_t i = 0; i + 1 < t.memory_levels.size(); ++i) {
+    if (t.memory_levels[i].capacity_bytes > 0.0) out.emplace_back(t.memory_levels[i].name, t.memory_levels[i].capacity_bytes);
+  }
+  return out;
 }
 
 namespace {
@@ -124,11 +146,12 @@ std::vector<CurvePoint> curve_of(const std::vector<const Point*>& pts) {
 
 // The levels at one thread count, appended to out["memory_levels"] and out["notes"]; returns their ranges.
 std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const std::vector<ReportedLevel>& reported,
-                              const std::set<std::string>& streaming, json& out) {
+                              const std::set<std::string>& streaming, const LevelNames& names, json& out) {
   std::vector<std::string> left_out;
   const std::vector<std::string> swept = swept_kernels_of(kernels, streaming, left_out);
   const std::string& reference = swept.front();
-  const std::string prefix = fmt::format("{} thread{}: ", threads, threads == 1 ? "" : "s");
+  const std::string prefix = threads_prefix(threads);
+  const std::size_t first_row = out["memory_levels"].size();
   if (!left_out.empty()) {
     out["notes"].push_back(prefix + fmt::format("{} (streaming stores, which bypass the caches, so their curves do "
                                                 "not step where a cache ends) do not vote on the levels.",
@@ -138,11 +161,11 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
   for (const std::string& k : swept) curves.push_back(curve_of(kernels.at(k)));
   // As many levels as the machine reports caches (an implausible size is still a level that exists), + DRAM.
   PlateauOptions options;
-  options.max_levels = (reported.empty() ? 3 : reported.size()) + 1;
+  options.max_levels = (reported.empty() ? names.caches.size() : reported.size()) + 1;
   for (const ReportedLevel& r : reported) {
     if (!r.plausible) out["notes"].push_back(prefix + r.why);
   }
-  const LevelDetection d = detect_levels(curves, reported, options);
+  const LevelDetection d = detect_levels(curves, reported, options, names);
   // Say when the repetitions scatter so much that the plateaus are a guess (a shared machine under load).
   std::vector<double> spreads;
   for (const CurvePoint& p : d.curve) spreads.push_back(p.spread);
@@ -162,8 +185,7 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
       for (const Point* p : kernels.at(reference)) {
         if (in_range(p->bytes, core.min_bytes, core.max_bytes)) inside.push_back(p->median);
       }
-      out["memory_levels"].push_back({{"threads", threads},
-                                      {"level", l.level},
+      out["memory_levels"].push_back({{"level", l.level},
                                       {"reference_kernel", reference},
                                       {"detected_from", swept},
                                       {"min_bytes", bytes_or_null(l.min_bytes)},
@@ -175,34 +197,41 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
                                       {"source", l.source}});
       if (!l.warning.empty()) out["memory_levels"].back()["warning"] = l.warning;
     }
+
     for (const std::string& n : d.labels.notes) out["notes"].push_back(prefix + n);
   } else if (std::any_of(reported.begin(), reported.end(), [](const ReportedLevel& r) { return r.plausible; })) {
     out["notes"].push_back(prefix + fmt::format("the '{}' curve gave no plateaus ({} sizes: too few, or the memory "
                                                 "moved while sweeping); levels come from the plausible reported cache "
-                                                "sizes only, and DRAM from twice the last of them.", reference,
-                                                d.curve.size()));
+                                                "sizes only, and {} from twice the last of them.", reference,
+                                                d.curve.size(), names.main));
     double lo = 0.0;
     const ReportedLevel* last = nullptr;
     for (const ReportedLevel& r : reported) {
       if (!r.plausible) continue;
       last = &r;
       ranges.push_back({r.name, lo, r.bytes, "reported"});
-      out["memory_levels"].push_back({{"threads", threads}, {"level", r.name}, {"reference_kernel", reference},
+      out["memory_levels"].push_back({{"level", r.name}, {"reference_kernel", reference},
                                       {"min_bytes", bytes_or_null(lo)}, {"max_bytes", bytes_or_null(r.bytes)},
                                       {"bandwidth", nullptr}, {"inferred_bytes", nullptr},
                                       {"reported_bytes", bytes_or_null(r.bytes)}, {"agreement", "unchecked"},
                                       {"source", "reported"}});
       lo = r.bytes * 1.03;  // just above, so in_range's slack does not put one size in two levels
     }
-    ranges.push_back({"DRAM", 2.0 * last->bytes, 1e30, "reported"});
+    ranges.push_back({names.main, 2.0 * last->bytes, 1e30, "reported"});
     // The range the ceilings name DRAM is a level of the table too (issue 46: a 2-thread sweep whose DRAM flipped
     // from 75 to 40 GB/s at its last size gave no plateaus, and its levels then ended at L3).
-    out["memory_levels"].push_back({{"threads", threads}, {"level", "DRAM"}, {"reference_kernel", reference},
+    out["memory_levels"].push_back({{"level", names.main}, {"reference_kernel", reference},
                                     {"min_bytes", bytes_or_null(2.0 * last->bytes)}, {"max_bytes", nullptr},
                                     {"bandwidth", nullptr}, {"inferred_bytes", nullptr}, {"reported_bytes", nullptr},
                                     {"agreement", "unchecked"}, {"source", "reported"}});
   } else {
     out["notes"].push_back(prefix + "too few sizes for plateaus and no reported cache sizes: no memory levels.");
+  }
+  // The thread count where the entries name one, the reference kernel's vector width where it has one.
+  for (std::size_t i = first_row; i < out["memory_levels"].size(); ++i) {
+    json& row = out["memory_levels"][i];
+    if (threads > 0) row["threads"] = threads;
+    if (const long long width = kernels.at(reference).front()->width; width > 0) row["reference_width"] = width;
   }
   return ranges;
 }
@@ -229,9 +258,9 @@ void check_consistency(const std::map<int, std::vector<Range>>& by_threads, json
 
 }  // namespace
 
-std::pair<double, int> plateau_median_over(const ResultsView& view, int threads, const std::string& kernel, double lo,
-                                           double hi) {
-  const json& results = view.host_document();
+std::pair<double, int> plateau_median_over(const ResultsView& view, const TargetView& target, int threads,
+                                           const std::string& kernel, double lo, double hi) {
+  const json& results = view.target_document(target.id);
   if (!results.is_object() || !results.contains("context")) return {0.0, 0};
   std::vector<std::pair<double, double>> medians;
   double smallest = 0.0;  // the kernel's smallest size: a range holding it starts the curve (plateau_figure)
@@ -246,17 +275,20 @@ std::pair<double, int> plateau_median_over(const ResultsView& view, int threads,
 
 json derive_memory_ceilings(const json& results) {
   const ResultsView view(results);
-  return derive_memory_ceilings(view);
+  return derive_memory_ceilings(view, view.cpu());
 }
 
-json derive_memory_ceilings(const ResultsView& view) {
-  const json& results = view.host_document();
+json derive_memory_ceilings(const ResultsView& view, const TargetView& target) {
+  const json& results = view.target_document(target.id);
   json out = {{"memory_ceilings", json::array()}, {"memory_levels", json::array()}, {"notes", json::array()}};
   if (!results.is_object() || !results.contains("context")) return out;
   const std::map<Key, Point> points = collect_points(results);
   if (points.empty()) return out;
-  const std::string policy = binding_policy(results);
   const std::set<std::string> streaming = streaming_kernels(results);
+  const LevelNames names = level_names(target);
+  const bool write_allocate = std::any_of(points.begin(), points.end(), [](const auto& p) {
+    return p.second.best_write_allocate >= 0.0 || p.second.median_write_allocate >= 0.0;
+  });
 
   std::map<int, KernelPoints> by_threads;
   for (const auto& [key, p] : points) by_threads[std::get<0>(key)][std::get<1>(key)].push_back(&p);
@@ -265,22 +297,22 @@ json derive_memory_ceilings(const ResultsView& view) {
   std::map<int, std::vector<Range>> ranges_by_threads;
   for (const auto& [threads, kernels] : by_threads) {
     const std::vector<Range> ranges =
-        levels_for(threads, kernels, reported_levels(view.host(), threads, policy), streaming, out);
-    ceilings_for(threads, kernels, ranges, ceilings);
+        levels_for(threads, kernels, target_reported_levels(target, threads), streaming, names, out);
+    ceilings_for(threads, kernels, ranges, write_allocate, ceilings);
     ranges_by_threads[threads] = ranges;
   }
   check_consistency(ranges_by_threads, out["notes"]);
   warn_superlinear_levels(ceilings, out["memory_levels"], out["notes"]);
-  std::sort(ceilings.begin(), ceilings.end(), [](const json& a, const json& b) {
-    const auto key = [](const json& c) {
-      return std::make_tuple(c["threads"].get<int>(), level_rank(c["level"].get<std::string>()),
+  std::sort(ceilings.begin(), ceilings.end(), [&](const json& a, const json& b) {
+    const auto key = [&](const json& c) {
+      return std::make_tuple(c.value("threads", 0), level_rank(names, c["level"].get<std::string>()),
                              kernel_rank(c["kernel"].get<std::string>()), c["kernel"].get<std::string>());
     };
     return key(a) < key(b);
   });
   for (json& c : ceilings) out["memory_ceilings"].push_back(std::move(c));
   add_page_sizes(results, view.host(), out);
-  out["notes"].push_back(
+  if (write_allocate) out["notes"].push_back(
       "Bandwidth is given in two byte counts: STREAM's (value, bytes_per_second: the words a kernel names) and "
       "with write-allocate (value_write_allocate, bytes_per_second_write_allocate: each cached store also reads "
       "its line, so copy/scale move 3 words per element, add/triad 4, write 2; the _nt kernels' streaming "

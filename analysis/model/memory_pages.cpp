@@ -67,6 +67,9 @@ json small_page_ceilings(const json& results, const json& main_ceilings, const s
   const std::map<Key, Point> points = small_page_points(results);
   for (const auto& [key, p] : points) by_threads[std::get<0>(key)][std::get<1>(key)].push_back(&p);
   json out = json::array();
+  const bool write_allocate = std::any_of(points.begin(), points.end(), [](const auto& p) {
+    return p.second.best_write_allocate >= 0.0 || p.second.median_write_allocate >= 0.0;
+  });
   for (const auto& [threads, kernels] : by_threads) {
     Range dram{"DRAM", 0.0, 1e30, ""};
     for (const json& c : main_ceilings) {
@@ -80,7 +83,7 @@ json small_page_ceilings(const json& results, const json& main_ceilings, const s
       continue;
     }
     std::vector<json> rows;
-    ceilings_for(threads, kernels, {dram}, rows);
+    ceilings_for(threads, kernels, {dram}, write_allocate, rows);
     if (rows.empty()) {
       notes.push_back(fmt::format("{} thread{}: read and triad ran on 4 KiB pages below the DRAM range of the "
                                   "main sweep (from {}): no 4 KiB-page ceiling.", threads, threads == 1 ? "" : "s",

@@ -15,34 +15,44 @@ std::string entry_name(const json& e) {
   return e.value("name", std::string());
 }
 
-// Collects the points from the entries (repetitions and median/max aggregates).
-std::map<Key, Point> collect_points(const json& results) {
-  std::map<Key, Point> points;
-  const auto key_of = [](const json& e, Key& key) {
-    if (!e.contains("labels") || !e["labels"].is_object()) return false;
-    const json& l = e["labels"];
-    if (!l.contains("kernel") || !l["kernel"].is_string() || !l.contains("threads") || !l["threads"].is_number()) {
-      return false;
-    }
-    const double ws = counter(e, "working_set_bytes", 0.0);
-    if (ws <= 0.0 || counter(e, "bytes_per_second", -1.0) < 0.0) return false;
-    key = Key{l["threads"].get<int>(), l["kernel"].get<std::string>(), ws};
-    return true;
-  };
-  Key key;
+namespace {
+
+using Variant = std::pair<long long, std::string>;  // width, pattern
+using VariantKey = std::tuple<int, std::string, Variant, double>;
+
+bool variant_key_of(const json& e, VariantKey& key) {
+  if (!e.contains("labels") || !e["labels"].is_object()) return false;
+  const json& l = e["labels"];
+  if (!l.contains("kernel") || !l["kernel"].is_string()) return false;
+  const double ws = counter(e, "working_set_bytes", 0.0);
+  if (ws <= 0.0 || counter(e, "bytes_per_second", -1.0) < 0.0) return false;
+  const int threads = l.contains("threads") && l["threads"].is_number() ? l["threads"].get<int>() : 0;
+  const long long width = l.contains("width") && l["width"].is_number() ? l["width"].get<long long>() : 0;
+  const std::string pattern = l.contains("pattern") && l["pattern"].is_string() ? l["pattern"].get<std::string>() : "";
+  key = VariantKey{threads, l["kernel"].get<std::string>(), Variant{width, pattern}, ws};
+  return true;
+}
+
+// Every variant's points, by (threads, kernel, variant, bytes).
+std::map<VariantKey, Point> variant_points(const json& results) {
+  std::map<VariantKey, Point> points;
+  std::map<VariantKey, std::pair<double, std::string>> best_repetition;  // its value and name
+  VariantKey key;
   for (const json& e : benchmark_entries(results, "bandwidth")) {
-    if (!key_of(e, key)) continue;
+    if (!variant_key_of(e, key)) continue;
     Point& p = points[key];
-    p.bytes = std::get<2>(key);
+    p.bytes = std::get<3>(key);
     p.repetitions.push_back(counter(e, "bytes_per_second"));
+    auto& [best_value, best_name] = best_repetition[key];
+    if (best_name.empty() || p.repetitions.back() > best_value) std::tie(best_value, best_name) = std::make_pair(p.repetitions.back(), entry_name(e));
     p.write_allocate.push_back(counter(e, "bytes_per_second_write_allocate", -1.0));
     if (p.benchmark.empty()) p.benchmark = entry_name(e);
   }
   for (const char* aggregate : {"median", "max"}) {
     for (const json& e : benchmark_entries(results, "bandwidth", aggregate)) {
-      if (!key_of(e, key)) continue;
+      if (!variant_key_of(e, key)) continue;
       Point& p = points[key];
-      p.bytes = std::get<2>(key);
+      p.bytes = std::get<3>(key);
       const bool median = std::string(aggregate) == "median";
       (median ? p.median : p.best) = counter(e, "bytes_per_second");
       (median ? p.median_write_allocate : p.best_write_allocate) = counter(e, "bytes_per_second_write_allocate", -1.0);
@@ -50,13 +60,50 @@ std::map<Key, Point> collect_points(const json& results) {
     }
   }
   for (auto& [k, p] : points) {
+    std::tie(p.width, p.pattern) = std::get<2>(k);
     if (p.median < 0.0 && !p.repetitions.empty()) p.median = median(p.repetitions);
     if (p.best < 0.0 && !p.repetitions.empty()) {
       const auto it = std::max_element(p.repetitions.begin(), p.repetitions.end());
       p.best = *it;
       p.best_write_allocate = p.write_allocate[static_cast<std::size_t>(it - p.repetitions.begin())];
+      // The best repetition's own name, where repetitions of one point carry several (a device's entries).
+      p.benchmark = best_repetition.at(k).second;
     }
     if (p.best < 0.0) p.best = p.median;
+  }
+  return points;
+}
+
+// The variant kept for each (threads, kernel): see collect_points.
+std::map<std::pair<int, std::string>, Variant> kept_variants(const std::map<VariantKey, Point>& points) {
+  std::map<std::pair<int, std::string>, std::map<Variant, std::map<double, double>>> medians;
+  for (const auto& [k, p] : points) medians[{std::get<0>(k), std::get<1>(k)}][std::get<2>(k)][p.bytes] = p.median;
+  std::map<std::pair<int, std::string>, Variant> out;
+  for (const auto& [kernel, variants] : medians) {
+    std::map<double, std::size_t> seen;
+    for (const auto& [v, curve] : variants) {
+      for (const auto& [bytes, m] : curve) ++seen[bytes];
+    }
+    double best_score = -1e300;
+    for (const auto& [v, curve] : variants) {
+      double score = 0.0;
+      for (const auto& [bytes, m] : curve) {
+        if (seen[bytes] == variants.size()) score += std::log(std::max(m, 1e-300));
+      }
+      if (score > best_score) std::tie(best_score, out[kernel]) = std::make_pair(score, v);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<Key, Point> collect_points(const json& results) {
+  const std::map<VariantKey, Point> all = variant_points(results);
+  const auto kept = kept_variants(all);
+  std::map<Key, Point> points;
+  for (const auto& [k, p] : all) {
+    if (kept.at({std::get<0>(k), std::get<1>(k)}) == std::get<2>(k)) points[Key{std::get<0>(k), std::get<1>(k), std::get<3>(k)}] = p;
   }
   return points;
 }
@@ -87,12 +134,13 @@ const Point* knee_size(const std::vector<const Point*>& pts, const Range& r) {
 }  // namespace
 
 // Each kernel's best repetition inside each level's range; a level seen twice keeps the better one. Both
-// byte counts: value (STREAM's) and value_write_allocate (null when the file predates that counter).
+// byte counts: value (STREAM's) and value_write_allocate (null where a size lacks it; absent where none of the
+// target's entries carry that counter: a file from before it, a device's kernels).
 // plateau_median, the median over the level's sizes of each size's median (plateau_figure), is the level's typical
 // bandwidth: it does not jump when one size bumps or the level's edge moves by a size between runs, so the
 // CI gate judges it (key_figures.cpp) while the roof stays the best repetition.
 void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
-                  std::vector<json>& ceilings) {
+                  bool with_write_allocate, std::vector<json>& ceilings) {
   for (const auto& [kernel, pts] : kernels) {
     std::map<std::string, json> best_by_level;
     double smallest = 0.0;
@@ -116,14 +164,19 @@ void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Ra
       }
       if (best == nullptr) continue;
       const auto rate_or_null = [](double v) { return v >= 0.0 ? json(v) : json(nullptr); };
-      json c = {{"level", r.level},     {"kernel", kernel},       {"threads", threads},
+      json c = {{"level", r.level},     {"kernel", kernel},
                 {"value", best->best},  {"unit", "B/s"},          {"min_bytes", static_cast<std::uint64_t>(lo)},
                 {"max_bytes", static_cast<std::uint64_t>(hi)},   {"median", best->median},
                 {"plateau_median", plateau_figure(medians, starts_curve)},
-                {"value_write_allocate", rate_or_null(best->best_write_allocate)},
-                {"median_write_allocate", rate_or_null(best->median_write_allocate)},
                 {"points", count},      {"benchmark", best->benchmark}, {"source", r.source}};
       if (!r.warning.empty()) c["warning"] = r.warning;
+      if (with_write_allocate) {
+        c["value_write_allocate"] = rate_or_null(best->best_write_allocate);
+        c["median_write_allocate"] = rate_or_null(best->median_write_allocate);
+      }
+      if (threads > 0) c["threads"] = threads;  // where the entries name a thread count
+      if (best->width > 0) c["width"] = best->width;
+      if (!best->pattern.empty()) c["pattern"] = best->pattern;
       auto it = best_by_level.find(r.level);
       if (it == best_by_level.end() || it->second["value"].get<double>() < best->best) best_by_level[r.level] = c;
     }

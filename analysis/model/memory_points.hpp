@@ -25,6 +25,10 @@ struct Point {
   double median_write_allocate = -1.0;  // and of the median aggregate
   std::vector<double> write_allocate;   // per repetition, beside `repetitions`
   std::string benchmark;
+  // The variant kept for its kernel (collect_points): its vector width (labels.width, 0 where none) and access
+  // pattern (labels.pattern, "" where none).
+  long long width = 0;
+  std::string pattern;
   // The repetitions' robust relative spread: 1.4826 x MAD / median (0 with fewer than 3 repetitions).
   double spread() const {
     if (repetitions.size() < 3 || !(median > 0.0)) return 0.0;
@@ -32,7 +36,8 @@ struct Point {
   }
 };
 
-using Key = std::tuple<int, std::string, double>;  // threads, kernel, working_set_bytes
+// threads (0 where the entries name none: a device runs each kernel on the whole device), kernel, working_set_bytes
+using Key = std::tuple<int, std::string, double>;
 using KernelPoints = std::map<std::string, std::vector<const Point*>>;  // kernel -> its sizes
 
 // A level's range of working sets at one thread count, and where it came from.
@@ -46,16 +51,20 @@ struct Range {
 // An entry's run_name, else its name.
 std::string entry_name(const nlohmann::json& e);
 
-// Collects the points from the bandwidth suite's entries (repetitions and median/max aggregates).
+// Collects the points from the bandwidth suite's entries of `results` (one target's document: repetitions and
+// median/max aggregates). A kernel measured in several variants at one thread count (vector widths or access
+// patterns: a device's) is kept in one: the variant with the highest geometric mean of its per-size medians over
+// the sizes every variant was measured at (the max over variants at each size would be lifted by noise alone).
 std::map<Key, Point> collect_points(const nlohmann::json& results);
 
 // A level's range on the reference curve, widened by 1% so that other kernels' sizes (rounded to whole
 // elements per array) just inside its ends still count.
 inline bool in_range(double bytes, double lo, double hi) { return bytes >= lo * 0.99 && bytes <= hi * 1.01; }
 
-// Appends to `ceilings` each kernel's ceiling at each of `ranges` (memory_points.cpp says how).
+// Appends to `ceilings` each kernel's ceiling at each of `ranges` (memory_points.cpp says how), with the
+// write-allocate figures where the target's entries carry them (`with_write_allocate`).
 void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
-                  std::vector<nlohmann::json>& ceilings);
+                  bool with_write_allocate, std::vector<nlohmann::json>& ceilings);
 
 // Adds page sizes to `out` (derive_memory_ceilings'): "pages" and "huge_page_fraction" on the DRAM rows,
 // the page_size_ceilings list (empty when the run measured none) and the notes (memory_pages.cpp).

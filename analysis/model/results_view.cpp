@@ -228,6 +228,15 @@ ResultsView::ResultsView(const json& doc) : doc_(&doc) {
   targets_.front().memory_total_bytes = host_.memory_total_bytes;
   targets_.front().memory_available_bytes = host_.memory_available_bytes;
   targets_.front().memory_from = "the run's machine facts (context.machine)";
+  for (const CacheFacts& c : host_.caches) {
+    targets_.front().caches.push_back({static_cast<int>(c.level.value_or(0)), c.type, c.size_bytes,
+                                       static_cast<int>(c.instances.value_or(0)),
+                                       static_cast<int>(c.cores_per_instance.value_or(0))});
+  }
+  const json& binding = object_or_empty(ctx, "binding");
+  if (binding.contains("policy") && binding["policy"].is_string()) {
+    targets_.front().binding = binding["policy"].get<std::string>();
+  }
   for (const TargetView& t : listed) {
     if (!t.is_cpu()) targets_.push_back(t);
   }

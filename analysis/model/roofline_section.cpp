@@ -19,19 +19,6 @@
 namespace roofline {
 using nlohmann::json;
 
-namespace {
-// Merges the keys of `part` into `section`; "notes" arrays are concatenated.
-void merge(json& section, const json& part) {
-  for (auto it = part.begin(); it != part.end(); ++it) {
-    if (it.key() == "notes" && it.value().is_array()) {
-      for (const json& n : it.value()) add_note(section, n.get<std::string>());
-    } else {
-      section[it.key()] = it.value();
-    }
-  }
-}
-}  // namespace
-
 json counting_conventions() {
   return {
       {"flop", "An FMA counts 2 FLOP. GEMM C(MxN) = A(MxK) B(KxN) counts 2*M*N*K FLOP."},
@@ -146,21 +133,15 @@ json derive_ridge_points(const json& section) {
 }
 
 namespace {
-// Every entry of the section's arrays belongs to `target` (results/README.md, "Targets").
-void stamp_target(json& section, const std::string& target) {
-  for (auto& [key, arr] : section.items()) {
-    if (!arr.is_array()) continue;
-    for (json& e : arr) {
-      if (e.is_object() && !e.contains("target")) e["target"] = target;
-    }
-  }
-}
-
 // Appends a target's arrays to the section's (notes once each).
 void append(json& section, const json& part) {
   for (const auto& [key, arr] : part.items()) {
     if (key == "notes") {
       for (const json& n : arr) add_note(section, n.get<std::string>());
+      continue;
+    }
+    if (!arr.is_array()) {
+      if (!section.contains(key)) section[key] = arr;  // a target's summary object: the first target's (the CPU's)
       continue;
     }
     if (!section.contains(key)) section[key] = json::array();
@@ -184,13 +165,8 @@ json derive_roofline(const ResultsView& view) {
                   {"notes", json::array()}};
   // Every benchmark and machine field read here was type-checked when the file was read
   // (check_input_fields): a type error past this point is our bug, not the file's.
-  merge(section, derive_memory_ceilings(view));
-  merge(section, derive_compute_ceilings(view, view.cpu()));
-  merge(section, derive_dequant_ceilings(view, view.cpu(), section));
-  section["ridge_points"] = derive_ridge_points(section);
-  merge(section, derive_placements(view, view.cpu(), section));
-  stamp_target(section, view.cpu().id);
-  for (const TargetView& t : view.devices()) {
+  // One derivation for every target, the host CPU's first (results_view.hpp: targets()).
+  for (const TargetView& t : view.targets()) {
     if (!view.entries(t.id).empty()) append(section, derive_target_roofline(view, t));
   }
   return section;

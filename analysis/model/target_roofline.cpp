@@ -15,12 +15,10 @@
 #include <fmt/format.h>
 
 #include "roofline/analysis/compute_ceilings.hpp"
-#include "roofline/analysis/level_warnings.hpp"
 #include "roofline/analysis/dequant_ceilings.hpp"
+#include "roofline/analysis/memory_ceilings.hpp"
 #include "roofline/analysis/model.hpp"
 #include "roofline/analysis/placement.hpp"
-#include "roofline/analysis/plateaus.hpp"
-#include "roofline/analysis/resident_level.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/statistics.hpp"
@@ -41,11 +39,6 @@ std::string label_text(const json& e, const char* key, const std::string& fallba
   return l.contains(key) && l[key].is_string() ? l[key].get<std::string>() : fallback;
 }
 
-double label_number(const json& e, const char* key) {
-  const json& l = labels_of(e);
-  return l.contains(key) && l[key].is_number() ? l[key].get<double>() : 0.0;
-}
-
 // The target's measured repetitions of one suite (failed ones left out, as benchmark_entries does).
 std::vector<const json*> suite_entries(const ResultsView& view, const TargetView& t, const std::string& suite) {
   std::vector<const json*> out;
@@ -55,202 +48,6 @@ std::vector<const json*> suite_entries(const ResultsView& view, const TargetView
     out.push_back(e);
   }
   return out;
-}
-
-// One kernel's repetitions at one working-set size, in the vector width kept for the kernel.
-struct SizePoint {
-  double bytes = 0.0;
-  std::vector<double> values;
-  std::string benchmark;  // the name of its best repetition
-  double best = 0.0;
-};
-using KernelCurve = std::map<double, SizePoint>;  // bytes -> point
-
-// A kernel's variant: its vector width (0 where its entries name none) and access pattern (label `pattern`,
-// "" where none: a target may run one kernel in several access patterns).
-using Variant = std::pair<long long, std::string>;
-
-// One kernel's curve: the variant kept and its points in that variant.
-struct KernelSweep {
-  long long width = 0;
-  std::string pattern;
-  KernelCurve curve;
-};
-
-// The variant (width, pattern) a kernel is kept in: the one with the highest geometric mean of its per-size medians
-// over the sizes every variant was measured at (one variant per kernel, not the best of every variant at each
-// size: the max over variants of noisy medians would lift the curve by noise alone).
-Variant kept_variant(const std::map<Variant, KernelCurve>& by_width) {
-  std::map<double, std::size_t> seen;
-  for (const auto& [width, curve] : by_width) {
-    for (const auto& [bytes, p] : curve) ++seen[bytes];
-  }
-  Variant best_width = by_width.begin()->first;
-  double best_score = -1e300;
-  for (const auto& [width, curve] : by_width) {
-    double score = 0.0;
-    for (const auto& [bytes, p] : curve) {
-      if (seen[bytes] == by_width.size()) score += std::log(std::max(median(p.values), 1e-300));
-    }
-    if (score > best_score) {
-      best_score = score;
-      best_width = width;
-    }
-  }
-  return best_width;
-}
-
-std::map<std::string, KernelSweep> bandwidth_curves(const ResultsView& view, const TargetView& t) {
-  std::map<std::string, std::map<Variant, KernelCurve>> all;  // kernel -> variant -> curve
-  for (const json* e : suite_entries(view, t, "bandwidth")) {
-    const double bytes = counter(*e, "working_set_bytes"), value = counter(*e, "bytes_per_second");
-    if (bytes <= 0.0 || value <= 0.0) continue;
-    const Variant variant{static_cast<long long>(label_number(*e, "width")), label_text(*e, "pattern")};
-    SizePoint& p = all[label_text(*e, "kernel", "?")][variant][bytes];
-    p.bytes = bytes;
-    p.values.push_back(value);
-    if (value > p.best) {
-      p.best = value;
-      p.benchmark = e->value("run_name", e->value("name", std::string()));
-    }
-  }
-  std::map<std::string, KernelSweep> out;
-  for (auto& [kernel, by_width] : all) {
-    const Variant kept = kept_variant(by_width);
-    out[kernel] = {kept.first, kept.second, std::move(by_width.at(kept))};
-  }
-  return out;
-}
-
-// The target's inner levels with the capacities its facts report (main memory, the last, left out).
-std::vector<LevelReach> capacity_reach(const TargetView& t) {
-  std::vector<LevelReach> out;
-  for (std::size_t i = 0; i + 1 < t.memory_levels.size(); ++i) {
-    out.push_back({t.memory_levels[i].name, t.memory_levels[i].capacity_bytes});
-  }
-  return out;
-}
-
-// The level a working set of `bytes` lives in by the facts alone: the innermost level whose capacity holds it,
-// else main memory (resident_level.hpp).
-std::string level_holding(const TargetView& t, double bytes) {
-  return resident_level(capacity_reach(t), t.main_memory(), bytes).level;
-}
-
-struct LevelRange {
-  std::string level;
-  double lo = 0.0, hi = 0.0;
-  std::string source;        // "curve" | "reported"
-  std::string warning = {};  // dram_not_reached: the last plateau, inside a sized cache (last_level_name)
-};
-
-// The levels on the reference curve, by the one segmentation every target's levels come from (plateaus.hpp):
-// at most as many levels as the facts list, the last one main memory (the sweep ends in it); the inner ones take
-// the facts' inner names in order when the curve shows all of them, else the name of the innermost level whose
-// capacity holds the plateau. Facts that list main memory alone (an OpenCL CPU device whose driver reports no
-// global cache size) leave room for one inner level, named "cache". Without plateaus, each size's level comes
-// from the capacities alone.
-std::vector<LevelRange> level_ranges(const TargetView& t, const KernelCurve& reference, json& out) {
-  std::vector<CurvePoint> curve;
-  for (const auto& [bytes, p] : reference) {
-    const double m = median(p.values);
-    const double spread = p.values.size() >= 3 && m > 0.0 ? robust_sigma(p.values) / m : 0.0;
-    curve.push_back({bytes, m, spread, static_cast<double>(p.values.size())});
-  }
-  std::vector<std::string> inner;
-  for (std::size_t i = 0; i + 1 < t.memory_levels.size(); ++i) inner.push_back(t.memory_levels[i].name);
-  const bool unlisted_cache = inner.empty() && !t.memory_levels.empty();
-  PlateauOptions options;
-  options.max_levels = std::max<std::size_t>(t.memory_levels.size(), 1) + (unlisted_cache ? 1 : 0);
-  std::vector<LevelRange> ranges;
-  const std::vector<Plateau> plateaus = find_plateaus(curve, options);
-  for (std::size_t i = 0; i < plateaus.size(); ++i) {
-    const bool last = i + 1 == plateaus.size();
-    std::string level, warning;
-    if (last) {
-      level = last_level_name(t, plateaus[i], warning, out);
-    } else if (unlisted_cache) {
-      level = "cache";
-      add_note(out, fmt::format("{}: the curve shows a cache level ({}..{}) that its facts do not list; it is called "
-                                "'cache'", t.id, format_bytes(plateaus[i].min_bytes), format_bytes(plateaus[i].max_bytes)));
-    } else if (plateaus.size() - 1 == inner.size()) {
-      level = inner[i];
-    } else {
-      level = level_holding(t, plateaus[i].max_bytes);
-    }
-    if (!ranges.empty() && ranges.back().level == level) {
-      std::tie(ranges.back().hi, ranges.back().warning) = std::make_pair(plateaus[i].max_bytes, warning);
-      continue;
-    }
-    ranges.push_back({level, plateaus[i].min_bytes, plateaus[i].max_bytes, "curve", warning});
-  }
-  if (!ranges.empty()) return ranges;
-  for (const auto& [bytes, p] : reference) {
-    const std::string level = level_holding(t, bytes);
-    if (!ranges.empty() && ranges.back().level == level) ranges.back().hi = bytes;
-    else ranges.push_back({level, bytes, bytes, "reported"});
-  }
-  return ranges;
-}
-
-const KernelCurve& reference_curve(const std::map<std::string, KernelSweep>& curves, std::string& name) {
-  auto best = curves.find(kRoofKernel);
-  if (best == curves.end()) {
-    best = curves.begin();
-    for (auto it = curves.begin(); it != curves.end(); ++it) {
-      if (it->second.curve.size() > best->second.curve.size()) best = it;
-    }
-  }
-  name = best->first;
-  return best->second.curve;
-}
-
-double capacity_of(const TargetView& t, const std::string& level) {
-  for (const TargetLevelView& l : t.memory_levels) {
-    if (l.name == level) return l.capacity_bytes;
-  }
-  return 0.0;
-}
-
-void add_memory(const ResultsView& view, const TargetView& t, json& out) {
-  const std::map<std::string, KernelSweep> curves = bandwidth_curves(view, t);
-  if (curves.empty()) return;
-  std::string reference_name;
-  const std::vector<LevelRange> ranges = level_ranges(t, reference_curve(curves, reference_name), out);
-  for (const LevelRange& r : ranges) {
-    std::vector<double> medians;
-    for (const auto& [bytes, p] : curves.at(reference_name).curve) {
-      if (bytes >= r.lo && bytes <= r.hi) medians.push_back(median(p.values));
-    }
-    const double capacity = capacity_of(t, r.level);
-    const long long width = curves.at(reference_name).width;
-    out["memory_levels"].push_back({{"target", t.id}, {"level", r.level}, {"reference_kernel", reference_name},
-                                    {"reference_width", width > 0 ? json(width) : json(nullptr)},
-                                    {"min_bytes", r.lo}, {"max_bytes", r.hi}, {"bandwidth", median(medians)},
-                                    {"reported_bytes", capacity > 0.0 ? json(capacity) : json(nullptr)},
-                                    {"source", r.source}});
-    if (!r.warning.empty()) out["memory_levels"].back()["warning"] = r.warning;
-    for (const auto& [kernel, sweep] : curves) {
-      const SizePoint* best = nullptr;
-      std::vector<std::pair<double, double>> size_medians;  // the plateau figure's (plateaus.hpp)
-      double lo = 0.0, hi = 0.0;
-      for (const auto& [bytes, p] : sweep.curve) {
-        if (bytes < r.lo || bytes > r.hi) continue;
-        size_medians.emplace_back(bytes, median(p.values));
-        std::tie(lo, hi) = std::make_pair(lo == 0.0 ? bytes : lo, bytes);
-        if (best == nullptr || p.best > best->best) best = &p;
-      }
-      if (best == nullptr) continue;
-      out["memory_ceilings"].push_back({{"target", t.id}, {"level", r.level}, {"kernel", kernel}, {"value", best->best},
-                                        {"unit", "B/s"}, {"min_bytes", lo}, {"max_bytes", hi},
-                                        {"median", median(best->values)}, {"plateau_median", plateau_figure(size_medians, !sweep.curve.empty() && sweep.curve.begin()->first >= r.lo)},
-                                        {"points", size_medians.size()}, {"benchmark", best->benchmark},
-                                        {"width", sweep.width > 0 ? json(sweep.width) : json(nullptr)},
-                                        {"pattern", sweep.pattern.empty() ? json(nullptr) : json(sweep.pattern)},
-                                        {"source", r.source}});
-      if (!r.warning.empty()) out["memory_ceilings"].back()["warning"] = r.warning;
-    }
-  }
 }
 
 void add_transfer_and_latency(const ResultsView& view, const TargetView& t, json& out) {
@@ -277,18 +74,21 @@ void add_transfer_and_latency(const ResultsView& view, const TargetView& t, json
   }
 }
 
-// A part every target's derivation gives (placement.cpp's, dequant_ceilings.cpp's) added to this target's part of
-// the section: each entry of its arrays stamped with the target, each note prefixed with it as this target's other
-// notes are.
-void add_part(const TargetView& t, const json& part, json& out) {
+// A part of the derivation (memory_ceilings.cpp's, compute_ceilings.cpp's, placement.cpp's, dequant_ceilings.cpp's)
+// added to this target's part of the section: each entry of its arrays stamped with the target, each note prefixed
+// with it (target_prefix: the CPU's notes stay as they were, a device's start with its id) unless the part's notes
+// name it already (`notes_named`); an object (the matrix engine's summary) kept as it is.
+void add_part(const TargetView& t, const json& part, json& out, bool notes_named = false) {
+  const std::string prefix = target_prefix(t.id).empty() || notes_named ? std::string() : t.id + ": ";
   for (const auto& [key, arr] : part.items()) {
+    if (arr.is_object() && !out.contains(key)) out[key] = arr;
     if (!arr.is_array()) continue;
+    if (!out.contains(key)) out[key] = json::array();
     for (const json& e : arr) {
       if (key == "notes") {
-        add_note(out, fmt::format("{}: {}", t.id, e.get<std::string>()));
+        add_note(out, prefix + e.get<std::string>());
         continue;
       }
-      if (!out.contains(key)) out[key] = json::array();
       out[key].push_back(e);
       out[key].back()["target"] = t.id;
     }
@@ -308,22 +108,21 @@ void add_dequant(const ResultsView& view, const TargetView& t, json& out) {
 }  // namespace
 
 json derive_target_roofline(const ResultsView& view, const TargetView& target) {
+  // transfer_ceilings and launch_latency where it measured them (a target with a host link).
   json out = {{"compute_ceilings", json::array()}, {"memory_ceilings", json::array()}, {"memory_levels", json::array()},
-              {"ridge_points", json::array()},     {"placements", json::array()},      {"transfer_ceilings", json::array()},
-              {"launch_latency", json::array()},   {"notes", json::array()}};
+              {"ridge_points", json::array()},     {"placements", json::array()},      {"notes", json::array()}};
   if (view.entries(target.id).empty()) return out;
   if (target.memory_levels.empty()) {
     add_note(out, fmt::format("{}: its facts list no memory levels, so its bandwidth has no level", target.id));
   }
-  add_memory(view, target, out);
-  const json compute = derive_compute_ceilings(view, target);  // the one derivation every target's go through
-  for (const json& c : compute["compute_ceilings"]) out["compute_ceilings"].push_back(c);
-  for (const json& n : compute["notes"]) add_note(out, n.get<std::string>());
+  add_part(target, derive_memory_ceilings(view, target), out);  // the one derivation every target's levels go through
+  // The one compute derivation every target's go through; its notes name a device where they speak of one.
+  add_part(target, derive_compute_ceilings(view, target), out, true);
+  add_dequant(view, target, out);
   for (json r : derive_ridge_points(out)) {
     r["target"] = target.id;
     out["ridge_points"].push_back(std::move(r));
   }
-  add_dequant(view, target, out);
   add_transfer_and_latency(view, target, out);  // before placements: their offload roof is a transfer ceiling
   add_placements(view, target, out);
   return out;

@@ -135,7 +135,7 @@ namespace {
 // its target's prefix) is the plateau median of that target's memory_ceilings row of that level, kernel and threads (the larger, where a level is listed twice, as
 // key_figures takes it). False when the id is not such a figure or the file has no such row.
 struct FigureSizes {
-  std::string level, kernel;
+  std::string target, level, kernel;
   int threads = 0;
   double lo = 0.0, hi = 0.0;
 };
@@ -158,6 +158,7 @@ bool figure_sizes(const ResultsDocument& results, const KeyFigure& f, FigureSize
     const double v = r.plateau_median.value_or(r.value.value_or(0.0));
     if (v > best && r.min_bytes && r.max_bytes) {
       best = v;
+      out.target = target_of(r);
       out.lo = *r.min_bytes;
       out.hi = *r.max_bytes;
     }
@@ -183,7 +184,9 @@ std::vector<std::string> align_memory_figures(const ResultsDocument& base, const
     // Taken over the base's sizes whenever a size of the quick sweep's finest grid (half an octave) moved.
     if (!moved(b.lo, n.lo, 0.5) && !moved(b.hi, n.hi, 0.5)) continue;
     if (!view) view.emplace(next_json.emplace(to_json(next)));
-    const auto [value, sizes] = plateau_median_over(*view, f.threads, n.kernel, b.lo, b.hi);
+    const TargetView* target = view->target(n.target);
+    if (target == nullptr) continue;
+    const auto [value, sizes] = plateau_median_over(*view, *target, f.threads, n.kernel, b.lo, b.hi);
     if (sizes == 0) continue;
     out.push_back(fmt::format("{}: taken over the base's sizes {}..{} ({} size{}): {} instead of {} over its own {}..{}",
                               f.id, format_bytes(b.lo), format_bytes(b.hi), sizes, sizes == 1 ? "" : "s",

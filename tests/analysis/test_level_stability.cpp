@@ -66,7 +66,7 @@ Levels levels_of(const json& results) {
       out[key].push_back({name, bytes("min_bytes"), bytes("max_bytes")});
     }
   };
-  add(derive_memory_ceilings(view)["memory_levels"], true);
+  add(derive_memory_ceilings(view, view.cpu())["memory_levels"], true);
   for (const TargetView& t : view.targets()) {
     if (t.id != kCpuTargetId && !view.entries(t.id).empty()) add(derive_target_roofline(view, t)["memory_levels"], false);
   }

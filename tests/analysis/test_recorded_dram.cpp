@@ -65,7 +65,7 @@ TEST(RecordedDram, NoLevelNamedDramInsideAPlausibleCache) {
     if (!results.contains("benchmarks") || !results.contains("context")) continue;
     const ResultsView view(results);
     const std::string policy = policy_of(results);
-    const json cpu = derive_memory_ceilings(view);
+    const json cpu = derive_memory_ceilings(view, view.cpu());
     for (const json& l : cpu["memory_levels"]) {
       if (l["level"] != "DRAM" || l.value("warning", json()).is_string()) continue;
       ++dram_levels;
@@ -93,7 +93,8 @@ TEST(RecordedDram, TheZen5RunsTwoThreadLevelsInsideItsL3AreWarnedNotDram) {
   const json results =
       testing::load_gz(std::string(ROOFLINE_SOURCE_DIR) + "/tests/data/golden/zen5-l3-32m-2vcpu_quick_a.json.gz");
   ASSERT_TRUE(results.is_object());
-  const json derived = derive_memory_ceilings(ResultsView(results));
+  const ResultsView view(results);
+  const json derived = derive_memory_ceilings(view, view.cpu());
   int warned = 0;
   for (const json& l : derived["memory_levels"]) {
     if (l["threads"] != 2) continue;

@@ -18,10 +18,4 @@ namespace roofline {
 // the read kernel's plateau medians decide. Marks the warned rows of `ceilings` and `levels` and adds to `notes`.
 void warn_superlinear_levels(std::vector<nlohmann::json>& ceilings, nlohmann::json& levels, nlohmann::json& notes);
 
-// The name of a device target's last plateau `p` (issue 46, as the CPU's DRAM rule, target-blind): its main memory
-// when the plateau starts beyond every cache its facts size; else the innermost sized cache holding its start, with
-// `warning` set to dram_not_reached and a note in `section` (the sweep ended before main memory). Facts that size no
-// cache (a driver that reports none) leave the last plateau main memory, as before.
-std::string last_level_name(const TargetView& t, const Plateau& p, std::string& warning, nlohmann::json& section);
-
 }  // namespace roofline

@@ -31,18 +31,30 @@
 
 namespace roofline {
 
-// Returns {"memory_ceilings": [...], "memory_levels": [...], "notes": [...]} (see above and
-// results/README.md).
-// The CPU's ceilings, from its entries and the host's caches (view.host_document()); the json overload
-// builds a view (bench/ calls it on the entries measured so far).
-nlohmann::json derive_memory_ceilings(const ResultsView& view);
+// Returns {"memory_ceilings": [...], "memory_levels": [...], "page_size_ceilings": [...], "notes": [...]} (see above
+// and results/README.md) of one target, every target's by this one derivation (issue 47): from its own bandwidth
+// entries (view.target_document), its reported levels (target_reported_levels) and its level names (level_names).
+// Rows carry `threads` where the entries name a thread count (a device runs each kernel on the whole device) and
+// `width`/`pattern` (`reference_width` on levels) where a kernel ran in several variants (collect_points). The json
+// overload derives the host CPU's (the first target's) of a document.
+nlohmann::json derive_memory_ceilings(const ResultsView& view, const TargetView& target);
 nlohmann::json derive_memory_ceilings(const nlohmann::json& results);
 
-// The plateau median (the median of each size's median) of the CPU's `kernel` at `threads` over the sizes of its
+// The names a target's levels take: a target whose facts give a cache topology (the CPU) names them L1..L3 and its
+// main memory (DRAM), as it reports them; any other takes its facts' level names, innermost first, the last its main
+// memory (one unlisted cache level, called "cache", where its facts list none).
+LevelNames level_names(const TargetView& target);
+
+// The levels a target reports at `threads` threads (0: the whole target), the priors of its level detection: from
+// its cache topology and binding (reported_levels below) where it has one, else its facts' inner levels and their
+// capacities (0: not reported).
+std::vector<ReportedLevel> target_reported_levels(const TargetView& target, int threads);
+
+// The plateau median (the median of each size's median) of `target`'s `kernel` at `threads` over the sizes of its
 // main sweep in [lo, hi] (1% slack at both ends, as the levels' ranges have), and how many sizes that was (0: none,
 // and the value 0). Compare takes a new run's memory figure over the base's sizes with it.
-std::pair<double, int> plateau_median_over(const ResultsView& view, int threads, const std::string& kernel, double lo,
-                                           double hi);
+std::pair<double, int> plateau_median_over(const ResultsView& view, const TargetView& target, int threads,
+                                           const std::string& kernel, double lo, double hi);
 
 // The cache levels context.machine reports, as capacity seen by `threads` threads bound with `policy`
 // ("compact" or "spread"): per-instance size x instances those threads use, each marked plausible or not

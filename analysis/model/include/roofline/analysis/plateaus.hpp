@@ -103,7 +103,7 @@ inline constexpr const char* kWarningDramNotReached = "dram_not_reached";
 inline constexpr const char* kWarningSuperlinear = "superlinear";
 
 struct LevelLabel {
-  std::string level;         // "L1", "L2", "L3", "DRAM"
+  std::string level;         // "L1", "L2", "L3", "DRAM" (the target's names: LevelNames)
   std::size_t plateau = 0;   // index into the plateaus (the first, when two plateaus were merged into one level)
   double bandwidth = 0.0;    // the level's median on the curve it was labelled on
   double min_bytes = 0.0;    // the plateau's range
@@ -117,12 +117,23 @@ struct LevelLabel {
   std::string warning = {};  // a named warning (above), "" when none
 };
 
+// The names a target's levels take (issue 47: every target's levels are found and named by one rule): its cache
+// levels innermost first (a cache plateau takes the name of the level it is matched to; at most this many cache
+// levels), and its main memory. The defaults are a CPU's; a device's come from its facts (results_view.hpp).
+struct LevelNames {
+  std::vector<std::string> caches = {"L1", "L2", "L3"};
+  std::string main = "DRAM";
+  // Why there are at most caches.size() cache levels, in the note that merges the closest plateaus.
+  std::string why_at_most = "a machine has at most three cache levels";
+};
+
 struct LevelLabels {
   std::vector<LevelLabel> levels;  // ascending size; a level may appear twice (two plateaus)
   std::vector<std::string> notes;
 };
 
-// Names the plateaus L1/L2/L3/DRAM, in order of size (and so of decreasing bandwidth):
+// Names the plateaus L1/L2/L3/DRAM (`names`: the target's cache levels and main memory), in order of size (and so
+// of decreasing bandwidth); a reported level is a prior for the cache level of its name:
 //  - DRAM is the last plateau when it starts beyond every plausible reported cache and spans at least an octave
 //    at the large end of the sweep, or starts beyond twice the largest plausible cache (a VM may report its
 //    host's L3; an implausible size is no prior). When neither holds but there is more than one plateau and the
@@ -133,7 +144,7 @@ struct LevelLabels {
 //    missing level leaves a gap instead of shifting the names. Reported sizes that the curve contradicts
 //    are shown beside the inferred ones, and the curve wins.
 LevelLabels label_levels(const std::vector<CurvePoint>& sorted_curve, const std::vector<Plateau>& plateaus,
-                         const std::vector<ReportedLevel>& reported);
+                         const std::vector<ReportedLevel>& reported, const LevelNames& names = {});
 
 // Everything at once: the combined curve of `curves` (the reference kernel first), its plateaus and labels.
 struct LevelDetection {
@@ -142,10 +153,12 @@ struct LevelDetection {
   LevelLabels labels;
 };
 LevelDetection detect_levels(const std::vector<std::vector<CurvePoint>>& curves,
-                             const std::vector<ReportedLevel>& reported, const PlateauOptions& options = {});
+                             const std::vector<ReportedLevel>& reported, const PlateauOptions& options = {},
+                             const LevelNames& names = {});
 
 // Fallback when the curve has no plateau to go by (e.g. a --sizes list of scattered points): the level of
 // a working set from the reported sizes only ("" when nothing is reported).
-std::string level_from_reported(double bytes, const std::vector<ReportedLevel>& reported);
+std::string level_from_reported(double bytes, const std::vector<ReportedLevel>& reported,
+                                const std::string& main_memory = "DRAM");
 
 }  // namespace roofline

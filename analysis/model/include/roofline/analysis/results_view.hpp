@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/common/reported_levels.hpp"
+
 namespace roofline {
 
 // The id of the host CPU's target; what an entry or file without target fields means (results/README.md).
@@ -68,6 +70,11 @@ struct TargetView {
   nlohmann::json details = nlohmann::json::object();
   std::vector<std::string> notes;
   bool synthesized = false;  // made from context.machine (a file without context.targets)
+  // The per-instance cache topology, where the facts give one (the host CPU's: context.machine.caches, so that a
+  // level's capacity is what the run's threads see of it: memory_ceilings.hpp), and how the run bound its threads
+  // (context.binding.policy, "compact" when absent). Empty for a target whose facts size whole levels only.
+  std::vector<ReportedCache> caches;
+  std::string binding = "compact";
   [[nodiscard]] bool is_cpu() const { return id == kCpuTargetId; }
   [[nodiscard]] const std::string& main_memory() const;  // the last level's name ("" when none)
 };
