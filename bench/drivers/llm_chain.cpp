@@ -3,7 +3,6 @@
 #include "roofline/bench/llm_chain.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
@@ -12,6 +11,7 @@
 
 #include "roofline/bench/llm_quant.hpp"
 #include "roofline/bench/pinning.hpp"
+#include "roofline/bench/stream_probe.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/huge_pages.hpp"
 #include "roofline/kernels/stream.hpp"
@@ -163,7 +163,6 @@ std::vector<llm::MeasuredStep> measured_steps(const std::vector<json>& entries, 
 
 double measure_memory_roof(int threads, const std::vector<int>& pus, const IsaFeatures& features, std::uint64_t bytes,
                            int passes) {
-  using Clock = std::chrono::steady_clock;
   struct FreeDeleter {
     void operator()(double* p) const { free_large(p); }
   };
@@ -178,16 +177,10 @@ double measure_memory_roof(int threads, const std::vector<int>& pus, const IsaFe
   if (!a) return 0.0;  // no memory for it now: said by a 0
   const StreamArrays arrays{a.get(), nullptr, nullptr, n};
   stream_init(StreamKernel::read, arrays, threads);
-  double best = 0.0, sum = 0.0;
-  for (int i = 0; i < passes; ++i) {
-    const auto t0 = Clock::now();
-    sum = run_stream_kernel(StreamKernel::read, arrays, threads, 1, features);
-    const double t = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (t > 0.0) best = std::max(best, static_cast<double>(stream_bytes_per_pass(StreamKernel::read, n)) / t);
-  }
-  const StreamCheck check = validate_stream(StreamKernel::read, arrays, sum, threads);
-  if (!check.ok) throw std::runtime_error("llm --measure: memory roof: " + check.message);
-  return best;
+  // Best of `passes` samples of one pass each.
+  const StreamProbeSampling sampling{.passes_per_sample = 1, .min_samples = passes, .max_samples = passes};
+  return probe_stream(StreamKernel::read, arrays, threads, sampling, features, "llm --measure: memory roof")
+      .best_bytes_per_second;
 }
 
 }  // namespace roofline

@@ -19,6 +19,7 @@
 
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/plausible_caches.hpp"
+#include "roofline/bench/stream_probe.hpp"
 #include "roofline/common/huge_pages.hpp"
 #include "roofline/kernels/peak.hpp"
 #include "roofline/kernels/stream.hpp"
@@ -65,16 +66,9 @@ double measure_canary(std::uint64_t bytes, int threads, const IsaFeatures& featu
   if (!a || !b || !c) return 0.0;  // no memory for it now: no canary, said by a 0
   const StreamArrays arrays{a.get(), b.get(), c.get(), n};
   stream_init(StreamKernel::triad, arrays, threads);
-  double best = 0.0;
-  for (int i = 0; i < kCanaryPasses; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    run_stream_kernel(StreamKernel::triad, arrays, threads, 1, features);
-    const double s = seconds_since(t0);
-    if (s > 0.0) best = std::max(best, static_cast<double>(stream_bytes_per_pass(StreamKernel::triad, n)) / s);
-  }
-  const StreamCheck check = validate_stream(StreamKernel::triad, arrays, 0.0, threads);
-  if (!check.ok) throw std::runtime_error("environment canary: " + check.message);
-  return best;
+  const StreamProbeSampling sampling{.passes_per_sample = 1, .min_samples = kCanaryPasses, .max_samples = kCanaryPasses};
+  return probe_stream(StreamKernel::triad, arrays, threads, sampling, features, "environment canary")
+      .best_bytes_per_second;
 }
 
 constexpr int kCoreCanarySamples = 8;
@@ -153,17 +147,12 @@ double measure_core_canary(int threads, const IsaFeatures& features) {
   if (!a) return 0.0;
   const StreamArrays arrays{a.get(), nullptr, nullptr, n};
   stream_init(StreamKernel::read, arrays, threads);
-  run_stream_kernel(StreamKernel::read, arrays, threads, kCoreCanaryPasses / 8, features);  // wakes the team
-  double best = 0.0, sum = 0.0;
-  for (int i = 0; i < kCoreCanarySamples; ++i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    sum = run_stream_kernel(StreamKernel::read, arrays, threads, kCoreCanaryPasses, features);
-    const double s = seconds_since(t0);
-    if (s > 0.0) best = std::max(best, static_cast<double>(stream_bytes_per_pass(StreamKernel::read, n)) * kCoreCanaryPasses / s);
-  }
-  const StreamCheck check = validate_stream(StreamKernel::read, arrays, sum, threads);
-  if (!check.ok) throw std::runtime_error("environment core canary: " + check.message);
-  return best;
+  const StreamProbeSampling sampling{.passes_per_sample = kCoreCanaryPasses,
+                                     .warmup_passes = kCoreCanaryPasses / 8,  // wakes the team
+                                     .min_samples = kCoreCanarySamples,
+                                     .max_samples = kCoreCanarySamples};
+  return probe_stream(StreamKernel::read, arrays, threads, sampling, features, "environment core canary")
+      .best_bytes_per_second;
 }
 
 EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfig& config) {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "roofline/bench/pinning.hpp"
+#include "roofline/bench/stream_probe.hpp"
 #include "roofline/common/huge_pages.hpp"
 #include "roofline/common/roof_probe.hpp"
 #include "roofline/kernels/stream.hpp"
@@ -56,20 +57,12 @@ json RoofProbe::measure(int threads, std::uint64_t bytes) {
   pin_openmp_threads(threads, binding_plan(machine_, threads, config_.bind));
   const std::uint64_t pass_bytes = stream_bytes_per_pass(StreamKernel::read, n);
   const int passes = static_cast<int>(std::max<std::uint64_t>(1, (kProbeSampleBytes + pass_bytes - 1) / pass_bytes));
-  std::vector<double> samples;
-  double sum = 0.0, spent = 0.0;
-  while (static_cast<int>(samples.size()) < kProbeMaxSamples &&
-         (static_cast<int>(samples.size()) < kProbeMinSamples || spent < kProbeMinSeconds)) {
-    const auto t0 = std::chrono::steady_clock::now();
-    sum = run_stream_kernel(StreamKernel::read, x, threads, passes, config_.features);
-    const double s = seconds_since(t0);
-    spent += s;
-    if (s > 0.0) samples.push_back(static_cast<double>(pass_bytes) * passes / s);
-  }
-  const StreamCheck check = validate_stream(StreamKernel::read, x, sum, threads);
-  if (!check.ok) throw std::runtime_error("read probe: " + check.message);
-  if (samples.empty()) throw std::runtime_error("read probe: no sample took measurable time");
-  const double best = *std::max_element(samples.begin(), samples.end());
+  const StreamProbeSampling sampling{.passes_per_sample = passes,
+                                     .min_samples = kProbeMinSamples,
+                                     .max_samples = kProbeMaxSamples,
+                                     .min_seconds = kProbeMinSeconds};
+  StreamProbeResult probe = probe_stream(StreamKernel::read, x, threads, sampling, config_.features, "read probe");
+  if (probe.samples.empty()) throw std::runtime_error("read probe: no sample took measurable time");
   const double took = seconds_since(start);
   seconds_ += took;
   RoofProbeRecord record;
@@ -78,8 +71,8 @@ json RoofProbe::measure(int threads, std::uint64_t bytes) {
   record.working_set_bytes = stream_working_set_bytes(StreamKernel::read, n);
   record.pages = n * sizeof(double) >= kHugePageThreshold ? "2M" : "heap";
   record.passes_per_sample = passes;
-  record.samples = std::move(samples);
-  record.bytes_per_second = best;
+  record.samples = std::move(probe.samples);
+  record.bytes_per_second = probe.best_bytes_per_second;
   record.seconds = took;
   return roof_probe_json(record);  // the one writer of a probe (common/roof_probe.hpp; the analysis reads it back)
 }
