@@ -159,7 +159,7 @@ struct RowPeak {
 };
 
 // "x86_pipes": threads x the measured clock x the measured pipes x ops per instruction, the pipes checked against
-// the microarchitecture's known-pipes table (context.machine), a disagreement noted.
+// the target's microarchitecture's known-pipes table, a disagreement noted.
 RowPeak x86_peak(const ComputeRow& r, double pipes, double hz, const std::vector<double>& known,
                  const std::string& uarch, json& notes) {
   RowPeak out;
@@ -281,7 +281,7 @@ json derive_compute_ceilings(const ResultsView& view, const TargetView& target) 
   const std::map<int, double>& clock = collected.clock;
   // The peak model the target's facts name: the only thing that tells one target's derivation from another's.
   const bool x86 = target.peak_model == "x86_pipes";
-  const std::string& uarch = view.host().microarchitecture;  // the x86 model's microarchitecture (context.machine)
+  const std::string& uarch = target.microarchitecture;  // the x86 model's known-pipes key (the target's facts)
   const std::map<RowKey, double> pipes = x86 ? measured_pipes(collected.rows, clock) : std::map<RowKey, double>{};
 
   json table = json::array();
@@ -315,7 +315,7 @@ json derive_compute_ceilings(const ResultsView& view, const TargetView& target) 
     notes.push_back("compute: microarchitecture unknown; pipe counts come from the measured throughput alone");
   }
   if (x86) {
-    out["matrix_engine"] = matrix_engine_summary(view, ceilings);
+    out["matrix_engine"] = matrix_engine_summary(view, target, ceilings);
     for (const json& line : out["matrix_engine"]["lines"]) notes.push_back("compute: " + line.get<std::string>());
   }
   out["notes"] = std::move(notes);

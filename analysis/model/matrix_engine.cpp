@@ -15,20 +15,20 @@ using nlohmann::json;
 
 namespace {
 
-// Why a run has no matrix-unit roofs, from what its context recorded (most specific reason first).
-std::string missing_reason(const ResultsView& view) {
+// Why a run has no matrix-unit roofs, from what its context and the target's facts recorded (most specific
+// reason first).
+std::string missing_reason(const ResultsView& view, const TargetView& target) {
   const json& context = object_or_empty(view.document(), "context");
-  const std::string& status = view.host().amx_status;
+  const std::string& status = target.matrix_engine_status;
   const std::optional<Isa> cap = parse_isa(context.value("max_isa", std::string("amx")));
   if (!status.empty() && status != "usable") {
     return fmt::format("AMX is {} on this machine ({})", status,
-                       view.host().amx_source.empty() ? std::string("machine facts") : view.host().amx_source);
+                       target.matrix_engine_source.empty() ? std::string("machine facts") : target.matrix_engine_source);
   }
   // Files from before the AMX fact were measured by a version whose top level was avx512: their max_isa
   // says nothing about a cap.
   if (status.empty()) {
-    const auto amx_tile = view.host().isa.find("amx_tile");
-    return amx_tile != view.host().isa.end() && amx_tile->second
+    return target.matrix_engine_advertised
                ? "this file was measured by a version without AMX tile kernels, although the CPU advertises AMX "
                  "(re-run to measure them)"
                : "the CPU does not advertise AMX";
@@ -47,7 +47,7 @@ std::string missing_reason(const ResultsView& view) {
 
 }  // namespace
 
-json matrix_engine_summary(const ResultsView& view, const json& ceilings) {
+json matrix_engine_summary(const ResultsView& view, const TargetView& target, const json& ceilings) {
   json out = {{"roofs", false}, {"lines", json::array()}, {"ratios", json::array()}};
   if (!ceilings.is_array() || ceilings.empty()) return out;
   // (precision, threads) -> best value per engine.
@@ -83,7 +83,7 @@ json matrix_engine_summary(const ResultsView& view, const json& ceilings) {
                                        v->second.second, format_si(v->second.first, unit)));
   }
   if (out["roofs"] == false) {
-    out["lines"].push_back("no matrix-unit roofs because " + missing_reason(view) +
+    out["lines"].push_back("no matrix-unit roofs because " + missing_reason(view, target) +
                            ": bf16 and int8 ceilings are the vector units'");
   }
   return out;

@@ -162,8 +162,7 @@ TargetView cpu_target_from_host(const HostFacts& host) {
   t.api = "native";
   t.compute_units = host.cores.value_or(0);
   t.clock_hz = host.measured_clock_hz;
-  t.memory_total_bytes = host.memory_total_bytes;
-  t.memory_available_bytes = host.memory_available_bytes;
+  host_facts_to_cpu(host, t);
   for (const char* level : {"L1", "L2", "L3"}) {
     double bytes = 0.0;
     for (const CacheFacts& c : host.caches) {
@@ -177,6 +176,22 @@ TargetView cpu_target_from_host(const HostFacts& host) {
   t.notes = host.notes;
   t.synthesized = true;
   return t;
+}
+
+void host_facts_to_cpu(const HostFacts& host, TargetView& cpu) {
+  cpu.memory_total_bytes = host.memory_total_bytes;
+  cpu.memory_available_bytes = host.memory_available_bytes;
+  cpu.memory_from = "the run's machine facts (context.machine)";
+  cpu.microarchitecture = host.microarchitecture;
+  cpu.matrix_engine_status = host.amx_status;
+  cpu.matrix_engine_source = host.amx_source;
+  const auto amx_tile = host.isa.find("amx_tile");
+  cpu.matrix_engine_advertised = amx_tile != host.isa.end() && amx_tile->second;
+  cpu.caches.clear();
+  for (const CacheFacts& c : host.caches) {
+    cpu.caches.push_back({static_cast<int>(c.level.value_or(0)), c.type, c.size_bytes,
+                          static_cast<int>(c.instances.value_or(0)), static_cast<int>(c.cores_per_instance.value_or(0))});
+  }
 }
 
 TargetView target_view_from_json(const json& facts, const std::string& where) {
@@ -225,14 +240,7 @@ ResultsView::ResultsView(const json& doc) : doc_(&doc) {
   // The CPU first: its listed facts, else the ones context.machine gives.
   const auto cpu = std::find_if(listed.begin(), listed.end(), [](const TargetView& t) { return t.is_cpu(); });
   targets_.push_back(cpu != listed.end() ? *cpu : cpu_target_from_host(host_));
-  targets_.front().memory_total_bytes = host_.memory_total_bytes;
-  targets_.front().memory_available_bytes = host_.memory_available_bytes;
-  targets_.front().memory_from = "the run's machine facts (context.machine)";
-  for (const CacheFacts& c : host_.caches) {
-    targets_.front().caches.push_back({static_cast<int>(c.level.value_or(0)), c.type, c.size_bytes,
-                                       static_cast<int>(c.instances.value_or(0)),
-                                       static_cast<int>(c.cores_per_instance.value_or(0))});
-  }
+  host_facts_to_cpu(host_, targets_.front());
   const json& binding = object_or_empty(ctx, "binding");
   if (binding.contains("policy") && binding["policy"].is_string()) {
     targets_.front().binding = binding["policy"].get<std::string>();

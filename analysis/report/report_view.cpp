@@ -178,9 +178,7 @@ ReportView::ReportView(const ResultsDocument& doc) : doc_(&doc), host_(host_fact
   // The CPU first: its listed facts, else the ones context.machine gives; its memory is the host's.
   const auto cpu = std::find_if(listed.begin(), listed.end(), [](const TargetView& t) { return t.is_cpu(); });
   targets_.push_back(cpu != listed.end() ? *cpu : cpu_target_from_host(host_));
-  targets_.front().memory_total_bytes = host_.memory_total_bytes;
-  targets_.front().memory_available_bytes = host_.memory_available_bytes;
-  targets_.front().memory_from = "the run's machine facts (context.machine)";
+  host_facts_to_cpu(host_, targets_.front());
   for (const TargetView& t : listed) {
     if (!t.is_cpu()) targets_.push_back(t);
   }

@@ -263,5 +263,45 @@ TEST(ComputeCeilings, TheFactsPeakModelNotTheIdChoosesTheTheoreticalPeak) {
   EXPECT_TRUE(testing::any_note_has(unknown["notes"], "peak model 'abacus'"));
 }
 
+// The x86 model and the matrix-engine summary read the facts of the target they derive for, which for the CPU are
+// the host's (context.machine) whether it is synthesized or listed in context.targets; a device's are empty.
+TEST(ComputeCeilings, TheX86ModelReadsItsTargetsFacts) {
+  json doc = two_targets("x86_pipes", "units_clock");
+  doc["context"]["machine"] = {{"microarchitecture", "zen4"},
+                               {"isa", {{"amx_tile", true}}},
+                               {"amx", {{"status", "permission refused"}, {"source", "arch_prctl"}}}};
+  for (const bool listed : {true, false}) {
+    json d = doc;
+    if (!listed) d["context"].erase("targets");
+    const ResultsView view(d);
+    const TargetView& cpu = view.cpu();
+    EXPECT_EQ(cpu.synthesized, !listed);
+    EXPECT_EQ(cpu.microarchitecture, "zen4");
+    EXPECT_EQ(cpu.matrix_engine_status, "permission refused");
+    EXPECT_EQ(cpu.matrix_engine_source, "arch_prctl");
+    EXPECT_TRUE(cpu.matrix_engine_advertised);
+    const json out = derive_compute_ceilings(view, cpu);
+    EXPECT_TRUE((*find_row(out["compute_table"], "fp32", "avx512", 512, 1))["exceeds_theoretical"].get<bool>());
+    EXPECT_TRUE(testing::any_note_has(out["notes"], "zen4 table"));
+    EXPECT_TRUE(testing::any_note_has(out["matrix_engine"]["lines"], "AMX is permission refused on this machine "
+                                                                     "(arch_prctl)"));
+  }
+  const ResultsView view(doc);
+  const TargetView& device = *view.target("dev:0");
+  EXPECT_TRUE(device.microarchitecture.empty() && device.matrix_engine_status.empty());
+  EXPECT_FALSE(device.matrix_engine_advertised);
+  // Other facts for the same CPU: the derivation follows them, not the host's.
+  TargetView other = view.cpu();
+  other.microarchitecture = "sapphire_rapids";
+  other.matrix_engine_status = "";
+  const json spr = derive_compute_ceilings(view, other);
+  EXPECT_FALSE((*find_row(spr["compute_table"], "fp32", "avx512", 512, 1))["exceeds_theoretical"].get<bool>());
+  EXPECT_FALSE(testing::any_note_has(spr["notes"], "zen4 table"));
+  EXPECT_TRUE(testing::any_note_has(spr["matrix_engine"]["lines"], "although the CPU advertises AMX"));
+  other.matrix_engine_advertised = false;
+  EXPECT_TRUE(testing::any_note_has(derive_compute_ceilings(view, other)["matrix_engine"]["lines"],
+                                    "the CPU does not advertise AMX"));
+}
+
 }  // namespace
 }  // namespace roofline

@@ -13,9 +13,11 @@
 //      thread count measured, divided by (threads x clock x ops per instruction), rounded to the nearest
 //      plausible pipe count (plausible_pipes). ops_per_cycle_per_core = pipes x ops per instruction.
 //    - theoretical = threads x the row's clock x ops_per_cycle_per_core; percent = 100 x value / theoretical.
-//    - Cross-check: a small table of known microarchitectures (known_pipes, keyed by
-//      context.machine.microarchitecture) gives the pipe counts datasheets imply; a disagreement is a note.
-//    - The matrix engine's summary (matrix_engine.hpp) and the clock and microarchitecture caveats.
+//    - Cross-check: a small table of known microarchitectures (known_pipes, keyed by the target's
+//      TargetView::microarchitecture, the CPU's context.machine.microarchitecture) gives the pipe counts
+//      datasheets imply; a disagreement is a note.
+//    - The matrix engine's summary (matrix_engine.hpp, from the target's matrix_engine_* facts) and the clock and
+//      microarchitecture caveats.
 //  - Peak model "units_clock": theoretical = the facts' compute_units x clock x
 //    ops_per_unit_per_clock["<precision>/<engine>"], at the clock measured beside the best repetition, else the
 //    clock benchmark's at its thread count, else the facts' clock_hz (clock_source "reported"); none, with a note,

@@ -11,7 +11,10 @@
 namespace roofline {
 
 // {"roofs": bool (any matrix ceiling measured), "lines": [sentences], "ratios": [{precision, threads,
-// matrix, vector, ratio}]} from the results file (its host facts) and the compute ceilings just derived.
-nlohmann::json matrix_engine_summary(const ResultsView& view, const nlohmann::json& compute_ceilings);
+// matrix, vector, ratio}]} from the compute ceilings just derived for `target` (one of view.targets()), its facts
+// (TargetView::matrix_engine_status, _source, _advertised) and the run's context (max_isa, the compute suite's
+// unsupported rows).
+nlohmann::json matrix_engine_summary(const ResultsView& view, const TargetView& target,
+                                     const nlohmann::json& compute_ceilings);
 
 }  // namespace roofline

@@ -77,6 +77,13 @@ struct TargetView {
   std::string binding = "compact";
   [[nodiscard]] bool is_cpu() const { return id == kCpuTargetId; }
   [[nodiscard]] const std::string& main_memory() const;  // the last level's name ("" when none)
+  // What the CPU's peak model ("x86_pipes") and its matrix-engine summary read (issue 47): the host's facts for the
+  // CPU (context.machine, as its memory, even where context.targets lists it: host_facts_to_cpu), empty for a device.
+  std::string microarchitecture;  // the known-pipes table's key ("sapphire_rapids"); "" when unknown
+  // The matrix engine's state (context.machine.amx: "usable", "permission refused", ...) and where that came from;
+  // "" in files from before it.
+  std::string matrix_engine_status, matrix_engine_source;
+  bool matrix_engine_advertised = false;  // the ISA advertises the matrix engine (isa.amx_tile)
 };
 
 // parent[key] when it is an object, else an empty object.
@@ -124,6 +131,10 @@ class ResultsView {
 // The host facts and the CPU's target facts alone, for readers that hold a context.machine object only.
 HostFacts host_facts_from_machine(const nlohmann::json& machine);
 TargetView cpu_target_from_host(const HostFacts& host);
+// Gives the CPU's target the facts that are the host's whichever way the target was read (synthesized from
+// context.machine or listed in context.targets): its memory and where it comes from, its microarchitecture, its
+// matrix engine's state and its cache topology (`caches`). Every view calls it on its CPU target.
+void host_facts_to_cpu(const HostFacts& host, TargetView& cpu);
 // One entry of context.targets[] (`where` names it in errors: "context.targets[1]"). Throws InputError naming
 // the first missing (target) or mistyped field.
 TargetView target_view_from_json(const nlohmann::json& facts, const std::string& where);
