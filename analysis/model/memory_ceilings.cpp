@@ -311,7 +311,7 @@ json derive_memory_ceilings(const ResultsView& view, const TargetView& target) {
     return key(a) < key(b);
   });
   for (json& c : ceilings) out["memory_ceilings"].push_back(std::move(c));
-  add_page_sizes(results, view.host(), out);
+  add_page_sizes(results, target, out);
   if (write_allocate) out["notes"].push_back(
       "Bandwidth is given in two byte counts: STREAM's (value, bytes_per_second: the words a kernel names) and "
       "with write-allocate (value_write_allocate, bytes_per_second_write_allocate: each cached store also reads "

@@ -68,6 +68,6 @@ void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Ra
 
 // Adds page sizes to `out` (derive_memory_ceilings'): "pages" and "huge_page_fraction" on the DRAM rows,
 // the page_size_ceilings list (empty when the run measured none) and the notes (memory_pages.cpp).
-void add_page_sizes(const nlohmann::json& results, const HostFacts& host, nlohmann::json& out);
+void add_page_sizes(const nlohmann::json& results, const TargetView& target, nlohmann::json& out);
 
 }  // namespace roofline::memory_detail

@@ -187,11 +187,36 @@ void host_facts_to_cpu(const HostFacts& host, TargetView& cpu) {
   cpu.matrix_engine_source = host.amx_source;
   const auto amx_tile = host.isa.find("amx_tile");
   cpu.matrix_engine_advertised = amx_tile != host.isa.end() && amx_tile->second;
+  cpu.thp_present = host.thp_present;
+  cpu.thp = host.thp;
+  cpu.thp_defrag = host.thp_defrag;
+  cpu.thp_source = host.thp_source;
   cpu.caches.clear();
   for (const CacheFacts& c : host.caches) {
     cpu.caches.push_back({static_cast<int>(c.level.value_or(0)), c.type, c.size_bytes,
                           static_cast<int>(c.instances.value_or(0)), static_cast<int>(c.cores_per_instance.value_or(0))});
   }
+}
+
+std::vector<TargetView> ordered_targets(const HostFacts& host, const std::vector<TargetView>& listed,
+                                        const std::vector<std::string>& with_entries, const std::string& binding) {
+  std::vector<TargetView> out;
+  // The CPU first: its listed facts, else the ones context.machine gives; its host facts either way.
+  const auto cpu = std::find_if(listed.begin(), listed.end(), [](const TargetView& t) { return t.is_cpu(); });
+  out.push_back(cpu != listed.end() ? *cpu : cpu_target_from_host(host));
+  host_facts_to_cpu(host, out.front());
+  out.front().binding = binding;
+  for (const TargetView& t : listed) {
+    if (!t.is_cpu()) out.push_back(t);
+  }
+  for (const std::string& id : with_entries) {
+    if (std::any_of(out.begin(), out.end(), [&](const TargetView& t) { return t.id == id; })) continue;
+    TargetView unknown;  // entries without facts: their levels and peaks are unknown, said so
+    unknown.id = id;
+    out.push_back(std::move(unknown));
+  }
+  for (std::size_t i = 1; i < out.size(); ++i) out[i].memory_from = fmt::format("context.targets[{}]", out[i].id);
+  return out;
 }
 
 TargetView target_view_from_json(const json& facts, const std::string& where) {
@@ -237,27 +262,15 @@ ResultsView::ResultsView(const json& doc) : doc_(&doc) {
   } else if (ctx.contains("targets") && !ctx["targets"].is_null()) {
     throw InputError("context.targets is not an array");
   }
-  // The CPU first: its listed facts, else the ones context.machine gives.
-  const auto cpu = std::find_if(listed.begin(), listed.end(), [](const TargetView& t) { return t.is_cpu(); });
-  targets_.push_back(cpu != listed.end() ? *cpu : cpu_target_from_host(host_));
-  host_facts_to_cpu(host_, targets_.front());
-  const json& binding = object_or_empty(ctx, "binding");
-  if (binding.contains("policy") && binding["policy"].is_string()) {
-    targets_.front().binding = binding["policy"].get<std::string>();
-  }
-  for (const TargetView& t : listed) {
-    if (!t.is_cpu()) targets_.push_back(t);
-  }
   if (doc.contains("benchmarks") && doc["benchmarks"].is_array()) {
     for (const json& e : doc["benchmarks"]) entries_[entry_target(e)].push_back(&e);
   }
-  for (const auto& [id, list] : entries_) {
-    if (target(id) != nullptr) continue;
-    TargetView unknown;  // entries without facts: their levels and peaks are unknown, said so
-    unknown.id = id;
-    targets_.push_back(std::move(unknown));
-  }
-  for (std::size_t i = 1; i < targets_.size(); ++i) targets_[i].memory_from = fmt::format("context.targets[{}]", targets_[i].id);
+  std::vector<std::string> with_entries;
+  for (const auto& [id, list] : entries_) with_entries.push_back(id);
+  const json& binding = object_or_empty(ctx, "binding");
+  targets_ = ordered_targets(host_, listed, with_entries,
+                             binding.contains("policy") && binding["policy"].is_string()
+                                 ? binding["policy"].get<std::string>() : std::string("compact"));
   bool several = entries_.size() > 1 || (!entries_.empty() && entries_.count(kCpuTargetId) == 0);
   const json& section = object_or_empty(doc, "roofline");
   for (const auto& [key, arr] : section.items()) {

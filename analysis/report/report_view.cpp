@@ -175,21 +175,15 @@ HostFacts host_facts(const ResultsContext& context) {
 ReportView::ReportView(const ResultsDocument& doc) : doc_(&doc), host_(host_facts(doc.context)) {
   std::vector<TargetView> listed;
   for (const TargetRecord& r : records_of(doc.context.targets)) listed.push_back(target_view(r));
-  // The CPU first: its listed facts, else the ones context.machine gives; its memory is the host's.
-  const auto cpu = std::find_if(listed.begin(), listed.end(), [](const TargetView& t) { return t.is_cpu(); });
-  targets_.push_back(cpu != listed.end() ? *cpu : cpu_target_from_host(host_));
-  host_facts_to_cpu(host_, targets_.front());
-  for (const TargetView& t : listed) {
-    if (!t.is_cpu()) targets_.push_back(t);
-  }
   for (const BenchmarkEntry& e : doc.benchmarks) ++entry_counts_[target_of(e)];
-  for (const auto& [id, count] : entry_counts_) {
-    if (std::any_of(targets_.begin(), targets_.end(), [&](const TargetView& t) { return t.id == id; })) continue;
-    TargetView unknown;  // entries without facts: their levels and peaks are unknown, said so
-    unknown.id = id;
-    targets_.push_back(std::move(unknown));
-  }
-  for (std::size_t i = 1; i < targets_.size(); ++i) targets_[i].memory_from = fmt::format("context.targets[{}]", targets_[i].id);
+  std::vector<std::string> with_entries;
+  for (const auto& [id, count] : entry_counts_) with_entries.push_back(id);
+  // The run's binding is not typed yet (the model keeps it in `extra`).
+  const auto binding = doc.context.extra.find("binding");
+  const std::string policy = binding != doc.context.extra.end() && binding->is_object() && binding->contains("policy") &&
+                                     (*binding)["policy"].is_string()
+                                 ? (*binding)["policy"].get<std::string>() : std::string("compact");
+  targets_ = ordered_targets(host_, listed, with_entries, policy);
   bool several = entry_counts_.size() > 1 || (!entry_counts_.empty() && entry_counts_.count(kCpuTargetId) == 0);
   if (doc.roofline) {
     each_record_target(*doc.roofline, [&several](const std::string& t) { several = several || t != kCpuTargetId; });

@@ -84,6 +84,10 @@ struct TargetView {
   // "" in files from before it.
   std::string matrix_engine_status, matrix_engine_source;
   bool matrix_engine_advertised = false;  // the ISA advertises the matrix engine (isa.amx_tile)
+  // The transparent-huge-page policy its memory is allocated under (the CPU's: context.machine's
+  // transparent_huge_pages, _defrag, _source), which the page-size notes name; absent for a device.
+  bool thp_present = false;
+  std::string thp, thp_defrag, thp_source;
 };
 
 // parent[key] when it is an object, else an empty object.
@@ -135,6 +139,12 @@ TargetView cpu_target_from_host(const HostFacts& host);
 // context.machine or listed in context.targets): its memory and where it comes from, its microarchitecture, its
 // matrix engine's state and its cache topology (`caches`). Every view calls it on its CPU target.
 void host_facts_to_cpu(const HostFacts& host, TargetView& cpu);
+// A file's targets in the order every reader takes them: the host CPU first (its listed facts, else the ones
+// `host` gives, with the host's facts either way: host_facts_to_cpu, and the run's `binding`), then the others
+// listed, in the file's order, then any target that has entries (`with_entries`) but no facts. ResultsView and the
+// report's typed view both take them from here.
+std::vector<TargetView> ordered_targets(const HostFacts& host, const std::vector<TargetView>& listed,
+                                        const std::vector<std::string>& with_entries, const std::string& binding);
 // One entry of context.targets[] (`where` names it in errors: "context.targets[1]"). Throws InputError naming
 // the first missing (target) or mistyped field.
 TargetView target_view_from_json(const nlohmann::json& facts, const std::string& where);
