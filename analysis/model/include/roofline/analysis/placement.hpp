@@ -16,7 +16,7 @@ namespace roofline {
 nlohmann::json derive_placements(const nlohmann::json& results, const nlohmann::json& roofline_section);
 // One target's placements, from its entries alone (view.target_document(target.id)) on its own ceilings: the
 // section holds that target's ceilings and levels, and nothing of another target's. Every target's points are
-// placed here (derive_roofline for the CPU, derive_target_roofline for the others).
+// placed here, by the one per-target derivation (derive_target_roofline, which derive_roofline runs for each).
 nlohmann::json derive_placements(const ResultsView& view, const TargetView& target, const nlohmann::json& roofline_section);
 
 // The batch N at which the arithmetic intensity of C(MxN) = A(MxK) B(KxN) reaches `ridge_ai`, with

@@ -1,9 +1,8 @@
 // The one rule for where a GEMV/GEMM working set lives (issue 47): the innermost memory level whose reach holds
 // it, main memory when none does. Every target's placements ask it (placement.cpp, one placement for every target),
 // and so does the LLM estimate (llm's Roofs::level_for), each with the reach it knows: where the
-// bandwidth curve leaves a level (the CPU's memory_levels[].inferred_bytes), a measured level's largest size
-// (another target's memory_levels[].max_bytes, the LLM roofs' max_bytes); and a device's levels, where its curve
-// shows no plateaus, with the capacities its facts report (target_roofline.cpp).
+// bandwidth curve leaves a level (memory_levels[].inferred_bytes, every target's since issue 47), else a measured
+// level's largest size (memory_levels[].max_bytes, the LLM roofs' max_bytes).
 #pragma once
 
 #include <cstddef>

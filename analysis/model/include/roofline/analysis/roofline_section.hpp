@@ -13,8 +13,8 @@
 
 namespace roofline {
 
-// The whole section (schema in results/README.md): the CPU's as always (its entries, the host's facts), then
-// every other target's (target_roofline.hpp); every entry carries `target`. The json overload builds a view.
+// The whole section (schema in results/README.md): every target's with entries by the one per-target derivation
+// (target_roofline.hpp), the host CPU's first; every entry carries `target`. The json overload builds a view.
 nlohmann::json derive_roofline(const ResultsView& view);
 nlohmann::json derive_roofline(const nlohmann::json& results);
 
