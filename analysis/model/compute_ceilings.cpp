@@ -90,11 +90,10 @@ void scaling_notes(const std::map<PeakKey, json>& best, json& notes) {
 
 // A compute_table row before measurement fills it in: identity, status and what the kernel counts.
 json table_row(const ComputeRow& r, const std::string& kernel, int opi, const std::vector<double>& known) {
-  return {{"precision", r.precision},
+  json row = {{"precision", r.precision},
           {"isa", r.isa},
           {"engine", r.engine},
           {"vector_bits", r.bits},
-          {"threads", r.threads},
           {"status", r.status},
           {"value", nullptr},
           {"median", nullptr},
@@ -113,6 +112,8 @@ json table_row(const ComputeRow& r, const std::string& kernel, int opi, const st
           {"exceeds_theoretical", false},
           {"reason", r.reason},
           {"benchmark", r.benchmark}};
+  if (r.threads > 0) row["threads"] = r.threads;  // where its entries name one (a device's: none)
+  return row;
 }
 
 // The x86 model's pipes per (precision, bits, isa, variant of a tile row, names) from its lowest measured thread
@@ -226,6 +227,7 @@ void add_measured(const TargetView& t, const ComputeKey& key, const ComputeRow& 
   row["value"] = value;
   row["median"] = median(r.values);
   row["clock_hz"] = number_or_null(hz);
+  if (!x86) row["clock_source"] = peak.clock_source;  // the facts model's clock: measured beside the kernel, or reported
   if (hz > 0.0 && opi > 0) row["instructions_per_cycle"] = value / (cores_of(r) * hz * opi);
   const PeakKey pk{std::get<0>(key), r.precision, r.engine, r.threads};
   if (peak.theoretical > 0.0) {

@@ -21,7 +21,7 @@ ReportTable roof_violations_table(const ResultsDocument& results) {
   for (const json& v : section_array(results, "roof_violations")) {
     const std::string unit = rate_unit_of_row(v);
     const json& roof = object_at(v, "roof");
-    t.rows.push_back({str(v, "backend"), str(v, "precision"), str(v, "threads"), str(v, "batch"),
+    t.rows.push_back({str(v, "backend"), str(v, "precision"), str(v, "threads", "-"), str(v, "batch"),
                       rate_or_na(num(v, "value"), unit), rate_or_na(num(v, "attainable"), unit),
                       percent(num(v, "efficiency")),
                       fmt::format("{}/{}", str(roof, "engine", "vector"), str(roof, "level", "none")),
@@ -45,7 +45,7 @@ namespace report_detail {
 
 // Cache levels as the curve shows them beside what the machine facts report: where they disagree, the
 // curve is used, and this table is where a reader sees both.
-ReportTable memory_levels_table(const ResultsDocument& results) {
+ReportTable memory_levels_table(const ResultsDocument& results, const TargetView& target) {
   ReportTable t{"table-memory-levels", "Memory levels (reported vs inferred)",
                 {"threads", "level", "plateau (working sets)", "bandwidth", "curve leaves at", "reported size",
                  "agreement", "source"},
@@ -54,20 +54,21 @@ ReportTable memory_levels_table(const ResultsDocument& results) {
     return r.contains(key) && r[key].is_number() ? format_bytes(r[key].get<double>()) : std::string("n/a");
   };
   for (const json& r : section_array(results, "memory_levels")) {
-    t.rows.push_back({str(r, "threads"), str(r, "level"),
+    t.rows.push_back({str(r, "threads", "-"), str(r, "level"),
                       fmt::format("{} .. {}", bytes_or_na(r, "min_bytes"), bytes_or_na(r, "max_bytes")),
                       rate_or_na(num(r, "bandwidth"), "B/s"), bytes_or_na(r, "inferred_bytes"),
                       bytes_or_na(r, "reported_bytes"), str(r, "agreement"), str(r, "source")});
   }
   if (!t.rows.empty()) {
-    t.note = "bandwidth: the plateau's median for the reference (read) kernel; reported: the machine facts' cache "
-             "capacity for these threads; the curve decides when they disagree.";
+    t.note = fmt::format("bandwidth: the plateau's median for the reference (read) kernel; reported: {}; the curve decides "
+                         "when they disagree.", target.caches.empty() ? "the capacity the target's facts list"
+                                                                       : "the machine facts' cache capacity for these threads");
   }
   return t;
 }
 
 // Predicted crossover beside the measured knee, per sweep: the comparison the roofline exists to make.
-ReportTable crossovers_table(const ResultsDocument& results) {
+ReportTable crossovers_table(const ResultsDocument& results, const std::string& main_memory) {
   ReportTable t{"table-crossovers", "Crossovers: predicted vs measured knee",
                 {"backend", "precision", "threads", "shape MxK", "ridge AI", "predicted batch", "measured knee",
                  "batches measured"},
@@ -87,14 +88,16 @@ ReportTable crossovers_table(const ResultsDocument& results) {
     }
     // A knee read off two or three batches is an extrapolation, not a measurement: shown only from four.
     const std::string knee = measured.size() >= 4 ? batch_or_na(r, "knee_batch", "knee_first_batch") : "n/a";
-    t.rows.push_back({str(r, "backend"), str(r, "precision"), str(r, "threads"),
+    t.rows.push_back({str(r, "backend"), str(r, "precision"), str(r, "threads", "-"),
                       fmt::format("{}x{}", str(r, "m"), str(r, "k")),
                       r.contains("ridge_ai") && r["ridge_ai"].is_number() ? fmt::format("{:.3g}", num(r, "ridge_ai")) : "n/a",
                       batch_or_na(r, "predicted_batch", "predicted_first_batch"),
                       knee, batches});
   }
   if (t.rows.empty()) t.note = "No GEMM sweeps in this file.";
-  else t.note = "predicted: the batch whose AI reaches the DRAM ridge; measured knee: where attained FLOP/s stops growing with the batch (n/a: fewer than four batches measured, or no knee yet).";
+  else t.note = fmt::format("predicted: the batch whose AI reaches the {} ridge; measured knee: where attained FLOP/s stops "
+                            "growing with the batch (n/a: fewer than four batches measured, or no knee yet).",
+                            main_memory.empty() ? "main memory's" : main_memory);
   return t;
 }
 

@@ -27,25 +27,26 @@ namespace {
 // One row of the compute table, from a typed ceiling or from roofline.compute_table (JSON until the model types
 // it), which adds the tile rows that did not run with their status and reason.
 struct ComputeRow {
-  std::string precision, engine, isa, bits, threads, unit, status, reason;
+  std::string precision, engine, isa, bits, threads, unit, status, reason, clock_source;
   bool value_null = false;  // the row says it was not measured (value: null), and why
-  double value = 0.0, theoretical = 0.0, percent = -1.0, vector_bits = 0.0;
+  double value = 0.0, theoretical = 0.0, percent = -1.0, vector_bits = 0.0, clock_hz = 0.0;
 };
 
 ComputeRow compute_row(const json& r) {
-  return {str(r, "precision"), str(r, "engine", "vector"), str(r, "isa"), str(r, "vector_bits"), str(r, "threads"),
-          rate_unit_of_row(r), str(r, "status"), str(r, "reason", "not supported"),
+  return {str(r, "precision"), str(r, "engine", "vector"), str(r, "isa"), str(r, "vector_bits"), str(r, "threads", "-"),
+          rate_unit_of_row(r), str(r, "status"), str(r, "reason", "not supported"), str(r, "clock_source"),
           r.contains("value") && r["value"].is_null(), num(r, "value"), num(r, "theoretical"), num(r, "percent", -1),
-          num(r, "vector_bits")};
+          num(r, "vector_bits"), num(r, "clock_hz")};
 }
 
 ComputeRow compute_row(const ComputeCeilingRecord& r) {
   const json& extra = r.extra;  // what the typed ceiling does not hold: a status, a reason, a null value
   return {cell(ROOFLINE_FIELD(r, precision)), cell(ROOFLINE_FIELD(r, engine), "vector"), cell(ROOFLINE_FIELD(r, isa)),
-          cell(ROOFLINE_FIELD(r, vector_bits)), cell(ROOFLINE_FIELD(r, threads)), rate_unit_of(r), str(extra, "status"),
-          str(extra, "reason", "not supported"), extra.contains("value") && extra["value"].is_null(),
-          amount(ROOFLINE_FIELD(r, value)), amount(ROOFLINE_FIELD(r, theoretical)), amount(ROOFLINE_FIELD(r, percent), -1),
-          amount(ROOFLINE_FIELD(r, vector_bits))};
+          cell(ROOFLINE_FIELD(r, vector_bits)), cell(ROOFLINE_FIELD(r, threads), "-"), rate_unit_of(r), str(extra, "status"),
+          str(extra, "reason", "not supported"), cell(ROOFLINE_FIELD(r, clock_source)),
+          extra.contains("value") && extra["value"].is_null(), amount(ROOFLINE_FIELD(r, value)),
+          amount(ROOFLINE_FIELD(r, theoretical)), amount(ROOFLINE_FIELD(r, percent), -1), amount(ROOFLINE_FIELD(r, vector_bits)),
+          amount(ROOFLINE_FIELD(r, clock_hz))};
 }
 
 std::vector<std::string> compute_cells(const ComputeRow& r) {
@@ -54,32 +55,67 @@ std::vector<std::string> compute_cells(const ComputeRow& r) {
   const double ratio = r.percent >= 0 ? r.percent / 100.0 : (theo > 0 && value > 0 ? value / theo : 0);
   // A tile is a 16 x 64-byte register, not a vector width.
   const std::string width = r.engine == "matrix" ? "tile" : r.vector_bits > 0 ? r.bits + " bit" : "";
-  return {r.precision, r.engine, r.isa, width, r.threads, measured, rate_or_na(theo, r.unit), percent(ratio)};
+  const std::string clock = r.clock_hz > 0 ? fmt::format("{} ({})", format_si(r.clock_hz, "Hz"), r.clock_source) : "n/a";
+  return {r.precision, r.engine, r.isa, width, r.threads, measured, clock, rate_or_na(theo, r.unit), percent(ratio)};
+}
+
+// Whether any row has text in column `c`.
+bool any_cell(const ReportTable& t, std::size_t c) {
+  return std::any_of(t.rows.begin(), t.rows.end(), [c](const auto& row) { return c < row.size() && !row[c].empty(); });
+}
+
+// How the theoretical column was computed: the peak model the target's facts name (compute_ceilings.cpp applies it).
+std::string theoretical_note(const TargetView& target) {
+  if (target.peak_model == "x86_pipes") {
+    return "Theoretical = threads x measured clock x operations per cycle per core (matrix engine: 1024 FLOP bf16/fp16 "
+           "or 2048 OP int8 per cycle per core).";
+  }
+  if (target.peak_model == "units_clock") {
+    return "Theoretical = compute units x clock x operations per unit per clock (its facts' ops_per_unit_per_clock, peak "
+           "model units_clock), at the clock the clock column gives: measured beside the kernel, or the one its facts "
+           "report.";
+  }
+  if (target.peak_model.empty()) return "Theoretical: unknown (the target's facts name no peak model).";
+  return fmt::format("Theoretical: from its facts' peak model {}.", target.peak_model);
 }
 
 }  // namespace
 
 ReportTable compute_table(const ResultsDocument& results) {
+  const ReportView view(results);
+  return compute_table(view.host_document(), view.targets().front());
+}
+
+ReportTable compute_table(const ResultsDocument& results, const TargetView& target) {
   ReportTable t{"table-compute", "Compute ceilings",
-                {"precision", "engine", "ISA", "width", "threads", "measured", "theoretical", "% of theoretical"},
-                {false, false, false, true, true, true, true, true}, {}, ""};
+                {"precision", "engine", "ISA", "width", "threads", "measured", "clock", "theoretical", "% of theoretical"},
+                {false, false, false, true, true, true, true, true, true}, {}, ""};
   std::vector<ComputeRow> rows;
   for (const json& r : section_array(results, "compute_table")) rows.push_back(compute_row(r));
   if (rows.empty()) {
     for (const ComputeCeilingRecord& r : records_of(section_of(results).compute_ceilings)) rows.push_back(compute_row(r));
   }
+  bool any_clock_source = false;  // the clock column where the rows say where their clock came from (a device's)
   for (const ComputeRow& r : rows) {
     // Tile rows that did not run are said once, in the note ("no matrix-unit roofs because ..."), so a
     // machine without AMX gets the table it always had.
     if (r.engine == "matrix" && r.status == "not supported") continue;
     t.rows.push_back(compute_cells(r));
+    any_clock_source = any_clock_source || !r.clock_source.empty();
   }
+  // The columns a target's rows have nothing for are left out: the clock where no row says where it came from (the
+  // x86 model's clock is the machine's, in its table), the ISA and width where its kernels name none (a device's).
   if (t.rows.empty()) {
     t.note = "No compute ceilings in this file.";
     return t;
   }
-  t.note = "Theoretical = threads x measured clock x operations per cycle per core (matrix engine: 1024 FLOP bf16/fp16 "
-           "or 2048 OP int8 per cycle per core).";
+  if (!any_clock_source) drop_column(t, 6);
+  for (const std::size_t c : {3u, 2u}) {
+    if (!any_cell(t, c)) drop_column(t, c);
+  }
+  t.note = theoretical_note(target);
+  if (target.peak_model != "x86_pipes") return t;
+  // The matrix engine's summary is the x86 model's (compute_ceilings.cpp derives it with that model alone).
   const json& matrix = object_at(section_of(results).extra, "matrix_engine");  // JSON until the model types it
   for (const json& line : matrix.value("lines", json::array())) {
     if (line.is_string()) t.note += "\n  " + line.get<std::string>();
@@ -89,7 +125,8 @@ ReportTable compute_table(const ResultsDocument& results) {
 
 namespace {
 // A DRAM row's page size ("2M" when the file predates the field), the share of its arrays on huge pages when
-// recorded, and "roof" on the row that is the DRAM roof; empty for cache levels, which no page size bounds.
+// recorded, and "roof" on the row that is the DRAM roof; empty for cache levels, which no page size bounds, and for
+// a target whose rows name no pages (a device's memory is not the host's DRAM).
 // R: a memory ceiling or a page-size ceiling.
 template <class R>
 std::string pages_text(const R& row, bool is_roof) {
@@ -99,27 +136,34 @@ std::string pages_text(const R& row, bool is_roof) {
   return is_roof ? text + ", roof" : text;
 }
 
+// A memory ceiling's vector width where its target's kernels ran in several (an OpenCL device's), else "".
+std::string width_text(const MemoryCeilingRecord& r) { return cell(ROOFLINE_FIELD(r, width)); }
+std::string width_text(const PageSizeCeilingRecord&) { return ""; }
+
 template <class R>
 std::vector<std::string> memory_row(const R& r, bool is_roof) {
   const double lo = amount(ROOFLINE_FIELD(r, min_bytes)), hi = amount(ROOFLINE_FIELD(r, max_bytes));
-  return {cell(ROOFLINE_FIELD(r, level)), cell(ROOFLINE_FIELD(r, kernel)), cell(ROOFLINE_FIELD(r, threads)),
+  return {cell(ROOFLINE_FIELD(r, level)), cell(ROOFLINE_FIELD(r, kernel)), width_text(r), cell(ROOFLINE_FIELD(r, threads), "-"),
           pages_text(r, is_roof), rate_or_na(amount(ROOFLINE_FIELD(r, value)), "B/s"),
           rate_or_na(amount(ROOFLINE_FIELD(r, value_write_allocate)), "B/s"),
           lo > 0 || hi > 0 ? fmt::format("{} .. {}", format_bytes(lo), format_bytes(hi)) : "n/a"};
 }
+
 }  // namespace
 
 ReportTable memory_table(const ResultsDocument& results) {
   ReportTable t{"table-memory", "Memory ceilings",
-                {"level", "kernel", "threads", "pages", "bandwidth (STREAM bytes)", "bandwidth (with write-allocate)",
+                {"level", "kernel", "width", "threads", "pages", "bandwidth (STREAM bytes)", "bandwidth (with write-allocate)",
                  "working sets"},
-                {false, false, true, false, true, true, false}, {}, ""};
+                {false, false, true, true, false, true, true, false}, {}, ""};
   const RooflineSection& section = section_of(results);
+  bool write_allocate = false;  // whether the entries carried the counter (bench's CPU kernels do)
   for (const MemoryCeilingRecord& r : records_of(section.memory_ceilings)) {
     const std::string level = cell(ROOFLINE_FIELD(r, level)), kernel = cell(ROOFLINE_FIELD(r, kernel));
     const double threads = amount(ROOFLINE_FIELD(r, threads));
     const MemoryRoof roof = memory_roof(section, level, static_cast<int>(threads));
     t.rows.push_back(memory_row(r, roof.ceiling == &r));
+    write_allocate = write_allocate || r.value_write_allocate.has_value();
     // The same kernel on 4 KiB pages, right below its huge-page row.
     for (const PageSizeCeilingRecord& s : records_of(section.page_size_ceilings)) {
       if (cell(ROOFLINE_FIELD(s, level)) == level && cell(ROOFLINE_FIELD(s, kernel)) == kernel &&
@@ -128,15 +172,27 @@ ReportTable memory_table(const ResultsDocument& results) {
       }
     }
   }
-  static const std::string byte_counts =
-      "STREAM bytes: the words a kernel names (copy 2 per element, triad 3). With write-allocate: each cached "
-      "store also reads its line first (copy 3, triad 4, write 2; the _nt kernels' streaming stores do not, so "
-      "they equal STREAM's). n/a: the file predates that counter.";
-  static const std::string pages =
+  // The columns only where the rows have them: pages on a DRAM, write-allocate where the entries counted it (files
+  // before that counter, and devices, did not), widths where the kernels ran in several.
+  const bool pages = any_cell(t, 4);
+  if (!t.rows.empty()) {
+    if (!write_allocate) drop_column(t, 6);
+    if (!pages) drop_column(t, 4);
+    if (!any_cell(t, 2)) drop_column(t, 2);
+  }
+  static const std::string stream_bytes = "STREAM bytes: the words a kernel names (copy 2 per element, triad 3).";
+  static const std::string with_write_allocate =
+      " With write-allocate: each cached store also reads its line first (copy 3, triad 4, write 2; the _nt kernels' "
+      "streaming stores do not, so they equal STREAM's). n/a: the file predates that counter.";
+  static const std::string pages_note =
       "\nPages (DRAM): 2M = arrays asked for 2 MiB transparent huge pages, 4K = 4 KiB pages (MADV_NOHUGEPAGE, as "
       "likwid-bench and STREAM get); (N% huge) = the share of the arrays' resident bytes the kernel put on huge "
       "pages, when recorded; roof = the DRAM roof, the better of the two.";
-  t.note = t.rows.empty() ? std::string("No memory ceilings in this file.") : byte_counts + pages;
+  if (t.rows.empty()) {
+    t.note = "No memory ceilings in this file.";
+  } else {
+    t.note = stream_bytes + (write_allocate ? with_write_allocate : "") + (pages ? pages_note : "");
+  }
   return t;
 }
 
@@ -259,27 +315,19 @@ ReportTable advertised_table(const AdvertisedComparison& cmp) {
 }
 
 std::vector<ReportTable> report_tables(const ResultsDocument& document, const std::optional<Spec>& spec) {
-  // The CPU's tables from its entries alone (a file of the CPU only: the file itself), then each other target's.
+  // The machine's table, then every target's by the same functions (target_tables), the host CPU's first (its part of
+  // the file: the file itself when it holds the CPU alone) and always, any other only where it has entries.
   const ReportView view(document);
-  const ResultsDocument& results = view.host_document();
-  std::vector<ReportTable> out{machine_table(results), compute_table(results), memory_table(results)};
-  const json& untyped = section_of(results).extra;  // the section's parts the model keeps as JSON
-  if (untyped.contains("dequant_table")) out.insert(out.begin() + 2, dequant_table(results));
-  if (!section_array(results, "dequant_placements").empty()) out.insert(out.begin() + 3, dequant_placements_table(results));
-  if (untyped.contains("memory_levels")) out.push_back(memory_levels_table(results));
-  out.push_back(placements_table(results));
-  if (!section_array(results, "roof_violations").empty()) out.push_back(roof_violations_table(results));
-  if (untyped.contains("crossovers")) out.push_back(crossovers_table(results));
-  if (untyped.contains("best_backends")) {
-    out.push_back(generic_table("table-best-backends", "Best backend per batch and precision", untyped["best_backends"]));
+  const ResultsDocument& host = view.host_document();
+  std::vector<ReportTable> out{machine_table(host)};
+  for (const TargetView& target : view.targets()) {
+    const bool is_host = &target == &view.targets().front();
+    if (!is_host && !view.has_entries(target.id)) continue;
+    for (ReportTable& t : target_tables(view.target_document(target.id), target, is_host)) out.push_back(std::move(t));
+    if (is_host && spec) out.push_back(advertised_table(compare_to_spec(host, *spec)));
   }
-  if (spec) out.push_back(advertised_table(compare_to_spec(results, *spec)));
-  for (const TargetView& target : view.devices()) {
-    if (!view.has_entries(target.id)) continue;
-    for (ReportTable& t : target_tables(view.target_document(target.id), target)) out.push_back(std::move(t));
-  }
-  out.push_back(notes_table(results));
-  out.push_back(conventions_table(results));
+  out.push_back(notes_table(host));
+  out.push_back(conventions_table(host));
   return out;
 }
 

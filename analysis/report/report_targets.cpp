@@ -1,15 +1,20 @@
-// The report's tables of a target other than the host CPU (issue 21): its facts, then its ceilings, transfers and
-// launch latency as its roofline entries give them, and its placements in the table the CPU's get (one placement
-// for every target, issue 47). The CPU's tables are the report's usual ones; a target's come after them, one block
-// per target, in the file's order.
+// One target's tables (issue 47: every target through the same table functions). The host CPU's come first, after the
+// machine's table, which is its facts; any other target's after them, one block per target in the file's order,
+// headed by its facts and with the target named in each table's id and title. What a table shows follows its rows
+// (report_tables.cpp): columns a target's rows have nothing for are left out, and the notes say what its facts say
+// (the compute table's theoretical peak by the peak model they name, a level's reported size by what they list).
 #include <fmt/format.h>
 
+#include "report_roofs.hpp"
 #include "roofline/analysis/report_tables.hpp"
 #include "roofline/common/units.hpp"
 #include "section_tables.hpp"
+#include "table_cells.hpp"
+#include "typed_fields.hpp"
 
 namespace roofline {
 using nlohmann::json;
+using namespace report_detail;
 
 namespace {
 
@@ -38,29 +43,45 @@ ReportTable facts_table(const TargetView& t) {
   return table;
 }
 
+// A section's records with every field they hold (the model's writer gives them as the file wrote them): a target's
+// host-device transfers and launch latency, whose columns differ by target.
+ReportTable records_table(const ResultsDocument& doc, const char* key, const char* id, const char* title) {
+  const json section = doc.roofline ? to_json(*doc.roofline) : json::object();
+  return generic_table(id, title, section.contains(key) ? section[key] : json::array());
+}
+
+// A table of a target other than the host's: the target named in its id and title.
+void name_target(ReportTable& t, const TargetView& target) {
+  const std::string base = t.id.rfind("table-", 0) == 0 ? t.id.substr(6) : t.id;
+  t.id = fmt::format("table-target-{}-{}", target.id, base);
+  t.title = fmt::format("{}, {}", t.title, target.id);
+}
+
 }  // namespace
 
-std::vector<ReportTable> target_tables(const ResultsDocument& target_document, const TargetView& target) {
-  // A target's records are shown with every field they hold (generic_table's columns are their keys): the model's
-  // writer gives them, typed members and what `extra` keeps alike, as the file wrote them.
-  const json section = target_document.roofline ? to_json(*target_document.roofline) : json::object();
-  std::vector<ReportTable> out{facts_table(target)};
-  const auto add = [&](const char* key, const char* what) {
-    const json& rows = section.contains(key) ? section[key] : json::array();
-    ReportTable t = report_detail::generic_table(fmt::format("table-target-{}-{}", target.id, key), fmt::format("{}, {}", what, target.id), rows);
-    if (t.rows.empty()) t.note = fmt::format("None measured on {}.", target.id);
-    out.push_back(std::move(t));
-  };
-  add("compute_ceilings", "Compute ceilings");
-  add("memory_ceilings", "Memory ceilings");
-  // A target's points in the table the CPU's get (one placement, one table): its threads "-", its offload roof.
-  ReportTable placed = placements_table(target_document);
-  placed.id = fmt::format("table-target-{}-placements", target.id);
-  placed.title = fmt::format("GEMV/GEMM placements, {}", target.id);
-  if (placed.rows.empty()) placed.note = fmt::format("None measured on {}.", target.id);
-  out.push_back(std::move(placed));
-  add("transfer_ceilings", "Host-device transfers");
-  add("launch_latency", "Kernel launch latency");
+std::vector<ReportTable> target_tables(const ResultsDocument& doc, const TargetView& target, bool host) {
+  std::vector<ReportTable> out{compute_table(doc, target)};
+  const json& untyped = section_of(doc).extra;  // the section's parts the model keeps as JSON
+  if (untyped.contains("dequant_table")) out.push_back(dequant_table(doc));
+  if (!section_array(doc, "dequant_placements").empty()) out.push_back(dequant_placements_table(doc));
+  out.push_back(memory_table(doc));
+  if (untyped.contains("memory_levels")) out.push_back(memory_levels_table(doc, target));
+  out.push_back(placements_table(doc));
+  if (!section_array(doc, "roof_violations").empty()) out.push_back(roof_violations_table(doc));
+  if (untyped.contains("crossovers")) out.push_back(crossovers_table(doc, target.main_memory()));
+  if (untyped.contains("best_backends")) {
+    out.push_back(generic_table("table-best-backends", "Best backend per batch and precision", untyped["best_backends"]));
+  }
+  const RooflineSection& section = section_of(doc);
+  if (!records_of(section.transfer_ceilings).empty()) {
+    out.push_back(records_table(doc, "transfer_ceilings", "table-transfer_ceilings", "Host-device transfers"));
+  }
+  if (!records_of(section.launch_latency).empty()) {
+    out.push_back(records_table(doc, "launch_latency", "table-launch_latency", "Kernel launch latency"));
+  }
+  if (host) return out;  // the host's facts are the machine's table, the report's first
+  for (ReportTable& t : out) name_target(t, target);
+  out.insert(out.begin(), facts_table(target));
   return out;
 }
 

@@ -16,9 +16,11 @@ namespace roofline::report_detail {
 // as clocks, value/attainable/compute_ceiling with the row's unit, memory_ceiling as B/s, efficiency and percent as %).
 ReportTable generic_table(const std::string& id, const std::string& title, const nlohmann::json& array);
 
-// Cache levels as the curve shows them beside what the machine facts report (roofline.memory_levels).
-ReportTable memory_levels_table(const ResultsDocument& results);
-// Predicted crossover beside the measured knee, per sweep (roofline.crossovers).
-ReportTable crossovers_table(const ResultsDocument& results);
+// Memory levels as the curve shows them beside what the target's facts report (roofline.memory_levels): the cache
+// topology's capacity at the run's threads where its facts give one (the CPU's), else the capacity they list.
+ReportTable memory_levels_table(const ResultsDocument& results, const TargetView& target);
+// Predicted crossover beside the measured knee, per sweep (roofline.crossovers); `main_memory`: the level whose ridge
+// the prediction solves for (the target's main memory: DRAM, HBM, global).
+ReportTable crossovers_table(const ResultsDocument& results, const std::string& main_memory);
 
 }  // namespace roofline::report_detail

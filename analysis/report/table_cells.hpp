@@ -5,6 +5,7 @@
 // Private to roofline::report.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include <fmt/format.h>
@@ -27,6 +28,17 @@ double num(const nlohmann::json& obj, const char* key, double fallback = 0.0);
 std::string str(const nlohmann::json& obj, const char* key, const std::string& fallback = "");
 // A JSON row's unit: its "unit", else its precision's (rate_unit).
 std::string rate_unit_of_row(const nlohmann::json& row);
+
+// Removes column `c` (its name, alignment and every row's cell): a column the rows have nothing for.
+template <class Table>
+void drop_column(Table& t, std::size_t c) {
+  const auto erase = [c](auto& v) {
+    if (c < v.size()) v.erase(v.begin() + static_cast<std::ptrdiff_t>(c));
+  };
+  erase(t.columns);
+  erase(t.right_aligned);
+  for (auto& row : t.rows) erase(row);
+}
 
 inline std::string percent(double ratio) { return ratio > 0 ? fmt::format("{:.1f} %", ratio * 100.0) : "n/a"; }
 inline std::string rate_or_na(double v, const std::string& unit) { return v > 0 ? format_si(v, unit) : "n/a"; }

@@ -24,9 +24,12 @@ struct ReportTable {
   std::string note;   // a sentence under the table (what is missing, what was chosen)
 };
 
-// Each table of one results document (typed, results_document.hpp): a file's host CPU's tables read its host
-// document (the file itself when it holds the CPU alone; report_tables() passes the CPU's part of the others).
+// Each table of one results document (typed, results_document.hpp), one target's: report_tables() passes each
+// target's part of the file (the file itself when it holds the CPU alone), every target through the same functions.
 ReportTable machine_table(const ResultsDocument& results);
+// The compute ceilings of `target`, its theoretical column explained by the peak model its facts name; the one-argument
+// form takes the document's host CPU (its part of the file).
+ReportTable compute_table(const ResultsDocument& results, const TargetView& target);
 ReportTable compute_table(const ResultsDocument& results);
 ReportTable memory_table(const ResultsDocument& results);
 // The dequant-dot rows (roofline.dequant_table, report_dequant.cpp); the report lists it only when present.
@@ -40,10 +43,12 @@ ReportTable notes_table(const ResultsDocument& results);
 ReportTable conventions_table(const ResultsDocument& results);
 ReportTable advertised_table(const AdvertisedComparison& comparison);
 
-// The tables of a target other than the CPU (report_targets.cpp): its facts, then its compute and memory
-// ceilings, placements, transfers and launch latency from `target_document`, the document as if it held only that
-// target. report_tables() appends them after the CPU's, per target.
-std::vector<ReportTable> target_tables(const ResultsDocument& target_document, const TargetView& target);
+// One target's tables (report_targets.cpp), every target's by the same functions from `target_document`, the document
+// as if it held only that target: its compute ceilings, dequant-dot rows, memory ceilings and levels, placements, roof
+// violations, crossovers and best backends, and its host-device transfers and launch latency where it has them. The
+// host's (`host`: the file's CPU) are the report's first tables, after the machine's; any other target's come after
+// them, headed by its facts, each table's id and title naming the target.
+std::vector<ReportTable> target_tables(const ResultsDocument& target_document, const TargetView& target, bool host);
 
 // All tables in report order; with a spec (load_spec), advertised vs measured too.
 std::vector<ReportTable> report_tables(const ResultsDocument& results, const std::optional<Spec>& spec = std::nullopt);
