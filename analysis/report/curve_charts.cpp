@@ -85,20 +85,33 @@ int entry_threads(const BenchmarkEntry& e) {
   return static_cast<int>(e.labels ? amount(ROOFLINE_FIELD(*e.labels, threads), own) : own);
 }
 
+// The vector width each kernel's ceilings were taken at, where a target's kernels ran in several (an OpenCL device's:
+// the model keeps one variant per kernel, memory_points.cpp); its curve is drawn at that width alone.
+std::map<std::string, long long> ceiling_widths(const ResultsDocument& results) {
+  std::map<std::string, long long> out;
+  for (const MemoryCeilingRecord& c : records_of(section_of(results).memory_ceilings)) {
+    if (c.width && c.kernel) out.emplace(*c.kernel, *c.width);
+  }
+  return out;
+}
+
 }  // namespace
 
-std::string bandwidth_chart_svg(const ResultsDocument& results) {
+std::string bandwidth_chart_svg(const ResultsDocument& results, const std::string& id) {
   Series series;
   std::map<std::string, std::string> colours, data;
   std::map<std::string, std::string> dashed;
   Extent ext;
   int max_threads = 0;
   const std::vector<const BenchmarkEntry*> entries = bandwidth_entries(results);
+  const std::map<std::string, long long> widths = ceiling_widths(results);
   for (const BenchmarkEntry* e : entries) max_threads = std::max(max_threads, entry_threads(*e));
   for (const BenchmarkEntry* e : entries) {
     const double ws = amount(ROOFLINE_FIELD(*e, working_set_bytes)), bw = amount(ROOFLINE_FIELD(*e, bytes_per_second));
     if (!(ws > 0) || !(bw > 0)) continue;
     const std::string kernel = e->labels ? cell(ROOFLINE_FIELD(*e->labels, kernel), "?") : "?";
+    const auto width = widths.find(kernel);
+    if (width != widths.end() && e->labels && e->labels->width.value_or(width->second) != width->second) continue;
     const int threads = entry_threads(*e);
     const std::string name = fmt::format("{} {}t", kernel, threads);
     series[name].emplace_back(ws, bw);
@@ -122,15 +135,13 @@ std::string bandwidth_chart_svg(const ResultsDocument& results) {
   frame.height = 480;
   frame.right = 210;
   const LogLogPlot plot = make_log_log_plot(frame, decade_range(ext.x_lo, ext.x_hi), decade_range(ext.y_lo / 1.5, ext.y_hi * 1.5));
-  const std::string id = "bandwidth-chart";
   std::string s = svg_open_log_log(plot, id, "Bandwidth vs working set (all arrays together)", "working set",
                                    "bandwidth", tick_bytes, tick_byte_rate);
 
   // Level bands: the working-set range each level's ceiling came from (at the largest thread count).
   s += svg_clipped_group(id, " class=\"levels\"");
   const int threads = report_threads(results);
-  for (const Level l : all_levels()) {
-    const std::string level(to_string(l));
+  for (const std::string& level : memory_level_names(section_of(results))) {  // the target's own, innermost first
     const MemoryRoof roof = memory_roof(section_of(results), level, threads);
     if (!roof.found() || !(roof.min_bytes() > 0) || !(roof.max_bytes() >= roof.min_bytes())) continue;
     const double x0 = plot.x.to_px(roof.min_bytes()), x1 = plot.x.to_px(roof.max_bytes());
@@ -218,7 +229,9 @@ std::string batch_chart(const ResultsDocument& results, const std::string& id, c
   frame.height = 420;
   frame.right = 130;
   const LogLogPlot plot = make_log_log_plot(frame, decade_range(ext.x_lo, ext.x_hi), decade_range(ext.y_lo, ext.y_hi));
-  std::string s = svg_open_log_log(plot, id, fmt::format("{} at {} thread(s)", title, threads), "batch (columns of B)",
+  // A target whose points name no thread count runs each on all of itself: no count in the title.
+  const std::string at = threads > 0 ? fmt::format("{} at {} thread(s)", title, threads) : title;
+  std::string s = svg_open_log_log(plot, id, at, "batch (columns of B)",
                                    latency ? "time per call" : "throughput", tick_plain,
                                    latency ? tick_seconds : tick_flop_rate);
   s += draw_series(plot, id, series, colours, dashed, latency ? "latency-series" : "throughput-series", data);
@@ -246,12 +259,12 @@ std::string batch_chart(const ResultsDocument& results, const std::string& id, c
 
 }  // namespace
 
-std::string throughput_chart_svg(const ResultsDocument& results) {
-  return batch_chart(results, "throughput-chart", "Throughput vs batch", false);
+std::string throughput_chart_svg(const ResultsDocument& results, const std::string& id) {
+  return batch_chart(results, id, "Throughput vs batch", false);
 }
 
-std::string latency_chart_svg(const ResultsDocument& results) {
-  return batch_chart(results, "latency-chart", "Latency per call vs batch", true);
+std::string latency_chart_svg(const ResultsDocument& results, const std::string& id) {
+  return batch_chart(results, id, "Latency per call vs batch", true);
 }
 
 }  // namespace roofline

@@ -93,15 +93,26 @@ std::string render_html_report(const ResultsDocument& document, const std::optio
       "at that thread count, labelled b&lt;batch&gt; &lt;precision&gt;.</p>\n</section>\n",
       threads);
 
-  // Every other target's roofline after the CPU's, on its own ceilings and levels (its tables come with the others).
+  // Every other target's charts after the CPU's roofline, by the same chart code on its own part of the file: its
+  // roofline on its own ceilings and levels, its bandwidth curves, its points against the batch (its tables come with
+  // the others).
   for (const TargetView& t : view.devices()) {
     if (!view.has_entries(t.id)) continue;
-    s += fmt::format("<section id=\"roofline-{0}\"><h2>Roofline: {0}</h2>\n", html_escape(t.id));
-    s += chart_or_note(roofline_chart_svg(view.target_document(t.id), "roofline-chart-" + html_escape(t.id)),
-                       "No ceilings or placements of this target: nothing to chart.");
+    const ResultsDocument& part = view.target_document(t.id);
+    const std::string id = html_escape(t.id);
+    s += fmt::format("<section id=\"roofline-{0}\"><h2>Roofline: {0}</h2>\n", id);
+    s += chart_or_note(roofline_chart_svg(part, "roofline-chart-" + id), "No ceilings or placements of this target: nothing to chart.");
     s += fmt::format("<p class=\"note\">{}: its memory levels as its facts name them ({} last: main memory), its "
-                     "compute ceilings per precision and engine; dashed: the theoretical peak of its peak model.</p>\n</section>\n",
+                     "compute ceilings per precision and engine; dashed: the theoretical peak of its peak model.</p>\n",
                      html_escape(t.name.empty() ? t.id : t.name), html_escape(t.main_memory()));
+    const std::string bandwidth = bandwidth_chart_svg(part, "bandwidth-chart-" + id);
+    if (!bandwidth.empty()) s += "<figure>\n" + bandwidth + "</figure>\n";
+    const std::string throughput = throughput_chart_svg(part, "throughput-chart-" + id);
+    if (!throughput.empty()) {
+      s += "<div class=\"pair\">\n<figure>\n" + throughput + "</figure>\n<figure>\n" +
+           latency_chart_svg(part, "latency-chart-" + id) + "</figure>\n</div>\n";
+    }
+    s += "</section>\n";
   }
 
   if (spec) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "roofline/analysis/report.hpp"
 #include "roofline/analysis/report_tables.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/roofline_section.hpp"
@@ -93,6 +94,28 @@ TEST(ReportTargets, ADevicesMemoryTablesHaveTheColumnsItsRowsHaveAndNameItsMainM
   // The CPU's keep their DRAM wording and its pages column.
   EXPECT_NE(table(all, "table-crossovers").note.find("the DRAM ridge"), std::string::npos);
   EXPECT_LT(column(table(all, "table-memory"), "pages"), table(all, "table-memory").columns.size());
+}
+
+TEST(ReportTargets, ADevicesChartsAreDrawnByTheCpusChartCodeOnItsOwnLevels) {
+  json doc = load_json_file(kFile);
+  doc["roofline"] = derive_roofline(doc);
+  const std::string html = render_html_report(typed(doc));
+  const std::size_t section = html.find("<section id=\"roofline-test:0\">");
+  ASSERT_NE(section, std::string::npos);
+  // Its bandwidth curves with its own levels' bands (HBM, not DRAM), its points against the batch.
+  const std::size_t bandwidth = html.find("id=\"bandwidth-chart-test:0\"", section);
+  ASSERT_NE(bandwidth, std::string::npos);
+  const std::size_t throughput = html.find("id=\"throughput-chart-test:0\"", bandwidth);
+  ASSERT_NE(throughput, std::string::npos);
+  const std::string band = html.substr(bandwidth, throughput - bandwidth);
+  EXPECT_NE(band.find("class=\"level-band\" data-level=\"HBM\""), std::string::npos);
+  EXPECT_NE(band.find("class=\"level-band\" data-level=\"L2\""), std::string::npos);
+  EXPECT_EQ(band.find("data-level=\"DRAM\""), std::string::npos);
+  EXPECT_NE(band.find("data-kernel=\"read\""), std::string::npos);
+  EXPECT_NE(html.find("id=\"latency-chart-test:0\"", throughput), std::string::npos);
+  EXPECT_NE(html.find("data-backend=\"testblas\"", throughput), std::string::npos);
+  // The CPU's charts keep their ids, before the device's section.
+  EXPECT_LT(html.find("id=\"bandwidth-chart\""), html.size());
 }
 
 }  // namespace

@@ -15,11 +15,13 @@ namespace roofline {
 // intensity in FLOP/byte, y is FLOP/s (OP/s for integer precisions), both log10.
 LogLogPlot roofline_plot(const ResultsDocument& results);
 
-// `id`: the SVG's id (and its clip path's), unique in a page that charts several targets.
+// `id`: the SVG's id (and its clip path's), unique in a page that charts several targets. Each chart draws one
+// target's part of a file (every target's by the same code): its own memory levels, innermost first, its kernels'
+// curves at the width its ceilings were taken at, its points at its largest thread count (none named: all of them).
 std::string roofline_chart_svg(const ResultsDocument& results, const std::string& id = "roofline-chart");
-std::string bandwidth_chart_svg(const ResultsDocument& results);
-std::string throughput_chart_svg(const ResultsDocument& results);
-std::string latency_chart_svg(const ResultsDocument& results);
+std::string bandwidth_chart_svg(const ResultsDocument& results, const std::string& id = "bandwidth-chart");
+std::string throughput_chart_svg(const ResultsDocument& results, const std::string& id = "throughput-chart");
+std::string latency_chart_svg(const ResultsDocument& results, const std::string& id = "latency-chart");
 
 // The colour of a precision, memory level or backend in every chart and legend.
 std::string series_colour(const std::string& name);
