@@ -3,6 +3,7 @@
 #include "roofline/analysis/advertised.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -27,10 +28,38 @@ namespace {
 
 std::string pct(double ratio) { return fmt::format("{:.0f}%", ratio * 100.0); }
 
+// The words of a name, lower case, letters and digits only: "NVIDIA H200 SXM" -> nvidia, h200, sxm.
+std::vector<std::string> name_words(const std::string& name) {
+  std::vector<std::string> out(1);
+  for (const char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c)) != 0) {
+      out.back() += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!out.back().empty()) {
+      out.emplace_back();
+    }
+  }
+  if (out.back().empty()) out.pop_back();
+  return out;
+}
+
+// Whether an accelerator spec names this target: every word of the target's name is a word of the spec's ("NVIDIA
+// H200" and "NVIDIA H200 SXM"), so that a datasheet is set beside the device it describes and no other.
+bool spec_names(const Spec& spec, const TargetView& target) {
+  const std::vector<std::string> spec_words = name_words(spec.name), target_words = name_words(target.name);
+  return !target_words.empty() && std::all_of(target_words.begin(), target_words.end(), [&](const std::string& w) {
+    return std::find(spec_words.begin(), spec_words.end(), w) != spec_words.end();
+  });
+}
+
 // Why the spec cannot be compared with this run, or "" when it can.
-std::string mismatch_reason(const HostFacts& machine, const Spec& spec) {
+std::string mismatch_reason(const HostFacts& machine, const Spec& spec, const TargetView* accelerator,
+                            const std::vector<std::string>& others) {
   if (spec.kind == "accelerator") {
-    return fmt::format("not comparable: the spec covers an accelerator ({}), this run measured a CPU", spec.covers);
+    if (accelerator != nullptr) return "";
+    std::string measured;
+    for (const std::string& o : others) measured += (measured.empty() ? "" : ", ") + o;
+    return fmt::format("not comparable: the spec covers an accelerator ({}), and this run measured {}", spec.covers,
+                       measured.empty() ? "a CPU alone" : "none it names (" + measured + ")");
   }
   const std::string& vendor = machine.cpu_vendor;
   const int family = static_cast<int>(machine.cpu_family.value_or(-1));
@@ -60,7 +89,7 @@ double best_gemm_value(const ResultsDocument& results, const std::string& precis
 }
 
 bool machine_lacks(const HostFacts& machine, const std::string& isa) {
-  if (isa.empty()) return false;
+  if (isa.empty() || !machine.present) return false;
   const auto it = machine.isa.find(isa);
   return it != machine.isa.end() && !it->second;
 }
@@ -75,9 +104,11 @@ AdvertisedRow compute_row(const ResultsDocument& results, const HostFacts& machi
   row.advertised = peak.value * cmp.scale;
   row.dense = peak.sparse ? row.advertised / 2.0 : row.advertised;
   row.comparable = reason.empty();
-  // An AMX figure is compared with the matrix engine's ceiling only: set beside AVX-512 it says nothing.
-  const bool matrix_figure = peak.isa.rfind("amx", 0) == 0;
-  if (const ComputeCeilingRecord* c = compute_roof(section_of(results), peak.precision, cmp.threads, matrix_figure ? "matrix" : "")) {
+  // An AMX figure is compared with the matrix engine's ceiling only: set beside AVX-512 it says nothing. A figure
+  // that names its engine (an accelerator's CUDA-core or tensor-core figure) with that engine's ceiling only.
+  const std::string engine = !peak.engine.empty() ? peak.engine : peak.isa.rfind("amx", 0) == 0 ? "matrix" : "";
+  const bool matrix_figure = engine == "matrix";
+  if (const ComputeCeilingRecord* c = compute_roof(section_of(results), peak.precision, cmp.threads, engine)) {
     row.measured = amount(ROOFLINE_FIELD(*c, value));
     row.theoretical = amount(ROOFLINE_FIELD(*c, theoretical));
   }
@@ -94,7 +125,9 @@ AdvertisedRow compute_row(const ResultsDocument& results, const HostFacts& machi
   }
   if (row.comparable) {
     if (row.measured <= 0) {
-      parts.push_back(matrix_figure ? "an AMX figure, and this run measured no matrix-engine ceiling" : "not measured in this run");
+      parts.push_back(matrix_figure ? fmt::format("a {} figure, and this run measured no matrix-engine ceiling of it",
+                                                  peak.isa.empty() ? "matrix-engine" : "AMX")
+                                    : "not measured in this run");
     } else {
       const double datasheet_clock = peak.clock_hz > 0 ? peak.clock_hz : spec.clock_hz;
       if (datasheet_clock > 0 && clock > 0 && std::fabs(clock / datasheet_clock - 1.0) > 0.05) {
@@ -114,7 +147,7 @@ AdvertisedRow compute_row(const ResultsDocument& results, const HostFacts& machi
 }
 
 AdvertisedRow bandwidth_row(const ResultsDocument& results, const Spec& spec, const AdvertisedComparison& cmp,
-                            const std::string& reason) {
+                            const std::string& main_memory, const std::string& reason) {
   AdvertisedRow row;
   row.what = "memory bandwidth";
   row.unit = "B/s";
@@ -126,7 +159,7 @@ AdvertisedRow bandwidth_row(const ResultsDocument& results, const Spec& spec, co
   const RooflineSection& section = section_of(results);
   for (const MemoryCeilingRecord& c : records_of(section.memory_ceilings)) {
     const double value = amount(ROOFLINE_FIELD(c, value));
-    if (cell(ROOFLINE_FIELD(c, level)) == "DRAM" && static_cast<int>(amount(ROOFLINE_FIELD(c, threads))) == cmp.threads &&
+    if (cell(ROOFLINE_FIELD(c, level)) == main_memory && static_cast<int>(amount(ROOFLINE_FIELD(c, threads))) == cmp.threads &&
         value > row.measured) {
       row.measured = value;
       kernel = cell(ROOFLINE_FIELD(c, kernel));
@@ -140,9 +173,9 @@ AdvertisedRow bandwidth_row(const ResultsDocument& results, const Spec& spec, co
   if (!row.comparable) {
     parts.push_back(reason);
   } else if (row.measured <= 0) {
-    parts.push_back("no DRAM ceiling in this run");
+    parts.push_back(fmt::format("no {} ceiling in this run", main_memory));
   } else {
-    parts.push_back(fmt::format("best DRAM kernel ({}) reaches {} of advertised", kernel, pct(row.measured_ratio())));
+    parts.push_back(fmt::format("best {} kernel ({}) reaches {} of advertised", main_memory, kernel, pct(row.measured_ratio())));
     if (spec.kind == "cpu" && cmp.threads < spec.cores) {
       parts.push_back(fmt::format("the figure is for the whole memory system of {} cores; {} threads alone rarely draw it all",
                                   spec.cores, cmp.threads));
@@ -154,14 +187,28 @@ AdvertisedRow bandwidth_row(const ResultsDocument& results, const Spec& spec, co
 
 }  // namespace
 
-AdvertisedComparison compare_to_spec(const ResultsDocument& results, const Spec& spec) {
-  const HostFacts machine = host_facts(results.context);
+AdvertisedComparison compare_to_spec(const ResultsDocument& document, const Spec& spec) {
+  // The target the spec describes: a cpu spec the host CPU's, an accelerator spec the measured target it names.
+  const ReportView view(document);
+  const TargetView* target = &view.targets().front();
+  const TargetView* accelerator = nullptr;
+  std::vector<std::string> others;
+  for (const TargetView& t : view.devices()) {
+    if (!view.has_entries(t.id)) continue;
+    others.push_back(fmt::format("{} ({})", t.name.empty() ? "unnamed" : t.name, t.id));
+    if (accelerator == nullptr && spec_names(spec, t)) accelerator = &t;
+  }
+  if (spec.kind == "accelerator" && accelerator != nullptr) target = accelerator;
+  const ResultsDocument& results = view.target_document(target->id);
+  const HostFacts machine = spec.kind == "cpu" ? view.host() : HostFacts{};
   AdvertisedComparison cmp;
   cmp.spec_name = spec.name;
   cmp.spec_file = spec.file;
   cmp.notes = spec.notes;
+  cmp.target = target->id;
+  cmp.host = target == &view.targets().front();
   cmp.threads = report_threads(results);
-  const std::string reason = mismatch_reason(machine, spec);
+  const std::string reason = mismatch_reason(view.host(), spec, accelerator, others);
   cmp.comparable = reason.empty();
   if (spec.kind == "cpu" && spec.cores > 0 && cmp.threads > 0) {
     // One measured thread per core: that is how the harness binds (compact, one PU per core first).
@@ -172,12 +219,16 @@ AdvertisedComparison compare_to_spec(const ResultsDocument& results, const Spec&
     cmp.basis = fmt::format("The spec covers {}; its compute figures are scaled by {}/{} to the {} core(s) this run's "
                             "{} thread(s) used. Bandwidth is not scaled.",
                             spec.covers, cores_used, spec.cores, cores_used, cmp.threads);
+  } else if (accelerator != nullptr && spec.kind == "accelerator") {
+    cmp.basis = fmt::format("The spec covers {}; figures are shown as stated, beside target {} ({}).", spec.covers,
+                            target->id, target->name);
   } else {
     cmp.basis = fmt::format("The spec covers {}; figures are shown as stated.", spec.covers);
   }
   const double clock = measured_clock_hz(results);
   for (const SpecPeak& peak : spec.peaks) cmp.rows.push_back(compute_row(results, machine, spec, peak, cmp, clock, reason));
-  if (spec.memory_bandwidth > 0) cmp.rows.push_back(bandwidth_row(results, spec, cmp, reason));
+  const std::string main = target->main_memory().empty() ? std::string("DRAM") : target->main_memory();
+  if (spec.memory_bandwidth > 0) cmp.rows.push_back(bandwidth_row(results, spec, cmp, main, reason));
   return cmp;
 }
 

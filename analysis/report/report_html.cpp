@@ -116,7 +116,7 @@ std::string render_html_report(const ResultsDocument& document, const std::optio
   }
 
   if (spec) {
-    const AdvertisedComparison cmp = compare_to_spec(results, *spec);
+    const AdvertisedComparison cmp = compare_to_spec(document, *spec);
     s += "<section id=\"advertised\"><h2>Advertised vs measured</h2>\n";
     s += html_table(advertised_table(cmp));
     if (!spec->source.empty()) s += "<p class=\"note\">Source of the advertised figures: " + html_escape(spec->source) + "</p>\n";

@@ -302,7 +302,9 @@ ReportTable notes_table(const ResultsDocument& results) {
 }
 
 ReportTable advertised_table(const AdvertisedComparison& cmp) {
-  ReportTable t{"table-advertised", fmt::format("Advertised vs measured: {}", cmp.spec_name),
+  ReportTable t{"table-advertised",
+                cmp.host ? fmt::format("Advertised vs measured: {}", cmp.spec_name)
+                                                                  : fmt::format("Advertised vs measured: {}, {}", cmp.spec_name, cmp.target),
                 {"what", "advertised (stated)", "advertised (this run)", "theoretical @ measured clock", "measured ceiling",
                  "best GEMM", "measured/advertised", "GEMM/advertised (MFU)", "verdict"},
                 {false, true, true, true, true, true, true, true, false}, {}, cmp.basis};
@@ -320,11 +322,15 @@ std::vector<ReportTable> report_tables(const ResultsDocument& document, const st
   const ReportView view(document);
   const ResultsDocument& host = view.host_document();
   std::vector<ReportTable> out{machine_table(host)};
+  // The datasheet after the tables of the target it describes (compare_to_spec: the host CPU, or the accelerator it
+  // names).
+  const std::optional<AdvertisedComparison> advertised =
+      spec ? std::optional<AdvertisedComparison>(compare_to_spec(document, *spec)) : std::nullopt;
   for (const TargetView& target : view.targets()) {
     const bool is_host = &target == &view.targets().front();
     if (!is_host && !view.has_entries(target.id)) continue;
     for (ReportTable& t : target_tables(view.target_document(target.id), target, is_host)) out.push_back(std::move(t));
-    if (is_host && spec) out.push_back(advertised_table(compare_to_spec(host, *spec)));
+    if (advertised && advertised->target == target.id) out.push_back(advertised_table(*advertised));
   }
   out.push_back(notes_table(host));
   out.push_back(conventions_table(host));

@@ -74,13 +74,14 @@ double clock_field(const json& value, const std::string& file) {
   }
 }
 
-// One row of 'peaks' ({"value": "67 TFLOP/s", "sparse": false, "isa": ..., "note": ..., "clock": ...}).
+// One row of 'peaks' ({"value": "67 TFLOP/s", "sparse": false, "isa": ..., "engine": ..., "note": ..., "clock": ...}).
 SpecPeak parse_peak(const json& p, const std::string& precision, const std::string& file) {
   const std::string where = "peaks." + precision;
   if (!p.is_object()) fail(file, fmt::format("'{}' must be an object like {{\"value\": \"67 TFLOP/s\", \"sparse\": false}}", where));
   for (auto k = p.begin(); k != p.end(); ++k) {
-    if (k.key() != "value" && k.key() != "sparse" && k.key() != "isa" && k.key() != "note" && k.key() != "clock") {
-      fail(file, fmt::format("unknown key '{}.{}' (allowed: value, sparse, isa, note, clock)", where, k.key()));
+    if (k.key() != "value" && k.key() != "sparse" && k.key() != "isa" && k.key() != "note" && k.key() != "clock" &&
+        k.key() != "engine") {
+      fail(file, fmt::format("unknown key '{}.{}' (allowed: value, sparse, isa, engine, note, clock)", where, k.key()));
     }
   }
   if (!p.contains("value")) fail(file, fmt::format("'{}.value' is missing", where));
@@ -95,6 +96,14 @@ SpecPeak parse_peak(const json& p, const std::string& precision, const std::stri
   if (p.contains("isa")) {
     if (!p["isa"].is_string()) fail(file, fmt::format("'{}.isa' must be a string", where));
     peak.isa = p["isa"].get<std::string>();
+  }
+  // The engine whose ceiling the figure is set beside: an accelerator's vector (CUDA-core) and matrix (tensor-core)
+  // figures of one precision are different numbers (H100 fp64: 34 vector, 67 tensor).
+  if (p.contains("engine")) {
+    if (!p["engine"].is_string() || (p["engine"] != "vector" && p["engine"] != "matrix")) {
+      fail(file, fmt::format("'{}.engine' must be \"vector\" or \"matrix\"", where));
+    }
+    peak.engine = p["engine"].get<std::string>();
   }
   // A row's own clock where the datasheet's figures assume different ones (H100/H200: tensor 1.83, FP32 1.98 GHz).
   if (p.contains("clock")) peak.clock_hz = clock_field(p["clock"], file);

@@ -1,16 +1,20 @@
 // Specs of advertised figures: the shipped specs parse, bad units and negative numbers are refused with the
 // file named, and advertised vs measured scales, compares and explains sparsity honestly.
+#include <algorithm>
 #include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
 
 #include "roofline/analysis/advertised.hpp"
+#include "roofline/analysis/report_tables.hpp"
+#include "roofline/analysis/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/analysis/results.hpp"
 #include "roofline/analysis/results_document.hpp"
 #include "roofline/analysis/spec.hpp"
 #include "support/input_errors.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -63,6 +67,10 @@ TEST(Spec, RefusesBareNumbersAndMissingCoverage) {
   doc.erase("covers");
   EXPECT_THROW(parse_spec(doc, "s.json"), InputError);  // a cpu spec must say how many cores it covers
   doc["covers"] = {{"cores", 2}};
+  doc["peaks"]["fp32"]["engine"] = "tensor";
+  EXPECT_THROW(parse_spec(doc, "s.json"), InputError);  // an engine is vector or matrix
+  doc["peaks"]["fp32"]["engine"] = "matrix";
+  EXPECT_EQ(parse_spec(doc, "s.json").peaks.front().engine, "matrix");
   doc["peaks"]["fp12"] = {{"value", "1 TFLOP/s"}};
   EXPECT_THROW(parse_spec(doc, "s.json"), InputError);  // unknown precision
 }
@@ -105,6 +113,39 @@ TEST(Advertised, AcceleratorSpecIsNotComparableWithACpuRun) {
       EXPECT_NE(r.verdict.find("int8 figure (3958 TOPS) assumes 2:4 sparsity"), std::string::npos);
     }
   }
+}
+
+// An accelerator's datasheet is set beside the target it names, on that target's ceilings and main memory (issue 47):
+// the file's CPU is not compared with it.
+TEST(Advertised, AnAcceleratorSpecIsComparedWithTheTargetItNames) {
+  nlohmann::json doc = load_json_file((kData / "targets" / "two_targets.json").string());
+  doc["roofline"] = derive_roofline(doc);
+  const ResultsDocument results = testing::typed(doc);
+  const AdvertisedComparison cmp = compare_to_spec(results, load_spec(kData / "spec_test_accelerator.json"));
+  EXPECT_TRUE(cmp.comparable);
+  EXPECT_EQ(cmp.target, "test:0");
+  EXPECT_FALSE(cmp.host);
+  EXPECT_EQ(cmp.threads, 0);  // its points name no thread count
+  ASSERT_EQ(cmp.rows.size(), 3u);
+  EXPECT_DOUBLE_EQ(cmp.rows[0].advertised, 19.2e12);
+  EXPECT_DOUBLE_EQ(cmp.rows[0].measured, 18.18e12);  // its fp32 vector ceiling: the figure names its engine
+  EXPECT_DOUBLE_EQ(cmp.rows[1].dense, 614.4e12);
+  EXPECT_DOUBLE_EQ(cmp.rows[1].measured, 505e12);  // its bf16 ceiling: the matrix engine's
+  const AdvertisedRow& bw = cmp.rows[2];
+  EXPECT_DOUBLE_EQ(bw.measured, 3.03e12);  // its main memory, HBM, not the CPU's DRAM
+  EXPECT_NE(bw.verdict.find("best HBM kernel (read)"), std::string::npos) << bw.verdict;
+  // In the report, after that target's tables and named for it.
+  const std::vector<ReportTable> tables = report_tables(results, load_spec(kData / "spec_test_accelerator.json"));
+  const auto at = [&](const std::string& id) {
+    return std::find_if(tables.begin(), tables.end(), [&](const ReportTable& t) { return t.id == id; }) - tables.begin();
+  };
+  EXPECT_GT(at("table-advertised"), at("table-target-test:0-compute"));
+  EXPECT_EQ(tables[static_cast<std::size_t>(at("table-advertised"))].title, "Advertised vs measured: Test accelerator X1, test:0");
+  // A datasheet of a device the run did not measure is not compared with any target, and says which it measured.
+  const fs::path h200 = fs::path(ROOFLINE_SOURCE_DIR) / "analysis" / "specs" / "nvidia-h200-sxm.json";
+  const AdvertisedComparison other = compare_to_spec(results, load_spec(h200));
+  EXPECT_FALSE(other.comparable);
+  EXPECT_NE(other.rows[0].verdict.find("none it names (Test accelerator (test:0))"), std::string::npos) << other.rows[0].verdict;
 }
 
 }  // namespace

@@ -32,6 +32,8 @@ struct AdvertisedRow {
 struct AdvertisedComparison {
   std::string spec_name;
   std::string spec_file;
+  std::string target;  // the target compared: the host CPU ("cpu") for a cpu spec, the one an accelerator spec names
+  bool host = true;    // whether that is the file's host CPU (the report's first target)
   std::string basis;   // one sentence: what the spec covers and how it was scaled to this run
   int threads = 0;     // thread count compared
   double scale = 1.0;  // factor applied to advertised compute figures
@@ -40,8 +42,10 @@ struct AdvertisedComparison {
   std::vector<std::string> notes;  // the spec's own notes
 };
 
-// Compares a results document (its host's facts and roofline section) with a validated spec. Never throws for
-// missing data.
+// Compares a results document with a validated spec: a cpu spec with the host CPU's part of the file (its facts
+// and ceilings, as before targets), an accelerator spec with the measured target whose name's words are all in the
+// spec's name ("NVIDIA H200" and "NVIDIA H200 SXM"), on that target's ceilings, clock and main memory; not comparable,
+// said, when no target is one it names. Never throws for missing data.
 AdvertisedComparison compare_to_spec(const ResultsDocument& results, const Spec& spec);
 
 }  // namespace roofline

@@ -17,6 +17,7 @@ struct SpecPeak {
   std::string stated;     // the text as written, e.g. "3958 TOPS"
   bool sparse = false;    // the figure assumes 2:4 structured sparsity (dense is half)
   std::string isa;        // the instruction set the figure needs, e.g. "amx_tile" ("" when not said)
+  std::string engine;     // "vector" or "matrix": the ceiling it is set beside ("": matrix for an AMX isa, else the best)
   double clock_hz = 0.0;  // the clock this figure assumes when it is not the spec's (0: the spec's clock)
 };
 
