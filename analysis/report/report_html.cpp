@@ -103,7 +103,8 @@ std::string render_html_report(const ResultsDocument& document, const std::optio
     s += fmt::format("<section id=\"roofline-{0}\"><h2>Roofline: {0}</h2>\n", id);
     s += chart_or_note(roofline_chart_svg(part, "roofline-chart-" + id), "No ceilings or placements of this target: nothing to chart.");
     s += fmt::format("<p class=\"note\">{}: its memory levels as its facts name them ({} last: main memory), its "
-                     "compute ceilings per precision and engine; dashed: the theoretical peak of its peak model.</p>\n",
+                     "compute ceilings per precision and engine; dashed: the theoretical peak of its peak model; its main "
+                     "memory's ridge points labelled with their AI.</p>\n",
                      html_escape(t.name.empty() ? t.id : t.name), html_escape(t.main_memory()));
     const std::string bandwidth = bandwidth_chart_svg(part, "bandwidth-chart-" + id);
     if (!bandwidth.empty()) s += "<figure>\n" + bandwidth + "</figure>\n";

@@ -30,6 +30,7 @@ struct Roofs {
   int threads = 0;
   std::vector<std::pair<std::string, const ComputeCeilingRecord*>> compute;  // precision -> best ceiling per engine
   std::vector<std::pair<std::string, double>> memory;        // level -> roof bandwidth
+  std::string main_memory;                                    // the target's outermost level: DRAM, HBM, global
   std::vector<std::pair<std::string, double>> transfers;     // "host_to_device pinned" -> bandwidth (devices)
   std::vector<std::pair<std::string, double>> dequant;       // block format -> its dequant-dot ceiling as FLOP/s
   std::vector<const PlacementRecord*> placements;
@@ -50,7 +51,9 @@ Roofs collect_roofs(const ResultsDocument& results) {
       }
     }
   }
-  for (const std::string& level : memory_level_names(section)) {
+  const std::vector<std::string> levels = memory_level_names(section);
+  if (!levels.empty()) r.main_memory = levels.back();
+  for (const std::string& level : levels) {
     const MemoryRoof m = memory_roof(section, level, r.threads);
     if (m.found() && m.value() > 0) {
       r.memory.emplace_back(level, m.value());
@@ -84,7 +87,8 @@ std::string precision_unit_word(const Roofs& r) {
 
 std::string tick_ai(double v) { return tick_plain(v); }
 
-// Ridge points: where each level's roof meets each compute roof; the DRAM ones are labelled.
+// Ridge points: where each level's roof meets each compute roof; the main memory's (the CPU's DRAM, a device's HBM or
+// global) are labelled.
 std::string ridges_svg(const Roofs& r, const LogLogPlot& plot, const std::string& id) {
   std::string s = svg_clipped_group(id, " class=\"ridges\"");
   for (const auto& [precision, c] : r.compute) {
@@ -97,7 +101,7 @@ std::string ridges_svg(const Roofs& r, const LogLogPlot& plot, const std::string
                        "FLOP/B</title></circle>\n",
                        svg_num(cx), svg_num(cy), html_escape(precision), html_escape(level), ai, series_colour(level), html_escape(precision),
                        html_escape(level), ai);
-      if (std::string(level) == "DRAM") {
+      if (level == r.main_memory) {
         s += svg_text(cx + 6, cy + 15, fmt::format("{:.3g} FLOP/B", ai),
                       fmt::format(" class=\"ridge-label\" data-precision=\"{}\" font-size=\"10\" fill=\"{}\"", html_escape(precision),
                                   series_colour(precision)));

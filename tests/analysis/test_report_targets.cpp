@@ -114,6 +114,11 @@ TEST(ReportTargets, ADevicesChartsAreDrawnByTheCpusChartCodeOnItsOwnLevels) {
   EXPECT_NE(band.find("data-kernel=\"read\""), std::string::npos);
   EXPECT_NE(html.find("id=\"latency-chart-test:0\"", throughput), std::string::npos);
   EXPECT_NE(html.find("data-backend=\"testblas\"", throughput), std::string::npos);
+  // Its roofline labels its main memory's ridge points (HBM's), as the CPU's labels DRAM's.
+  const std::size_t roofline = html.find("id=\"roofline-chart-test:0\"", section);
+  const std::string chart = html.substr(roofline, html.find("</svg>", roofline) - roofline);
+  EXPECT_NE(chart.find("class=\"ridge\" data-precision=\"bf16\" data-level=\"HBM\""), std::string::npos);
+  EXPECT_NE(chart.find("class=\"ridge-label\""), std::string::npos);
   // The CPU's charts keep their ids, before the device's section.
   EXPECT_LT(html.find("id=\"bandwidth-chart\""), html.size());
 }
