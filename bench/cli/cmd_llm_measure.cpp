@@ -1,28 +1,24 @@
-// `roofline llm --measure`: the llm suite (bench/suite_llm.cpp) through the harness, as `roofline run` runs its
-// suites: a RunConfig (threads of the estimate, --bind, --backends, --profile), the environment guard sampled
-// at the start and the end, Google Benchmark's repetitions; the results file written atomically (never over an
-// existing one without --force) with the run's context, the llm entries and their roofline section, so that
-// `compare` and `history` gate it (key figures llm/...); then the measured steps set beside the estimate,
+// `roofline llm --measure`: the llm suite (bench/drivers/suite_llm.cpp) as a target (bench/drivers/llm_target.hpp)
+// run by the harness's measure(), as `roofline run` runs its targets: a RunConfig (threads of the estimate, --bind,
+// --backends, --profile), the environment guard sampled at the start and the end, Google Benchmark's repetitions,
+// the run's context (context.targets, context.plan, context.suites.llm, ...); the roofline section derived as `run`
+// derives it (measure_and_derive); the results file written atomically (never over an existing one without --force),
+// so that `compare` and `history` gate it (key figures llm/...); then the measured steps set beside the estimate,
 // with the DRAM read roof measured just before and after the chain (the roof of the moment).
-#include <unistd.h>
-
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
+#include <memory>
 #include <system_error>
 
 #include <fmt/format.h>
 
 #include "llm_measure.hpp"
 #include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
-#include "roofline/bench/environment.hpp"
+#include "roofline/bench/cpu_target.hpp"
 #include "roofline/bench/llm_chain.hpp"
 #include "roofline/bench/llm_quant.hpp"
-#include "roofline/bench/memory.hpp"
-#include "roofline/bench/pinning.hpp"
-#include "roofline/bench/progress.hpp"
+#include "roofline/bench/llm_target.hpp"
 #include "roofline/bench/measure.hpp"
+#include "roofline/bench/memory.hpp"
 #include "roofline/bench/target.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/llm/measured.hpp"
@@ -57,21 +53,6 @@ void add_step_facts(std::vector<llm::MeasuredStep>& steps, const json& suite, in
       for (const json& i : s.value("implementations", json::array())) m.implementations.push_back(i.get<std::string>());
     }
   }
-}
-
-// The results document: the run's context (as `roofline run` writes it), the suite's, the environment's.
-json results_document(const LlmMeasurePlan& p, const Runner& runner, const SuiteOutput& suite, const json& environment,
-                      double seconds) {
-  json context = runner.context().is_object() ? runner.context() : minimal_benchmark_context(p.machine);
-  const json ours = run_context(p.config, p.machine, suite.notes);
-  for (auto it = ours.begin(); it != ours.end(); ++it) context[it.key()] = it.value();
-  context["suites"] = {{"llm", suite.context}};
-  context["suites"]["llm"]["estimate_from"] = p.estimate_from;
-  context["environment"] = environment;
-  context["wall_seconds"] = seconds;
-  json doc = {{"context", context}, {"benchmarks", runner.entries()}};
-  doc["roofline"] = derive_roofline(doc);
-  return doc;
 }
 
 // The steps of an llm results file's entries at the estimate's threads set beside the estimate, with the roof
@@ -174,43 +155,22 @@ LlmMeasurePlan plan_llm_measure(const LlmMeasureArgs& a, const llm::ModelConfig&
 
 llm::MeasuredComparison measure_llm(const LlmMeasurePlan& p, const llm::ModelConfig& config, const llm::LlmRequest& request,
                  const llm::Roofs& roofs, CliState& state) {
-  const auto started = std::chrono::steady_clock::now();
-  const RunConfig& c = p.config;
-  Progress progress(isatty(fileno(stderr)) != 0);
-  LlmSuiteInput input{config, request, step_estimates(config, request, roofs), &progress};
-  const std::vector<int> pus = c.bind != BindPolicy::none ? binding_plan(p.machine, roofs.threads, c.bind) : std::vector<int>{};
-  // The roof of the moment: the read kernel right before and right after the chain, well past the caches.
-  const std::uint64_t roof_bytes = std::min<std::uint64_t>(c.memory_budget_bytes / 4,
-                                                          std::max<std::uint64_t>(256ull << 20, 8 * p.machine.cache_bytes(3)));
-  progress.phase("environment");
-  progress.update("canary");
-  const EnvironmentSample env_start = sample_environment(p.machine, c);
-  progress.phase("llm");
-  progress.update("memory roof before the chain");
-  const double before = measure_memory_roof(roofs.threads, pus, c.features, roof_bytes);
-  Runner runner(&progress);
-  SuiteOutput suite;
-  const auto suite_started = std::chrono::steady_clock::now();
-  run_llm_suite(c, p.machine, input, runner, suite);
-  suite.context["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - suite_started).count();
-  progress.update("memory roof after the chain");
-  const double after = measure_memory_roof(roofs.threads, pus, c.features, roof_bytes);
-  suite.context["memory_roof_moment"] = {{"before", before}, {"after", after}, {"kernel", "read"}, {"bytes", roof_bytes}};
-  progress.phase("environment");
-  progress.update("canary");
-  const EnvironmentSample env_end = sample_environment(p.machine, c);
-  progress.finish();
-
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  const json environment = environment_json(env_start, env_end, canary_bytes(p.machine, c), c.max_threads());
-  const json doc = results_document(p, runner, suite, environment, seconds);
-
-  llm::MeasuredComparison out = compare_with_estimate(config, request, roofs, runner.entries(), suite.context, p.out.string());
-  write_file_atomically(p.out, doc.dump(2) + "\n", p.overwrite);
-  for (const std::string& f : runner.failures()) std::fprintf(stderr, "roofline: FAILED %s\n", f.c_str());
-  if (!runner.failures().empty()) {
+  // The chain as a target the harness runs like any other (llm_target.hpp): measure() samples the environment
+  // guard, runs the suite (the roof of the moment before and after it) and writes the run's context; the roofline
+  // section is derived as `roofline run` derives it.
+  std::vector<std::unique_ptr<Target>> targets;
+  targets.push_back(make_llm_target(cpu_target_facts(p.machine), p.machine,
+                                    LlmSuiteInput{config, request, step_estimates(config, request, roofs), nullptr},
+                                    p.estimate_from));
+  const Measured m = measure_and_derive(p.machine, p.config, targets);
+  write_file_atomically(p.out, m.doc.dump(2) + "\n", p.overwrite);
+  const std::vector<json> entries = m.doc.at("benchmarks").get<std::vector<json>>();
+  const json suite = m.doc.at("context").at("suites").value(kLlmSuite, json::object());
+  llm::MeasuredComparison out = compare_with_estimate(config, request, roofs, entries, suite, p.out.string());
+  for (const std::string& f : m.failures) std::fprintf(stderr, "roofline: FAILED %s\n", f.c_str());
+  if (!m.failures.empty()) {
     std::fprintf(stderr, "roofline: %zu benchmark(s) failed validation; their entries are marked in %s\n",
-                 runner.failures().size(), p.out.string().c_str());
+                 m.failures.size(), p.out.string().c_str());
     state.exit_code = 1;
   }
   return out;

@@ -76,6 +76,13 @@ std::string default_results_name(const MachineFacts& m) {
   return fmt::format("{}_{}_{}.json", host, date, m.git_revision);
 }
 
+Measured measure_and_derive(const MachineFacts& machine, const RunConfig& config,
+                            std::vector<std::unique_ptr<Target>>& targets) {
+  Measured m = measure(machine, config, targets);
+  m.doc["roofline"] = derive_roofline(m.doc);  // the measurement derives nothing (issue 47): the CLI does
+  return m;
+}
+
 namespace {
 
 RunConfig make_config(const RunArgs& a, const MachineFacts& m) {
@@ -137,9 +144,8 @@ void run_command(const RunArgs& a, CliState& state) {
   check_destination(out, overwrite, "--out");
   if (!a.no_report) check_destination(html, overwrite, "report");
 
-  Measured m = measure(machine, config, targets);
-  json& doc = m.doc;
-  doc["roofline"] = derive_roofline(doc);  // the measurement derives nothing (issue 47): the CLI does
+  Measured m = measure_and_derive(machine, config, targets);
+  const json& doc = m.doc;
   write_file_atomically(out, doc.dump(2) + "\n", overwrite);
   // The report reads what was written as every command reads it: the typed results model.
   const ResultsDocument results = read_results(doc, out.string());
@@ -191,8 +197,7 @@ void run_mpi_command(const RunArgs& a, CliState& state) {
     check_fleet_destinations(p->out, !a.no_report, a.force ? Overwrite::yes : Overwrite::no);
   };
   hooks.measure = [p](const json& mpi) {
-    json doc = measure(p->machine, p->config, p->targets).doc;
-    doc["roofline"] = derive_roofline(doc);
+    json doc = measure_and_derive(p->machine, p->config, p->targets).doc;
     doc["context"]["mpi"] = mpi;
     return doc;
   };

@@ -13,6 +13,7 @@
 
 #include "roofline/analysis/results_document.hpp"
 #include "roofline/bench/machine.hpp"
+#include "roofline/bench/measure.hpp"
 #include "roofline/common/atomic_file.hpp"
 
 namespace roofline {
@@ -57,6 +58,12 @@ double parse_percent(const std::string& flag, std::string text);
 void check_fleet_destinations(const std::filesystem::path& out, bool report, Overwrite overwrite);
 int finish_fleet_run(const FleetDocument& fleet, const std::filesystem::path& out, bool report, Overwrite overwrite,
                      bool quiet);
+
+// One measurement of `targets` (the harness's measure()) with its roofline section derived by the analysis
+// (derive_roofline: the harness derives nothing, issue 47): what `run`, each rank of `run --mpi` and `llm --measure`
+// write (cmd_run.cpp).
+Measured measure_and_derive(const MachineFacts& machine, const RunConfig& config,
+                            std::vector<std::unique_ptr<Target>>& targets);
 
 // The default results file name <host>_<date>_<revision>.json (cmd_run.cpp; `llm --measure` names its file so too).
 std::string default_results_name(const MachineFacts& machine);

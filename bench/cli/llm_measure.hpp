@@ -1,6 +1,7 @@
-// `roofline llm --measure` (cmd_llm_measure.cpp): the llm suite run through the harness on this machine, with
-// the run's binding and the environment guard, written to a results file (labels.suite "llm", key figures
-// llm/...: analysis/model/key_figures.cpp) that compare and history gate, and set beside the estimate.
+// `roofline llm --measure` (cmd_llm_measure.cpp): the llm suite run on this machine as a target of the harness's
+// measure() (bench/drivers/llm_target.hpp), with the run's binding, the environment guard and the context of every
+// `run` file, written to a results file (labels.suite "llm", key figures llm/...: analysis/model/key_figures.cpp)
+// that compare and history gate, and set beside the estimate.
 #pragma once
 
 #include <filesystem>
@@ -36,7 +37,7 @@ struct LlmMeasurePlan {
 LlmMeasurePlan plan_llm_measure(const LlmMeasureArgs& args, const llm::ModelConfig& config, const llm::LlmRequest& request,
                                 int threads);
 
-// Measures, writes the results file and returns the comparison (the answer's measured, with the run's facts).
+// Measures (measure_and_derive over the llm target), writes the results file and returns the comparison (the answer's measured, with the run's facts).
 // Benchmarks that failed validation are named on stderr and set state.exit_code to 1 (the file keeps their
 // entries, marked).
 llm::MeasuredComparison measure_llm(const LlmMeasurePlan& plan, const llm::ModelConfig& config,

@@ -179,14 +179,18 @@ json step_labels(const Setup& s, const LlmStepPlan& step, bool complete) {
   return l;
 }
 
-std::string spec_name(const Setup& s, const LlmStepPlan& step) {
-  const llm::Precisions& p = s.input.request.precisions;
+}  // namespace
+
+std::string llm_spec_name(const LlmSuiteInput& input, int threads, const LlmStepPlan& step) {
+  const llm::Precisions& p = input.request.precisions;
   const std::string what = step.step.phase == llm::Phase::decode
                                ? fmt::format("decode/batch:{}/context:{}", step.step.batch, step.step.context)
                                : fmt::format("prefill/prompt:{}", step.step.prompt);
   const std::string weights = llm::quantized_chain(p) ? p.stored().name : std::string(to_string(p.weights));
-  return fmt::format("llm/{}/{}/kv:{}/threads:{}/{}", s.input.config.name, weights, to_string(p.kv), s.threads, what);
+  return fmt::format("llm/{}/{}/kv:{}/threads:{}/{}", input.config.name, weights, to_string(p.kv), threads, what);
 }
+
+namespace {
 
 // The weights of the layer at one thread count, prepared once for every step; `note` says what did not fit.
 std::vector<ChainStage> prepare_weights(const Setup& s, const LlmPlan& plan, double& used, std::string& note) {
@@ -231,7 +235,7 @@ void run_at_threads(Setup& s, const MachineFacts& machine, const LlmPlan& plan, 
     out.context["steps"].push_back({{"id", step.id}, {"threads", s.threads}, {"implementations", implementations},
                                     {"complete", complete}, {"note", note}});
     if (!note.empty()) out.notes.push_back(fmt::format("llm: {} at {} threads: {}", step.id, s.threads, note));
-    runner.run({chain_step_spec(spec_name(s, step), step_labels(s, step, complete), std::move(stages), profile.repetitions,
+    runner.run({chain_step_spec(llm_spec_name(s.input, s.threads, step), step_labels(s, step, complete), std::move(stages), profile.repetitions,
                                 profile.min_time_s)});
   }
 }

@@ -42,6 +42,8 @@ json run_context(const RunConfig& c, const MachineFacts& m, const std::vector<st
   return ctx;
 }
 
+namespace {
+
 // Google Benchmark's context when no benchmark ran (e.g. every suite skipped): the same keys, from us.
 json minimal_benchmark_context(const MachineFacts& m) {
   const std::time_t now = std::time(nullptr);
@@ -51,8 +53,6 @@ json minimal_benchmark_context(const MachineFacts& m) {
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", &tm);
   return {{"date", date}, {"host_name", m.hostname}, {"executable", "roofline"}, {"num_cpus", m.pus}};
 }
-
-namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -131,6 +131,22 @@ TEST(CliLlm, MeasuresATinyLayer) {
   }
   EXPECT_EQ(medians, 3);
   EXPECT_TRUE(doc["roofline"].is_object());
+  // Written by the harness's measure() as every `run` file (issue 47): the CPU target's facts, the plan of the
+  // steps fixed before the first measurement, the suite's times and the run's, every entry's target.
+  const nlohmann::json& ctx = doc["context"];
+  ASSERT_EQ(ctx["targets"].size(), 1u);
+  EXPECT_EQ(ctx["targets"][0]["target"], "cpu");
+  EXPECT_EQ(ctx["plan"]["entries"], 3);
+  EXPECT_EQ(ctx["plan"]["suites"]["llm"]["entries"], 3);
+  EXPECT_GT(ctx["suites"]["llm"]["memory_roof_moment"]["before"].get<double>(), 0.0);
+  EXPECT_GT(ctx["suites"]["llm"]["timed_seconds"].get<double>(), 0.0);
+  EXPECT_GT(ctx["wall_seconds"].get<double>(), 0.0);
+  EXPECT_TRUE(ctx.contains("time_budget") && ctx.contains("mapping_pool"));
+  for (const auto& e : doc["benchmarks"]) EXPECT_EQ(e["labels"]["target"], "cpu");
+  // It reads back as a run's file does: report renders it, compare gates it against itself.
+  const CliResult report = run_cli({"report", out.string(), "--text"});
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_EQ(run_cli({"compare", out.string(), out.string()}).exit_code, 0);
 }
 
 void expect_refused(std::vector<std::string> args, const std::string& names);

@@ -58,6 +58,10 @@ struct LlmPlan {
 };
 LlmPlan plan_llm(const LlmSuiteInput& input);
 
+// The name of one step's spec at `threads` (the benchmark's name in the results file, and in context.plan):
+// "llm/<model>/<weights>/kv:<kv>/threads:<t>/decode/batch:<b>/context:<c>" or ".../prefill/prompt:<p>".
+std::string llm_spec_name(const LlmSuiteInput& input, int threads, const LlmStepPlan& step);
+
 // The backend the chain uses for a precision: the first of `allowed` (--backends; empty: eigen for fp32,
 // onednn for bf16 and int8) built into this binary that runs it. Throws InputError otherwise, and for a
 // name in `allowed` that is no backend.

@@ -1,7 +1,8 @@
-// One measurement (`roofline run`, and each rank of `run --mpi`): every target's suites through one Runner, the
-// environment guard around them, and the results document of what was measured (context and benchmarks). The harness
-// owns timing, progress and the document; the targets bring their facts and suites (target.hpp). It derives nothing
-// (issue 47): the caller (bench/cli/cmd_run.cpp) adds the roofline section (analysis' derive_roofline).
+// One measurement (`roofline run`, each rank of `run --mpi`, and `roofline llm --measure`, whose chain is a target of
+// its own: bench/drivers/llm_target.hpp): every target's suites through one Runner, the environment guard around
+// them, and the results document of what was measured (context and benchmarks). The harness owns timing, progress
+// and the document; the targets bring their facts and suites (target.hpp). It derives nothing (issue 47): the caller
+// (bench/cli/cmd_run.cpp's measure_and_derive) adds the roofline section (analysis' derive_roofline).
 #pragma once
 
 #include <memory>
@@ -23,9 +24,8 @@ struct Measured {
 };
 
 // Our fields of a results file's `context` (schema version, build, profile, threads and binding, ISA cap, budget,
-// machine facts, notes), and Google Benchmark's context when no benchmark ran (`llm --measure` writes the same).
+// machine facts, notes).
 nlohmann::json run_context(const RunConfig& config, const MachineFacts& machine, const std::vector<std::string>& notes);
-nlohmann::json minimal_benchmark_context(const MachineFacts& machine);
 
 // Every target the built providers reach here (the CPU's first), each provider's notes appended to `notes`.
 std::vector<TargetFacts> available_targets(std::vector<std::string>& notes);

@@ -85,6 +85,8 @@ class Runner {
   [[nodiscard]] const std::vector<nlohmann::json>& entries() const { return entries_; }
   // Google Benchmark's context object from the first run() call.
   [[nodiscard]] const nlohmann::json& context() const { return context_; }
+  // The progress line the runner shows (nullptr: none), for a suite that says what it sets up between its specs.
+  [[nodiscard]] Progress* progress() const { return progress_; }
   // "name: message" for each benchmark that failed (validation or setup).
   [[nodiscard]] const std::vector<std::string>& failures() const { return failures_; }
   // The target whose benchmarks run next: stamped as labels.target on every spec that does not name one;

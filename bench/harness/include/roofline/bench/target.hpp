@@ -37,7 +37,8 @@ struct SuiteOutput {
 
 
 // Every suite name a target may offer, in the order a target runs them (--suites takes these). The llm suite
-// (bench/drivers/suite_llm.cpp) runs through the same harness from `roofline llm --measure`, with a model's inputs.
+// (bench/drivers/suite_llm.cpp) is the one suite of the llm target (bench/drivers/llm_target.hpp), which measure()
+// runs from `roofline llm --measure` with a model's inputs; `run --suites` does not take it.
 inline constexpr std::array<std::string_view, 5> kSuiteNames{"bandwidth", "compute", "gemm", "transfer", "latency"};
 
 // The id of the host CPU's target; also what a file without target fields means.
