@@ -169,7 +169,8 @@ class CudaTarget final : public Target {
 
   void run_compute(const CudaPlan& plan, Runner& runner, SuiteOutput& out) {
     const Labels compute{{"suite", "compute"}};
-    run_prepared(benchmark_name(BenchmarkKey("compute", {"fma"})), compute, [&] { return fma_works(props_); }, runner, out, facts_.target);
+    run_prepared(benchmark_name(BenchmarkKey("compute", {"fma"})), compute, [&] { return fma_works(props_); }, runner,
+                 out, facts_.target);
     // The SM clock under an fp32 load, NVML sampled while that load runs (power and thermal limits show then).
     NvmlSample during;
     try {
