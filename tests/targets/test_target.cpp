@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/bench/benchmark_name.hpp"
 #include "roofline/common/gemm_labels.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/common/gemm_count.hpp"
@@ -59,7 +60,9 @@ std::vector<DeviceWork> bandwidth_work() {
     for (double size = 64.0 * 1024; size <= 256.0 * 1024 * 1024 + 1; size *= std::pow(2.0, 0.25)) {
       const double bytes = std::round(size / 64) * 64;
       const double rate = bytes <= static_cast<double>(kL2Bytes) ? kL2BytesPerSecond : hbm_bytes_per_second();
-      DeviceWork w = prepared(fmt::format("bandwidth/{}/bytes:{:.0f}", kernel, bytes),
+      BenchmarkKey key("bandwidth", {kernel});
+      key.bytes = static_cast<std::uint64_t>(bytes);  // a whole number of 64-byte lines
+      DeviceWork w = prepared(benchmark_name(key),
                               {{"suite", "bandwidth"}, {"kernel", kernel}, {"precision", "fp32"}, {"width", 4}},
                               bytes / rate);
       w.bytes = bytes;  // each element of the working set moved once per pass (STREAM's convention)
@@ -72,10 +75,12 @@ std::vector<DeviceWork> bandwidth_work() {
 
 std::vector<DeviceWork> compute_work() {
   const double flop = 1e9;
-  DeviceWork fp32 = prepared("compute/fp32/vector", {{"suite", "compute"}, {"precision", "fp32"}, {"engine", "vector"}, {"width", 4}},
+  DeviceWork fp32 = prepared(benchmark_name(BenchmarkKey("compute", {"fp32", "vector"})),
+                             {{"suite", "compute"}, {"precision", "fp32"}, {"engine", "vector"}, {"width", 4}},
                              flop / kFp32FlopPerSecond);
   fp32.flop = flop;
-  DeviceWork bf16 = prepared("compute/bf16/matrix", {{"suite", "compute"}, {"precision", "bf16"}, {"engine", "matrix"}, {"width", 16}},
+  DeviceWork bf16 = prepared(benchmark_name(BenchmarkKey("compute", {"bf16", "matrix"})),
+                             {{"suite", "compute"}, {"precision", "bf16"}, {"engine", "matrix"}, {"width", 16}},
                              flop / kBf16MatrixFlopPerSecond);
   bf16.flop = flop;
   return {fp32, bf16};
@@ -91,7 +96,11 @@ std::vector<DeviceWork> gemm_work() {
     const double bytes = gemm_compulsory_bytes(shape, Precision::fp32);
     const double bandwidth = bytes <= static_cast<double>(kL2Bytes) ? kL2BytesPerSecond : hbm_bytes_per_second();
     const double attainable = std::min(kFp32FlopPerSecond, bandwidth * flop / bytes);
-    DeviceWork w = prepared(fmt::format("gemm/prepared/fp32/m:{}/k:{}/batch:{}", m, k, n),
+    BenchmarkKey key("gemm", {"prepared", "fp32"});
+    key.m = m;
+    key.k = k;
+    key.batch = n;
+    DeviceWork w = prepared(benchmark_name(key),
                             {{"suite", "gemm"}, {"kernel", n == 1 ? "gemv" : "gemm"}, {"backend", "prepared"},
                              {"precision", "fp32"}, {"engine", "vector"}},
                             flop / (attainable * kGemmEfficiency));
@@ -109,7 +118,7 @@ std::vector<DeviceWork> transfer_work() {
   const double bytes = 256.0 * 1024 * 1024;
   for (const char* direction : {"host_to_device", "device_to_host"}) {
     for (const auto& [memory, rate] : {std::pair{"pinned", 25 * kGB}, std::pair{"pageable", 12 * kGB}}) {
-      DeviceWork w = prepared(fmt::format("transfer/{}/{}", direction, memory),
+      DeviceWork w = prepared(benchmark_name(BenchmarkKey("transfer", {direction, memory})),
                               {{"suite", "transfer"}, {"direction", direction}, {"memory", memory}}, bytes / rate);
       w.bytes = bytes;
       out.push_back(std::move(w));
@@ -119,7 +128,7 @@ std::vector<DeviceWork> transfer_work() {
 }
 
 std::vector<DeviceWork> latency_work() {
-  return {prepared("latency/launch", {{"suite", "latency"}, {"kernel", "empty"}}, 5e-6)};
+  return {prepared(benchmark_name(BenchmarkKey("latency", {"launch"})), {{"suite", "latency"}, {"kernel", "empty"}}, 5e-6)};
 }
 
 class TestTarget final : public Target {

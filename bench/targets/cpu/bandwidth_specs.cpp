@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/bench/bandwidth_plan.hpp"
+#include "roofline/bench/benchmark_name.hpp"
 #include "roofline/bench/profile.hpp"
 
 namespace roofline {
@@ -18,8 +19,11 @@ namespace {
 void name_spec(BenchmarkSpec& spec, StreamKernel kernel, std::size_t n, int threads, PageSize pages, Isa isa) {
   const StreamKernelInfo& info = stream_kernel_info(kernel);
   const bool small_pages = pages == PageSize::base_4k;
-  spec.name = fmt::format("bandwidth/{}/{}threads:{}/bytes:{}", info.name, small_pages ? "pages:4K/" : "", threads,
-                          stream_working_set_bytes(kernel, n));
+  BenchmarkKey key("bandwidth", {std::string(info.name)});
+  if (small_pages) key.pages = "4K";
+  key.threads = threads;
+  key.bytes = stream_working_set_bytes(kernel, n);
+  spec.name = benchmark_name(key);
   spec.labels = {{"suite", small_pages ? "bandwidth_pages" : "bandwidth"}, {"kernel", std::string(info.name)},
                  {"precision", "fp64"}, {"isa", std::string(to_string(isa))}, {"threads", threads}};
   if (n * sizeof(double) >= 2 * kHugePageBytes) spec.labels["pages"] = std::string(to_string(pages));

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/bench/benchmark_name.hpp"
 #include "roofline/bench/plausible_caches.hpp"
 #include "roofline/bench/profile.hpp"
 #include "roofline/common/gemm_count.hpp"
@@ -124,8 +125,7 @@ SuitePlan compute_suite(const RunConfig& config) {
     for (const Level level : levels) {
       for (const QuantDotVariant* v : dequant) {
         s.entries.push_back({"cpu", "compute",
-                             fmt::format("compute/dequant_dot/{}/{}/level:{}/threads:{}", to_string(v->format),
-                                         v->isa_name, to_string(level), t),
+                             dequant_dot_spec_name(*v, level, t),
                              t, reps, 0.01 + reps * repetition_seconds(0.003, min_time)});
       }
     }
@@ -140,7 +140,7 @@ SuitePlan compute_suite(const RunConfig& config) {
     for (const int b : gemv_batches) {
       for (const QuantDotVariant* v : best) {
         s.entries.push_back({"cpu", "compute",
-                             fmt::format("dequant_gemv/{}/{}/batch:{}/threads:{}", to_string(v->format), v->isa_name, b, t),
+                             dequant_gemv_spec_name(*v, b, t),
                              t, reps, 0.5});
       }
     }
@@ -243,11 +243,33 @@ GemmPlan plan_cpu_gemm(const RunConfig& config, const MachineFacts& machine) {
   return plan_gemm(config, static_cast<double>(cache), source);
 }
 
-std::string clock_spec_name(int threads) { return fmt::format("clock/add_chain/threads:{}", threads); }
+std::string clock_spec_name(int threads) {
+  BenchmarkKey key("clock", {"add_chain"});
+  key.threads = threads;
+  return benchmark_name(key);
+}
 
 std::string peak_spec_name(const PeakVariant& v, int threads) {
-  return fmt::format("compute/{}/{}/{}/bits:{}/threads:{}", v.kernel(), to_string(v.precision), to_string(v.isa),
-                     v.vector_bits, threads);
+  BenchmarkKey key("compute",
+                   {std::string(v.kernel()), std::string(to_string(v.precision)), std::string(to_string(v.isa))});
+  key.bits = v.vector_bits;
+  key.threads = threads;
+  return benchmark_name(key);
+}
+
+std::string dequant_dot_spec_name(const QuantDotVariant& v, Level level, int threads) {
+  BenchmarkKey key("compute", {"dequant_dot", std::string(to_string(v.format)), std::string(v.isa_name)});
+  key.level = std::string(to_string(level));
+  key.threads = threads;
+  return benchmark_name(key);
+}
+
+// Its batch before its threads, as every results file has it (benchmark_name.hpp).
+std::string dequant_gemv_spec_name(const QuantDotVariant& v, int batch, int threads) {
+  BenchmarkKey key("dequant_gemv",
+                   {std::string(to_string(v.format)), std::string(v.isa_name), name_segment("batch", batch)});
+  key.threads = threads;
+  return benchmark_name(key);
 }
 
 int gemm_planned_repetitions(const GemmGroup& g, int n, const RunConfig& config) {

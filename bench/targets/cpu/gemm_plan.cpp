@@ -76,8 +76,17 @@ std::vector<int> default_gemm_batches() {
 }
 
 std::string gemm_spec_name(const GemmGroup& g, int n) {
-  return fmt::format("gemm/{}/{}/threads:{}/m:{}/k:{}/batch:{}", g.backend->name(), to_string(g.precision), g.threads,
-                     g.m, g.k, n);
+  BenchmarkKey key = gemm_group_key(g);
+  key.m = g.m;
+  key.k = g.k;
+  key.batch = n;
+  return benchmark_name(key);
+}
+
+BenchmarkKey gemm_group_key(const GemmGroup& g) {
+  BenchmarkKey key("gemm", {std::string(g.backend->name()), std::string(to_string(g.precision))});
+  key.threads = g.threads;
+  return key;
 }
 
 GemmRequest gemm_request(const GemmPlan& plan, const GemmGroup& group, const RunConfig& config) {

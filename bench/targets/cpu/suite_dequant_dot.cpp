@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/bench/cpu_plan.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/profile.hpp"
 #include "roofline/bench/suite.hpp"
@@ -80,8 +81,7 @@ BenchmarkSpec dequant_spec(const QuantDotVariant& v, const Placement& where, int
   const std::int64_t rows_per_thread = std::max<std::int64_t>(1, static_cast<std::int64_t>(where.bytes_per_thread) / row_bytes);
   const std::int64_t rows = rows_per_thread * threads;
   BenchmarkSpec spec;
-  spec.name = fmt::format("compute/dequant_dot/{}/{}/level:{}/threads:{}", to_string(v.format), v.isa_name,
-                          to_string(where.level), threads);
+  spec.name = dequant_dot_spec_name(v, where.level, threads);
   spec.labels = variant_json(v);
   spec.labels["suite"] = "dequant_dot";
   spec.labels["level"] = std::string(to_string(where.level));
@@ -142,7 +142,7 @@ BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, 
                         const std::vector<int>& pus, const ProfileSettings& settings) {
   const std::int64_t row_bytes = quant_row_bytes(v.format, kCols);
   BenchmarkSpec spec;
-  spec.name = fmt::format("dequant_gemv/{}/{}/batch:{}/threads:{}", to_string(v.format), v.isa_name, batch, threads);
+  spec.name = dequant_gemv_spec_name(v, batch, threads);
   spec.labels = variant_json(v);
   spec.labels["suite"] = "dequant_gemv";
   spec.labels["kernel"] = "dequant_gemv";

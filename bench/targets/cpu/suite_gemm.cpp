@@ -237,7 +237,9 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
       // A library failing where it should work fails the run loudly, through a benchmark marked failed.
       group["failed"] = ex.what();
       BenchmarkSpec failed;
-      failed.name = fmt::format("gemm/{}/{}/threads:{}/setup", backend, to_string(g.precision), g.threads);
+      BenchmarkKey setup = gemm_group_key(g);
+      setup.tail = {"setup"};
+      failed.name = benchmark_name(setup);
       failed.labels = {{"suite", "gemm"}, {"backend", backend}, {"precision", std::string(to_string(g.precision))},
                        {"threads", g.threads}};
       const std::string message = std::string("setup failed: ") + ex.what();

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "roofline/bench/benchmark_name.hpp"
 #include "roofline/kernels/cuda/check.hpp"
 
 namespace roofline::cuda {
@@ -34,8 +35,6 @@ struct DeviceBuffer {
 struct MemoryPool {
   std::shared_ptr<DeviceBuffer> a, b, c, scratch;
 };
-
-std::string bytes_name(std::uint64_t b) { return std::to_string(b); }
 
 // Host memory for transfers: pinned through the runtime, or pageable and touched (so page faults stay out).
 struct HostBuffer {
@@ -112,7 +111,9 @@ std::vector<Work> bandwidth_works(const CudaProperties& p, const std::vector<std
       const std::uint64_t counted = buf.words * 4U * static_cast<std::uint64_t>(arrays);
       const int passes = static_cast<int>(std::max<std::uint64_t>(1, kMinBytesPerLaunch / std::max<std::uint64_t>(counted, 1)));
       Work w;
-      w.name = std::string("bandwidth/") + row.name + "/bytes:" + bytes_name(counted);
+      BenchmarkKey key("bandwidth", {row.name});
+      key.bytes = counted;
+      w.name = benchmark_name(key);
       w.text_labels = {{"suite", "bandwidth"}, {"kernel", row.name}};
       w.number_labels = {{"width", 4}, {"passes", passes}};
       w.bytes = static_cast<double>(counted) * passes;
@@ -164,7 +165,7 @@ std::vector<Work> fma_works(const CudaProperties& p) {
     // slow fp64 of 8.6/8.9 takes longer.
     const std::int64_t steps = 1LL << 15U;
     Work w;
-    w.name = std::string("compute/fma/") + row.name;
+    w.name = benchmark_name(BenchmarkKey("compute", {"fma", row.name}));
     w.text_labels = {{"suite", "compute"}, {"kernel", "fma"}, {"precision", row.precision}, {"engine", "vector"},
                      {"clock_source", "clock64 of the timed launches"}};
     w.number_labels = {{"width", row.lanes}, {"blocks_per_sm", g.blocks / std::max(1, p.sms)}};
@@ -203,8 +204,7 @@ Work gemm_work(LtContext& context, GemmType type, std::int64_t m, std::int64_t n
   const GemmTypeRow& row = gemm_type_row(type);
   Work w;
   const std::string kernel = suite == "gemm" && n == 1 ? "gemv" : "gemm";
-  w.name = suite + "/cublaslt/" + row.precision + "/m:" + std::to_string(m) + "/n:" + std::to_string(n) + "/k:" +
-           std::to_string(k);
+  w.name = gemm_name(suite, row.precision, m, n, k);
   w.text_labels = {{"suite", suite}, {"kernel", kernel}, {"backend", "cublaslt"}, {"precision", row.precision},
                    {"engine", gemm->tensor_core() ? "matrix" : "vector"}, {"algorithm", gemm->algorithm()}};
   w.number_labels = {{"batch", static_cast<double>(n)}, {"m", static_cast<double>(m)}, {"n", static_cast<double>(n)},
@@ -260,7 +260,7 @@ Work transfer_work(bool host_to_device, bool pinned, std::uint64_t bytes) {
   Work w;
   const std::string direction = host_to_device ? "host_to_device" : "device_to_host";
   const std::string memory = pinned ? "pinned" : "pageable";
-  w.name = "transfer/" + direction + "/" + memory + "/bytes:" + std::to_string(bytes);
+  w.name = transfer_name(direction, memory, bytes);
   w.text_labels = {{"suite", "transfer"}, {"direction", direction}, {"memory", memory}};
   w.bytes = static_cast<double>(bytes);
   w.working_set_bytes = static_cast<double>(bytes);
@@ -283,7 +283,7 @@ Work transfer_work(bool host_to_device, bool pinned, std::uint64_t bytes) {
 
 Work launch_work() {
   Work w;
-  w.name = "latency/launch";
+  w.name = latency_name();
   w.text_labels = {{"suite", "latency"}, {"kernel", "launch"}};
   w.device_timed = false;
   // Each iteration launches an empty kernel and waits for it: the round trip a dependent launch pays.
@@ -312,5 +312,22 @@ double measure_sm_clock_hz(const CudaProperties& p, const std::function<void()>&
       time_with_events([&] { launch_fma(ComputeKind::fp32, g.blocks, g.threads, steps, out, cycles); }, during);
   return clock_of(copy_clocks(clocks, g.blocks), seconds);
 }
+
+std::string gemm_name(const std::string& suite, const std::string& precision, std::int64_t m, std::int64_t n,
+                      std::int64_t k) {
+  BenchmarkKey key(suite, {"cublaslt", precision});
+  key.m = m;
+  key.n = n;
+  key.k = k;
+  return benchmark_name(key);
+}
+
+std::string transfer_name(const std::string& direction, const std::string& memory, std::uint64_t bytes) {
+  BenchmarkKey key("transfer", {direction, memory});
+  key.bytes = bytes;
+  return benchmark_name(key);
+}
+
+std::string latency_name() { return benchmark_name(BenchmarkKey("latency", {"launch"})); }
 
 }  // namespace roofline::cuda

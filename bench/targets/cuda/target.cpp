@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/bench/benchmark_name.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/bench/runner.hpp"
 #include "roofline/common/errors.hpp"
@@ -111,7 +112,7 @@ class CudaTarget final : public Target {
       if (suite == "gemm") return run_gemm(plan, runner, out);
       if (suite == "transfer") return run_transfer(plan, runner, out);
       if (suite == "latency") {
-        return run_prepared("latency/launch", {{"suite", "latency"}}, [] { return std::vector<Work>{launch_work()}; },
+        return run_prepared(latency_name(), {{"suite", "latency"}}, [] { return std::vector<Work>{launch_work()}; },
                             runner, out, facts_.target);
       }
       throw InputError(fmt::format("--suites: the CUDA target has no suite '{}' (it has {})", suite,
@@ -160,13 +161,16 @@ class CudaTarget final : public Target {
     }
     out.context["kernels"] = rows;
     const std::uint64_t largest = plan.bandwidth_bytes.empty() ? 0 : plan.bandwidth_bytes.back();
-    run_prepared(fmt::format("bandwidth/allocation/bytes:{}", largest), {{"suite", "bandwidth"}},
+    BenchmarkKey allocation("bandwidth", {"allocation"});  // the sweep's one allocation, named when it fails
+    allocation.bytes = largest;
+    run_prepared(benchmark_name(allocation), {{"suite", "bandwidth"}},
                  [&] { return bandwidth_works(props_, plan.bandwidth_bytes); }, runner, out, facts_.target);
   }
 
   void run_compute(const CudaPlan& plan, Runner& runner, SuiteOutput& out) {
     const Labels compute{{"suite", "compute"}};
-    run_prepared("compute/fma", compute, [&] { return fma_works(props_); }, runner, out, facts_.target);
+    run_prepared(benchmark_name(BenchmarkKey("compute", {"fma"})), compute, [&] { return fma_works(props_); }, runner,
+                 out, facts_.target);
     // The SM clock under an fp32 load, NVML sampled while that load runs (power and thermal limits show then).
     NvmlSample during;
     try {
@@ -181,7 +185,7 @@ class CudaTarget final : public Target {
     std::map<std::string, std::shared_ptr<std::vector<NvmlSample>>> tensor_samples;
     for (const std::string& precision : plan.ceiling_precisions) {
       const std::int64_t s = plan.ceiling_size;
-      run_prepared(fmt::format("compute/cublaslt/{}/m:{}/n:{}/k:{}", precision, s, s, s),
+      run_prepared(gemm_name("compute", precision, s, s, s),
                    {{"suite", "compute"}, {"kernel", "gemm"}, {"backend", "cublaslt"}, {"precision", precision}},
                    [&] {
                      std::vector<Work> one;
@@ -206,7 +210,7 @@ class CudaTarget final : public Target {
       for (const GemmSweep& sweep : plan.gemm_sweeps) {
         for (int n : sweep.batches) {
           // One problem at a time: its operands are freed before the next is allocated.
-          run_prepared(fmt::format("gemm/cublaslt/{}/m:{}/n:{}/k:{}", sweep.precision, shape.m, n, shape.k),
+          run_prepared(gemm_name("gemm", sweep.precision, shape.m, n, shape.k),
                        {{"suite", "gemm"}, {"kernel", n == 1 ? "gemv" : "gemm"}, {"backend", "cublaslt"},
                         {"precision", sweep.precision}, {"batch", n}},
                        [&] {
@@ -227,7 +231,7 @@ class CudaTarget final : public Target {
       for (bool pinned : {true, false}) {
         const std::string direction = to_device ? "host_to_device" : "device_to_host";
         const std::string memory = pinned ? "pinned" : "pageable";
-        run_prepared(fmt::format("transfer/{}/{}/bytes:{}", direction, memory, plan.transfer_bytes),
+        run_prepared(transfer_name(direction, memory, plan.transfer_bytes),
                      {{"suite", "transfer"}, {"direction", direction}, {"memory", memory}},
                      [&] { return std::vector<Work>{transfer_work(to_device, pinned, plan.transfer_bytes)}; }, runner,
                      out, facts_.target);

@@ -136,7 +136,7 @@ SuitePlan bandwidth_suite(const DeviceFacts& d, const DevicePlan& p, const WorkO
         built.emplace_back(step.kernel, w);
         prepare += kBuildSeconds;
       }
-      s.entries.push_back({d.id(), "bandwidth", fmt::format("bandwidth/{}/width:{}/bytes:{}", to_string(step.kernel), w, ws),
+      s.entries.push_back({d.id(), "bandwidth", bandwidth_name(step.kernel, w, ws),
                            0, o.repetitions, prepare + kernel_work_seconds(static_cast<double>(ws) / rates.bytes_per_s, d, o)});
       prepare = 0.0;
     }
@@ -148,7 +148,7 @@ SuitePlan compute_suite(const DeviceFacts& d, const DevicePlan& p, const WorkOpt
   SuitePlan s{d.id(), "compute", suite_budget_seconds(config.profile, true, "compute"), {}, {}};
   for (const ComputeKind k : p.compute) {
     for (const int w : kVectorWidths) {
-      s.entries.push_back({d.id(), "compute", fmt::format("compute/{}/width:{}", to_string(k), w), 0, o.repetitions,
+      s.entries.push_back({d.id(), "compute", compute_name(k, w), 0, o.repetitions,
                            kBuildSeconds + kernel_work_seconds(1e-3, d, o)});
     }
   }
@@ -190,7 +190,7 @@ SuitePlan gemm_suite(const DeviceFacts& d, const DevicePlan& p, const WorkOption
     double prepare = e * (m * k + k * n_max) / kPrepareBytesPerS;
     for (const int n : p.gemm_batches) {
       const double call = std::max(2.0 * m * k * n / rates.gemm_flop_per_s, e * (m * k + k * n + m * n) / rates.bytes_per_s);
-      s.entries.push_back({d.id(), "gemm", fmt::format("gemm/clblast/{}/m:{}/k:{}/batch:{}", precision, p.gemm_m, p.gemm_k, n),
+      s.entries.push_back({d.id(), "gemm", gemm_name(precision, p.gemm_m, p.gemm_k, n),
                            0, o.repetitions, prepare + work_seconds(call, o)});
       prepare = 0.0;
     }
@@ -202,7 +202,7 @@ SuitePlan transfer_suite(const DeviceFacts& d, const DevicePlan& p, const WorkOp
   SuitePlan s{d.id(), "transfer", suite_budget_seconds(config.profile, true, "transfer"), {}, {}};
   for (const char* direction : {"host_to_device", "device_to_host"}) {
     for (const char* memory : {"pinned", "pageable"}) {
-      s.entries.push_back({d.id(), "transfer", fmt::format("transfer/{}/{}/bytes:{}", direction, memory, p.transfer_bytes),
+      s.entries.push_back({d.id(), "transfer", transfer_name(direction, memory, p.transfer_bytes),
                            0, o.repetitions, 4.0 * double(p.transfer_bytes) / kPrepareBytesPerS +
                                                  work_seconds(double(p.transfer_bytes) / planning_rates(d).bytes_per_s, o)});
     }
@@ -212,7 +212,7 @@ SuitePlan transfer_suite(const DeviceFacts& d, const DevicePlan& p, const WorkOp
 
 SuitePlan latency_suite(const DeviceFacts& d, const WorkOptions& o, const RunConfig& config) {
   SuitePlan s{d.id(), "latency", suite_budget_seconds(config.profile, true, "latency"), {}, {}};
-  s.entries.push_back({d.id(), "latency", "latency/launch", 0, o.repetitions, kBuildSeconds + work_seconds(1e-4, o)});
+  s.entries.push_back({d.id(), "latency", latency_name(), 0, o.repetitions, kBuildSeconds + work_seconds(1e-4, o)});
   return s;
 }
 

@@ -135,7 +135,7 @@ std::vector<DeviceWork> gemm_work(const std::shared_ptr<Session>& s, const std::
       continue;
     }
     DeviceWork w;
-    w.name = fmt::format("gemm/clblast/{}/m:{}/k:{}/batch:{}", precision, m, k, n);
+    w.name = gemm_name(precision, m, k, n);
     w.labels = {{"suite", "gemm"}, {"kernel", n == 1 ? "gemv" : "gemm"}, {"backend", "clblast"},
                 {"precision", precision}, {"implementation", n == 1 ? "clblast::Gemv" : "clblast::Gemm"}};
     const int element = half ? 2 : 4;  // HGEMM is fp16 throughout, SGEMV/SGEMM fp32

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "prepared.hpp"
+#include "roofline/bench/benchmark_name.hpp"
 #include "roofline/bench/environment.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline_opencl_sources.hpp"
@@ -45,7 +46,7 @@ DeviceWork memory_work(const std::shared_ptr<Session>& s, const std::shared_ptr<
                        int width, const WorkOptions& o) {
   DeviceWork w;
   const std::uint64_t ws = pm->bytes_per_buffer() * static_cast<std::uint64_t>(arrays_counted(k));
-  w.name = fmt::format("bandwidth/{}/width:{}/bytes:{}", to_string(k), width, ws);
+  w.name = bandwidth_name(k, width, ws);
   w.labels = {{"suite", "bandwidth"}, {"kernel", to_string(k)}, {"width", width}, {"bytes", ws},
               {"global_size", pm->global_size(width)}, {"local_size", pm->local_size(width)}};
   bool timed = true;
@@ -89,7 +90,7 @@ std::vector<DeviceWork> compute_work(const std::shared_ptr<Session>& s, ComputeK
     auto pc = guarded_call(*s, [&] { return std::make_shared<PreparedCompute>(*s, k, width, steps, groups); });
     DeviceWork w;
     const bool integer = k == ComputeKind::int32 || k == ComputeKind::int8;
-    w.name = fmt::format("compute/{}/width:{}", to_string(k), width);
+    w.name = compute_name(k, width);
     w.labels = {{"suite", "compute"}, {"kernel", k == ComputeKind::int8 ? "dot" : "mad"}, {"precision", to_string(k)},
                 {"engine", "vector"}, {"width", width}, {"steps", steps}, {"global_size", pc->global_size()},
                 {"local_size", s->local_size()}};
@@ -133,7 +134,7 @@ std::vector<DeviceWork> latency_work(const std::shared_ptr<Session>& s, const Wo
     return s->impl().launch_many(e->kernel.get(), 1, 1, timed, 1);
   });
   DeviceWork w;
-  w.name = "latency/launch";
+  w.name = latency_name();
   w.labels = {{"suite", "latency"}, {"kernel", "launch"}};
   w.device_timed = false;  // enqueue to completion, as a caller sees it
   w.run = guarded(s, [s, e](std::int64_t n) {
@@ -152,6 +153,35 @@ std::vector<DeviceWork> latency_work(const std::shared_ptr<Session>& s, const Wo
   w.repetitions = o.repetitions;
   return {w};
 }
+
+std::string bandwidth_name(MemoryKernel k, int width, std::uint64_t working_set_bytes) {
+  BenchmarkKey key("bandwidth", {to_string(k)});
+  key.width = width;
+  key.bytes = working_set_bytes;
+  return benchmark_name(key);
+}
+
+std::string compute_name(ComputeKind k, int width) {
+  BenchmarkKey key("compute", {to_string(k)});
+  key.width = width;
+  return benchmark_name(key);
+}
+
+std::string gemm_name(const std::string& precision, std::int64_t m, std::int64_t k, int batch) {
+  BenchmarkKey key("gemm", {"clblast", precision});
+  key.m = m;
+  key.k = k;
+  key.batch = batch;
+  return benchmark_name(key);
+}
+
+std::string transfer_name(const std::string& direction, const std::string& memory, std::uint64_t bytes) {
+  BenchmarkKey key("transfer", {direction, memory});
+  key.bytes = bytes;
+  return benchmark_name(key);
+}
+
+std::string latency_name() { return benchmark_name(BenchmarkKey("latency", {"launch"})); }
 
 double run_and_validate(const DeviceWork& w, std::int64_t iterations) {
   const double seconds = w.run(iterations);

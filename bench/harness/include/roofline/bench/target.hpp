@@ -1,8 +1,8 @@
 // The target seam (issue 21): a target is one thing with its own roofline: the host CPU, an OpenCL device, a
 // CUDA GPU, or the test-only target of tests/targets/. The harness drives every target through this one
-// interface and owns timing (Google Benchmark, through Runner), repetitions, profiles, progress and the results
-// file; a target brings its facts, its suites (memory, compute, transfer, latency, GEMM) and the validation of
-// its own results. Nothing outside a target's own folder asks which target it is (no `if (target == ...)`).
+// interface and owns timing (Google Benchmark, through Runner), repetitions, profiles, progress, the results file
+// and every benchmark's name (from the BenchmarkKey a target gives: benchmark_name.hpp); a target brings its facts,
+// its suites and the validation of its own results. Nothing outside a target's own folder asks which target it is.
 //
 // What lands in the results file (results/README.md, "Targets"):
 //  - context.targets[]: one TargetFacts per target measured (the CPU's too), to_json() below;
@@ -84,7 +84,7 @@ TargetFacts target_facts_from_json(const nlohmann::json& j);
 // prepared figures rather than from the host's clock around a loop. device_benchmark() turns it into a
 // BenchmarkSpec timed with Google Benchmark's manual time, so every target is timed by the same harness.
 struct DeviceWork {
-  std::string name;                 // unique in the run, '/'-separated: "bandwidth/read/width:4/bytes:1048576"
+  std::string name;                 // unique in the run, by benchmark_name(): "bandwidth/read/width:4/bytes:1048576"
   nlohmann::json labels;            // suite, kernel, precision, engine, batch, backend, ... (target is added)
   // Runs the work `iterations` times back to back and returns the seconds they took (device events when
   // `device_timed`, else the host clock around the calls). Throws on a device error.

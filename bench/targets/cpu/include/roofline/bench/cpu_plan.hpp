@@ -17,6 +17,7 @@
 #include "roofline/bench/run_plan.hpp"
 #include "roofline/common/reported_levels.hpp"
 #include "roofline/kernels/peak.hpp"
+#include "roofline/kernels/quant_dot.hpp"
 
 namespace roofline {
 
@@ -54,9 +55,12 @@ struct CpuPlan {
 // budget for it, and said so. Throws InputError for bad --sizes, --gemm-shape or --backends.
 CpuPlan plan_cpu(const RunConfig& config, const MachineFacts& machine);
 
-// The compute suite's benchmark names (suite_compute.cpp names its specs with these).
+// The compute suite's benchmark names, written by the harness (benchmark_name.hpp): the plan and the suites
+// (suite_compute.cpp, suite_dequant_dot.cpp) name their entries with these.
 std::string clock_spec_name(int threads);
 std::string peak_spec_name(const PeakVariant& v, int threads);
+std::string dequant_dot_spec_name(const QuantDotVariant& v, Level level, int threads);
+std::string dequant_gemv_spec_name(const QuantDotVariant& v, int batch, int threads);
 
 // The planned repetitions of GEMM batch `n` of a group (fewer for long calls, from the estimated call time).
 int gemm_planned_repetitions(const GemmGroup& g, int n, const RunConfig& config);

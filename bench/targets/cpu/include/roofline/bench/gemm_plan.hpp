@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/bench/benchmark_name.hpp"
 #include "roofline/bench/gemm_shape.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/common/gemm_count.hpp"
@@ -48,6 +49,9 @@ GemmPlan plan_gemm(const RunConfig& config, double cache_bytes = 0.0, const std:
 
 // The benchmark name of batch n of a group: "gemm/<backend>/<precision>/threads:T/m:M/k:K/batch:N".
 std::string gemm_spec_name(const GemmGroup& g, int n);
+// What every name of the group starts with: "gemm/<backend>/<precision>/threads:T" (its failed set-up's name adds
+// the tail "setup").
+BenchmarkKey gemm_group_key(const GemmGroup& g);
 
 // What a group asks its backend to prepare: the plan's shape at the group's largest batch.
 GemmRequest gemm_request(const GemmPlan& plan, const GemmGroup& group, const RunConfig& config);
