@@ -12,8 +12,10 @@
 
 #include <fmt/format.h>
 
+#include "roofline/bench/benchmark_name.hpp"
 #include "roofline/bench/llm_chain.hpp"
 #include "roofline/bench/llm_quant.hpp"
+#include "roofline/bench/llm_target.hpp"  // kLlmSuite
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/target.hpp"
 #include "roofline/common/errors.hpp"
@@ -183,11 +185,16 @@ json step_labels(const Setup& s, const LlmStepPlan& step, bool complete) {
 
 std::string llm_spec_name(const LlmSuiteInput& input, int threads, const LlmStepPlan& step) {
   const llm::Precisions& p = input.request.precisions;
-  const std::string what = step.step.phase == llm::Phase::decode
-                               ? fmt::format("decode/batch:{}/context:{}", step.step.batch, step.step.context)
-                               : fmt::format("prefill/prompt:{}", step.step.prompt);
   const std::string weights = llm::quantized_chain(p) ? p.stored().name : std::string(to_string(p.weights));
-  return fmt::format("llm/{}/{}/kv:{}/threads:{}/{}", input.config.name, weights, to_string(p.kv), threads, what);
+  // The harness's key (benchmark_name.hpp): kv before threads and the step after them, as every llm file has it.
+  BenchmarkKey key(kLlmSuite, {input.config.name, weights, name_segment("kv", to_string(p.kv))});
+  key.threads = threads;
+  if (step.step.phase == llm::Phase::decode) {
+    key.tail = {"decode", name_segment("batch", step.step.batch), name_segment("context", step.step.context)};
+  } else {
+    key.tail = {"prefill", name_segment("prompt", step.step.prompt)};
+  }
+  return benchmark_name(key);
 }
 
 namespace {
