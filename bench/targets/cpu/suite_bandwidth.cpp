@@ -6,8 +6,8 @@
 // It runs the plan (cpu_plan.hpp) and nothing else: every size from 4 KiB to 8x the largest plausible cache those
 // threads use (1 GiB when none is plausible), so DRAM is reached by construction; `full` every kernel at 4 sizes
 // per octave, `quick` read and triad at 2 and the other kernels at one size inside each plausible level and one in
-// DRAM. No time budget cuts it at run time (the budget shaped the plan). The read curve's DRAM verdict
-// (sweep_stop.hpp) is recorded per thread count, as information: it decides nothing.
+// DRAM. No time budget cuts it at run time (the budget shaped the plan). Where DRAM starts is the analysis's one rule
+// (memory_ceilings.cpp, warned dram_not_reached where the curve does not show it), not decided here.
 // `--sizes` runs every kernel at exactly the sizes given. The settings of both profiles: bench/harness/profile.cpp.
 #include <sys/mman.h>
 
@@ -29,28 +29,12 @@
 #include "roofline/bench/memory.hpp"
 #include "roofline/bench/pinning.hpp"
 #include "roofline/bench/suite.hpp"
-#include "roofline/bench/sweep_stop.hpp"
 #include "bandwidth_specs.hpp"
 
 namespace roofline {
 using nlohmann::json;
 
 namespace {
-
-// The read curve measured so far at one thread count, as the stop rule (sweep_stop.hpp) takes it: each size's
-// repetitions' bandwidths.
-std::vector<SweepPoint> read_points(const std::vector<json>& entries) {
-  std::map<std::uint64_t, std::vector<double>> by_size;
-  for (const json& e : entries) {
-    if (e.value("run_type", "") != "iteration" || e.value("error_occurred", false)) continue;
-    if (!e.contains("labels") || e["labels"].value("kernel", "") != "read") continue;
-    if (!e.contains("bytes_per_second") || !e.contains("working_set_bytes")) continue;
-    by_size[static_cast<std::uint64_t>(e["working_set_bytes"].get<double>())].push_back(e["bytes_per_second"].get<double>());
-  }
-  std::vector<SweepPoint> out;
-  for (auto& [bytes, bw] : by_size) out.push_back({bytes, std::move(bw)});
-  return out;
-}
 
 // The kernels' metadata rows as the results file records them: both word counts, so that either byte
 // count can be recomputed from the file.
@@ -119,23 +103,13 @@ json run_threads(SuiteRun& run, const BandwidthPlan& plan, const BandwidthThread
   run.arena.end_batch();
   run_specs(run, t, specs.small_pages);
   run.arena.release();
-  // Information only: where the read curve shows DRAM (from twice the plausible cache at least).
-  const std::uint64_t floor = tp.cache_bytes > 0 ? 2 * tp.cache_bytes : kSweepMinEndBytes;
   const SweepPlan& sweep = tp.sweep;
-  const DramVerdict v = dram_reached(read_points(t.entries),
-                                     sweep.from_user || sweep.sizes.empty() ? 0 : std::min(floor, sweep.sizes.back()));
-  if (!sweep.from_user && !v.reached) {
-    run.out.notes.push_back(fmt::format("bandwidth, {}: the read curve shows no flat DRAM band by {} ({}).", t.who,
-                                        format_bytes(double(sweep.sizes.back())), v.why));
-  }
   for (const std::string& why : t.unrecorded_pages) {
     run.out.notes.push_back(fmt::format("bandwidth, {}: the pages some arrays got are not recorded: {}.", t.who, why));
   }
   return {{"start_bytes", sweep.start_bytes},   {"planned_end_bytes", sweep.planned_end_bytes},
           {"end_bytes", sweep.sizes.empty() ? 0 : sweep.sizes.back()},
           {"capped", sweep.capped},             {"stopped_early", false},
-          {"dram_reached", v.reached},          {"dram_from_bytes", v.reached ? json(v.from_bytes) : json(nullptr)},
-          {"stop_rule", v.why},
           {"size_count", sweep.sizes.size()},   {"spot_sizes", tp.spot_sizes},
           {"small_page_sizes", tp.small_page_sizes},
           {"largest_cache_bytes", tp.cache_bytes > 0 ? json(tp.cache_bytes) : json(nullptr)},
@@ -172,9 +146,7 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
                  {"sweep_end", fmt::format("{}x the largest plausible cache the threads use, {} when none is plausible, "
                                            "at most the memory budget (bench/targets/cpu/cpu_plan.hpp)",
                                            kSweepEndCacheFactor, format_bytes(double(kSweepDefaultEndBytes)))},
-                 {"stop_rule", "none: the sweep runs its plan; per_threads.N.dram_reached says whether the read curve "
-                               "fell below the last cache plateau and stayed flat within its noise for an octave "
-                               "(bench/harness/include/roofline/bench/sweep_stop.hpp)"},
+                 {"stop_rule", kNoStopRule},
                  {"swept_kernels", kernel_names(plan.swept)},
                  {"kernels", kernel_table(config.features)},
                  {"byte_counts", "bytes_per_second: STREAM's convention (the words a kernel names); "

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "roofline/bench/runner.hpp"
-#include "roofline/bench/sweep_stop.hpp"
+#include "roofline/bench/sweep_plan.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline/common/errors.hpp"
@@ -70,42 +70,19 @@ class OpenClTarget : public Target {
     planned_ = true;
   }
 
-  // The planned sweep, size by size, each kernel in its planned widths: nothing is left out at run time. Whether the
-  // read curve shows main memory (sweep_stop.hpp: past twice the planned cache, at least kSweepMinEndBytes on a CPU
-  // device) is recorded, never acted on.
+  // The planned sweep, size by size, each kernel in its planned widths: nothing is left out at run time. Where main
+  // memory starts is the analysis's one rule (its memory levels, warned dram_not_reached where the curve does not
+  // show it), as for every target.
   void bandwidth(const WorkOptions& o, Runner& runner, SuiteOutput& out) {
-    const std::uint64_t least = s_->facts().type == "cpu" ? kSweepMinEndBytes : 32ull << 20;
-    const std::uint64_t floor = std::max<std::uint64_t>(2 * plan_.last_cache_bytes, least);
-    std::map<std::uint64_t, std::vector<double>> best;  // size -> the best read width's repetitions
     for (const DeviceBandwidthStep& step : plan_.bandwidth) {
       WorkOptions ok = o;
       ok.widths = step.widths;
-      const std::vector<nlohmann::json> entries = run_batch(bandwidth_work(s_, step.kernel, step.bytes, ok, out.notes), runner);
-      if (step.kernel == MemoryKernel::read) best[step.bytes] = best_width(entries);
+      run_batch(bandwidth_work(s_, step.kernel, step.bytes, ok, out.notes), runner);
     }
-    std::vector<SweepPoint> points;
-    for (const auto& [bytes, bw] : best) points.push_back({bytes, bw});
-    const DramVerdict v = dram_reached(points, std::min<std::uint64_t>(floor, plan_.sweep.sizes.empty() ? 0 : plan_.sweep.sizes.back()));
     out.context["sizes"] = plan_.sweep.sizes;
     out.context["planned_sizes"] = plan_.sweep.sizes;
-    out.context["dram_reached"] = v.reached;
-    out.context["stop_rule"] = v.why;
-    out.context["largest_cache_bytes"] = v.reached ? nlohmann::json(v.cache_end_bytes) : nlohmann::json(nullptr);
+    out.context["stop_rule"] = kNoStopRule;
     say_build(out);
-  }
-
-  // Per repetition, the bandwidths of the width whose median is the best at this size.
-  static std::vector<double> best_width(const std::vector<nlohmann::json>& entries) {
-    std::map<int, std::vector<double>> by_width;
-    for (const nlohmann::json& e : entries) {
-      if (e.value("run_type", "") != "iteration" || e.value("error_occurred", false) || !e.contains("bytes_per_second")) continue;
-      by_width[e["labels"].value("width", 0)].push_back(e["bytes_per_second"].get<double>());
-    }
-    std::vector<double> out;
-    for (const auto& [width, bw] : by_width) {
-      if (out.empty() || median(bw) > median(out)) out = bw;
-    }
-    return out;
   }
 
   void compute(const WorkOptions& o, Runner& runner, SuiteOutput& out) {

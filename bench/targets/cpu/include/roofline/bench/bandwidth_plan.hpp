@@ -10,7 +10,7 @@
 #include "roofline/bench/plausible_caches.hpp"
 #include "roofline/bench/run_config.hpp"
 #include "roofline/bench/sweep_plan.hpp"
-#include "roofline/bench/sweep_stop.hpp"
+#include "roofline/bench/sweep_plan.hpp"
 #include "roofline/kernels/stream.hpp"
 
 namespace roofline {
