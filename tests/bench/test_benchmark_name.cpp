@@ -63,9 +63,7 @@ TEST(BenchmarkName, TheOpenClForms) {
   gemm.batch = 1;
   EXPECT_EQ(benchmark_name(gemm), "gemm/clblast/fp32/m:6144/k:6144/batch:1");
 
-  BenchmarkKey transfer("transfer", {"host_to_device", "pinned"});
-  transfer.bytes = 67108864;
-  EXPECT_EQ(benchmark_name(transfer), "transfer/host_to_device/pinned/bytes:67108864");
+  EXPECT_EQ(transfer_benchmark_name("host_to_device", "pinned", 67108864), "transfer/host_to_device/pinned/bytes:67108864");
 
   EXPECT_EQ(benchmark_name(BenchmarkKey("latency", {"launch"})), "latency/launch");
 }
@@ -92,9 +90,10 @@ TEST(BenchmarkName, TheCudaForms) {
   gemv.k = 4096;
   EXPECT_EQ(benchmark_name(gemv), "gemm/cublaslt/fp16/m:8192/n:1/k:4096");
 
-  BenchmarkKey transfer("transfer", {"device_to_host", "pageable"});
-  transfer.bytes = 268435456;
-  EXPECT_EQ(benchmark_name(transfer), "transfer/device_to_host/pageable/bytes:268435456");
+  // The transfer and launch names every target with a host link shares (OpenCL's and CUDA's).
+  EXPECT_EQ(transfer_benchmark_name("device_to_host", "pageable", 268435456),
+            "transfer/device_to_host/pageable/bytes:268435456");
+  EXPECT_EQ(latency_benchmark_name(), "latency/launch");
 }
 
 TEST(BenchmarkName, TheTestTargetsAndTheLlmSuitesForms) {

@@ -260,7 +260,7 @@ Work transfer_work(bool host_to_device, bool pinned, std::uint64_t bytes) {
   Work w;
   const std::string direction = host_to_device ? "host_to_device" : "device_to_host";
   const std::string memory = pinned ? "pinned" : "pageable";
-  w.name = transfer_name(direction, memory, bytes);
+  w.name = transfer_benchmark_name(direction, memory, bytes);
   w.text_labels = {{"suite", "transfer"}, {"direction", direction}, {"memory", memory}};
   w.bytes = static_cast<double>(bytes);
   w.working_set_bytes = static_cast<double>(bytes);
@@ -283,7 +283,7 @@ Work transfer_work(bool host_to_device, bool pinned, std::uint64_t bytes) {
 
 Work launch_work() {
   Work w;
-  w.name = latency_name();
+  w.name = latency_benchmark_name();
   w.text_labels = {{"suite", "latency"}, {"kernel", "launch"}};
   w.device_timed = false;
   // Each iteration launches an empty kernel and waits for it: the round trip a dependent launch pays.
@@ -321,13 +321,5 @@ std::string gemm_name(const std::string& suite, const std::string& precision, st
   key.k = k;
   return benchmark_name(key);
 }
-
-std::string transfer_name(const std::string& direction, const std::string& memory, std::uint64_t bytes) {
-  BenchmarkKey key("transfer", {direction, memory});
-  key.bytes = bytes;
-  return benchmark_name(key);
-}
-
-std::string latency_name() { return benchmark_name(BenchmarkKey("latency", {"launch"})); }
 
 }  // namespace roofline::cuda

@@ -112,7 +112,7 @@ class CudaTarget final : public Target {
       if (suite == "gemm") return run_gemm(plan, runner, out);
       if (suite == "transfer") return run_transfer(plan, runner, out);
       if (suite == "latency") {
-        return run_prepared(latency_name(), {{"suite", "latency"}}, [] { return std::vector<Work>{launch_work()}; },
+        return run_prepared(latency_benchmark_name(), {{"suite", "latency"}}, [] { return std::vector<Work>{launch_work()}; },
                             runner, out, facts_.target);
       }
       throw InputError(fmt::format("--suites: the CUDA target has no suite '{}' (it has {})", suite,
@@ -231,7 +231,7 @@ class CudaTarget final : public Target {
       for (bool pinned : {true, false}) {
         const std::string direction = to_device ? "host_to_device" : "device_to_host";
         const std::string memory = pinned ? "pinned" : "pageable";
-        run_prepared(transfer_name(direction, memory, plan.transfer_bytes),
+        run_prepared(transfer_benchmark_name(direction, memory, plan.transfer_bytes),
                      {{"suite", "transfer"}, {"direction", direction}, {"memory", memory}},
                      [&] { return std::vector<Work>{transfer_work(to_device, pinned, plan.transfer_bytes)}; }, runner,
                      out, facts_.target);

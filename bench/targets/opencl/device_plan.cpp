@@ -202,7 +202,7 @@ SuitePlan transfer_suite(const DeviceFacts& d, const DevicePlan& p, const WorkOp
   SuitePlan s{d.id(), "transfer", suite_budget_seconds(config.profile, true, "transfer"), {}, {}};
   for (const char* direction : {"host_to_device", "device_to_host"}) {
     for (const char* memory : {"pinned", "pageable"}) {
-      s.entries.push_back({d.id(), "transfer", transfer_name(direction, memory, p.transfer_bytes),
+      s.entries.push_back({d.id(), "transfer", transfer_benchmark_name(direction, memory, p.transfer_bytes),
                            0, o.repetitions, 4.0 * double(p.transfer_bytes) / kPrepareBytesPerS +
                                                  work_seconds(double(p.transfer_bytes) / planning_rates(d).bytes_per_s, o)});
     }
@@ -212,7 +212,7 @@ SuitePlan transfer_suite(const DeviceFacts& d, const DevicePlan& p, const WorkOp
 
 SuitePlan latency_suite(const DeviceFacts& d, const WorkOptions& o, const RunConfig& config) {
   SuitePlan s{d.id(), "latency", suite_budget_seconds(config.profile, true, "latency"), {}, {}};
-  s.entries.push_back({d.id(), "latency", latency_name(), 0, o.repetitions, kBuildSeconds + work_seconds(1e-4, o)});
+  s.entries.push_back({d.id(), "latency", latency_benchmark_name(), 0, o.repetitions, kBuildSeconds + work_seconds(1e-4, o)});
   return s;
 }
 

@@ -97,7 +97,7 @@ std::vector<DeviceWork> transfer_work(const std::shared_ptr<Session>& s, std::ui
       DeviceWork w;
       const char* direction = to_device ? "host_to_device" : "device_to_host";
       const char* memory = pinned ? "pinned" : "pageable";
-      w.name = transfer_name(direction, memory, bytes);
+      w.name = transfer_benchmark_name(direction, memory, bytes);
       w.labels = {{"suite", "transfer"}, {"direction", direction}, {"memory", memory}, {"bytes", bytes}};
       w.run = guarded(s, [t](std::int64_t n) { return t->run(n); });
       w.validate = guarded(s, [t] { return t->validate(); });

@@ -134,7 +134,7 @@ std::vector<DeviceWork> latency_work(const std::shared_ptr<Session>& s, const Wo
     return s->impl().launch_many(e->kernel.get(), 1, 1, timed, 1);
   });
   DeviceWork w;
-  w.name = latency_name();
+  w.name = latency_benchmark_name();
   w.labels = {{"suite", "latency"}, {"kernel", "launch"}};
   w.device_timed = false;  // enqueue to completion, as a caller sees it
   w.run = guarded(s, [s, e](std::int64_t n) {
@@ -174,14 +174,6 @@ std::string gemm_name(const std::string& precision, std::int64_t m, std::int64_t
   key.batch = batch;
   return benchmark_name(key);
 }
-
-std::string transfer_name(const std::string& direction, const std::string& memory, std::uint64_t bytes) {
-  BenchmarkKey key("transfer", {direction, memory});
-  key.bytes = bytes;
-  return benchmark_name(key);
-}
-
-std::string latency_name() { return benchmark_name(BenchmarkKey("latency", {"launch"})); }
 
 double run_and_validate(const DeviceWork& w, std::int64_t iterations) {
   const double seconds = w.run(iterations);

@@ -82,4 +82,13 @@ inline std::string benchmark_name(const BenchmarkKey& key) {
   return name;
 }
 
+// The names of the work every target with a host link and kernel launches runs alike (OpenCL's and CUDA's): a
+// host-device transfer of `bytes` from `memory` ("pinned", "pageable") and the empty kernel's launch.
+inline std::string transfer_benchmark_name(const std::string& direction, const std::string& memory, std::uint64_t bytes) {
+  BenchmarkKey key("transfer", {direction, memory});
+  key.bytes = bytes;
+  return benchmark_name(key);
+}
+inline std::string latency_benchmark_name() { return benchmark_name(BenchmarkKey("latency", {"launch"})); }
+
 }  // namespace roofline

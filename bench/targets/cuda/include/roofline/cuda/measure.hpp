@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "roofline/bench/benchmark_name.hpp"
 #include "roofline/cuda/nvml.hpp"
 #include "roofline/cuda/properties.hpp"
 #include "roofline/kernels/cuda/compute.hpp"
@@ -74,13 +75,11 @@ Work transfer_work(bool host_to_device, bool pinned, std::uint64_t bytes);
 // Empty-kernel launches, each waited for (host clock): the launch latency.
 Work launch_work();
 
-// The works' names, written by the harness (benchmark_name.hpp); the target (target.cpp) names an entry whose
-// preparation failed with these too. `suite` "compute"|"gemm"; `direction` "host_to_device"|"device_to_host",
-// `memory` "pinned"|"pageable".
+// The works' names, written by the harness (benchmark_name.hpp: this one, and transfer_benchmark_name and
+// latency_benchmark_name, which every target with a host link shares); the target (target.cpp) names an entry whose
+// preparation failed with these too. `suite` "compute"|"gemm".
 std::string gemm_name(const std::string& suite, const std::string& precision, std::int64_t m, std::int64_t n,
                       std::int64_t k);
-std::string transfer_name(const std::string& direction, const std::string& memory, std::uint64_t bytes);
-std::string latency_name();
 
 // The SM clock under an fp32 FMA load (about 60 ms): clock64() cycles of the longest block over the kernel's event
 // time. `during` runs while the kernel does (an NVML sample under load).

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/bench/benchmark_name.hpp"
 #include "roofline/bench/target.hpp"
 #include "roofline/opencl/measure.hpp"
 
@@ -24,14 +25,12 @@ struct WorkOptions {
   std::vector<int> widths;                // bandwidth widths to run; empty: every one of kVectorWidths
 };
 
-// The works' names, written by the harness (benchmark_name.hpp); the plan (device_plan.cpp) names its entries with
-// these too, so that a plan and its work cannot disagree. `direction` "host_to_device"|"device_to_host", `memory`
-// "pinned"|"pageable".
+// The works' names, written by the harness (benchmark_name.hpp: these three, and transfer_benchmark_name and
+// latency_benchmark_name, which every target with a host link shares); the plan (device_plan.cpp) names its entries
+// with these too, so that a plan and its work cannot disagree.
 std::string bandwidth_name(MemoryKernel k, int width, std::uint64_t working_set_bytes);
 std::string compute_name(ComputeKind k, int width);
 std::string gemm_name(const std::string& precision, std::int64_t m, std::int64_t k, int batch);
-std::string transfer_name(const std::string& direction, const std::string& memory, std::uint64_t bytes);
-std::string latency_name();
 
 // One memory kernel at one working set in every vector width, or those of o.widths (labels kernel, width, bytes).
 std::vector<DeviceWork> bandwidth_work(const std::shared_ptr<Session>& s, MemoryKernel k, std::uint64_t bytes,
