@@ -288,8 +288,10 @@ std::string roofline_chart_svg(const ResultsDocument& results, const std::string
   std::vector<LegendRow> legend;
   for (const auto& [precision, c] : r.compute) {
     const bool matrix = cell(ROOFLINE_FIELD(*c, engine), "vector") == "matrix";
-    legend.push_back({fmt::format("{}{} {} ({})", precision, matrix ? " matrix" : "", format_si(amount(ROOFLINE_FIELD(*c, value)), rate_unit_of(*c)),
-                                  cell(ROOFLINE_FIELD(*c, isa))),
+    // The ISA that reached it, where the ceiling names one (a device's name none: no empty brackets).
+    const std::string isa = cell(ROOFLINE_FIELD(*c, isa));
+    legend.push_back({fmt::format("{}{} {}{}", precision, matrix ? " matrix" : "", format_si(amount(ROOFLINE_FIELD(*c, value)), rate_unit_of(*c)),
+                                  isa.empty() ? "" : " (" + isa + ")"),
                       series_colour(precision), "", ""});
   }
   for (const auto& [format, v] : r.dequant) {

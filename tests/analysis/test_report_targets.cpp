@@ -119,6 +119,7 @@ TEST(ReportTargets, ADevicesChartsAreDrawnByTheCpusChartCodeOnItsOwnLevels) {
   const std::string chart = html.substr(roofline, html.find("</svg>", roofline) - roofline);
   EXPECT_NE(chart.find("class=\"ridge\" data-precision=\"bf16\" data-level=\"HBM\""), std::string::npos);
   EXPECT_NE(chart.find("class=\"ridge-label\""), std::string::npos);
+  EXPECT_EQ(chart.find("()"), std::string::npos);  // its ceilings name no ISA: no empty brackets in the legend
   // The CPU's charts keep their ids, before the device's section.
   EXPECT_LT(html.find("id=\"bandwidth-chart\""), html.size());
 }
