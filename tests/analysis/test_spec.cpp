@@ -148,5 +148,24 @@ TEST(Advertised, AnAcceleratorSpecIsComparedWithTheTargetItNames) {
   EXPECT_NE(other.rows[0].verdict.find("none it names (Test accelerator (test:0))"), std::string::npos) << other.rows[0].verdict;
 }
 
+// The shipped datasheets name the devices as the CUDA runtime does (cudaDeviceProp::name): an H100 SXM5 reports
+// "NVIDIA H100 80GB HBM3", the PCIe card "NVIDIA H100 PCIe", which the SXM5 datasheet does not describe.
+TEST(Advertised, AShippedDatasheetNamesTheDeviceAsTheCudaRuntimeDoes) {
+  nlohmann::json doc = load_json_file((kData / "targets" / "two_targets.json").string());
+  const fs::path h100 = fs::path(ROOFLINE_SOURCE_DIR) / "analysis" / "specs" / "nvidia-h100-sxm5.json";
+  for (const auto& [name, comparable] : {std::pair<std::string, bool>{"NVIDIA H100 80GB HBM3", true}, {"NVIDIA H100 PCIe", false}}) {
+    for (auto& t : doc["context"]["targets"]) {
+      if (t["target"] == "test:0") t["name"] = name;
+    }
+    nlohmann::json derived = doc;
+    derived["roofline"] = derive_roofline(derived);
+    const AdvertisedComparison cmp = compare_to_spec(testing::typed(derived), load_spec(h100));
+    EXPECT_EQ(cmp.comparable, comparable) << name;
+    if (comparable) {
+      EXPECT_EQ(cmp.target, "test:0");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace roofline
