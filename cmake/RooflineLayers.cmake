@@ -1,13 +1,14 @@
 # The layers of bench/ enforced by the build (issues 35, 47): no target includes another target's headers, the shared
 # layers under the targets (bench/harness, bench/facts) include none, and none of them includes an analysis header
-# (roofline/analysis/..., roofline/llm/...: the measuring side measures, bench/cli and bench/drivers derive). A
+# (roofline/model/, report/, regress/, history/, fleet/, llm/: the measuring side measures, bench/cli and
+# bench/drivers derive). A
 # target's includes are common, kernels, the harness and facts, and its own headers; what two targets both need
-# belongs in bench/harness (e.g. harness/include/roofline/bench/gemm_shape.hpp: the GEMM weight shape every target
+# belongs in bench/harness (e.g. harness/include/roofline/harness/gemm_shape.hpp: the GEMM weight shape every target
 # starts from), and what the measuring side and the analysis both need belongs in a library below both.
 #
 # Linking already keeps most of it (a library sees only the headers of what it links: the device targets link
-# roofline::harness, not roofline::target_cpu), but not all: the CPU target's public headers share the prefix
-# roofline/bench/ with the harness's, a target not built here (CUDA without nvcc) is never compiled, and a relative
+# roofline::harness, not roofline::target_cpu), but not all: a library that links the model for another reason
+# sees its headers, a target not built here (CUDA without nvcc) is never compiled, and a relative
 # include ("../cpu/stream_arena.hpp") needs no include directory at all. So every #include of every file under
 # those folders is resolved by name against each other target's folder and its include/ directory, and against the
 # analysis headers' prefixes and folder:
@@ -21,6 +22,8 @@
 set(ROOFLINE_LAYER_TARGETS cpu opencl cuda)
 set(ROOFLINE_LAYER_SHARED harness facts)
 set(ROOFLINE_LAYER_EXTENSIONS cpp hpp h cu cuh)
+# The include prefixes of the analysis libraries (analysis/<lib>/include/roofline/<lib>/), as one regex alternation.
+set(ROOFLINE_LAYER_ANALYSIS_PREFIXES "model|report|regress|history|fleet|llm")
 
 # The files the check reads under `root`, in `out_var` (a check's input, not a source list: globbing is the point).
 # In project mode the glob is CONFIGURE_DEPENDS, so that a file added later re-runs the configure-time check.
@@ -109,7 +112,7 @@ endfunction()
 # analysis header", with its analysis/ path when it was reached by a path), empty when it is not one.
 function(roofline_layer_analysis_header root dir name out_var)
   set(what "")
-  if(name MATCHES "^roofline/(analysis|llm)/")
+  if(name MATCHES "^roofline/(${ROOFLINE_LAYER_ANALYSIS_PREFIXES})/")
     set(what "an analysis header")
   else()
     # A path relative to the including file, or to the repository root, into analysis/.
@@ -135,8 +138,8 @@ function(roofline_check_layers root)
     message(FATAL_ERROR
       "roofline: layer check: ${count} include(s) across layers:\n  ${text}\n"
       "A target includes common, kernels, bench/harness, bench/facts and its own headers only, bench/harness and "
-      "bench/facts include no target's, and none of them includes an analysis header (roofline/analysis/..., "
-      "roofline/llm/...): move what two targets need into bench/harness, and what the measuring side and the "
+      "bench/facts include no target's, and none of them includes an analysis header (roofline/model/..., "
+      "roofline/report/..., roofline/regress/..., roofline/history/..., roofline/fleet/..., roofline/llm/...): move what two targets need into bench/harness, and what the measuring side and the "
       "analysis both need into a library below both; bench/cli and bench/drivers derive (cmake/RooflineLayers.cmake).")
   endif()
   if(ARGC GREATER 1)

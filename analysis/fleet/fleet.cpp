@@ -1,6 +1,6 @@
 // The fleet analysis: grouping by hardware, robust statistics per key figure, flags and diagnoses. See
 // fleet.hpp; rendering lives in fleet_render.cpp and fleet_html.cpp.
-#include "roofline/analysis/fleet.hpp"
+#include "roofline/fleet/fleet.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/identity.hpp"
+#include "roofline/regress/identity.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
 

@@ -1,5 +1,5 @@
 // Reading and writing the fleet's inputs: see fleet_file.hpp.
-#include "roofline/analysis/fleet_file.hpp"
+#include "roofline/fleet/fleet_file.hpp"
 
 #include <algorithm>
 #include <ctime>
@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/results.hpp"
+#include "roofline/model/results.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;

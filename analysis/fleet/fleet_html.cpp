@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/fleet.hpp"
-#include "roofline/analysis/html_escape.hpp"
-#include "roofline/analysis/report_tables.hpp"
-#include "roofline/analysis/svg_chart.hpp"
+#include "roofline/fleet/fleet.hpp"
+#include "roofline/report/html_escape.hpp"
+#include "roofline/report/report_tables.hpp"
+#include "roofline/report/svg_chart.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {

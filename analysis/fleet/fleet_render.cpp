@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/fleet.hpp"
-#include "roofline/analysis/html_escape.hpp"
-#include "roofline/analysis/report_tables.hpp"
+#include "roofline/fleet/fleet.hpp"
+#include "roofline/report/html_escape.hpp"
+#include "roofline/report/report_tables.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {

@@ -1,6 +1,6 @@
 // The history database: key figures of a results file, and adding/reading runs in SQLite safely under
 // concurrent writers. Rendering lives in history_render.cpp. See history.hpp.
-#include "roofline/analysis/history.hpp"
+#include "roofline/history/history.hpp"
 
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -17,7 +17,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/key_figures.hpp"
+#include "roofline/model/key_figures.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {

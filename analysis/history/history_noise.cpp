@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/history.hpp"
-#include "roofline/analysis/key_figures.hpp"
+#include "roofline/history/history.hpp"
+#include "roofline/model/key_figures.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 

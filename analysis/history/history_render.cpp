@@ -6,8 +6,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/history.hpp"
-#include "roofline/analysis/html_escape.hpp"
+#include "roofline/history/history.hpp"
+#include "roofline/report/html_escape.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {

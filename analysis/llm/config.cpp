@@ -6,7 +6,7 @@
 
 #include "config_fields.hpp"
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/results.hpp"
+#include "roofline/model/results.hpp"
 
 namespace roofline::llm {
 namespace fs = std::filesystem;

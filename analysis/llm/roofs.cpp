@@ -6,11 +6,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "roofline/analysis/resident_level.hpp"
-#include "roofline/analysis/results_targets.hpp"  // target_of, target_memory_facts
+#include "roofline/model/resident_level.hpp"
+#include "roofline/model/results_targets.hpp"  // target_of, target_memory_facts
 #include "roofline/llm/target.hpp"
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/roofline_section.hpp"
 
 namespace roofline::llm {
 using nlohmann::json;

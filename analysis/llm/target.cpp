@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "roofline/analysis/results_targets.hpp"  // target_of, target_memory_facts
-#include "roofline/analysis/results_view.hpp"  // entry_target
+#include "roofline/model/results_targets.hpp"  // target_of, target_memory_facts
+#include "roofline/model/results_view.hpp"  // entry_target
 #include "roofline/common/errors.hpp"
 
 namespace roofline::llm {

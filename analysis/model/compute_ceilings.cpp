@@ -1,7 +1,7 @@
 // Compute ceilings, the full precision x engine x isa x width x threads table and theoretical peaks of any target,
 // from its compute and clock suites' rows (compute_rows.hpp) and the peak model its facts name: see
 // compute_ceilings.hpp for the method.
-#include "roofline/analysis/compute_ceilings.hpp"
+#include "roofline/model/compute_ceilings.hpp"
 
 #include "compute_rows.hpp"
 
@@ -13,9 +13,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/matrix_engine.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"  // add_note
+#include "roofline/model/matrix_engine.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roofline_section.hpp"  // add_note
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/results.hpp"
+#include "roofline/model/results.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/vocabulary.hpp"
 

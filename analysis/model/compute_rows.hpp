@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/results_view.hpp"
+#include "roofline/model/results_view.hpp"
 
 namespace roofline {
 

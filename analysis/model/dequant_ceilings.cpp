@@ -1,5 +1,5 @@
 // Dequant-dot ceilings from the compute suite's dequant_dot entries: see dequant_ceilings.hpp.
-#include "roofline/analysis/dequant_ceilings.hpp"
+#include "roofline/model/dequant_ceilings.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
 

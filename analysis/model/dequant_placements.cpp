@@ -7,9 +7,9 @@
 #include <map>
 #include <tuple>
 
-#include "roofline/analysis/dequant_ceilings.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/dequant_ceilings.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roofline_section.hpp"
 
 namespace roofline {
 using nlohmann::json;

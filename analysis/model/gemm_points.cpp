@@ -8,8 +8,8 @@
 #include <type_traits>
 
 #include "roofline/common/gemm_labels.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roofline_section.hpp"
 
 namespace roofline::placement_detail {
 using nlohmann::json;

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/roof_now.hpp"
+#include "roofline/model/roof_now.hpp"
 
 namespace roofline::placement_detail {
 

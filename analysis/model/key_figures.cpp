@@ -1,5 +1,5 @@
 // Selecting the key figures of a run from its roofline section (see key_figures.hpp).
-#include "roofline/analysis/key_figures.hpp"
+#include "roofline/model/key_figures.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/dequant_ceilings.hpp"
-#include "roofline/analysis/results_view.hpp"
+#include "roofline/model/dequant_ceilings.hpp"
+#include "roofline/model/results_view.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/plateaus.hpp"
+#include "roofline/model/plateaus.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 

@@ -1,5 +1,5 @@
 // Warnings on memory levels across thread counts: see level_warnings.hpp.
-#include "roofline/analysis/level_warnings.hpp"
+#include "roofline/model/level_warnings.hpp"
 
 #include <algorithm>
 #include <map>
@@ -8,8 +8,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/plateaus.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/plateaus.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {

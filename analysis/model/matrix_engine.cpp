@@ -1,5 +1,5 @@
 // The matrix engine's summary lines: see matrix_engine.hpp.
-#include "roofline/analysis/matrix_engine.hpp"
+#include "roofline/model/matrix_engine.hpp"
 
 #include <map>
 #include <string>

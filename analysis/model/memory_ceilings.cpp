@@ -1,7 +1,7 @@
 // Memory ceilings per level from the bandwidth sweep's entries: see memory_ceilings.hpp for the method. The
 // points and each level's ceilings are memory_points.cpp's, the 4 KiB-page ceilings memory_pages.cpp's.
-#include "roofline/analysis/memory_ceilings.hpp"
-#include "roofline/analysis/level_warnings.hpp"
+#include "roofline/model/memory_ceilings.hpp"
+#include "roofline/model/level_warnings.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/plateaus.hpp"
-#include "roofline/analysis/results.hpp"
+#include "roofline/model/plateaus.hpp"
+#include "roofline/model/results.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/results.hpp"
+#include "roofline/model/results.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline::memory_detail {

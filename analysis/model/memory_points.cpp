@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "roofline/analysis/plateaus.hpp"
-#include "roofline/analysis/results.hpp"
+#include "roofline/model/plateaus.hpp"
+#include "roofline/model/results.hpp"
 
 namespace roofline::memory_detail {
 using nlohmann::json;

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/results_view.hpp"
+#include "roofline/model/results_view.hpp"
 #include "roofline/common/statistics.hpp"
 
 namespace roofline::memory_detail {

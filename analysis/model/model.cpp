@@ -1,5 +1,5 @@
 // The roofline model: see model.hpp.
-#include "roofline/analysis/model.hpp"
+#include "roofline/model/model.hpp"
 
 #include <algorithm>
 #include <cmath>

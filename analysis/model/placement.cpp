@@ -30,7 +30,7 @@
 // knee lies beyond the largest batch measured (null).
 #include "roofline/common/vocabulary.hpp"
 #include "roofline/common/gemm_count.hpp"
-#include "roofline/analysis/placement.hpp"
+#include "roofline/model/placement.hpp"
 #include "roofline/common/units.hpp"
 
 #include <algorithm>
@@ -42,11 +42,11 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/model.hpp"
-#include "roofline/analysis/resident_level.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roof_now.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/model.hpp"
+#include "roofline/model/resident_level.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roof_now.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "roofline/common/statistics.hpp"
 
 #include "gemm_points.hpp"

@@ -1,6 +1,6 @@
 // The memory levels of a bandwidth-vs-size curve as one optimal segmentation (see PlateauOptions), and the
 // combined curve of several kernels: see plateaus.hpp. Level labelling is in level_labels.cpp.
-#include "roofline/analysis/plateaus.hpp"
+#include "roofline/model/plateaus.hpp"
 #include "roofline/common/statistics.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // The resident-level rule: see resident_level.hpp.
-#include "roofline/analysis/resident_level.hpp"
+#include "roofline/model/resident_level.hpp"
 
 namespace roofline {
 

@@ -1,12 +1,12 @@
 // Loading and validating results files: see results.hpp.
-#include "roofline/analysis/results.hpp"
+#include "roofline/model/results.hpp"
 
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/results_schema.hpp"
+#include "roofline/model/results_schema.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {

@@ -3,7 +3,7 @@
 // the reader and the writer are the same two generic walks over those visitors, so a member added is a member
 // read and written. nlohmann's NLOHMANN_DEFINE_TYPE macros are not used: they write null for an absent
 // std::optional and cannot keep the fields a member does not hold, which the round trip needs.
-#include "roofline/analysis/results_document.hpp"
+#include "roofline/model/results_document.hpp"
 
 #include <cmath>
 #include <set>
@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_fields.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_fields.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {

@@ -1,7 +1,7 @@
 // Field rules of the roofline section, as one table (see results_schema.hpp). A rule names a field, what
 // it must be, and whether every entry must have it; results/README.md documents the same fields.
-#include "roofline/analysis/results_schema.hpp"
-#include "roofline/analysis/roof_now.hpp"
+#include "roofline/model/results_schema.hpp"
+#include "roofline/model/roof_now.hpp"
 
 #include <cmath>
 #include <initializer_list>
@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/results_view.hpp"
+#include "roofline/model/results_view.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/vocabulary.hpp"
 
@@ -165,7 +165,7 @@ constexpr std::initializer_list<Rule> kCacheRules = {
     {"type", Kind::text, false}, {"source", Kind::text, false}, {"level", Kind::count, false},
     {"size_bytes", Kind::count, false}, {"instances", Kind::count, false}, {"cores_per_instance", Kind::count, false}};
 
-// context.targets[] (issue 21): every field of TargetFacts (bench/include/roofline/bench/target.hpp), read by
+// context.targets[] (issue 21): every field of TargetFacts (bench/include/roofline/harness/target.hpp), read by
 // the view's typed reader, which names the first missing or mistyped field.
 std::string broken_targets(const json& targets) {
   if (!targets.is_array()) return "context.targets is not an array";

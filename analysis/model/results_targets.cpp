@@ -1,7 +1,7 @@
 // Which target a typed record belongs to, and a target's memory facts, read alike for every target: see
 // results_targets.hpp. The host CPU's defaults (a record without a target, a CPU without facts of its own) are
 // said here and in results_view.cpp only.
-#include "roofline/analysis/results_targets.hpp"
+#include "roofline/model/results_targets.hpp"
 
 #include <algorithm>
 

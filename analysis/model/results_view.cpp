@@ -1,6 +1,6 @@
 // The typed view of a results file: see results_view.hpp. The only place in analysis/ that reads
 // context.machine and context.targets by key.
-#include "roofline/analysis/results_view.hpp"
+#include "roofline/model/results_view.hpp"
 
 #include <algorithm>
 

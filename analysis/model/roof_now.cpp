@@ -1,5 +1,5 @@
 // Reading a point's roof-of-the-moment probes and placing the point against them: see roof_now.hpp.
-#include "roofline/analysis/roof_now.hpp"
+#include "roofline/model/roof_now.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/model.hpp"
+#include "roofline/model/model.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {

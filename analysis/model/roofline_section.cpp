@@ -1,18 +1,18 @@
 // Assembles the roofline section from the parts each concern derives: see roofline_section.hpp.
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/roofline_section.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/compute_ceilings.hpp"
-#include "roofline/analysis/dequant_ceilings.hpp"
-#include "roofline/analysis/memory_ceilings.hpp"
-#include "roofline/analysis/model.hpp"
-#include "roofline/analysis/placement.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/target_roofline.hpp"
+#include "roofline/model/compute_ceilings.hpp"
+#include "roofline/model/dequant_ceilings.hpp"
+#include "roofline/model/memory_ceilings.hpp"
+#include "roofline/model/model.hpp"
+#include "roofline/model/placement.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/target_roofline.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/vocabulary.hpp"
 

@@ -5,7 +5,7 @@
 // name; GEMM points are placed on its own ceilings by the placement every target's points get (placement.cpp);
 // transfers and kernel launches are roofs of their own. See target_roofline.hpp; its key figures are every
 // target's, key_figures.cpp's.
-#include "roofline/analysis/target_roofline.hpp"
+#include "roofline/model/target_roofline.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,13 +14,13 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/compute_ceilings.hpp"
-#include "roofline/analysis/dequant_ceilings.hpp"
-#include "roofline/analysis/memory_ceilings.hpp"
-#include "roofline/analysis/model.hpp"
-#include "roofline/analysis/placement.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/compute_ceilings.hpp"
+#include "roofline/model/dequant_ceilings.hpp"
+#include "roofline/model/memory_ceilings.hpp"
+#include "roofline/model/model.hpp"
+#include "roofline/model/placement.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 

@@ -1,7 +1,7 @@
 // Comparing two runs: matching, per-repetition extraction, U test + threshold verdicts, ceilings and
 // placements, machine vs configuration; the key-figure gate is compare_gate.cpp. Rendering lives in
 // compare_render.cpp. See compare.hpp.
-#include "roofline/analysis/compare.hpp"
+#include "roofline/regress/compare.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,10 +11,10 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/identity.hpp"
-#include "roofline/analysis/results_targets.hpp"  // target_of
-#include "roofline/analysis/results_view.hpp"  // target_prefix
-#include "roofline/analysis/mann_whitney.hpp"
+#include "roofline/regress/identity.hpp"
+#include "roofline/model/results_targets.hpp"  // target_of
+#include "roofline/model/results_view.hpp"  // target_prefix
+#include "roofline/regress/mann_whitney.hpp"
 #include "roofline/common/statistics.hpp"
 
 namespace roofline {

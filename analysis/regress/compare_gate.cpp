@@ -1,8 +1,8 @@
 // The key-figure gate of `roofline compare`: identities of machine and configuration, the environment
 // check, the history noise model, and the verdict of two runs. Paired rounds: compare_paired.cpp;
 // rendering: compare_gate_render.cpp. See compare_gate.hpp.
-#include "roofline/analysis/compare_gate.hpp"
-#include "roofline/analysis/compare_levels.hpp"
+#include "roofline/regress/compare_gate.hpp"
+#include "roofline/regress/compare_levels.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +13,7 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/common/name_table.hpp"
-#include "roofline/analysis/signed_rank.hpp"
+#include "roofline/regress/signed_rank.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 

@@ -3,8 +3,8 @@
 // Markdown (escaped) and JSON. See compare_gate.hpp.
 #include <fmt/format.h>
 
-#include "roofline/analysis/html_escape.hpp"
-#include "roofline/analysis/compare_gate.hpp"
+#include "roofline/report/html_escape.hpp"
+#include "roofline/regress/compare_gate.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {

@@ -2,7 +2,7 @@
 // and a level boundary that moved between the runs is said on a line of its own, never read as a change of
 // bandwidth. On an unchanged build the levels' edges can move by a size or two (a noisy size at a knee); the
 // plateau median over a different set of sizes would then differ by the share of the knee it took in.
-#include "roofline/analysis/compare_levels.hpp"
+#include "roofline/regress/compare_levels.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,9 +12,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/memory_ceilings.hpp"
-#include "roofline/analysis/results_targets.hpp"
-#include "roofline/analysis/results_view.hpp"
+#include "roofline/model/memory_ceilings.hpp"
+#include "roofline/model/results_targets.hpp"
+#include "roofline/model/results_view.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {

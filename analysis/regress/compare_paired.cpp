@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/compare_gate.hpp"
+#include "roofline/regress/compare_gate.hpp"
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/signed_rank.hpp"
+#include "roofline/regress/signed_rank.hpp"
 #include "roofline/common/statistics.hpp"
 
 namespace roofline {

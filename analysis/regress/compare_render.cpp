@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/compare.hpp"
-#include "roofline/analysis/html_escape.hpp"
+#include "roofline/regress/compare.hpp"
+#include "roofline/report/html_escape.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {

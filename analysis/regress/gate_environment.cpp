@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/compare_gate.hpp"
-#include "roofline/analysis/key_figures.hpp"
+#include "roofline/regress/compare_gate.hpp"
+#include "roofline/model/key_figures.hpp"
 
 namespace roofline {
 namespace {

@@ -1,5 +1,5 @@
 // Machine and configuration identity of a results file. See identity.hpp.
-#include "roofline/analysis/identity.hpp"
+#include "roofline/regress/identity.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The one directional threshold test and the verdict names. See judge.hpp.
-#include "roofline/analysis/judge.hpp"
+#include "roofline/regress/judge.hpp"
 
 #include "roofline/common/name_table.hpp"
 

@@ -1,7 +1,7 @@
 // The two-sided Mann-Whitney U test with scipy's method='auto' semantics: see mann_whitney.hpp.
 // Written here because no Debian-packaged C++ library has it (Boost.Math 1.74 and GSL offer no U test),
 // and compare must agree with compare.py/scipy to the last digit, exact distribution included.
-#include "roofline/analysis/mann_whitney.hpp"
+#include "roofline/regress/mann_whitney.hpp"
 
 #include <algorithm>
 #include <cmath>

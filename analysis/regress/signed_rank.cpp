@@ -1,6 +1,6 @@
 // Wilcoxon signed-rank test with the exact conditional distribution, and the normal quantile. See
 // signed_rank.hpp.
-#include "roofline/analysis/signed_rank.hpp"
+#include "roofline/regress/signed_rank.hpp"
 
 #include <algorithm>
 #include <cmath>

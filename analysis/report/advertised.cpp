@@ -1,6 +1,6 @@
 // Advertised vs measured: see advertised.hpp. Figures are never adjusted: a cpu spec's compute figures are
 // scaled by cores measured / cores covered, and that factor is stated; everything else is shown as is.
-#include "roofline/analysis/advertised.hpp"
+#include "roofline/report/advertised.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -10,7 +10,7 @@
 
 #include "report_roofs.hpp"
 #include "report_view.hpp"
-#include "roofline/analysis/report_facts.hpp"
+#include "roofline/report/report_facts.hpp"
 #include "roofline/common/units.hpp"
 #include "typed_fields.hpp"
 

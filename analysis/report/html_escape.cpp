@@ -1,5 +1,5 @@
 // HTML escaping: see html_escape.hpp. Five characters, no library needed (fmt and nlohmann-json have none).
-#include "roofline/analysis/html_escape.hpp"
+#include "roofline/report/html_escape.hpp"
 
 namespace roofline {
 

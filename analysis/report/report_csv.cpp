@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "report_roofs.hpp"
-#include "roofline/analysis/report.hpp"
+#include "roofline/report/report.hpp"
 #include "typed_fields.hpp"
 
 namespace roofline {

@@ -1,6 +1,6 @@
 // Shared readers for the report renderers: see report_facts.hpp; and the private readers of the parts of a
 // results file the typed model still keeps as JSON (table_cells.hpp).
-#include "roofline/analysis/report_facts.hpp"
+#include "roofline/report/report_facts.hpp"
 
 #include <algorithm>
 #include <array>

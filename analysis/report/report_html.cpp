@@ -4,12 +4,12 @@
 #include <fmt/format.h>
 
 #include "report_view.hpp"
-#include "roofline/analysis/html_escape.hpp"
-#include "roofline/analysis/report.hpp"
-#include "roofline/analysis/report_charts.hpp"
-#include "roofline/analysis/report_facts.hpp"
-#include "roofline/analysis/report_tables.hpp"
-#include "roofline/analysis/spec.hpp"
+#include "roofline/report/html_escape.hpp"
+#include "roofline/report/report.hpp"
+#include "roofline/report/report_charts.hpp"
+#include "roofline/report/report_facts.hpp"
+#include "roofline/report/report_tables.hpp"
+#include "roofline/report/spec.hpp"
 #include "typed_fields.hpp"
 
 namespace roofline {

@@ -1,5 +1,5 @@
 // The report's table of the machine's facts (the host CPU: context.machine read as HostFacts), each with its source.
-#include "roofline/analysis/report_tables.hpp"
+#include "roofline/report/report_tables.hpp"
 
 #include <map>
 #include <optional>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "report_view.hpp"
-#include "roofline/analysis/report_facts.hpp"
+#include "roofline/report/report_facts.hpp"
 #include "roofline/common/units.hpp"
 #include "table_cells.hpp"
 #include "typed_fields.hpp"

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/roofline_section.hpp"  // kRoofKernel
+#include "roofline/model/roofline_section.hpp"  // kRoofKernel
 #include "roofline/common/errors.hpp"
 #include "roofline/common/vocabulary.hpp"
 #include "typed_fields.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis/results_document.hpp"
+#include "roofline/model/results_document.hpp"
 
 namespace roofline::report_detail {
 

@@ -2,7 +2,7 @@
 // numbers themselves are the file's, never adjusted. The machine's table is report_machine.cpp's, the tables
 // of the section's parts the model keeps as JSON report_section_tables.cpp's, those whose columns are not fixed
 // generic_table.cpp's, the way one cell is written table_cells.hpp's and typed_fields.hpp's.
-#include "roofline/analysis/report_tables.hpp"
+#include "roofline/report/report_tables.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +11,8 @@
 
 #include "report_roofs.hpp"
 #include "report_view.hpp"
-#include "roofline/analysis/report_facts.hpp"
-#include "roofline/analysis/roof_now.hpp"
+#include "roofline/report/report_facts.hpp"
+#include "roofline/model/roof_now.hpp"
 #include "roofline/common/units.hpp"
 #include "section_tables.hpp"
 #include "table_cells.hpp"

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "report_roofs.hpp"
-#include "roofline/analysis/report_tables.hpp"
+#include "roofline/report/report_tables.hpp"
 #include "roofline/common/units.hpp"
 #include "section_tables.hpp"
 #include "table_cells.hpp"

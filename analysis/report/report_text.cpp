@@ -2,9 +2,9 @@
 #include <fmt/format.h>
 
 #include "report_view.hpp"
-#include "roofline/analysis/report.hpp"
-#include "roofline/analysis/report_facts.hpp"
-#include "roofline/analysis/report_tables.hpp"
+#include "roofline/report/report.hpp"
+#include "roofline/report/report_facts.hpp"
+#include "roofline/report/report_tables.hpp"
 
 namespace roofline {
 

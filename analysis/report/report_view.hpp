@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis/results_document.hpp"
-#include "roofline/analysis/results_targets.hpp"
-#include "roofline/analysis/results_view.hpp"  // HostFacts, TargetView, kCpuTargetId
+#include "roofline/model/results_document.hpp"
+#include "roofline/model/results_targets.hpp"
+#include "roofline/model/results_view.hpp"  // HostFacts, TargetView, kCpuTargetId
 
 namespace roofline::report_detail {
 

@@ -12,9 +12,9 @@
 #include <fmt/format.h>
 
 #include "roofline/common/vocabulary.hpp"
-#include "roofline/analysis/html_escape.hpp"
-#include "roofline/analysis/report_charts.hpp"
-#include "roofline/analysis/report_facts.hpp"
+#include "roofline/report/html_escape.hpp"
+#include "roofline/report/report_charts.hpp"
+#include "roofline/report/report_facts.hpp"
 #include "roofline/common/units.hpp"
 #include "report_roofs.hpp"
 #include "table_cells.hpp"

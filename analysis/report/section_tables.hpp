@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/report_tables.hpp"
+#include "roofline/report/report_tables.hpp"
 
 namespace roofline::report_detail {
 

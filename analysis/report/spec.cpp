@@ -1,5 +1,5 @@
 // Reading and validating specs of advertised figures: see spec.hpp and analysis/specs/README.md.
-#include "roofline/analysis/spec.hpp"
+#include "roofline/report/spec.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/results.hpp"
+#include "roofline/model/results.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {

@@ -1,14 +1,14 @@
 // The log-log plotting helper: see svg_chart.hpp. Charts are plain SVG text so the report stays one
 // self-contained file with no scripts. Hand-written: Debian's C++ plotting options (matplotlib-cpp,
 // gnuplot-iostream) drive an external program and emit no inline, testable SVG.
-#include "roofline/analysis/svg_chart.hpp"
+#include "roofline/report/svg_chart.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/html_escape.hpp"
+#include "roofline/report/html_escape.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {

@@ -6,7 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
-#include "roofline/bench/cli.hpp"
+#include "roofline/cli/cli.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline::cli {

@@ -16,14 +16,14 @@
 
 #include "commands.hpp"
 #include "roofline/common/atomic_file.hpp"
-#include "roofline/analysis/compare.hpp"
-#include "roofline/analysis/history.hpp"
-#include "roofline/analysis/html_escape.hpp"
+#include "roofline/regress/compare.hpp"
+#include "roofline/history/history.hpp"
+#include "roofline/report/html_escape.hpp"
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_document.hpp"
-#include "roofline/bench/paired_runs.hpp"
-#include "roofline/bench/run_config.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_document.hpp"
+#include "roofline/drivers/paired_runs.hpp"
+#include "roofline/harness/run_config.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;

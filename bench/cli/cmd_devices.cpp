@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "roofline/bench/target.hpp"
+#include "roofline/harness/target.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline::cli {

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "roofline/analysis/fleet.hpp"
+#include "roofline/fleet/fleet.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline::cli {

@@ -14,9 +14,9 @@
 #include "commands.hpp"
 #include "roofline/common/atomic_file.hpp"
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/history.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_document.hpp"
+#include "roofline/history/history.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_document.hpp"
 
 namespace roofline::cli {
 namespace {

@@ -12,14 +12,14 @@
 #include <fmt/format.h>
 
 #include "llm_measure.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/bench/cpu_target.hpp"
-#include "roofline/bench/llm_chain.hpp"
-#include "roofline/bench/llm_quant.hpp"
-#include "roofline/bench/llm_target.hpp"
-#include "roofline/bench/measure.hpp"
-#include "roofline/bench/memory.hpp"
-#include "roofline/bench/target.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/cpu/cpu_target.hpp"
+#include "roofline/drivers/llm_chain.hpp"
+#include "roofline/drivers/llm_quant.hpp"
+#include "roofline/drivers/llm_target.hpp"
+#include "roofline/harness/measure.hpp"
+#include "roofline/facts/memory.hpp"
+#include "roofline/harness/target.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/llm/measured.hpp"
 

@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
-#include "roofline/bench/machine.hpp"
+#include "roofline/facts/machine.hpp"
 
 namespace roofline::cli {
 

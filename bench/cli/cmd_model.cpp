@@ -7,7 +7,7 @@
 
 #include "commands.hpp"
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/model.hpp"
+#include "roofline/model/model.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline::cli {

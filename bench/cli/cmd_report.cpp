@@ -14,13 +14,13 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "roofline/common/atomic_file.hpp"
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/report.hpp"
-#include "roofline/analysis/results_document.hpp"
-#include "roofline/analysis/spec.hpp"
-#include "roofline/bench/data_dir.hpp"
+#include "roofline/report/report.hpp"
+#include "roofline/model/results_document.hpp"
+#include "roofline/report/spec.hpp"
+#include "roofline/harness/data_dir.hpp"
 
 namespace roofline::cli {
 namespace fs = std::filesystem;

@@ -11,9 +11,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/results_document.hpp"
-#include "roofline/bench/machine.hpp"
-#include "roofline/bench/measure.hpp"
+#include "roofline/model/results_document.hpp"
+#include "roofline/facts/machine.hpp"
+#include "roofline/harness/measure.hpp"
 #include "roofline/common/atomic_file.hpp"
 
 namespace roofline {

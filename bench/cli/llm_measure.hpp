@@ -8,8 +8,8 @@
 #include <string>
 
 #include "commands.hpp"
-#include "roofline/bench/machine.hpp"
-#include "roofline/bench/run_config.hpp"
+#include "roofline/facts/machine.hpp"
+#include "roofline/harness/run_config.hpp"
 #include "roofline/llm/answer.hpp"
 #include "roofline/llm/config.hpp"
 #include "roofline/llm/roofs.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "commands.hpp"
-#include "roofline/bench/cpu_target.hpp"
+#include "roofline/cpu/cpu_target.hpp"
 #ifdef ROOFLINE_HAVE_OPENCL
 #include "roofline/opencl/provider.hpp"
 #endif

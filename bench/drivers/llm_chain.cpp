@@ -1,6 +1,6 @@
 // The llm suite's plan, its backends, its entries read back and the memory roof of the moment: see
 // llm_chain.hpp. The suite itself (preparing the problems, the specs, running them) is suite_llm.cpp.
-#include "roofline/bench/llm_chain.hpp"
+#include "roofline/drivers/llm_chain.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -9,12 +9,12 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/llm_quant.hpp"
-#include "roofline/bench/pinning.hpp"
-#include "roofline/bench/stream_probe.hpp"
+#include "roofline/drivers/llm_quant.hpp"
+#include "roofline/facts/pinning.hpp"
+#include "roofline/harness/stream_probe.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/huge_pages.hpp"
-#include "roofline/kernels/stream.hpp"
+#include "roofline/kernels/cpu/stream.hpp"
 
 namespace roofline {
 using nlohmann::json;

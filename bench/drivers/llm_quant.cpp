@@ -1,5 +1,5 @@
 // The quantized weights of the llm chain as GemmProblems over the dequant-dot kernels: see llm_quant.hpp.
-#include "roofline/bench/llm_quant.hpp"
+#include "roofline/drivers/llm_quant.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -1,12 +1,12 @@
 // The llm chain as a Target: see llm_target.hpp. The harness (measure.hpp) times it as any target's suite; this
 // brings the plan of its steps and the roof of the moment around the chain.
-#include "roofline/bench/llm_target.hpp"
+#include "roofline/drivers/llm_target.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "roofline/bench/pinning.hpp"
-#include "roofline/bench/run_config.hpp"
+#include "roofline/facts/pinning.hpp"
+#include "roofline/harness/run_config.hpp"
 
 namespace roofline {
 namespace {

@@ -5,7 +5,7 @@
 //      MPI_Barrier, whose busy polling would take a core from the rank measuring beside it.
 //   3. gather: each rank's entry (results or error) as JSON text, lengths first, then MPI_Gatherv to rank 0.
 //   4. finish: rank 0 writes the fleet file and report; its exit code is broadcast so every rank agrees.
-#include "roofline/bench/mpi_run.hpp"
+#include "roofline/drivers/mpi_run.hpp"
 
 #include <mpi.h>
 
@@ -19,7 +19,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/analysis/fleet_file.hpp"
+#include "roofline/fleet/fleet_file.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {

@@ -1,5 +1,5 @@
 // The stand-in for bench/drivers/mpi_run.cpp in a build without MPI: `roofline run --mpi` says how to get it.
-#include "roofline/bench/mpi_run.hpp"
+#include "roofline/drivers/mpi_run.hpp"
 
 #include "roofline/common/errors.hpp"
 

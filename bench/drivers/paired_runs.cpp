@@ -1,6 +1,6 @@
 // Paired A/B rounds: spawning the two builds' `run` in random order, collecting each round's key
 // figures and environment, and extending the rounds while unclear. See paired_runs.hpp.
-#include "roofline/bench/paired_runs.hpp"
+#include "roofline/drivers/paired_runs.hpp"
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -15,10 +15,10 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/identity.hpp"
-#include "roofline/analysis/key_figures.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_document.hpp"
+#include "roofline/regress/identity.hpp"
+#include "roofline/model/key_figures.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_document.hpp"
 
 extern char** environ;
 

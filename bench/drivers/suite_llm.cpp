@@ -12,12 +12,12 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/benchmark_name.hpp"
-#include "roofline/bench/llm_chain.hpp"
-#include "roofline/bench/llm_quant.hpp"
-#include "roofline/bench/llm_target.hpp"  // kLlmSuite
-#include "roofline/bench/pinning.hpp"
-#include "roofline/bench/target.hpp"
+#include "roofline/harness/benchmark_name.hpp"
+#include "roofline/drivers/llm_chain.hpp"
+#include "roofline/drivers/llm_quant.hpp"
+#include "roofline/drivers/llm_target.hpp"  // kLlmSuite
+#include "roofline/facts/pinning.hpp"
+#include "roofline/harness/target.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {

@@ -1,6 +1,6 @@
 // AMX usability: the pure classification over recorded cpuid/XCR0 values and the process-level probe
 // (Linux permission request and a SIGILL-guarded trial). See amx.hpp.
-#include "roofline/bench/amx.hpp"
+#include "roofline/facts/amx.hpp"
 
 #include <setjmp.h>
 #include <signal.h>

@@ -1,7 +1,7 @@
 // cpuid/xgetbv queries: see cpuid.hpp. Uses the compiler's <cpuid.h>; a feature counts only when both the
 // CPU has it and the OS saves its register state (XCR0), else a kernel using it would fault.
-#include "roofline/bench/cpuid.hpp"
-#include "roofline/bench/amx.hpp"
+#include "roofline/facts/cpuid.hpp"
+#include "roofline/facts/amx.hpp"
 
 #include <cpuid.h>
 

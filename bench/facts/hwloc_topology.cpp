@@ -1,5 +1,5 @@
 // Loading hwloc's topology with its diagnostics hidden (see hwloc_topology.hpp).
-#include "roofline/bench/hwloc_topology.hpp"
+#include "roofline/facts/hwloc_topology.hpp"
 
 #include <cstdlib>
 #include <filesystem>

@@ -1,6 +1,6 @@
 // Machine facts: hwloc first, cpuid and sysconf next, each fact with the source it came from. The
 // measured bandwidth curve (analysis/memory_ceilings) is the last word on cache sizes.
-#include "roofline/bench/machine.hpp"
+#include "roofline/facts/machine.hpp"
 
 #include <hwloc.h>
 #include <sys/utsname.h>
@@ -12,9 +12,9 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/common/units.hpp"
-#include "roofline/bench/cpuid.hpp"
-#include "roofline/bench/hwloc_topology.hpp"
-#include "roofline/bench/memory.hpp"
+#include "roofline/facts/cpuid.hpp"
+#include "roofline/facts/hwloc_topology.hpp"
+#include "roofline/facts/memory.hpp"
 #include "roofline_git_revision.hpp"
 
 namespace roofline {

@@ -1,5 +1,5 @@
 // Memory available to the run: see memory.hpp.
-#include "roofline/bench/memory.hpp"
+#include "roofline/facts/memory.hpp"
 
 #include <algorithm>
 #include <charconv>

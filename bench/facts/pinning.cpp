@@ -1,7 +1,7 @@
 // Thread binding through hwloc: see pinning.hpp.
-#include "roofline/bench/pinning.hpp"
+#include "roofline/facts/pinning.hpp"
 
-#include "roofline/bench/hwloc_topology.hpp"
+#include "roofline/facts/hwloc_topology.hpp"
 
 #include <hwloc.h>
 #include <omp.h>

@@ -1,5 +1,5 @@
 // A suite's wall-time budget: see budget.hpp.
-#include "roofline/bench/budget.hpp"
+#include "roofline/harness/budget.hpp"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // Locating the data folders for an installed or a source-tree binary (see data_dir.hpp).
-#include "roofline/bench/data_dir.hpp"
+#include "roofline/harness/data_dir.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,6 +1,6 @@
 // The environment guard: /proc readers, the clock and canary measurements, and the context entry. See
 // environment.hpp.
-#include "roofline/bench/environment.hpp"
+#include "roofline/harness/environment.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -17,12 +17,12 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/pinning.hpp"
-#include "roofline/bench/plausible_caches.hpp"
-#include "roofline/bench/stream_probe.hpp"
+#include "roofline/facts/pinning.hpp"
+#include "roofline/harness/plausible_caches.hpp"
+#include "roofline/harness/stream_probe.hpp"
 #include "roofline/common/huge_pages.hpp"
-#include "roofline/kernels/peak.hpp"
-#include "roofline/kernels/stream.hpp"
+#include "roofline/kernels/cpu/peak.hpp"
+#include "roofline/kernels/cpu/stream.hpp"
 
 namespace roofline {
 using nlohmann::json;

@@ -1,6 +1,6 @@
 // One measurement of this machine's targets: see measure.hpp. Moved out of the CLI (cli/cmd_run.cpp parses
 // flags and writes files; this builds the run context and runs the suites).
-#include "roofline/bench/measure.hpp"
+#include "roofline/harness/measure.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,11 +10,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "roofline/bench/environment.hpp"
-#include "roofline/bench/pinning.hpp"
-#include "roofline/bench/profile.hpp"
-#include "roofline/bench/progress.hpp"
-#include "roofline/bench/runner.hpp"
+#include "roofline/harness/environment.hpp"
+#include "roofline/facts/pinning.hpp"
+#include "roofline/harness/profile.hpp"
+#include "roofline/harness/progress.hpp"
+#include "roofline/harness/runner.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/huge_pages.hpp"
 #include "roofline/common/schema_version.hpp"

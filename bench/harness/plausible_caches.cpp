@@ -1,5 +1,5 @@
 // Plausible cache sizes: see plausible_caches.hpp.
-#include "roofline/bench/plausible_caches.hpp"
+#include "roofline/harness/plausible_caches.hpp"
 
 #include <algorithm>
 #include <set>

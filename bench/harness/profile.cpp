@@ -3,7 +3,7 @@
 // significance; full: about 10x longer per point, every kernel at every size, every batch. Bandwidth calls
 // already move kCallTargetBytesPerThread per thread (milliseconds), so 5 ms per repetition is far above the
 // timer's resolution; full takes 20 ms for steadier medians.
-#include "roofline/bench/profile.hpp"
+#include "roofline/harness/profile.hpp"
 
 namespace roofline {
 namespace {

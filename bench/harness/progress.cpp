@@ -1,5 +1,5 @@
 // Progress on stderr: see progress.hpp.
-#include "roofline/bench/progress.hpp"
+#include "roofline/harness/progress.hpp"
 
 #include <unistd.h>
 

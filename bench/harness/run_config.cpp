@@ -1,5 +1,5 @@
 // Run parameters and the parsers of their flags: see run_config.hpp.
-#include "roofline/bench/run_config.hpp"
+#include "roofline/harness/run_config.hpp"
 
 #include <algorithm>
 #include <charconv>

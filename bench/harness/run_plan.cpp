@@ -1,5 +1,5 @@
 // The plan of a run: see run_plan.hpp.
-#include "roofline/bench/run_plan.hpp"
+#include "roofline/harness/run_plan.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // Runs BenchmarkSpecs through Google Benchmark: see runner.hpp. Google Benchmark's own JSONReporter
 // formats every entry (so results stay readable by its tools); we only parse its output back and attach
 // each entry's labels.
-#include "roofline/bench/runner.hpp"
+#include "roofline/harness/runner.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/progress.hpp"
+#include "roofline/harness/progress.hpp"
 
 namespace roofline {
 using nlohmann::json;

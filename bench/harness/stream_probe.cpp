@@ -1,5 +1,5 @@
 // One timed, validated probe of a STREAM kernel: see stream_probe.hpp.
-#include "roofline/bench/stream_probe.hpp"
+#include "roofline/harness/stream_probe.hpp"
 
 #include <algorithm>
 #include <chrono>

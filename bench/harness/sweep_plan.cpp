@@ -1,5 +1,5 @@
 // The bandwidth sweep's sizes: see sweep_plan.hpp.
-#include "roofline/bench/sweep_plan.hpp"
+#include "roofline/harness/sweep_plan.hpp"
 
 #include <algorithm>
 #include <cmath>

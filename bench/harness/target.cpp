@@ -1,6 +1,6 @@
 // The target seam's harness side: facts to and from JSON, device work as manual-time benchmarks, the provider
 // registry and --target resolution. See target.hpp.
-#include "roofline/bench/target.hpp"
+#include "roofline/harness/target.hpp"
 
 #include <algorithm>
 #include <exception>

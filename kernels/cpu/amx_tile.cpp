@@ -1,6 +1,6 @@
 // Tile operands and the scalar replay of the AMX dot products: see amx_tile.hpp. Baseline x86-64 flags:
 // this file runs everywhere, it is what the tests use where AMX does not exist.
-#include "roofline/kernels/amx_tile.hpp"
+#include "roofline/kernels/cpu/amx_tile.hpp"
 
 #include <bit>
 #include <cstring>

@@ -13,7 +13,7 @@
 #include <omp.h>
 
 #include "roofline/common/huge_pages.hpp"
-#include "roofline/kernels/gemm.hpp"
+#include "roofline/kernels/cpu/gemm.hpp"
 
 namespace roofline::gemm_detail {
 

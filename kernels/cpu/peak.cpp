@@ -1,7 +1,7 @@
 // The compute-peak metadata table gathered from the ISA files, dispatch, the OpenMP wrapper and the
 // closed-form validators. The kernels and their rows live in one translation unit per ISA (peak_*.cpp,
 // see peak_isa.hpp); this file has baseline flags.
-#include "roofline/kernels/peak.hpp"
+#include "roofline/kernels/cpu/peak.hpp"
 
 #include <omp.h>
 
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "peak_isa.hpp"
-#include "roofline/kernels/amx_tile.hpp"
+#include "roofline/kernels/cpu/amx_tile.hpp"
 
 namespace roofline {
 namespace {

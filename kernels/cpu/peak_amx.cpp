@@ -13,7 +13,7 @@
 #include <cstdint>
 
 #include "peak_isa.hpp"
-#include "roofline/kernels/amx_tile.hpp"
+#include "roofline/kernels/cpu/amx_tile.hpp"
 
 namespace roofline::peak_isa {
 namespace {

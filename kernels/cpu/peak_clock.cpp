@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "roofline/kernels/peak.hpp"
+#include "roofline/kernels/cpu/peak.hpp"
 
 namespace roofline {
 

@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "roofline/kernels/peak.hpp"
+#include "roofline/kernels/cpu/peak.hpp"
 
 namespace roofline::peak_isa {
 

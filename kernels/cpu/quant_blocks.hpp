@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "roofline/kernels/quant_dot.hpp"
+#include "roofline/kernels/cpu/quant_dot.hpp"
 
 namespace roofline::quant {
 

@@ -1,7 +1,7 @@
 // The dequant-dot metadata table gathered from the ISA files (quant_blocks.hpp), dispatch, the data the
 // kernels run on (weights and quantized activations, made before timing) and the OpenMP GEMV wrapper.
 // Baseline flags: nothing here runs ISA-specific code.
-#include "roofline/kernels/quant_dot.hpp"
+#include "roofline/kernels/cpu/quant_dot.hpp"
 
 #include <omp.h>
 
@@ -16,7 +16,7 @@
 #include <fmt/format.h>
 
 #include "quant_blocks.hpp"
-#include "roofline/kernels/peak.hpp"
+#include "roofline/kernels/cpu/peak.hpp"
 
 namespace roofline {
 namespace {

@@ -1,6 +1,6 @@
 // The STREAM kernels' metadata table, first-touch initialization, run-time ISA dispatch and validators.
 // The loops themselves live in stream_loops.hpp, built once per ISA (stream_sse2/avx2/avx512.cpp).
-#include "roofline/kernels/stream.hpp"
+#include "roofline/kernels/cpu/stream.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // The per-ISA builds of the STREAM loops (stream_loops.hpp), chosen at run time by stream.cpp.
 #pragma once
 
-#include "roofline/kernels/stream.hpp"
+#include "roofline/kernels/cpu/stream.hpp"
 
 namespace roofline::detail {
 

@@ -19,7 +19,7 @@
 
 #include <omp.h>
 
-#include "roofline/kernels/stream.hpp"
+#include "roofline/kernels/cpu/stream.hpp"
 
 #ifndef ROOFLINE_STREAM_FN
 #error "define ROOFLINE_STREAM_FN (and the NtVec policy) before including stream_loops.hpp"

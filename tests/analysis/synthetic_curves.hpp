@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "roofline/analysis/plateaus.hpp"
+#include "roofline/model/plateaus.hpp"
 
 namespace roofline::testing {
 

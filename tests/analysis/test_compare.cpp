@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <set>
 
-#include "roofline/analysis/compare.hpp"
+#include "roofline/regress/compare.hpp"
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/results.hpp"
+#include "roofline/model/results.hpp"
 #include "support/gzip_json.hpp"
 #include "support/typed_results.hpp"
 

@@ -5,11 +5,11 @@
 
 #include <algorithm>
 
-#include "roofline/analysis/compare.hpp"
-#include "roofline/analysis/compare_gate.hpp"
-#include "roofline/analysis/compare_levels.hpp"
-#include "roofline/analysis/history.hpp"
-#include "roofline/analysis/results.hpp"
+#include "roofline/regress/compare.hpp"
+#include "roofline/regress/compare_gate.hpp"
+#include "roofline/regress/compare_levels.hpp"
+#include "roofline/history/history.hpp"
+#include "roofline/model/results.hpp"
 #include "roofline/common/errors.hpp"
 #include "support/typed_results.hpp"
 

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "roofline/analysis/compute_ceilings.hpp"
-#include "roofline/analysis/results_view.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/compute_ceilings.hpp"
+#include "roofline/model/results_view.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "support/notes.hpp"
 
 namespace roofline {

@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "roofline/analysis/dequant_ceilings.hpp"
-#include "roofline/analysis/key_figures.hpp"
-#include "roofline/analysis/results_view.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/dequant_ceilings.hpp"
+#include "roofline/model/key_figures.hpp"
+#include "roofline/model/results_view.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {

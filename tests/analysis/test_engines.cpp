@@ -12,11 +12,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/compute_ceilings.hpp"
-#include "roofline/analysis/placement.hpp"
-#include "roofline/analysis/report_tables.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/compute_ceilings.hpp"
+#include "roofline/model/placement.hpp"
+#include "roofline/report/report_tables.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
 #include "support/typed_results.hpp"
 

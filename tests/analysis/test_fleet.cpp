@@ -7,8 +7,8 @@
 #include <algorithm>
 
 #include "fleet_fixtures.hpp"
-#include "roofline/analysis/fleet.hpp"
-#include "roofline/analysis/fleet_file.hpp"
+#include "roofline/fleet/fleet.hpp"
+#include "roofline/fleet/fleet_file.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {

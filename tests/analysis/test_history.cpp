@@ -14,10 +14,10 @@
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/history.hpp"
-#include "roofline/analysis/key_figures.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_document.hpp"
+#include "roofline/history/history.hpp"
+#include "roofline/model/key_figures.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_document.hpp"
 #include "support/temp_files.hpp"
 #include "support/two_processes.hpp"
 

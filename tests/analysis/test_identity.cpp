@@ -8,11 +8,11 @@
 #include <fmt/format.h>
 
 #include "fleet_fixtures.hpp"
-#include "roofline/analysis/compare.hpp"
-#include "roofline/analysis/fleet.hpp"
-#include "roofline/analysis/fleet_file.hpp"
-#include "roofline/analysis/identity.hpp"
-#include "roofline/analysis/results.hpp"
+#include "roofline/regress/compare.hpp"
+#include "roofline/fleet/fleet.hpp"
+#include "roofline/fleet/fleet_file.hpp"
+#include "roofline/regress/identity.hpp"
+#include "roofline/model/results.hpp"
 #include "support/typed_results.hpp"
 
 namespace roofline {

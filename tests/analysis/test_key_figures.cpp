@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "roofline/analysis/key_figures.hpp"
-#include "roofline/analysis/results.hpp"
+#include "roofline/model/key_figures.hpp"
+#include "roofline/model/results.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {

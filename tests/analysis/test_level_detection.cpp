@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis/plateaus.hpp"
+#include "roofline/model/plateaus.hpp"
 #include "support/notes.hpp"
 #include "synthetic_curves.hpp"
 

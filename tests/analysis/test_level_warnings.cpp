@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/key_figures.hpp"
-#include "roofline/analysis/level_warnings.hpp"
-#include "roofline/analysis/plateaus.hpp"
+#include "roofline/model/key_figures.hpp"
+#include "roofline/model/level_warnings.hpp"
+#include "roofline/model/plateaus.hpp"
 
 namespace roofline {
 namespace {

@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "roofline/analysis/mann_whitney.hpp"
+#include "roofline/regress/mann_whitney.hpp"
 
 namespace roofline {
 namespace {

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/memory_ceilings.hpp"
-#include "roofline/analysis/plateaus.hpp"
+#include "roofline/model/memory_ceilings.hpp"
+#include "roofline/model/plateaus.hpp"
 #include "support/notes.hpp"
 #include "synthetic_curves.hpp"
 

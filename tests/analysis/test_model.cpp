@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/model.hpp"
+#include "roofline/model/model.hpp"
 
 namespace roofline {
 

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/memory_ceilings.hpp"
-#include "roofline/analysis/report_tables.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/memory_ceilings.hpp"
+#include "roofline/report/report_tables.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "support/typed_results.hpp"
 
 namespace roofline {

@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/placement.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/placement.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "support/notes.hpp"
 
 namespace roofline {

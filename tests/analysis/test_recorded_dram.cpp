@@ -13,10 +13,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/memory_ceilings.hpp"
-#include "roofline/analysis/plateaus.hpp"
-#include "roofline/analysis/results_view.hpp"
-#include "roofline/analysis/target_roofline.hpp"
+#include "roofline/model/memory_ceilings.hpp"
+#include "roofline/model/plateaus.hpp"
+#include "roofline/model/results_view.hpp"
+#include "roofline/model/target_roofline.hpp"
 #include "support/gzip_json.hpp"
 
 namespace roofline {

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/memory_ceilings.hpp"
+#include "roofline/model/memory_ceilings.hpp"
 #include "support/gzip_json.hpp"
 
 namespace roofline {

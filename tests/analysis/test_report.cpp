@@ -10,11 +10,11 @@
 
 #include <gtest/gtest.h>
 
-#include "roofline/analysis/report.hpp"
-#include "roofline/analysis/report_charts.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_document.hpp"
-#include "roofline/analysis/spec.hpp"
+#include "roofline/report/report.hpp"
+#include "roofline/report/report_charts.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_document.hpp"
+#include "roofline/report/spec.hpp"
 #include "support/typed_results.hpp"
 
 namespace roofline {

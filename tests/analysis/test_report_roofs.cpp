@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "report_roofs.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "support/gzip_json.hpp"
 #include "support/typed_results.hpp"
 

@@ -6,10 +6,10 @@
 #include <algorithm>
 #include <string>
 
-#include "roofline/analysis/report.hpp"
-#include "roofline/analysis/report_tables.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/report/report.hpp"
+#include "roofline/report/report_tables.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "support/typed_results.hpp"
 
 namespace roofline {

@@ -2,7 +2,7 @@
 // level) and every other target's (a measured level's largest size, else its capacity) share.
 #include <gtest/gtest.h>
 
-#include "roofline/analysis/resident_level.hpp"
+#include "roofline/model/resident_level.hpp"
 
 namespace roofline {
 namespace {

@@ -6,8 +6,8 @@
 #include <fstream>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "support/input_errors.hpp"
 
 namespace roofline {

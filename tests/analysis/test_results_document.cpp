@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_document.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_document.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
 #include "support/gzip_json.hpp"
 #include "support/input_errors.hpp"

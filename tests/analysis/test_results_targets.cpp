@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_targets.hpp"
-#include "roofline/analysis/results_view.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_targets.hpp"
+#include "roofline/model/results_view.hpp"
 #include "support/gzip_json.hpp"
 #include "support/typed_results.hpp"
 

@@ -11,13 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/compare_gate.hpp"
-#include "roofline/analysis/key_figures.hpp"
-#include "roofline/analysis/placement.hpp"
-#include "roofline/analysis/report.hpp"
-#include "roofline/analysis/report_tables.hpp"
-#include "roofline/analysis/results_schema.hpp"
-#include "roofline/analysis/roof_now.hpp"
+#include "roofline/regress/compare_gate.hpp"
+#include "roofline/model/key_figures.hpp"
+#include "roofline/model/placement.hpp"
+#include "roofline/report/report.hpp"
+#include "roofline/report/report_tables.hpp"
+#include "roofline/model/results_schema.hpp"
+#include "roofline/model/roof_now.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/units.hpp"
 #include "support/typed_results.hpp"

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "roofline/analysis/signed_rank.hpp"
+#include "roofline/regress/signed_rank.hpp"
 
 namespace roofline {
 namespace {

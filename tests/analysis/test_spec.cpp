@@ -6,13 +6,13 @@
 
 #include <gtest/gtest.h>
 
-#include "roofline/analysis/advertised.hpp"
-#include "roofline/analysis/report_tables.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/report/advertised.hpp"
+#include "roofline/report/report_tables.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_document.hpp"
-#include "roofline/analysis/spec.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_document.hpp"
+#include "roofline/report/spec.hpp"
 #include "support/input_errors.hpp"
 #include "support/typed_results.hpp"
 

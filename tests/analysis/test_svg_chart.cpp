@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "roofline/analysis/html_escape.hpp"
-#include "roofline/analysis/svg_chart.hpp"
+#include "roofline/report/html_escape.hpp"
+#include "roofline/report/svg_chart.hpp"
 
 namespace roofline {
 namespace {

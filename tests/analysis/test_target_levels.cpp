@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis/memory_ceilings.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_view.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/memory_ceilings.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_view.hpp"
+#include "roofline/model/roofline_section.hpp"
 
 namespace roofline {
 namespace {

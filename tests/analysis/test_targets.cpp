@@ -6,13 +6,13 @@
 #include <algorithm>
 #include <string>
 
-#include "roofline/analysis/compare.hpp"
-#include "roofline/analysis/fleet.hpp"
-#include "roofline/analysis/key_figures.hpp"
-#include "roofline/analysis/report.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_view.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/regress/compare.hpp"
+#include "roofline/fleet/fleet.hpp"
+#include "roofline/model/key_figures.hpp"
+#include "roofline/report/report.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_view.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/llm/roofs.hpp"
 #include "roofline/llm/target.hpp"

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/bench/amx.hpp"
-#include "roofline/bench/machine.hpp"
-#include "roofline/kernels/peak.hpp"
+#include "roofline/facts/amx.hpp"
+#include "roofline/facts/machine.hpp"
+#include "roofline/kernels/cpu/peak.hpp"
 
 namespace roofline {
 namespace {

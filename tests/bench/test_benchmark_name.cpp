@@ -3,7 +3,7 @@
 // and the one canonical order of the named fields whichever order a target sets them in.
 #include <gtest/gtest.h>
 
-#include "roofline/bench/benchmark_name.hpp"
+#include "roofline/harness/benchmark_name.hpp"
 
 namespace roofline {
 namespace {

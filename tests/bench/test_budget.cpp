@@ -5,11 +5,11 @@
 
 #include <thread>
 
-#include "roofline/bench/bandwidth_plan.hpp"
-#include "roofline/bench/budget.hpp"
-#include "roofline/bench/gemm_plan.hpp"
-#include "roofline/bench/profile.hpp"
-#include "roofline/bench/progress.hpp"
+#include "roofline/cpu/bandwidth_plan.hpp"
+#include "roofline/harness/budget.hpp"
+#include "roofline/cpu/gemm_plan.hpp"
+#include "roofline/harness/profile.hpp"
+#include "roofline/harness/progress.hpp"
 #include "roofline/common/gemm_count.hpp"
 
 namespace roofline {

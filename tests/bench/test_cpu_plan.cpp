@@ -5,8 +5,8 @@
 
 #include <set>
 
-#include "roofline/bench/cpu_plan.hpp"
-#include "roofline/bench/profile.hpp"
+#include "roofline/cpu/cpu_plan.hpp"
+#include "roofline/harness/profile.hpp"
 
 namespace roofline {
 namespace {

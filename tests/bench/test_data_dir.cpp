@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "roofline/bench/data_dir.hpp"
+#include "roofline/harness/data_dir.hpp"
 #include "roofline/common/errors.hpp"
 #include "support/temp_files.hpp"
 

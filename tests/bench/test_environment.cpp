@@ -1,7 +1,7 @@
 // The environment guard's /proc parsers (bench/harness/environment.hpp) on recorded text, and the canary size.
 #include <gtest/gtest.h>
 
-#include "roofline/bench/environment.hpp"
+#include "roofline/harness/environment.hpp"
 
 namespace roofline {
 namespace {

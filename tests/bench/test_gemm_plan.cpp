@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "roofline/bench/gemm_plan.hpp"
+#include "roofline/cpu/gemm_plan.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {

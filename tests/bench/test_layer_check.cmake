@@ -13,45 +13,45 @@ function(put path)
 endfunction()
 
 # What exists: each target's public and private headers, a harness header with the same prefix as the CPU's.
-put(bench/harness/include/roofline/bench/gemm_shape.hpp "#pragma once")
-put(bench/targets/cpu/include/roofline/bench/gemm_plan.hpp "#pragma once" "#include \"roofline/bench/gemm_shape.hpp\"")
+put(bench/harness/include/roofline/harness/gemm_shape.hpp "#pragma once")
+put(bench/targets/cpu/include/roofline/cpu/gemm_plan.hpp "#pragma once" "#include \"roofline/harness/gemm_shape.hpp\"")
 put(bench/targets/cpu/stream_arena.hpp "#pragma once")
 put(bench/targets/opencl/include/roofline/opencl/work.hpp "#pragma once")
 put(bench/targets/cuda/include/roofline/cuda/plan.hpp "#pragma once")
 # Allowed: the harness, the standard library, a target's own headers (public and private), any other folder.
-put(bench/targets/opencl/ok.cpp "#include <vector>" "#include \"roofline/bench/gemm_shape.hpp\""
+put(bench/targets/opencl/ok.cpp "#include <vector>" "#include \"roofline/harness/gemm_shape.hpp\""
     "#include \"roofline/opencl/work.hpp\"" "#include \"roofline/common/units.hpp\"")
-put(bench/targets/cpu/ok.cpp "#include \"stream_arena.hpp\"" "#include \"roofline/bench/gemm_plan.hpp\"")
+put(bench/targets/cpu/ok.cpp "#include \"stream_arena.hpp\"" "#include \"roofline/cpu/gemm_plan.hpp\"")
 # Forbidden, one way each.
-put(bench/targets/opencl/bad.cpp "// a device target" "#include <string>" "" "#include \"roofline/bench/gemm_plan.hpp\"")
+put(bench/targets/opencl/bad.cpp "// a device target" "#include <string>" "" "#include \"roofline/cpu/gemm_plan.hpp\"")
 put(bench/targets/cuda/bad.cpp "#  include <roofline/opencl/work.hpp>")
 put(bench/targets/cuda/relative.cpp "#include \"../cpu/stream_arena.hpp\"")
 put(bench/targets/opencl/rooted.cpp "#include \"bench/targets/cuda/include/roofline/cuda/plan.hpp\"")
 put(bench/targets/cpu/bad.hpp "#pragma once" "#include \"roofline/cuda/plan.hpp\"")
-put(bench/harness/bad.cpp "#include \"roofline/bench/gemm_plan.hpp\"")
+put(bench/harness/bad.cpp "#include \"roofline/cpu/gemm_plan.hpp\"")
 put(bench/facts/bad.cpp "#include \"roofline/opencl/work.hpp\"")
 # A file the check does not read: kernels/ is not a layer of bench/.
-put(kernels/cuda/x.cpp "#include \"roofline/bench/gemm_plan.hpp\"")
+put(kernels/cuda/x.cpp "#include \"roofline/cpu/gemm_plan.hpp\"")
 # Analysis headers (issue 47): the CLI and the drivers derive, so they may include them; the harness, facts and the
-# targets may not, by prefix (roofline/analysis/, roofline/llm/) or by a path into analysis/.
-put(analysis/model/include/roofline/analysis/plateaus.hpp "#pragma once")
-put(bench/cli/ok.cpp "#include \"roofline/analysis/roofline_section.hpp\"" "#include \"roofline/llm/model.hpp\"")
-put(bench/drivers/ok.cpp "#include \"roofline/analysis/roofline_section.hpp\"")
-put(bench/harness/derives.cpp "#include <vector>" "#include \"roofline/analysis/roofline_section.hpp\"")
+# targets may not, by prefix (roofline/model/, roofline/report/, ..., roofline/llm/) or by a path into analysis/.
+put(analysis/model/include/roofline/model/plateaus.hpp "#pragma once")
+put(bench/cli/ok.cpp "#include \"roofline/model/roofline_section.hpp\"" "#include \"roofline/llm/model.hpp\"")
+put(bench/drivers/ok.cpp "#include \"roofline/model/roofline_section.hpp\"")
+put(bench/harness/derives.cpp "#include <vector>" "#include \"roofline/model/roofline_section.hpp\"")
 put(bench/targets/cpu/llm.cpp "#include <roofline/llm/model.hpp>")
-put(bench/targets/opencl/curve.hpp "#pragma once" "#include \"../../../analysis/model/include/roofline/analysis/plateaus.hpp\"")
+put(bench/targets/opencl/curve.hpp "#pragma once" "#include \"../../../analysis/model/include/roofline/model/plateaus.hpp\"")
 
 roofline_layer_violations(${root} got)
 set(expected
   "bench/facts/bad.cpp:1: bench/facts includes \"roofline/opencl/work.hpp\", a header of the opencl target (bench/targets/opencl/include/roofline/opencl/work.hpp)"
-  "bench/harness/bad.cpp:1: bench/harness includes \"roofline/bench/gemm_plan.hpp\", a header of the cpu target (bench/targets/cpu/include/roofline/bench/gemm_plan.hpp)"
-  "bench/harness/derives.cpp:2: bench/harness includes \"roofline/analysis/roofline_section.hpp\", an analysis header"
+  "bench/harness/bad.cpp:1: bench/harness includes \"roofline/cpu/gemm_plan.hpp\", a header of the cpu target (bench/targets/cpu/include/roofline/cpu/gemm_plan.hpp)"
+  "bench/harness/derives.cpp:2: bench/harness includes \"roofline/model/roofline_section.hpp\", an analysis header"
   "bench/targets/cpu/bad.hpp:2: the cpu target includes \"roofline/cuda/plan.hpp\", a header of the cuda target (bench/targets/cuda/include/roofline/cuda/plan.hpp)"
   "bench/targets/cpu/llm.cpp:1: the cpu target includes \"roofline/llm/model.hpp\", an analysis header"
   "bench/targets/cuda/bad.cpp:1: the cuda target includes \"roofline/opencl/work.hpp\", a header of the opencl target (bench/targets/opencl/include/roofline/opencl/work.hpp)"
   "bench/targets/cuda/relative.cpp:1: the cuda target includes \"../cpu/stream_arena.hpp\", a header of the cpu target (bench/targets/cpu/stream_arena.hpp)"
-  "bench/targets/opencl/bad.cpp:4: the opencl target includes \"roofline/bench/gemm_plan.hpp\", a header of the cpu target (bench/targets/cpu/include/roofline/bench/gemm_plan.hpp)"
-  "bench/targets/opencl/curve.hpp:2: the opencl target includes \"../../../analysis/model/include/roofline/analysis/plateaus.hpp\", an analysis header (analysis/model/include/roofline/analysis/plateaus.hpp)"
+  "bench/targets/opencl/bad.cpp:4: the opencl target includes \"roofline/cpu/gemm_plan.hpp\", a header of the cpu target (bench/targets/cpu/include/roofline/cpu/gemm_plan.hpp)"
+  "bench/targets/opencl/curve.hpp:2: the opencl target includes \"../../../analysis/model/include/roofline/model/plateaus.hpp\", an analysis header (analysis/model/include/roofline/model/plateaus.hpp)"
   "bench/targets/opencl/rooted.cpp:1: the opencl target includes \"bench/targets/cuda/include/roofline/cuda/plan.hpp\", a header of the cuda target (bench/targets/cuda/include/roofline/cuda/plan.hpp)")
 if(NOT got STREQUAL expected)
   list(JOIN got "\n  " got_text)

@@ -10,12 +10,12 @@
 
 #include <gtest/gtest.h>
 
-#include "roofline/analysis/compare_gate.hpp"
-#include "roofline/analysis/key_figures.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
-#include "roofline/bench/llm_chain.hpp"
-#include "roofline/bench/suite.hpp"
+#include "roofline/regress/compare_gate.hpp"
+#include "roofline/model/key_figures.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roofline_section.hpp"
+#include "roofline/drivers/llm_chain.hpp"
+#include "roofline/cpu/suite.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/llm/config.hpp"
 #include "support/typed_results.hpp"

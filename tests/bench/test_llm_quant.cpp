@@ -8,10 +8,10 @@
 
 #include <gtest/gtest.h>
 
-#include "roofline/bench/llm_chain.hpp"
-#include "roofline/bench/llm_quant.hpp"
-#include "roofline/bench/machine.hpp"
-#include "roofline/bench/suite.hpp"
+#include "roofline/drivers/llm_chain.hpp"
+#include "roofline/drivers/llm_quant.hpp"
+#include "roofline/facts/machine.hpp"
+#include "roofline/cpu/suite.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/llm/config.hpp"
 #include "roofline/llm/quant.hpp"

@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "roofline/bench/cpu_target.hpp"
-#include "roofline/bench/llm_target.hpp"
-#include "roofline/bench/measure.hpp"
+#include "roofline/cpu/cpu_target.hpp"
+#include "roofline/drivers/llm_target.hpp"
+#include "roofline/harness/measure.hpp"
 #include "roofline/llm/config.hpp"
 
 namespace roofline {

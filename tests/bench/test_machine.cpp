@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/bench/cpuid.hpp"
-#include "roofline/bench/machine.hpp"
-#include "roofline/bench/memory.hpp"
-#include "roofline/bench/pinning.hpp"
+#include "roofline/facts/cpuid.hpp"
+#include "roofline/facts/machine.hpp"
+#include "roofline/facts/memory.hpp"
+#include "roofline/facts/pinning.hpp"
 #include "support/gzip_json.hpp"
 
 namespace roofline {

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "roofline/bench/memory.hpp"
+#include "roofline/facts/memory.hpp"
 
 namespace roofline {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/bench/paired_runs.hpp"
+#include "roofline/drivers/paired_runs.hpp"
 #include "roofline/common/errors.hpp"
 #include "support/temp_files.hpp"
 

@@ -2,8 +2,8 @@
 // sweep that stops once DRAM is flat) and that full measures at least as much of everything, longer.
 #include <gtest/gtest.h>
 
-#include "roofline/analysis/compare.hpp"
-#include "roofline/bench/profile.hpp"
+#include "roofline/regress/compare.hpp"
+#include "roofline/harness/profile.hpp"
 
 namespace roofline {
 namespace {

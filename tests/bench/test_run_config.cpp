@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/bench/run_config.hpp"
+#include "roofline/harness/run_config.hpp"
 
 namespace roofline {
 

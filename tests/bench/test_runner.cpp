@@ -8,8 +8,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "roofline/bench/runner.hpp"
-#include "roofline/bench/target.hpp"
+#include "roofline/harness/runner.hpp"
+#include "roofline/harness/target.hpp"
 
 namespace roofline {
 using nlohmann::json;

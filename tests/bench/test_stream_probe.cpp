@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "roofline/bench/stream_probe.hpp"
+#include "roofline/harness/stream_probe.hpp"
 
 namespace roofline {
 namespace {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/bench/bandwidth_plan.hpp"
+#include "roofline/cpu/bandwidth_plan.hpp"
 
 namespace roofline {
 namespace {

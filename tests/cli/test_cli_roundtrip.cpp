@@ -18,8 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_harness.hpp"
-#include "roofline/analysis/results_document.hpp"
-#include "roofline/analysis/results_fields.hpp"
+#include "roofline/model/results_document.hpp"
+#include "roofline/model/results_fields.hpp"
 #include "roofline/common/errors.hpp"
 #include "support/gzip_json.hpp"
 

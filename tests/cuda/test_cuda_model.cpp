@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/spec.hpp"
+#include "roofline/report/spec.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/cuda/facts.hpp"
 #include "roofline/cuda/nvml.hpp"

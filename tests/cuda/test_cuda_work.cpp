@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "roofline/cuda/device_work.hpp"
 #include "roofline/cuda/facts.hpp"
 #include "roofline/cuda/nvml.hpp"

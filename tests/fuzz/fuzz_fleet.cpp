@@ -4,8 +4,8 @@
 #include <cstdint>
 
 #include "fuzz_support.hpp"
-#include "roofline/analysis/fleet.hpp"
-#include "roofline/analysis/fleet_file.hpp"
+#include "roofline/fleet/fleet.hpp"
+#include "roofline/fleet/fleet_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto path = roofline::fuzz::write_scratch("fleet.json", data, size);

@@ -7,8 +7,8 @@
 #include <filesystem>
 
 #include "fuzz_support.hpp"
-#include "roofline/analysis/history.hpp"
-#include "roofline/analysis/results_document.hpp"
+#include "roofline/history/history.hpp"
+#include "roofline/model/results_document.hpp"
 
 namespace {
 

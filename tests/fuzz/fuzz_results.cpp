@@ -4,8 +4,8 @@
 #include <cstdint>
 
 #include "fuzz_support.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/roofline_section.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/roofline_section.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto path = roofline::fuzz::write_scratch("results.json", data, size);

@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "fuzz_support.hpp"
-#include "roofline/analysis/spec.hpp"
+#include "roofline/report/spec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto path = roofline::fuzz::write_scratch("spec.json", data, size);

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/kernels/amx_tile.hpp"
-#include "roofline/kernels/peak.hpp"
+#include "roofline/kernels/cpu/amx_tile.hpp"
+#include "roofline/kernels/cpu/peak.hpp"
 
 namespace roofline {
 namespace {

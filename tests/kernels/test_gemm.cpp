@@ -9,7 +9,7 @@
 #include <Eigen/Core>
 #include <gtest/gtest.h>
 
-#include "roofline/kernels/gemm.hpp"
+#include "roofline/kernels/cpu/gemm.hpp"
 #include "roofline/common/gemm_count.hpp"
 
 #include "host_features.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/kernels/peak.hpp"
+#include "roofline/kernels/cpu/peak.hpp"
 
 #include "host_features.hpp"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "kernels/host_features.hpp"
-#include "roofline/kernels/quant_dot.hpp"
+#include "roofline/kernels/cpu/quant_dot.hpp"
 
 namespace roofline {
 namespace {

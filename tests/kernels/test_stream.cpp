@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/kernels/stream.hpp"
+#include "roofline/kernels/cpu/stream.hpp"
 
 namespace roofline {
 namespace {

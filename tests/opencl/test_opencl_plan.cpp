@@ -6,7 +6,7 @@
 
 #include <set>
 
-#include "roofline/bench/run_plan.hpp"
+#include "roofline/harness/run_plan.hpp"
 #include "roofline/opencl/device_plan.hpp"
 
 namespace roofline::opencl {

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "roofline/bench/runner.hpp"
+#include "roofline/harness/runner.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/opencl/device_plan.hpp"
 #include "roofline/opencl/discovery.hpp"

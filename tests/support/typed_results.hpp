@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/analysis/results_document.hpp"
+#include "roofline/model/results_document.hpp"
 #include "roofline/common/schema_version.hpp"
 
 namespace roofline::testing {

@@ -1,6 +1,6 @@
 // `roofline_test_target`: the `roofline` command line with the test-only target registered beside the built
 // ones (`--target test:0`), for the CLI tests of the target seam.
-#include "roofline/bench/cli.hpp"
+#include "roofline/cli/cli.hpp"
 #include "test_target.hpp"
 
 int main(int argc, char** argv) {

@@ -14,9 +14,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/benchmark_name.hpp"
+#include "roofline/harness/benchmark_name.hpp"
 #include "roofline/common/gemm_labels.hpp"
-#include "roofline/bench/run_config.hpp"
+#include "roofline/harness/run_config.hpp"
 #include "roofline/common/gemm_count.hpp"
 
 namespace roofline::testing {

@@ -1,7 +1,7 @@
 // The test-only target (test_target.cpp): prepared timings behind the Target interface.
 #pragma once
 
-#include "roofline/bench/target.hpp"
+#include "roofline/harness/target.hpp"
 
 namespace roofline::testing {
 

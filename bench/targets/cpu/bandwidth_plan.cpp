@@ -1,12 +1,12 @@
 // Sizing the bandwidth sweep: see bandwidth_plan.hpp.
-#include "roofline/bench/bandwidth_plan.hpp"
+#include "roofline/cpu/bandwidth_plan.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "roofline/bench/profile.hpp"
+#include "roofline/harness/profile.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/units.hpp"
 

@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/bandwidth_plan.hpp"
-#include "roofline/bench/benchmark_name.hpp"
-#include "roofline/bench/profile.hpp"
+#include "roofline/cpu/bandwidth_plan.hpp"
+#include "roofline/harness/benchmark_name.hpp"
+#include "roofline/harness/profile.hpp"
 
 namespace roofline {
 namespace {

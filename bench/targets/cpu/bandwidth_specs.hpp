@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "roofline/bench/runner.hpp"
-#include "roofline/bench/run_config.hpp"
+#include "roofline/harness/runner.hpp"
+#include "roofline/harness/run_config.hpp"
 #include "stream_arena.hpp"
 
 namespace roofline {
@@ -37,7 +37,7 @@ void add_specs(const std::vector<StreamKernel>& kernels, std::uint64_t size, int
 
 }  // namespace roofline
 
-#include "roofline/bench/cpu_plan.hpp"
+#include "roofline/cpu/cpu_plan.hpp"
 
 namespace roofline {
 

@@ -1,6 +1,6 @@
 // The CPU's plan: see cpu_plan.hpp. The estimates use planning rates (a guess per precision and per memory level,
 // deliberately low) and never feed a measured figure; a run that takes longer than its estimate says so.
-#include "roofline/bench/cpu_plan.hpp"
+#include "roofline/cpu/cpu_plan.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,13 +8,13 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/benchmark_name.hpp"
-#include "roofline/bench/plausible_caches.hpp"
-#include "roofline/bench/profile.hpp"
+#include "roofline/harness/benchmark_name.hpp"
+#include "roofline/harness/plausible_caches.hpp"
+#include "roofline/harness/profile.hpp"
 #include "roofline/common/gemm_count.hpp"
 #include "roofline/common/units.hpp"
-#include "roofline/kernels/peak.hpp"
-#include "roofline/kernels/quant_dot.hpp"
+#include "roofline/kernels/cpu/peak.hpp"
+#include "roofline/kernels/cpu/quant_dot.hpp"
 #include "bandwidth_specs.hpp"
 #include "roof_probe.hpp"
 

@@ -1,9 +1,9 @@
 // The host CPU behind the Target interface: see cpu_target.hpp.
-#include "roofline/bench/cpu_target.hpp"
+#include "roofline/cpu/cpu_target.hpp"
 
 #include <algorithm>
 
-#include "roofline/bench/suite.hpp"
+#include "roofline/cpu/suite.hpp"
 
 namespace roofline {
 namespace {

@@ -1,5 +1,5 @@
 // Planning the gemm suite: see gemm_plan.hpp.
-#include "roofline/bench/gemm_plan.hpp"
+#include "roofline/cpu/gemm_plan.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "roofline/bench/profile.hpp"
+#include "roofline/harness/profile.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/gemm_count.hpp"
 #include "roofline/common/units.hpp"

@@ -9,11 +9,11 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/pinning.hpp"
-#include "roofline/bench/stream_probe.hpp"
+#include "roofline/facts/pinning.hpp"
+#include "roofline/harness/stream_probe.hpp"
 #include "roofline/common/huge_pages.hpp"
 #include "roofline/common/roof_probe.hpp"
-#include "roofline/kernels/stream.hpp"
+#include "roofline/kernels/cpu/stream.hpp"
 
 namespace roofline {
 using nlohmann::json;

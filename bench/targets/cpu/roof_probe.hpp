@@ -16,8 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/bench/machine.hpp"
-#include "roofline/bench/run_config.hpp"
+#include "roofline/facts/machine.hpp"
+#include "roofline/harness/run_config.hpp"
 #include "stream_arena.hpp"
 
 namespace roofline {

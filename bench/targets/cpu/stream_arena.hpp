@@ -12,11 +12,11 @@
 #include <optional>
 #include <vector>
 
-#include "roofline/bench/machine.hpp"
-#include "roofline/bench/memory.hpp"
-#include "roofline/bench/pinning.hpp"
+#include "roofline/facts/machine.hpp"
+#include "roofline/facts/memory.hpp"
+#include "roofline/facts/pinning.hpp"
 #include "roofline/common/huge_pages.hpp"
-#include "roofline/kernels/stream.hpp"
+#include "roofline/kernels/cpu/stream.hpp"
 
 namespace roofline {
 

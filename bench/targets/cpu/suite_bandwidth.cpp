@@ -22,13 +22,13 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/profile.hpp"
+#include "roofline/harness/profile.hpp"
 #include "roofline/common/huge_pages.hpp"
 #include "roofline/common/units.hpp"
-#include "roofline/bench/bandwidth_plan.hpp"
-#include "roofline/bench/memory.hpp"
-#include "roofline/bench/pinning.hpp"
-#include "roofline/bench/suite.hpp"
+#include "roofline/cpu/bandwidth_plan.hpp"
+#include "roofline/facts/memory.hpp"
+#include "roofline/facts/pinning.hpp"
+#include "roofline/cpu/suite.hpp"
 #include "bandwidth_specs.hpp"
 
 namespace roofline {

@@ -24,11 +24,11 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/cpu_plan.hpp"
-#include "roofline/bench/pinning.hpp"
-#include "roofline/bench/profile.hpp"
-#include "roofline/bench/suite.hpp"
-#include "roofline/kernels/quant_dot.hpp"
+#include "roofline/cpu/cpu_plan.hpp"
+#include "roofline/facts/pinning.hpp"
+#include "roofline/harness/profile.hpp"
+#include "roofline/cpu/suite.hpp"
+#include "roofline/kernels/cpu/quant_dot.hpp"
 
 namespace roofline {
 using nlohmann::json;

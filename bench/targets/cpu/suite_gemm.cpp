@@ -15,11 +15,11 @@
 #include <fmt/ranges.h>
 
 #include "roofline/common/units.hpp"
-#include "roofline/bench/bandwidth_plan.hpp"
-#include "roofline/bench/gemm_plan.hpp"
-#include "roofline/bench/profile.hpp"
-#include "roofline/bench/pinning.hpp"
-#include "roofline/bench/suite.hpp"
+#include "roofline/cpu/bandwidth_plan.hpp"
+#include "roofline/cpu/gemm_plan.hpp"
+#include "roofline/harness/profile.hpp"
+#include "roofline/facts/pinning.hpp"
+#include "roofline/cpu/suite.hpp"
 #include "roofline/common/gemm_count.hpp"
 #include "roofline/common/gemm_labels.hpp"
 #include "roofline/common/roof_probe.hpp"

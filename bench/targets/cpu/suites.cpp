@@ -1,5 +1,5 @@
 // The table of suites `roofline run` executes, in order.
-#include "roofline/bench/suite.hpp"
+#include "roofline/cpu/suite.hpp"
 
 namespace roofline {
 

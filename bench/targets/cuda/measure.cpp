@@ -9,7 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "roofline/bench/benchmark_name.hpp"
+#include "roofline/harness/benchmark_name.hpp"
 #include "roofline/kernels/cuda/check.hpp"
 
 namespace roofline::cuda {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "roofline/bench/gemm_shape.hpp"
+#include "roofline/harness/gemm_shape.hpp"
 
 namespace roofline::cuda {
 namespace {

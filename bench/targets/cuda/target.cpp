@@ -14,9 +14,9 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/benchmark_name.hpp"
-#include "roofline/bench/run_config.hpp"
-#include "roofline/bench/runner.hpp"
+#include "roofline/harness/benchmark_name.hpp"
+#include "roofline/harness/run_config.hpp"
+#include "roofline/harness/runner.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/cuda/device_work.hpp"
 #include "roofline/cuda/facts.hpp"

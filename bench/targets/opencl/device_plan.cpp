@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "roofline/bench/gemm_shape.hpp"
-#include "roofline/bench/plausible_caches.hpp"
-#include "roofline/bench/profile.hpp"
+#include "roofline/harness/gemm_shape.hpp"
+#include "roofline/harness/plausible_caches.hpp"
+#include "roofline/harness/profile.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline/opencl/provider.hpp"
 #include "roofline/opencl/work.hpp"

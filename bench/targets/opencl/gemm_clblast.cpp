@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/gemm_labels.hpp"
-#include "roofline/bench/gemm_shape.hpp"
+#include "roofline/harness/gemm_shape.hpp"
 #include "roofline/opencl/work.hpp"
 #include "work_guard.hpp"
 

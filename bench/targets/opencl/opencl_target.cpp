@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/runner.hpp"
-#include "roofline/bench/sweep_plan.hpp"
+#include "roofline/harness/runner.hpp"
+#include "roofline/harness/sweep_plan.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline/common/errors.hpp"

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/cpuid.hpp"
+#include "roofline/facts/cpuid.hpp"
 #include "roofline/common/x86_pipes.hpp"
 #include "roofline/opencl/discovery.hpp"
 #include "roofline/opencl/provider.hpp"

@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "prepared.hpp"
-#include "roofline/bench/benchmark_name.hpp"
-#include "roofline/bench/environment.hpp"
+#include "roofline/harness/benchmark_name.hpp"
+#include "roofline/harness/environment.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline_opencl_sources.hpp"
 #include "work_guard.hpp"

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/bench/target.hpp"
+#include "roofline/harness/target.hpp"
 #include "session_impl.hpp"
 
 namespace roofline::opencl {

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "roofline/analysis/results.hpp"
+#include "roofline/model/results.hpp"
 #include "roofline/llm/answer.hpp"
 #include "roofline/llm/measured.hpp"
 #include "roofline/llm/summary.hpp"

@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_document.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_document.hpp"
 #include "roofline/llm/estimate.hpp"
 #include "roofline/llm/moe.hpp"
 #include "roofline/llm/observed.hpp"

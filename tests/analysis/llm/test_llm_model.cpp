@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/analysis/results.hpp"
-#include "roofline/analysis/results_document.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_document.hpp"
 #include "roofline/llm/estimate.hpp"
 #include "roofline/llm/ops.hpp"
 #include "roofline/llm/roofs.hpp"

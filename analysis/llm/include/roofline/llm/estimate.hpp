@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis/model.hpp"
+#include "roofline/model/model.hpp"
 #include "roofline/llm/ops.hpp"
 #include "roofline/llm/roofs.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis/report_tables.hpp"
+#include "roofline/report/report_tables.hpp"
 #include "roofline/llm/answer.hpp"
 
 namespace roofline::llm {

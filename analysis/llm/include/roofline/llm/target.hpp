@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/analysis/results_document.hpp"
-#include "roofline/analysis/results_targets.hpp"  // kCpuTargetId
+#include "roofline/model/results_document.hpp"
+#include "roofline/model/results_targets.hpp"  // kCpuTargetId
 
 namespace roofline::llm {
 

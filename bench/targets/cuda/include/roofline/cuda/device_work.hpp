@@ -3,7 +3,7 @@
 // at the clock it ran at). Plain C++, in the model library, so host tests check the plumbing with a fake work.
 #pragma once
 
-#include "roofline/bench/target.hpp"
+#include "roofline/harness/target.hpp"
 #include "roofline/cuda/measure.hpp"
 
 namespace roofline::cuda {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/bench/target.hpp"
+#include "roofline/harness/target.hpp"
 #include "roofline/cuda/properties.hpp"
 
 namespace roofline::cuda {

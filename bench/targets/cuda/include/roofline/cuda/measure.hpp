@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "roofline/bench/benchmark_name.hpp"
+#include "roofline/harness/benchmark_name.hpp"
 #include "roofline/cuda/nvml.hpp"
 #include "roofline/cuda/properties.hpp"
 #include "roofline/kernels/cuda/compute.hpp"

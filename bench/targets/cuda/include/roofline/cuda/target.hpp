@@ -5,7 +5,7 @@
 // launches). Built only with CUDA (ROOFLINE_HAVE_CUDA); cli/targets.cpp registers the provider.
 #pragma once
 
-#include "roofline/bench/target.hpp"
+#include "roofline/harness/target.hpp"
 
 namespace roofline::cuda {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "roofline/bench/machine.hpp"
-#include "roofline/bench/run_config.hpp"
-#include "roofline/bench/run_plan.hpp"
-#include "roofline/bench/sweep_plan.hpp"
+#include "roofline/facts/machine.hpp"
+#include "roofline/harness/run_config.hpp"
+#include "roofline/harness/run_plan.hpp"
+#include "roofline/harness/sweep_plan.hpp"
 #include "roofline/opencl/device_facts.hpp"
 #include "roofline/opencl/measure.hpp"
 

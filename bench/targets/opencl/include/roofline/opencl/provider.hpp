@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/bench/run_config.hpp"
-#include "roofline/bench/target.hpp"
+#include "roofline/harness/run_config.hpp"
+#include "roofline/harness/target.hpp"
 #include "roofline/opencl/device_plan.hpp"
 #include "roofline/opencl/work.hpp"
 

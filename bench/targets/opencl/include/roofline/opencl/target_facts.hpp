@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "roofline/bench/target.hpp"
+#include "roofline/harness/target.hpp"
 #include "roofline/opencl/device_facts.hpp"
 
 namespace roofline::opencl {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/bench/benchmark_name.hpp"
-#include "roofline/bench/target.hpp"
+#include "roofline/harness/benchmark_name.hpp"
+#include "roofline/harness/target.hpp"
 #include "roofline/opencl/measure.hpp"
 
 namespace roofline::opencl {

@@ -1,0 +1,44 @@
+// Dequant-dot ceilings (issue 38): from the compute suite's dequant_dot entries (labels.suite "dequant_dot":
+// a GEMV of weights in a block format, q8_0 .. q6_k and int4-g128, times quantized activations, per ISA,
+// with the weights in L1 and in L2), the rate each format's weights can be unpacked and multiplied at:
+//   roofline.dequant_table     every format x ISA x level x threads row, measured, failed or not supported,
+//                              with the fp32 FMA peak at its thread count beside it
+//   roofline.dequant_ceilings  per format and thread count the best row (weights/s; flop_per_second = 2 FLOP
+//                              per weight, one multiply-add), what `roofline llm` bounds a quantized step by
+//   roofline.dequant_placements  the quantized GEMVs (batch 1..16, weights in DRAM) on that roof and DRAM's
+// A ceiling is the best repetition's best call, as for the compute ceilings. Key figures:
+// dequant/<format>/threads:T (weights/s).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/model/key_figures.hpp"
+#include "roofline/model/results_view.hpp"
+
+namespace roofline {
+
+// The counting convention of the dequant-dot rows, for the section's conventions.
+std::string dequant_counting_convention();
+
+// {"dequant_table": [...], "dequant_ceilings": [...], "notes": [...]} of one target's entries (its
+// target_document; the CPU's today, the only target with dequant-dot kernels); `section` is that target's
+// roofline section so far (its compute_ceilings give the fp32 FMA peak beside each row). An empty object when
+// the target has no dequant_dot entries (files from before issue 38), so their sections stay as they were.
+nlohmann::json derive_dequant_ceilings(const ResultsView& view, const TargetView& target, const nlohmann::json& section);
+
+// roofline.dequant_placements (dequant_placements.cpp): the target's dequant_gemv entries (a format's best kernel
+// over weights sized for main memory at batch 1..16) with `attainable` = min(main memory's roof x ai, the format's
+// dequant-dot roof as FLOP/s), `bound` "memory" or "dequant" and `efficiency`; `ceilings` holds dequant_ceilings.
+nlohmann::json derive_dequant_placements(const ResultsView& view, const TargetView& target, const nlohmann::json& section,
+                                         const nlohmann::json& ceilings);
+
+// The key figures of roofline.dequant_ceilings (appended to `out`); throws InputError on a mistyped entry.
+void add_dequant_key_figures(const nlohmann::json& roofline, std::vector<KeyFigure>& out);
+
+// The best dequant ceiling of `format` ("q8_0", ..., "int4") at `threads`, or null.
+const nlohmann::json* dequant_roof(const nlohmann::json& section, const std::string& format, int threads);
+
+}  // namespace roofline

@@ -1,0 +1,20 @@
+// What the matrix engine (AMX tiles) adds on this machine, in a sentence per precision: the ratio of its
+// measured ceiling to the vector units' (AMX over AVX-512), or, where no matrix-unit roof was measured, why
+// not (the CPU lacks AMX, the OS or a hypervisor does not let it run, --max-isa capped it, or the file was
+// measured by a version without tile kernels). Shown by the report under the compute table and in the notes.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/model/results_view.hpp"
+
+namespace roofline {
+
+// {"roofs": bool (any matrix ceiling measured), "lines": [sentences], "ratios": [{precision, threads,
+// matrix, vector, ratio}]} from the compute ceilings just derived for `target` (one of view.targets()), its facts
+// (TargetView::matrix_engine_status, _source, _advertised) and the run's context (max_isa, the compute suite's
+// unsupported rows).
+nlohmann::json matrix_engine_summary(const ResultsView& view, const TargetView& target,
+                                     const nlohmann::json& compute_ceilings);
+
+}  // namespace roofline

@@ -1,0 +1,266 @@
+// The typed results model (issue 47): a results file as structs, with one reader (read_results, which runs the
+// schema validation of results.hpp first) and one writer (to_json), such that read -> write -> read gives the
+// same document. Every field is std::optional: absent in the file, nullopt here, absent again when written.
+// Each object keeps what its members do not hold in `extra`, so nothing is lost: an explicit null (allowed for
+// every field), a field of a newer build (the default, lenient reader keeps it; the strict reader, used by the
+// tests, refuses it naming it), and, in `context` and `roofline`, the sections not typed yet (context.suites,
+// environment, plan, time_budget, binding; roofline.best_backends, compute_table, dequant_*, crossovers, ...),
+// which both readers check against the catalogue of known fields (results/fields.txt) in strict mode.
+//
+// The model is the lowest layer of roofline::model (ARCHITECTURE.md says why it is not a library of its own):
+// it uses only common and nlohmann-json, and the rest of the model, bench and the analysis libraries read it.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/model/results_document_fields.hpp"
+
+namespace roofline {
+
+#define ROOFLINE_OPTIONAL_MEMBER(type, name) std::optional<type> name;
+// What every typed object keeps besides its members: the fields it does not hold, and which of its number
+// members (or elements of them: "samples[2]", "ops_per_unit_per_clock.bf16/matrix") the file wrote as integers,
+// so that the document written back is the same text (history's results_hash is over that text).
+#define ROOFLINE_RECORD_TAIL                              \
+  nlohmann::json extra = nlohmann::json::object();        \
+  std::set<std::string> integer_numbers;
+
+// benchmarks[].labels: our words and integers on every entry (results/README.md, "benchmarks").
+struct EntryLabels {
+  ROOFLINE_LABELS_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// One read probe of benchmarks[].roof_now.before/.after (roof_now.hpp's RoofProbeRecord, as recorded).
+struct RoofProbeFields {
+  ROOFLINE_PROBE_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<double>> samples;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct EntryRoofNow {
+  std::optional<RoofProbeFields> before, after;
+  ROOFLINE_RECORD_TAIL
+};
+
+// One entry of `benchmarks`: Google Benchmark's fields (name, run_name, run_type, aggregate_name, repetitions,
+// iterations, real_time, ...), our counters (bytes_per_second, flop_per_second, working_set_bytes, ...),
+// labels and the roof of the moment.
+struct BenchmarkEntry {
+  ROOFLINE_ENTRY_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<EntryLabels> labels;
+  std::optional<EntryRoofNow> roof_now;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct CacheRecord {
+  ROOFLINE_CACHE_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct AmxRecord {
+  ROOFLINE_AMX_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::map<std::string, bool>> advertised;
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.machine: the host's facts, each with its source.
+struct MachineRecord {
+  ROOFLINE_MACHINE_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<CacheRecord>> caches;
+  std::optional<std::vector<long long>> core_first_pu;
+  std::optional<std::map<std::string, bool>> isa;
+  std::optional<AmxRecord> amx;
+  std::optional<std::vector<std::string>> notes;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct MemoryLevelRecord {
+  ROOFLINE_LEVEL_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.targets[]: one target's facts (bench/harness's TargetFacts as written).
+struct TargetRecord {
+  ROOFLINE_TARGET_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<MemoryLevelRecord>> memory_levels;
+  std::optional<std::map<std::string, double>> ops_per_unit_per_clock;
+  std::optional<nlohmann::json> details;  // the API's own facts: shown, never interpreted
+  std::optional<std::vector<std::string>> notes;
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.environment.canary.checkpoints[]: the canary between two suites (`at`: the suite that followed it).
+struct CanaryCheckpointRecord {
+  ROOFLINE_CHECKPOINT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.environment.canary (DRAM; `passes`) and .core_canary (the cores' own throughput; `samples`).
+struct CanaryRecord {
+  ROOFLINE_CANARY_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<CanaryCheckpointRecord>> checkpoints;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct ProcStatRecord {
+  ROOFLINE_PROC_STAT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.environment.start / .end: the machine's state at either end of the run.
+struct EnvironmentSnapshot {
+  ROOFLINE_SNAPSHOT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<nlohmann::json> governor, turbo;  // a word, a flag or null, as the OS said it
+  std::optional<std::vector<double>> load_avg;
+  std::optional<ProcStatRecord> proc_stat;
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.environment: what the environment guard saw (steal, other processes, the canaries, the clock).
+struct RunEnvironment {
+  ROOFLINE_ENVIRONMENT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<CanaryRecord> canary, core_canary;
+  std::optional<EnvironmentSnapshot> start, end;
+  ROOFLINE_RECORD_TAIL
+};
+
+// `context`: Google Benchmark's context and our run facts. `extra` holds the sections not typed yet.
+struct ResultsContext {
+  ROOFLINE_CONTEXT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<long long>> threads;
+  std::optional<std::vector<std::string>> notes;
+  std::optional<MachineRecord> machine;
+  std::optional<std::vector<TargetRecord>> targets;
+  std::optional<RunEnvironment> environment;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct ComputeCeilingRecord {
+  ROOFLINE_COMPUTE_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct MemoryCeilingRecord {
+  ROOFLINE_MEMORY_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<nlohmann::json> pattern;  // the access pattern a target's curve ran: a word, or null
+  ROOFLINE_RECORD_TAIL
+};
+
+struct PageSizeCeilingRecord {
+  ROOFLINE_PAGES_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct RidgePointRecord {
+  ROOFLINE_RIDGE_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct PlacementRoof {
+  ROOFLINE_ROOF_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct PlacementOffload {
+  ROOFLINE_OFFLOAD_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct PlacementRoofNow {
+  ROOFLINE_ROOFNOW_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct PlacementAlternative {  // roofline.placements[].roofs[]: the point against every roof
+  ROOFLINE_ROOFS_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct PlacementRecord {
+  ROOFLINE_PLACEMENT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<PlacementRoof> roof;
+  std::optional<PlacementOffload> offload;
+  std::optional<PlacementRoofNow> roof_now;
+  std::optional<std::vector<PlacementAlternative>> roofs;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct TransferCeilingRecord {
+  ROOFLINE_TRANSFER_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct LaunchLatencyRecord {
+  ROOFLINE_LAUNCH_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// The `roofline` section: the fixed-shape arrays of DESIGN.md typed; `extra` holds the derived tables not
+// typed yet (best_backends, compute_table, conventions, crossovers, dequant_*, matrix_engine, memory_levels,
+// roof_violations, theoretical_peaks).
+struct RooflineSection {
+  std::optional<long long> schema_version;
+  std::optional<std::vector<ComputeCeilingRecord>> compute_ceilings;
+  std::optional<std::vector<MemoryCeilingRecord>> memory_ceilings;
+  std::optional<std::vector<PageSizeCeilingRecord>> page_size_ceilings;
+  std::optional<std::vector<RidgePointRecord>> ridge_points;
+  std::optional<std::vector<PlacementRecord>> placements;
+  std::optional<std::vector<TransferCeilingRecord>> transfer_ceilings;
+  std::optional<std::vector<LaunchLatencyRecord>> launch_latency;
+  std::optional<std::vector<std::string>> notes;
+  ROOFLINE_RECORD_TAIL
+};
+
+#undef ROOFLINE_OPTIONAL_MEMBER
+#undef ROOFLINE_RECORD_TAIL
+
+// A whole results file. `roofline` is absent in plain Google Benchmark JSON.
+struct ResultsDocument {
+  ResultsContext context;
+  std::vector<BenchmarkEntry> benchmarks;
+  std::optional<RooflineSection> roofline;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+enum class ReadMode {
+  lenient,  // what every command uses: a field the model does not know is kept in `extra` (a newer build's file)
+  strict    // the tests': a field outside results/fields.txt, or one the typed model does not hold, is an error
+};
+
+// The one reader: classify_results (the schema's validation; plain Google Benchmark JSON reads too, without a
+// roofline section), then, in strict mode, the catalogue, then the typed read. Throws InputError "<file>: <path>
+// ..." naming the first bad field, e.g. "run.json: benchmarks[3].labels.flavour is not a field of the results
+// model" (strict), or "run.json: roofline.placements[0].kernel is not a string".
+ResultsDocument read_results(const nlohmann::json& doc, const std::string& file,
+                             ReadMode mode = ReadMode::lenient);
+
+// The entries that are single repetitions (run_type "iteration", or none) or, with `aggregate` non-empty, the
+// aggregates of that name ("median", "max", ...), optionally only those of labels.suite `suite` (empty: any),
+// never a failed one: results.hpp's benchmark_entries over the typed document, in file order.
+std::vector<const BenchmarkEntry*> benchmark_entries(const ResultsDocument& doc, const std::string& suite,
+                                                     const std::string& aggregate = "");
+
+// load_json_file + read_results, requiring a roofline results file (not plain Google Benchmark JSON): what a
+// command that takes one results file reads it with; the same errors as load_results.
+ResultsDocument load_results_document(const std::filesystem::path& path, ReadMode mode = ReadMode::lenient);
+
+// The one writer: the document as JSON, every present field and every `extra` field, so that
+// to_json(read_results(x)) == x, to the text: its dump() is x's (the integers of number fields stay integers).
+nlohmann::json to_json(const ResultsDocument& doc);
+// nlohmann's ADL hook: `nlohmann::json j = doc;`.
+void to_json(nlohmann::json& j, const ResultsDocument& doc);
+// The writers of the parts, for writers and tests that hold one entry or one section.
+nlohmann::json to_json(const BenchmarkEntry& entry);
+nlohmann::json to_json(const EntryLabels& labels);
+nlohmann::json to_json(const ResultsContext& context);
+nlohmann::json to_json(const RooflineSection& roofline);
+
+}  // namespace roofline

@@ -1,0 +1,40 @@
+// Which target a typed record belongs to, and a target's memory as the file records it, read alike for every
+// target (issue 47): the typed results model's answers, so that no reader outside the model says what a record
+// without a target means or where the host CPU's facts live.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "roofline/model/results_document.hpp"
+#include "roofline/model/results_view.hpp"  // kCpuTargetId
+
+namespace roofline {
+
+// The target a record belongs to: its `target` (a benchmark entry's labels.target), the host CPU's when it has
+// none, as in every file from before targets. The one place the typed model says that default (results_view.hpp's
+// entry_target says it over JSON); readers ask this, never `target.value_or(...)`.
+template <class Record>
+  requires requires(const Record& r) { r.target.value_or(""); }
+std::string target_of(const Record& record) {
+  return record.target.value_or(kCpuTargetId);
+}
+std::string target_of(const BenchmarkEntry& entry);
+// The target of a section holding one target's entries (as llm's select_target leaves it): its first memory
+// ceiling's, the host CPU's when it has none.
+std::string target_of(const RooflineSection& section);
+
+// One target's memory as the file records it, read alike for every target: its level names, innermost first
+// (empty: the file does not list them), and its memory with where that comes from, in words. The results view's
+// rule (TargetView): the host CPU's memory is the host's (context.machine), even where context.targets lists
+// it; a CPU that context.targets does not list has the host's levels (L1..DRAM); any other target's facts are its
+// entry of context.targets (none: nothing recorded).
+struct TargetMemoryFacts {
+  std::vector<std::string> level_names;
+  double total_bytes = 0.0;      // 0: not recorded
+  double available_bytes = 0.0;  // 0: not recorded
+  std::string source;
+};
+TargetMemoryFacts target_memory_facts(const ResultsContext& context, const std::string& target);
+
+}  // namespace roofline

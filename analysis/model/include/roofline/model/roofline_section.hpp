@@ -1,0 +1,48 @@
+// Deriving the `roofline` section of a results file from its benchmarks and context: memory ceilings per
+// level, compute ceilings per precision, ridge points, and placements of GEMV/GEMM points. Only reads the
+// results document, so a section can be re-derived from any results file long after the run.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/model/results_view.hpp"
+#include "roofline/common/roof_probe.hpp"  // kRoofKernel
+
+namespace roofline {
+
+// The whole section (schema in results/README.md): every target's with entries by the one per-target derivation
+// (target_roofline.hpp), the host CPU's first; every entry carries `target`. The json overload builds a view.
+nlohmann::json derive_roofline(const ResultsView& view);
+nlohmann::json derive_roofline(const nlohmann::json& results);
+
+// The levels the section's memory ceilings name: the CPU's (L1..DRAM) in that order, then any other target's
+// names in the order its ceilings list them (innermost first).
+std::vector<std::string> memory_level_names(const nlohmann::json& roofline_section);
+
+// Ridge point per (precision, engine, threads) x memory level: peak / that level's roof bandwidth.
+nlohmann::json derive_ridge_points(const nlohmann::json& roofline_section);
+
+// The counting conventions, stated in every results file and report.
+nlohmann::json counting_conventions();
+
+// The memory ceiling that is the roof of `level` at `threads` threads (the kRoofKernel's ceiling, the better
+// of its main-sweep and page_size_ceilings rows; or the best ceiling of that level when the roof kernel was
+// not measured), or nullptr. A DRAM roof's "pages" says which page size it was measured on.
+const nlohmann::json* memory_roof(const nlohmann::json& roofline_section, const std::string& level, int threads);
+
+// The best compute ceiling of `precision` at `threads` threads on `engine` ("vector" or "matrix"; empty:
+// either), or nullptr. Ceilings without an engine field (older files) are vector.
+const nlohmann::json* compute_roof(const nlohmann::json& roofline_section, const std::string& precision,
+                                   int threads, const std::string& engine = "");
+
+// A ceiling's or roof's engine: its "engine" field, "vector" when absent; throws InputError naming `where`
+// for anything but "vector" or "matrix".
+std::string engine_field(const nlohmann::json& entry, const std::string& where);
+
+// Appends a note (a sentence for people) to the section's notes, once.
+void add_note(nlohmann::json& roofline_section, const std::string& note);
+
+}  // namespace roofline

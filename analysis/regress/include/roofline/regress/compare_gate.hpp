@@ -1,0 +1,198 @@
+// The CI gate of `roofline compare`: it judges key figures only (key_figures.hpp: ceilings per level,
+// precision and engine, the clock, GEMV/GEMM at batch 1 and the largest batch; per thread count), never
+// the per-size or per-repetition entries, which are shown but share one run's moment and so cry wolf.
+//
+// A figure regresses when its change is worse than its threshold:
+//   - with a history (>= kMinHistoryRuns earlier runs of the same machine and configuration): the change
+//     is measured from the history's median, and threshold = max(floor, k x robust spread), the spread
+//     being 1.4826 x MAD of the per-run values relative to their median, and k = the normal quantile of
+//     1 - alpha/m for m gated figures (Bonferroni: the family of m figures keeps a false-alarm rate of
+//     alpha); its p-value is the normal tail of the robust z, times m;
+//   - without: the change from the base run against the larger no-history floor, "low confidence".
+// The verdict is regression (exit 1), clean (0) or inconclusive (0, or 3 with --fail-on-inconclusive).
+// The environment decides what can be trusted:
+//   - CPU: CPU steal or other processes' CPU time above their limits in either run disturbs every figure:
+//     inconclusive, whatever moved;
+//   - memory: the DRAM triad canary (measured at the start and the end of each run) moving more than
+//     max_canary_drift within either run, or between the two runs, disturbs the shared-memory figures only
+//     (KeyFigure::shared_memory). Shared hosts flip between memory states in minutes (a 2-vCPU VM measured
+//     50 or 90 GB/s at 2 threads, both canary and DRAM figures), and a compute figure does not care.
+//     A shared-memory figure beyond its threshold then makes the verdict inconclusive, not a regression; a
+//     regression of a trusted figure still fails.
+//     The canary is also measured between suites (context.environment.canary.checkpoints): a state that
+//     flips and flips back within a run is seen there, and the runs are compared checkpoint by checkpoint.
+//   - the moment: a figure with a roof of the moment (KeyFigure::roof_now: the read probes around a GEMV) is
+//     not trusted when the two runs' roofs of the moment differ by more than max_canary_drift, whatever the
+//     canary said: the point ran on different memory states (paired runs only; a history keeps no probes).
+//   - cores: the core canary (L2 read; L1 before issue 46; at the start, the checkpoints and the end of each run) moving more than
+//     max_core_canary_drift within either run or between them disturbs the core-bound figures (core_bound in
+//     key_figures.hpp: compute, L1/L2, compute-bound GEMM) alike: beyond its threshold, such a figure is
+//     unclear, not a regression.
+// With a history the reference is the history's median, so only the new run's environment counts: its CPU,
+// its canary's drift, and its canary against the history's median canary (history_add keeps it).
+// In paired mode, inconclusive also when the rounds allowed were not enough. Every verdict line says why.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/regress/identity.hpp"  // machine_identity, configuration_identity: the history keys
+#include "roofline/regress/judge.hpp"
+#include "roofline/model/key_figures.hpp"
+#include "roofline/model/results_document.hpp"
+
+namespace roofline {
+
+inline constexpr int kMinHistoryRuns = 5;
+// History runs used per figure: the latest ones, so that an old real change ages out of the spread.
+inline constexpr int kHistoryWindow = 30;
+
+struct GateOptions {
+  double floor = 0.05;             // relative, with history
+  double floor_no_history = 0.10;  // relative, without
+  double alpha = 0.05;             // family-wise false-alarm rate over the gated figures
+  double max_steal = 0.05;         // CPU time stolen by the hypervisor above this: disturbed
+  double max_busy = 0.10;          // CPU time other processes of the OS took during the run above this: disturbed
+  // The DRAM canary moving more than this (within a run, between the runs, or from the history's): the
+  // memory environment moved. A state flip of a shared host moves it 40-80%; a quiet VM's canary 3-8%.
+  double max_canary_drift = 0.10;
+  // The core canary (L2 read) moving more than this, within a run or between the runs: the cores' own
+  // throughput moved (a host loading the SMT siblings), and the core-bound figures (key_figures.hpp) are not
+  // trusted. A quiet guest's core canary moves 1-3% between runs; a loaded sibling takes a third.
+  double max_core_canary_drift = 0.10;
+  std::vector<std::string> only_figures;  // gate only these ids (confirmation runs); empty: all in common
+};
+
+enum class Outcome { clean, regression, inconclusive };
+std::string_view to_string(Outcome outcome);
+// 0 clean, 1 regression, 0 or 3 inconclusive.
+int exit_code(Outcome outcome, bool fail_on_inconclusive);
+
+// The per-run values of one figure in the history (latest kHistoryWindow, same machine and
+// configuration, the run being judged left out).
+struct FigureNoise {
+  std::vector<double> values;
+  double median = 0.0;
+  double relative_spread = 0.0;  // robust_sigma / median
+};
+struct NoiseModel {
+  std::map<std::string, FigureNoise> figures;  // by KeyFigure id
+  int runs = 0;                                // matching runs found in the history
+  std::string source;                          // e.g. the database path
+  std::vector<std::map<std::string, double>> run_figures;  // the matching runs' figures, newest first
+};
+// The part of a history measured in one memory state: the runs whose DRAM canary (kCanaryFigureId) lies
+// within `limit` of `canary`. Shared-memory figures are judged against these runs only.
+NoiseModel same_memory_state(const NoiseModel& model, double canary, double limit);
+
+// A run's environment, from context.environment (bench/environment.cpp): steal over the run, canary drift.
+struct EnvironmentCheck {
+  bool recorded = false;
+  double steal = 0.0;         // fraction of CPU time stolen during the run
+  double other_busy = 0.0;    // fraction of CPU time other processes took during the run
+  double canary_drift = 0.0;  // the largest |point / start - 1| of the DRAM triad canary (checkpoints and end)
+  double canary = 0.0;        // the canary's level over the run: mean of its points (B/s; 0: none)
+  std::vector<std::pair<std::string, double>> canary_points;  // canary_points(): start, checkpoints, end
+  double clock_drift = 0.0;   // |end / start - 1| of the measured clock
+  double core_canary = 0.0;        // the core canary's level: mean of start and end (B/s; 0: none)
+  double core_canary_drift = 0.0;  // the largest |point / start - 1| of it (checkpoints and end)
+  std::vector<std::pair<std::string, double>> core_canary_points;  // canary_points(, "core_canary")
+  bool core_disturbed = false;     // the core canary moved within the run: core-bound figures
+  bool cpu_disturbed = false;     // steal or other processes above their limits: every figure
+  bool memory_disturbed = false;  // the canary moved within the run: shared-memory figures
+  bool disturbed = false;         // either
+  std::string why;            // "steal 0.2%, canary drift 3.1%, clock drift 0.4%" (+ "> limit" parts)
+};
+EnvironmentCheck check_environment(const ResultsDocument& results, double canary_limit, const GateOptions& options);
+
+struct FigureRow {
+  KeyFigure figure;          // the new run's
+  double base = 0.0;         // the base run's value
+  double next = 0.0;         // the new run's value (paired: median over rounds)
+  double reference = 0.0;    // what the change is measured from: base, or history median
+  double change = 0.0;       // next / reference - 1, sign as measured
+  double threshold = 0.0;    // relative
+  std::string threshold_source;  // "floor 10% (no history: low confidence)", "history: 2.9 x spread 1.2% over 9 runs", ...
+  std::optional<double> p_value;  // adjusted for the number of figures gated
+  int rounds = 0;            // paired mode
+  double base_roof_now = 0.0;  // the base run's KeyFigure::roof_now (0: none, or judged against a history)
+  bool moment_moved = false;   // the two roofs of the moment differ by more than the canary limit: not trusted
+  bool trusted = true;       // false: its environment was disturbed (a regression then reads unclear)
+  Verdict verdict = Verdict::ok;
+  std::string why;
+};
+
+struct Gate {
+  std::vector<FigureRow> figures;
+  std::vector<std::string> only_in_base, only_in_next;  // key figure ids without a partner
+  std::vector<std::string> not_comparable;  // "id (base: best repetition, new: plateau median)": not gated
+  // Like with like (compare_levels.hpp): CPU levels whose boundaries moved between the runs, said and never gated,
+  // and the memory figures taken over the base's sizes because of it.
+  std::vector<std::string> level_changes, aligned_figures;
+  std::vector<std::string> level_starts;  // the first level's start moved (level_start_changes): said, not a boundary
+  EnvironmentCheck base_environment, next_environment;
+  double canary_shift = 0.0;      // |new canary / base canary - 1| (0 when either lacks one)
+  int memory_state_runs = -1;     // with a history: its runs in the new run's memory state (-1: not known)
+  bool memory_disturbed = false;  // within either run or between them: shared-memory figures not trusted
+  std::string memory_why;         // "canary 49.2 GB/s -> 85.1 GB/s between the runs (+73.0% > 10.0%)", ...
+  double core_shift = 0.0;        // |new core canary / base core canary - 1| (0 when either lacks one)
+  bool core_disturbed = false;    // the core canary moved within either run or between them: core-bound figures not trusted
+  std::string core_why;           // "core canary 410 GB/s -> 290 GB/s between the runs (-29.3% > 10.0%)", ...
+  bool history_used = false;
+  int history_runs = 0;
+  std::string history_source;
+  Outcome outcome = Outcome::clean;
+  std::string verdict_line;  // "verdict: REGRESSION: ..." with the reasons
+  std::string method_line;   // how figures were judged
+};
+
+// Builds the noise model for `results` from a history's runs (each run: machine id, configuration id,
+// content hash, figures by id), leaving out the run whose content hash equals `exclude_hash`.
+struct HistoryPoint {
+  std::string machine_id, configuration_id, content_hash;
+  std::map<std::string, double> figures;
+};
+NoiseModel noise_model(const std::vector<HistoryPoint>& runs, const ResultsDocument& results,
+                       const std::string& exclude_hash, const std::string& source);
+
+// The gate's rule, shared with history calibration: k for m figures, and a figure's threshold (with the
+// text saying where it came from) given its history's relative spread.
+double gate_k(double alpha, std::size_t figures);
+std::pair<double, std::string> history_threshold(double relative_spread, double k, const GateOptions& options);
+
+// The outcome both gates decide by, from their judged figures: a regression when any figure regressed;
+// else inconclusive when every figure is disturbed (`disturbed`: the gate's CPU environment, or most of
+// the paired runs) or when a figure is unclear and no more evidence will come (`final`); else clean.
+Outcome decide_outcome(const std::vector<FigureRow>& figures, bool disturbed, bool final);
+
+// Judges two roofline results files on their key figures (noise: nullptr or fewer than kMinHistoryRuns
+// matching runs means no history). Throws InputError when either lacks a roofline section or the runs
+// have no key figure in common.
+Gate gate_runs(const ResultsDocument& base, const ResultsDocument& next, const NoiseModel* noise,
+               const GateOptions& options);
+
+// Paired A/B: per figure id, the base and new values of each round (same order). A figure regresses
+// when the one-sided signed-rank test of the rounds' log ratios is significant after Holm's correction
+// over the figures and the median ratio is worse than the floor; it is "unclear" when the median is worse
+// than the floor but not yet significant. `complete`: no more rounds will be run (unclear ->
+// inconclusive).
+struct PairedRounds {
+  std::vector<KeyFigure> figures;                     // from the first round's new run
+  std::map<std::string, std::vector<double>> base, next;
+  std::vector<EnvironmentCheck> environments;          // every run's
+  int rounds = 0;
+};
+Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, bool complete);
+// True when another round could change the answer (some figure unclear).
+bool paired_unclear(const Gate& gate);
+
+// Renderers of the gate part of a comparison (see compare_render.cpp for the rest).
+std::string render_gate_text(const Gate& gate);
+std::string render_gate_markdown(const Gate& gate);
+nlohmann::json gate_to_json(const Gate& gate);
+
+}  // namespace roofline

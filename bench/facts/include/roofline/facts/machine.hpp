@@ -1,0 +1,79 @@
+// Machine facts: topology, memory, caches and ISA, each with the source it came from (hwloc first,
+// cpuid/sysconf next; the measured curve, in analysis/, last). Recorded in every results file's context.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/facts/amx.hpp"
+#include "roofline/common/vocabulary.hpp"
+
+namespace roofline {
+
+struct CacheInfo {
+  int level = 0;                  // 1, 2, 3
+  std::string type;               // "data", "unified", "instruction"
+  std::uint64_t size_bytes = 0;   // of one instance
+  int instances = 0;              // how many of them in the machine (0 when unknown)
+  int cores_per_instance = 0;     // cores sharing one instance (0 when unknown)
+  std::string source;             // "hwloc", "cpuid", "sysconf"
+};
+
+struct MachineFacts {
+  std::string hostname;
+  std::string cpu_vendor;         // "GenuineIntel", "AuthenticAMD"
+  std::string cpu_model;          // brand string
+  int cpu_family = 0;
+  int cpu_model_number = 0;
+  int cpu_stepping = 0;
+  std::string microarchitecture;  // "sapphire_rapids", "zen5", ... or "" when not in our table
+  bool hypervisor = false;
+
+  int packages = 0;
+  int cores = 0;
+  int pus = 0;
+  int numa_nodes = 0;
+  std::string topology_source;    // "hwloc" or "sysconf"
+  // OS indices of one PU per core, in hwloc's logical core order (what compact/spread binding picks from).
+  std::vector<int> core_first_pu;
+
+  std::uint64_t memory_total_bytes = 0;
+  std::uint64_t memory_available_bytes = 0;
+  std::string memory_source;      // "/proc/meminfo MemAvailable", "cgroup memory.max", ...
+  std::uint64_t hwloc_numa_memory_bytes = 0;  // what hwloc reports, kept to show disagreements
+  // Transparent huge pages (memory.hpp's ThpMode): "madvise", "always", "never"; empty when the kernel shows none.
+  std::string thp_enabled;
+  std::string thp_defrag;
+  std::string thp_source;
+
+  std::vector<CacheInfo> caches;  // data and unified caches, by level
+  IsaFeatures isa;                // as detected, before any --max-isa cap; amx_* only when amx.usable()
+  AmxFact amx;                    // whether tile instructions may run here, and which gate decided
+
+  std::string compiler;
+  std::string compiler_flags;
+  std::string build_type;
+  std::string git_revision;
+  std::string os;
+
+  std::vector<std::string> notes; // fallbacks taken and disagreements seen, said in the output
+
+  // Size of one data/unified cache at `level`, or 0 when unknown.
+  [[nodiscard]] std::uint64_t cache_bytes(int level) const;
+};
+
+// Detects the running machine. Never throws for a missing source: falls back and notes it.
+MachineFacts detect_machine();
+
+// The facts as the JSON object stored in results files' context.machine.
+nlohmann::json to_json(const MachineFacts& facts);
+// Reads the object written by to_json (for tests and re-rendering); throws InputError on missing fields.
+MachineFacts machine_from_json(const nlohmann::json& j);
+
+// Human-readable listing for `roofline machine`.
+std::string format_machine(const MachineFacts& facts);
+
+}  // namespace roofline

@@ -1,0 +1,68 @@
+// The CPU's plan (issue 46), fixed before the first measurement from the machine facts and the profile alone: the
+// bandwidth sweep per thread count (4 KiB to 8x the largest plausible cache those threads use, 1 GiB when none is
+// plausible; the spot kernels and the 4 KiB-page runs at sizes placed by the plausible caches, not by the curve),
+// the compute and dequant-dot rows, the GEMM groups and batches with their shapes (4x the largest plausible cache),
+// and every benchmark's name, repetitions and estimated time (run_plan.hpp). The suites run exactly this; a budget
+// the estimate exceeds makes the plan smaller here (fewer sizes per octave), never the run shorter.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "roofline/cpu/bandwidth_plan.hpp"
+#include "roofline/cpu/gemm_plan.hpp"
+#include "roofline/facts/machine.hpp"
+#include "roofline/harness/run_config.hpp"
+#include "roofline/harness/run_plan.hpp"
+#include "roofline/common/reported_levels.hpp"
+#include "roofline/kernels/cpu/peak.hpp"
+#include "roofline/kernels/cpu/quant_dot.hpp"
+
+namespace roofline {
+
+struct BandwidthThreadPlan {
+  int threads = 0;
+  std::vector<ReportedLevel> levels;  // the plausible reported cache levels as these threads see them
+  std::uint64_t cache_bytes = 0;      // the largest of them (0: none plausible)
+  SweepPlan sweep;
+  std::vector<std::uint64_t> spot_sizes;        // the spot kernels' (quick): one inside each level and DRAM
+  std::vector<std::uint64_t> small_page_sizes;  // read and triad on 4 KiB pages: DRAM sizes
+};
+
+struct BandwidthPlan {
+  std::vector<StreamKernel> swept;
+  std::vector<StreamKernel> spot;
+  std::vector<BandwidthThreadPlan> per_threads;
+  std::vector<std::string> implausible;  // reported caches the plan does not believe (plausible_caches.hpp)
+  std::vector<std::string> notes;        // what shaped the plan (the budget, the memory)
+  int per_octave = 0;
+};
+
+// The bandwidth plan at `per_octave` sizes per octave (0: the profile's).
+BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machine, int per_octave = 0);
+
+// The GEMM plan with its shapes from the plausible caches (never from the run's curve).
+GemmPlan plan_cpu_gemm(const RunConfig& config, const MachineFacts& machine);
+
+struct CpuPlan {
+  BandwidthPlan bandwidth;
+  GemmPlan gemm;
+  std::vector<SuitePlan> suites;  // the suites `config` asks for, in run order, every benchmark with its estimate
+};
+
+// The whole plan; the bandwidth sweep made coarser (1 size per octave) when its estimate exceeds the profile's
+// budget for it, and said so. Throws InputError for bad --sizes, --gemm-shape or --backends.
+CpuPlan plan_cpu(const RunConfig& config, const MachineFacts& machine);
+
+// The compute suite's benchmark names, written by the harness (benchmark_name.hpp): the plan and the suites
+// (suite_compute.cpp, suite_dequant_dot.cpp) name their entries with these.
+std::string clock_spec_name(int threads);
+std::string peak_spec_name(const PeakVariant& v, int threads);
+std::string dequant_dot_spec_name(const QuantDotVariant& v, Level level, int threads);
+std::string dequant_gemv_spec_name(const QuantDotVariant& v, int batch, int threads);
+
+// The planned repetitions of GEMM batch `n` of a group (fewer for long calls, from the estimated call time).
+int gemm_planned_repetitions(const GemmGroup& g, int n, const RunConfig& config);
+
+}  // namespace roofline
