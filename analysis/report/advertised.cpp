@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "report_roofs.hpp"
-#include "report_view.hpp"
+#include "roofline/model/document_view.hpp"
 #include "roofline/report/report_facts.hpp"
 #include "roofline/common/units.hpp"
 #include "typed_fields.hpp"
@@ -189,7 +189,7 @@ AdvertisedRow bandwidth_row(const ResultsDocument& results, const Spec& spec, co
 
 AdvertisedComparison compare_to_spec(const ResultsDocument& document, const Spec& spec) {
   // The target the spec describes: a cpu spec the host CPU's, an accelerator spec the measured target it names.
-  const ReportView view(document);
+  const DocumentView view(document);
   const TargetView* target = &view.targets().front();
   const TargetView* accelerator = nullptr;
   std::vector<std::string> others;

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "report_view.hpp"
+#include "roofline/model/document_view.hpp"
 #include "table_cells.hpp"
 #include "report_roofs.hpp"
 #include "typed_fields.hpp"

@@ -3,7 +3,7 @@
 // summary. Every string from the results or spec file is escaped.
 #include <fmt/format.h>
 
-#include "report_view.hpp"
+#include "roofline/model/document_view.hpp"
 #include "roofline/report/html_escape.hpp"
 #include "roofline/report/report.hpp"
 #include "roofline/report/report_charts.hpp"
@@ -63,7 +63,7 @@ std::string_view report_css() { return kStyle; }
 
 std::string render_html_report(const ResultsDocument& document, const std::optional<Spec>& spec) {
   // The charts are the CPU's (its entries alone); the tables add every other target's after the CPU's.
-  const ReportView view(document);
+  const DocumentView view(document);
   const ResultsDocument& results = view.host_document();
   const ResultsContext& ctx = results.context;
   const HostFacts& machine = view.host();

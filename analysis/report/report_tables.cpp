@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "report_roofs.hpp"
-#include "report_view.hpp"
+#include "roofline/model/document_view.hpp"
 #include "roofline/report/report_facts.hpp"
 #include "roofline/model/roof_now.hpp"
 #include "roofline/common/units.hpp"
@@ -82,7 +82,7 @@ std::string theoretical_note(const TargetView& target) {
 }  // namespace
 
 ReportTable compute_table(const ResultsDocument& results) {
-  const ReportView view(results);
+  const DocumentView view(results);
   return compute_table(view.host_document(), view.targets().front());
 }
 
@@ -319,7 +319,7 @@ ReportTable advertised_table(const AdvertisedComparison& cmp) {
 std::vector<ReportTable> report_tables(const ResultsDocument& document, const std::optional<Spec>& spec) {
   // The machine's table, then every target's by the same functions (target_tables), the host CPU's first (its part of
   // the file: the file itself when it holds the CPU alone) and always, any other only where it has entries.
-  const ReportView view(document);
+  const DocumentView view(document);
   const ResultsDocument& host = view.host_document();
   std::vector<ReportTable> out{machine_table(host)};
   // The datasheet after the tables of the target it describes (compare_to_spec: the host CPU, or the accelerator it

@@ -1,6 +1,7 @@
-// How the report reads one field of a typed record (results_document.hpp) for a cell or a sum: the typed member,
-// else what the file wrote there in another kind or as null (the lenient reader keeps it in the record's `extra`),
-// so that a cell reads exactly as it did when the report read the file's JSON. Private to roofline::report.
+// How the report writes one field of a typed record (results_document.hpp) in a cell: the typed member, else what
+// the file wrote there in another kind or as null (the lenient reader keeps it in the record's `extra`), so that a
+// cell reads exactly as it did when the report read the file's JSON. The numbers, presence and lists are the
+// model's readers (roofline/model/record_fields.hpp). Private to roofline::report.
 #pragma once
 
 #include <optional>
@@ -11,14 +12,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "roofline/model/record_fields.hpp"
+
 namespace roofline::report_detail {
 
 // The text of one JSON value in a cell: strings as they are, integers as integers, other numbers in %g, flags
 // as yes/no; `fallback` for anything else (null, arrays, objects).
 std::string value_text(const nlohmann::json& v, const std::string& fallback);
-
-// A member of a record, its record and its name: `cell(ROOFLINE_FIELD(r, threads))`.
-#define ROOFLINE_FIELD(record, member) (record).member, (record), #member
 
 // The text of a field (see value_text); a number member the file wrote as an integer stays an integer.
 template <class T, class R>
@@ -40,27 +40,9 @@ std::string cell(const std::optional<T>& member, const R& record, const char* ke
   }
 }
 
-// A number field, or `fallback` when absent or not a number.
-template <class T, class R>
-double amount(const std::optional<T>& member, const R& record, const char* key, double fallback = 0.0) {
-  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
-    if (member) return static_cast<double>(*member);
-  }
-  const auto it = record.extra.find(key);
-  return it != record.extra.end() && it->is_number() ? it->template get<double>() : fallback;
-}
-
-// Whether the file wrote the field at all (a null too: the lenient reader keeps it in `extra`).
-template <class T, class R>
-bool written(const std::optional<T>& member, const R& record, const char* key) {
-  return member.has_value() || record.extra.contains(key);
-}
-
-// The records of an optional array of the model, or none.
-template <class R>
-const std::vector<R>& records_of(const std::optional<std::vector<R>>& records) {
-  static const std::vector<R> kNone;
-  return records ? *records : kNone;
-}
+// The model's field readers (record_fields.hpp), which the report's cells share.
+using fields::amount;
+using fields::records_of;
+using fields::written;
 
 }  // namespace roofline::report_detail

@@ -142,7 +142,7 @@ void host_facts_to_cpu(const HostFacts& host, TargetView& cpu);
 // A file's targets in the order every reader takes them: the host CPU first (its listed facts, else the ones
 // `host` gives, with the host's facts either way: host_facts_to_cpu, and the run's `binding`), then the others
 // listed, in the file's order, then any target that has entries (`with_entries`) but no facts. ResultsView and the
-// report's typed view both take them from here.
+// typed DocumentView (document_view.hpp) both take them from here.
 std::vector<TargetView> ordered_targets(const HostFacts& host, const std::vector<TargetView>& listed,
                                         const std::vector<std::string>& with_entries, const std::string& binding);
 // One entry of context.targets[] (`where` names it in errors: "context.targets[1]"). Throws InputError naming

@@ -1,39 +1,22 @@
-// The report's typed results view: see report_view.hpp. Each rule is results_view.cpp's, read from the typed
-// records; a field the lenient reader kept in a record's `extra` (written in another kind) reads as the JSON view
-// read it.
-#include "report_view.hpp"
+// The typed results view: see document_view.hpp. Each rule is results_view.cpp's, read from the typed records; a
+// field the lenient reader kept in a record's `extra` (written in another kind) reads as the JSON view read it
+// (record_fields.hpp).
+#include "roofline/model/document_view.hpp"
 
 #include <algorithm>
 
-#include <fmt/format.h>
+#include "roofline/model/record_fields.hpp"
+#include "roofline/model/results_targets.hpp"
 
-#include "typed_fields.hpp"
-
-namespace roofline::report_detail {
+namespace roofline {
 using nlohmann::json;
+using fields::amount;
+using fields::records_of;
+using fields::whole;
+using fields::words;
+using fields::written;
 
 namespace {
-
-// An integer fact: the member, else a number the file wrote in another kind (the JSON view took any number).
-template <class R>
-std::optional<long long> whole(const std::optional<long long>& member, const R& record, const char* key) {
-  if (member) return member;
-  const auto it = record.extra.find(key);
-  if (it == record.extra.end() || !it->is_number()) return std::nullopt;
-  return static_cast<long long>(it->template get<double>());
-}
-
-template <class R>
-std::vector<std::string> words(const std::optional<std::vector<std::string>>& member, const R& record, const char* key) {
-  if (member) return *member;
-  std::vector<std::string> out;
-  const auto it = record.extra.find(key);
-  if (it == record.extra.end() || !it->is_array()) return out;
-  for (const json& n : *it) {
-    if (n.is_string()) out.push_back(n.get<std::string>());
-  }
-  return out;
-}
 
 CacheFacts cache_facts(const CacheRecord& c) {
   CacheFacts f;
@@ -172,7 +155,7 @@ HostFacts host_facts(const ResultsContext& context) {
   return h;
 }
 
-ReportView::ReportView(const ResultsDocument& doc) : doc_(&doc), host_(host_facts(doc.context)) {
+DocumentView::DocumentView(const ResultsDocument& doc) : doc_(&doc), host_(host_facts(doc.context)) {
   std::vector<TargetView> listed;
   for (const TargetRecord& r : records_of(doc.context.targets)) listed.push_back(target_view(r));
   for (const BenchmarkEntry& e : doc.benchmarks) ++entry_counts_[target_of(e)];
@@ -192,9 +175,9 @@ ReportView::ReportView(const ResultsDocument& doc) : doc_(&doc), host_(host_fact
   for (const TargetView& t : targets_) restricted_[t.id] = restricted(doc, t.id);
 }
 
-const ResultsDocument& ReportView::target_document(const std::string& target) const {
+const ResultsDocument& DocumentView::target_document(const std::string& target) const {
   const auto it = restricted_.find(target);
   return it == restricted_.end() ? *doc_ : it->second;
 }
 
-}  // namespace roofline::report_detail
+}  // namespace roofline

@@ -1,9 +1,10 @@
-// The typed results view of the report (issue 47): results_view.hpp's ResultsView over the typed model instead of
-// the file's JSON. The host's facts (context.machine as HostFacts), the targets measured (context.targets, the CPU
-// first, synthesized from the host's facts when not listed) and each target's part of the document: its benchmark
-// entries and roofline records alone, the document itself when it holds nothing of another target (every file
-// before targets), so the CPU's report of such a file is exactly what it was. Private to roofline::report; it
-// follows ResultsView's rules one for one, and belongs in the model once the model's readers are typed.
+// The typed view of a results file (issue 47): results_view.hpp's ResultsView over the typed model
+// (results_document.hpp) instead of the file's JSON. The host's facts (context.machine as HostFacts), the targets
+// measured (context.targets, the CPU first, synthesized from the host's facts when not listed: ordered_targets) and
+// each target's part of the document: its benchmark entries and roofline records alone, or the document itself when
+// it holds nothing of another target (every file before targets), so the CPU's part of such a file is exactly the
+// file. It follows ResultsView's rules one for one (tests: DocumentView.*AsResultsView* on every recorded file); the
+// report and the advertised comparison read through it, so that no renderer says which target is the CPU.
 #pragma once
 
 #include <map>
@@ -12,27 +13,25 @@
 #include <vector>
 
 #include "roofline/model/results_document.hpp"
-#include "roofline/model/results_targets.hpp"
-#include "roofline/model/results_view.hpp"  // HostFacts, TargetView, kCpuTargetId
+#include "roofline/model/results_view.hpp"  // HostFacts, TargetView
 
-namespace roofline::report_detail {
+namespace roofline {
 
 // context.machine as the analysis reads it (host_facts_from_machine's rules over the typed record).
 HostFacts host_facts(const ResultsContext& context);
 
-// Which target an entry or a record belongs to: the model's target_of (results_targets.hpp), one rule for both views.
-
-class ReportView {
+class DocumentView {
  public:
   // `doc` must outlive the view.
-  explicit ReportView(const ResultsDocument& doc);
-  ReportView(const ResultsDocument&&) = delete;
+  explicit DocumentView(const ResultsDocument& doc);
+  DocumentView(const ResultsDocument&&) = delete;
 
   [[nodiscard]] const HostFacts& host() const { return host_; }
   [[nodiscard]] const std::vector<TargetView>& targets() const { return targets_; }
   // The targets after the host's, in the file's order.
   [[nodiscard]] std::span<const TargetView> devices() const { return std::span(targets_).subspan(1); }
   [[nodiscard]] bool has_entries(const std::string& target) const { return entry_counts_.count(target) > 0; }
+  // The target's entries and roofline records alone (the whole document when it holds one target only).
   [[nodiscard]] const ResultsDocument& target_document(const std::string& target) const;
   [[nodiscard]] const ResultsDocument& host_document() const { return target_document(targets_.front().id); }
 
@@ -44,4 +43,4 @@ class ReportView {
   std::map<std::string, ResultsDocument> restricted_;
 };
 
-}  // namespace roofline::report_detail
+}  // namespace roofline

@@ -1,0 +1,64 @@
+// How a reader takes one field of a typed record (results_document.hpp) as a number, a flag of presence or a list
+// (issue 47): the typed member, else what the file wrote there in another kind or as null, which the lenient reader
+// keeps in the record's `extra`, so that a typed reader reads exactly what a reader of the file's JSON read. The
+// model's DocumentView reads through these, and so do the report's cells (its typed_fields.hpp).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace roofline::fields {
+
+// A member of a record, its record and its name: `fields::amount(ROOFLINE_FIELD(r, size_bytes))`.
+#define ROOFLINE_FIELD(record, member) (record).member, (record), #member
+
+// A number field, or `fallback` when absent or not a number.
+template <class T, class R>
+double amount(const std::optional<T>& member, const R& record, const char* key, double fallback = 0.0) {
+  if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+    if (member) return static_cast<double>(*member);
+  }
+  const auto it = record.extra.find(key);
+  return it != record.extra.end() && it->is_number() ? it->template get<double>() : fallback;
+}
+
+// An integer field: the member, else a number the file wrote in another kind (truncated, as a JSON reader took it).
+template <class R>
+std::optional<long long> whole(const std::optional<long long>& member, const R& record, const char* key) {
+  if (member) return member;
+  const auto it = record.extra.find(key);
+  if (it == record.extra.end() || !it->is_number()) return std::nullopt;
+  return static_cast<long long>(it->template get<double>());
+}
+
+// A list of words: the member, else the strings of an array the file wrote in another kind.
+template <class R>
+std::vector<std::string> words(const std::optional<std::vector<std::string>>& member, const R& record, const char* key) {
+  if (member) return *member;
+  std::vector<std::string> out;
+  const auto it = record.extra.find(key);
+  if (it == record.extra.end() || !it->is_array()) return out;
+  for (const nlohmann::json& n : *it) {
+    if (n.is_string()) out.push_back(n.get<std::string>());
+  }
+  return out;
+}
+
+// Whether the file wrote the field at all (a null too: the lenient reader keeps it in `extra`).
+template <class T, class R>
+bool written(const std::optional<T>& member, const R& record, const char* key) {
+  return member.has_value() || record.extra.contains(key);
+}
+
+// The records of an optional array of the model, or none.
+template <class R>
+const std::vector<R>& records_of(const std::optional<std::vector<R>>& records) {
+  static const std::vector<R> kNone;
+  return records ? *records : kNone;
+}
+
+}  // namespace roofline::fields

@@ -1,0 +1,172 @@
+// The model's typed view of a results file (issue 47, document_view.hpp): ResultsView's rules over the typed
+// records. On every recorded run and hand-made file it gives the host facts, the targets in order with their facts,
+// and each target's part of the document that the JSON view gives; a file of one target is its own part.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "roofline/model/document_view.hpp"
+#include "roofline/model/record_fields.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/model/results_targets.hpp"
+#include "roofline/model/results_view.hpp"
+#include "support/gzip_json.hpp"
+#include "support/typed_results.hpp"
+
+namespace roofline {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::typed;
+
+const std::string kTwoTargets = std::string(ROOFLINE_TEST_DATA_DIR) + "/targets/two_targets.json";
+const std::string kOld = std::string(ROOFLINE_TEST_DATA_DIR) + "/report_full.json";
+
+// Every recorded run (tests/data/golden, results/reference) and the two hand-made files, with their names.
+std::vector<std::pair<std::string, json>> every_file() {
+  std::vector<std::pair<std::string, json>> docs = {{kTwoTargets, load_json_file(kTwoTargets)}, {kOld, load_json_file(kOld)}};
+  for (const fs::path& dir : {fs::path(ROOFLINE_TEST_DATA_DIR) / "golden", fs::path(ROOFLINE_SOURCE_DIR) / "results" / "reference"}) {
+    for (const auto& f : fs::directory_iterator(dir)) {
+      if (f.path().string().ends_with(".json.gz")) docs.emplace_back(f.path().string(), testing::load_gz(f.path().string()));
+    }
+  }
+  return docs;
+}
+
+void expect_same_host(const HostFacts& a, const HostFacts& b) {
+  EXPECT_EQ(a.present, b.present);
+  EXPECT_EQ(a.hostname, b.hostname);
+  EXPECT_EQ(a.cpu_vendor, b.cpu_vendor);
+  EXPECT_EQ(a.cpu_model, b.cpu_model);
+  EXPECT_EQ(a.microarchitecture, b.microarchitecture);
+  EXPECT_EQ(a.topology_source, b.topology_source);
+  EXPECT_EQ(a.memory_source, b.memory_source);
+  EXPECT_EQ(a.cpu_family, b.cpu_family);
+  EXPECT_EQ(a.cpu_model_number, b.cpu_model_number);
+  EXPECT_EQ(a.cpu_stepping, b.cpu_stepping);
+  EXPECT_EQ(a.packages, b.packages);
+  EXPECT_EQ(a.cores, b.cores);
+  EXPECT_EQ(a.pus, b.pus);
+  EXPECT_EQ(a.numa_nodes, b.numa_nodes);
+  EXPECT_EQ(a.hypervisor, b.hypervisor);
+  EXPECT_EQ(a.memory_total_bytes, b.memory_total_bytes);
+  EXPECT_EQ(a.memory_available_bytes, b.memory_available_bytes);
+  EXPECT_EQ(a.measured_clock_hz, b.measured_clock_hz);
+  ASSERT_EQ(a.caches.size(), b.caches.size());
+  for (std::size_t i = 0; i < a.caches.size(); ++i) {
+    EXPECT_EQ(a.caches[i].level, b.caches[i].level);
+    EXPECT_EQ(a.caches[i].type, b.caches[i].type);
+    EXPECT_EQ(a.caches[i].size_bytes, b.caches[i].size_bytes);
+    EXPECT_EQ(a.caches[i].instances, b.caches[i].instances);
+    EXPECT_EQ(a.caches[i].cores_per_instance, b.caches[i].cores_per_instance);
+    EXPECT_EQ(a.caches[i].source, b.caches[i].source);
+  }
+  EXPECT_EQ(a.isa_present, b.isa_present);
+  EXPECT_EQ(a.isa, b.isa);
+  EXPECT_EQ(a.amx_status, b.amx_status);
+  EXPECT_EQ(a.amx_source, b.amx_source);
+  EXPECT_EQ(a.thp_present, b.thp_present);
+  EXPECT_EQ(a.thp, b.thp);
+  EXPECT_EQ(a.thp_defrag, b.thp_defrag);
+  EXPECT_EQ(a.thp_source, b.thp_source);
+  EXPECT_EQ(a.notes, b.notes);
+}
+
+void expect_same_target(const TargetView& a, const TargetView& b) {
+  EXPECT_EQ(a.id, b.id);
+  EXPECT_EQ(a.kind, b.kind);
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.vendor, b.vendor);
+  EXPECT_EQ(a.api, b.api);
+  EXPECT_EQ(a.driver, b.driver);
+  EXPECT_EQ(a.compute_units, b.compute_units);
+  EXPECT_EQ(a.clock_hz, b.clock_hz);
+  EXPECT_EQ(a.memory_total_bytes, b.memory_total_bytes);
+  EXPECT_EQ(a.memory_available_bytes, b.memory_available_bytes);
+  EXPECT_EQ(a.memory_from, b.memory_from);
+  ASSERT_EQ(a.memory_levels.size(), b.memory_levels.size());
+  for (std::size_t i = 0; i < a.memory_levels.size(); ++i) {
+    EXPECT_EQ(a.memory_levels[i].name, b.memory_levels[i].name);
+    EXPECT_EQ(a.memory_levels[i].capacity_bytes, b.memory_levels[i].capacity_bytes);
+    EXPECT_EQ(a.memory_levels[i].shared, b.memory_levels[i].shared);
+  }
+  EXPECT_EQ(a.peak_model, b.peak_model);
+  EXPECT_EQ(a.ops_per_unit_per_clock, b.ops_per_unit_per_clock);
+  EXPECT_EQ(a.details, b.details);
+  EXPECT_EQ(a.notes, b.notes);
+  EXPECT_EQ(a.synthesized, b.synthesized);
+  EXPECT_EQ(a.caches.size(), b.caches.size());
+  EXPECT_EQ(a.binding, b.binding);
+  EXPECT_EQ(a.microarchitecture, b.microarchitecture);
+  EXPECT_EQ(a.matrix_engine_status, b.matrix_engine_status);
+  EXPECT_EQ(a.matrix_engine_source, b.matrix_engine_source);
+  EXPECT_EQ(a.matrix_engine_advertised, b.matrix_engine_advertised);
+  EXPECT_EQ(a.thp_present, b.thp_present);
+  EXPECT_EQ(a.thp, b.thp);
+}
+
+TEST(DocumentView, ReadsTheHostAndTargetsAsResultsViewOnEveryRecordedRun) {
+  const auto docs = every_file();
+  ASSERT_GT(docs.size(), 4u);
+  for (const auto& [name, doc] : docs) {
+    SCOPED_TRACE(name);
+    const ResultsDocument d = typed(doc, name);
+    const DocumentView typed_view(d);
+    const ResultsView json_view(doc);
+    expect_same_host(typed_view.host(), json_view.host());
+    ASSERT_EQ(typed_view.targets().size(), json_view.targets().size());
+    for (std::size_t i = 0; i < typed_view.targets().size(); ++i) {
+      SCOPED_TRACE(json_view.targets()[i].id);
+      expect_same_target(typed_view.targets()[i], json_view.targets()[i]);
+      EXPECT_EQ(typed_view.has_entries(json_view.targets()[i].id), !json_view.entries(json_view.targets()[i].id).empty());
+    }
+    EXPECT_EQ(typed_view.devices().size(), json_view.devices().size());
+  }
+}
+
+// Each target's part, written back, is the JSON view's part of the file: the same entries and records, in order.
+TEST(DocumentView, GivesEachTargetThePartResultsViewGivesOnEveryRecordedRun) {
+  for (const auto& [name, doc] : every_file()) {
+    SCOPED_TRACE(name);
+    const ResultsDocument d = typed(doc, name);
+    const DocumentView typed_view(d);
+    const ResultsView json_view(doc);
+    for (const TargetView& t : json_view.targets()) {
+      SCOPED_TRACE(t.id);
+      const json part = to_json(typed_view.target_document(t.id));
+      const json& expected = json_view.target_document(t.id);
+      EXPECT_EQ(part["benchmarks"], expected["benchmarks"]);
+      EXPECT_EQ(part.value("roofline", json()), expected.value("roofline", json()));
+    }
+  }
+}
+
+TEST(DocumentView, AFileOfOneTargetIsItsOwnPartAndTwoTargetsAreSplit) {
+  const ResultsDocument old = typed(load_json_file(kOld));
+  const DocumentView one(old);
+  ASSERT_EQ(one.targets().size(), 1u);
+  EXPECT_EQ(&one.host_document(), &old);  // no copy: the CPU's part of a file before targets is the file
+  EXPECT_TRUE(one.devices().empty());
+
+  const ResultsDocument two = typed(load_json_file(kTwoTargets));
+  const DocumentView split(two);
+  ASSERT_EQ(split.targets().size(), 2u);
+  EXPECT_EQ(split.targets()[0].id, kCpuTargetId);
+  ASSERT_EQ(split.devices().size(), 1u);
+  const std::string device = split.devices()[0].id;
+  EXPECT_NE(&split.target_document(device), &two);
+  std::size_t total = 0;
+  for (const TargetView& t : split.targets()) {
+    const ResultsDocument& part = split.target_document(t.id);
+    for (const BenchmarkEntry& e : part.benchmarks) EXPECT_EQ(target_of(e), t.id);
+    for (const MemoryCeilingRecord& m : fields::records_of(part.roofline->memory_ceilings)) EXPECT_EQ(target_of(m), t.id);
+    total += part.benchmarks.size();
+    EXPECT_TRUE(split.has_entries(t.id));
+  }
+  EXPECT_EQ(total, two.benchmarks.size());
+}
+
+}  // namespace
+}  // namespace roofline
