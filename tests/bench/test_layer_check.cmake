@@ -1,6 +1,6 @@
 # test_layer_check: the layer check of cmake/RooflineLayers.cmake on a made-up tree (written under WORK_DIR): each
-# way of reaching another target's header, or an analysis header (issue 47), is found, with its file and line, what
-# the layers allow is not.
+# way of reaching another target's header, or an analysis header (issue 47), and each include of a prefix outside
+# the folder's uses (issue 47, step 5), is found, with its file and line; what the layers allow is not.
 #   cmake -DROOFLINE_SOURCE_DIR=<source dir> -DWORK_DIR=<scratch dir> -P test_layer_check.cmake
 cmake_policy(VERSION 3.25)  # script mode sets none: keep the empty lines of a file (CMP0007)
 include(${ROOFLINE_SOURCE_DIR}/cmake/RooflineLayers.cmake)
@@ -30,8 +30,17 @@ put(bench/targets/opencl/rooted.cpp "#include \"bench/targets/cuda/include/roofl
 put(bench/targets/cpu/bad.hpp "#pragma once" "#include \"roofline/cuda/plan.hpp\"")
 put(bench/harness/bad.cpp "#include \"roofline/cpu/gemm_plan.hpp\"")
 put(bench/facts/bad.cpp "#include \"roofline/opencl/work.hpp\"")
-# A file the check does not read: kernels/ is not a layer of bench/.
+# The prefix rule (issue 47, step 5): each library folder includes only the prefixes it uses (ROOFLINE_LAYER_USES).
 put(kernels/cuda/x.cpp "#include \"roofline/cpu/gemm_plan.hpp\"")
+put(kernels/cpu/ok.cpp "#include \"roofline/common/units.hpp\"" "#include \"roofline/kernels/cpu/stream.hpp\"")
+put(kernels/cpu/bad.cpp "#include \"roofline/kernels/cuda/check.hpp\"" "#include \"roofline/facts/machine.hpp\"")
+put(bench/facts/harness.cpp "#include \"roofline/facts/machine.hpp\"" "#include \"roofline/harness/gemm_shape.hpp\"")
+put(analysis/model/renders.cpp "#include \"roofline/model/plateaus.hpp\"" "#include \"roofline/report/report.hpp\"")
+put(analysis/report/ok.cpp "#include \"roofline/model/plateaus.hpp\"" "#include \"roofline/report/report.hpp\"")
+put(analysis/regress/ok.cpp "#include \"roofline/report/report.hpp\"" "#include <nlohmann/json.hpp>")
+put(analysis/llm/gate.cpp "#include \"roofline/llm/model.hpp\"" "#include \"roofline/regress/judge.hpp\"")
+put(bench/drivers/measures.cpp "#include \"roofline/harness/measure.hpp\"" "#include \"roofline/cli/cli.hpp\"")
+put(bench/cli/everything.cpp "#include \"roofline/history/history.hpp\"" "#include \"roofline/cpu/gemm_plan.hpp\"")
 # Analysis headers (issue 47): the CLI and the drivers derive, so they may include them; the harness, facts and the
 # targets may not, by prefix (roofline/model/, roofline/report/, ..., roofline/llm/) or by a path into analysis/.
 put(analysis/model/include/roofline/model/plateaus.hpp "#pragma once")
@@ -43,7 +52,11 @@ put(bench/targets/opencl/curve.hpp "#pragma once" "#include \"../../../analysis/
 
 roofline_layer_violations(${root} got)
 set(expected
+  "analysis/llm/gate.cpp:2: analysis/llm includes \"roofline/regress/judge.hpp\", a roofline/regress/ header (analysis/llm uses common, model, report, llm)"
+  "analysis/model/renders.cpp:2: analysis/model includes \"roofline/report/report.hpp\", a roofline/report/ header (analysis/model uses common, model)"
+  "bench/drivers/measures.cpp:2: bench/drivers includes \"roofline/cli/cli.hpp\", a roofline/cli/ header (bench/drivers uses common, kernels/cpu, facts, harness, model, regress, fleet, llm, drivers)"
   "bench/facts/bad.cpp:1: bench/facts includes \"roofline/opencl/work.hpp\", a header of the opencl target (bench/targets/opencl/include/roofline/opencl/work.hpp)"
+  "bench/facts/harness.cpp:2: bench/facts includes \"roofline/harness/gemm_shape.hpp\", a roofline/harness/ header (bench/facts uses common, facts)"
   "bench/harness/bad.cpp:1: bench/harness includes \"roofline/cpu/gemm_plan.hpp\", a header of the cpu target (bench/targets/cpu/include/roofline/cpu/gemm_plan.hpp)"
   "bench/harness/derives.cpp:2: bench/harness includes \"roofline/model/roofline_section.hpp\", an analysis header"
   "bench/targets/cpu/bad.hpp:2: the cpu target includes \"roofline/cuda/plan.hpp\", a header of the cuda target (bench/targets/cuda/include/roofline/cuda/plan.hpp)"
@@ -52,7 +65,10 @@ set(expected
   "bench/targets/cuda/relative.cpp:1: the cuda target includes \"../cpu/stream_arena.hpp\", a header of the cpu target (bench/targets/cpu/stream_arena.hpp)"
   "bench/targets/opencl/bad.cpp:4: the opencl target includes \"roofline/cpu/gemm_plan.hpp\", a header of the cpu target (bench/targets/cpu/include/roofline/cpu/gemm_plan.hpp)"
   "bench/targets/opencl/curve.hpp:2: the opencl target includes \"../../../analysis/model/include/roofline/model/plateaus.hpp\", an analysis header (analysis/model/include/roofline/model/plateaus.hpp)"
-  "bench/targets/opencl/rooted.cpp:1: the opencl target includes \"bench/targets/cuda/include/roofline/cuda/plan.hpp\", a header of the cuda target (bench/targets/cuda/include/roofline/cuda/plan.hpp)")
+  "bench/targets/opencl/rooted.cpp:1: the opencl target includes \"bench/targets/cuda/include/roofline/cuda/plan.hpp\", a header of the cuda target (bench/targets/cuda/include/roofline/cuda/plan.hpp)"
+  "kernels/cpu/bad.cpp:1: kernels/cpu includes \"roofline/kernels/cuda/check.hpp\", a roofline/kernels/cuda/ header (kernels/cpu uses common, kernels/cpu)"
+  "kernels/cpu/bad.cpp:2: kernels/cpu includes \"roofline/facts/machine.hpp\", a roofline/facts/ header (kernels/cpu uses common, kernels/cpu)"
+  "kernels/cuda/x.cpp:1: kernels/cuda includes \"roofline/cpu/gemm_plan.hpp\", a roofline/cpu/ header (kernels/cuda uses common, kernels/cuda)")
 if(NOT got STREQUAL expected)
   list(JOIN got "\n  " got_text)
   list(JOIN expected "\n  " expected_text)
