@@ -1,5 +1,5 @@
 // The per-operation model: see ops.hpp for the counting conventions. Every GEMM's FLOPs and operand sizes
-// come from the counting row the GEMM suite uses (common/gemm_count.hpp), so the model counts exactly
+// come from the counting row the GEMM suite uses (roofline/common/gemm_count.hpp), so the model counts exactly
 // what the --measure chain runs; the weights' bytes come from their storage format (quant.hpp).
 #include "roofline/llm/ops.hpp"
 

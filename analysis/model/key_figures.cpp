@@ -261,7 +261,7 @@ void add_link(const json& roofline, std::vector<KeyFigure>& out) {
   }
 }
 
-// The llm suite's layers (bench/suite_llm.cpp): per step, the median repetition of layer_seconds (time: lower
+// The llm suite's layers (bench/drivers/suite_llm.cpp): per step, the median repetition of layer_seconds (time: lower
 // is better), the estimate beside it in the label. Entries without layer_seconds (a layer with operations left
 // out of the budget) give none.
 std::string llm_label(const json& labels, const char* key) {

@@ -149,7 +149,7 @@ constexpr std::initializer_list<Rule> kLabelRules = {
     {"batch", Kind::count, false}, {"m", Kind::count, false}, {"n", Kind::count, false}, {"k", Kind::count, false},
     {"chains", Kind::count, false}, {"ops_per_instruction", Kind::count, false},
     {"ops_per_cycle_per_core", Kind::count, false}, {"instructions_per_iteration", Kind::count, false}};
-// The machine facts the analysis reads (context.machine; bench/machine.cpp writes them).
+// The machine facts the analysis reads (context.machine; bench/facts/machine.cpp writes them).
 constexpr std::initializer_list<Rule> kMachineRules = {
     {"cpu_model", Kind::text, false}, {"cpu_vendor", Kind::text, false}, {"microarchitecture", Kind::text, false},
     {"hostname", Kind::text, false}, {"compiler", Kind::text, false}, {"compiler_flags", Kind::text, false},
@@ -165,7 +165,7 @@ constexpr std::initializer_list<Rule> kCacheRules = {
     {"type", Kind::text, false}, {"source", Kind::text, false}, {"level", Kind::count, false},
     {"size_bytes", Kind::count, false}, {"instances", Kind::count, false}, {"cores_per_instance", Kind::count, false}};
 
-// context.targets[] (issue 21): every field of TargetFacts (bench/include/roofline/harness/target.hpp), read by
+// context.targets[] (issue 21): every field of TargetFacts (roofline/harness/target.hpp), read by
 // the view's typed reader, which names the first missing or mistyped field.
 std::string broken_targets(const json& targets) {
   if (!targets.is_array()) return "context.targets is not an array";

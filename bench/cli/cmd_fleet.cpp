@@ -1,5 +1,5 @@
 // `roofline fleet FILES... [--html F] [--json F] [--markdown] [--threshold PCT]`: the fleet analysis
-// (analysis/fleet.cpp) on per-node results files gathered any way, or on fleet files from `run --mpi`.
+// (analysis/fleet/fleet.cpp) on per-node results files gathered any way, or on fleet files from `run --mpi`.
 // Exit 0: every node in line; 1: a node flagged or a rank failed; 2: bad input (nothing written). Also the
 // end of `run --mpi` on rank 0: the fleet file, its report and summary.
 #include <cstdio>

@@ -2,7 +2,7 @@
 // `roofline history show --db FILE` prints them per run and charts their trend (--svg, --html);
 // `roofline history calibrate --db FILE` prints each key figure's run-to-run spread and the A/A
 // false-alarm rates the compare gate would have had (scripts/calibrate-noise fills the database).
-// Concurrent adds from parallel CI jobs are safe (see analysis/history.hpp); a corrupt, foreign or locked
+// Concurrent adds from parallel CI jobs are safe (see roofline/history/history.hpp); a corrupt, foreign or locked
 // database is refused with exit 2 and left as it was.
 #include <chrono>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// `roofline llm --measure`: the llm suite (bench/drivers/suite_llm.cpp) as a target (bench/drivers/llm_target.hpp)
+// `roofline llm --measure`: the llm suite (bench/drivers/suite_llm.cpp) as a target (roofline/drivers/llm_target.hpp)
 // run by the harness's measure(), as `roofline run` runs its targets: a RunConfig (threads of the estimate, --bind,
 // --backends, --profile), the environment guard sampled at the start and the end, Google Benchmark's repetitions,
 // the run's context (context.targets, context.plan, context.suites.llm, ...); the roofline section derived as `run`

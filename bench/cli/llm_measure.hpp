@@ -1,5 +1,5 @@
 // `roofline llm --measure` (cmd_llm_measure.cpp): the llm suite run on this machine as a target of the harness's
-// measure() (bench/drivers/llm_target.hpp), with the run's binding, the environment guard and the context of every
+// measure() (roofline/drivers/llm_target.hpp), with the run's binding, the environment guard and the context of every
 // `run` file, written to a results file (labels.suite "llm", key figures llm/...: analysis/model/key_figures.cpp)
 // that compare and history gate, and set beside the estimate.
 #pragma once

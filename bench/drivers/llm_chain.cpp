@@ -171,7 +171,7 @@ double measure_memory_roof(int threads, const std::vector<int>& pus, const IsaFe
   const std::size_t unit = static_cast<std::size_t>(threads) * stream_step_elements(StreamKernel::read, features);
   const std::size_t n = std::max<std::size_t>(1, bytes / sizeof(double) / unit) * unit;
   // Not touched before stream_init: the pinned team's first touch places the pages. On huge pages, as the
-  // results file's DRAM roof and the chain's own operands (common/huge_pages.hpp): the roof of the moment
+  // results file's DRAM roof and the chain's own operands (roofline/common/huge_pages.hpp): the roof of the moment
   // must differ from the file's by the memory's state only, never by the page size.
   std::unique_ptr<double, FreeDeleter> a(static_cast<double*>(allocate_large(n * sizeof(double))));
   if (!a) return 0.0;  // no memory for it now: said by a 0

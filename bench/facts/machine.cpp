@@ -1,5 +1,5 @@
 // Machine facts: hwloc first, cpuid and sysconf next, each fact with the source it came from. The
-// measured bandwidth curve (analysis/memory_ceilings) is the last word on cache sizes.
+// measured bandwidth curve (analysis/model/memory_ceilings.cpp) is the last word on cache sizes.
 #include "roofline/facts/machine.hpp"
 
 #include <hwloc.h>

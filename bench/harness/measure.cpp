@@ -197,7 +197,7 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
 
   const RunPlan plan = plan_run(targets, config);  // fixed before the first measurement
   // Large buffers given back are kept for the next that fits, the pool's mappings within the memory budget
-  // (common/huge_pages.hpp: first-touching fresh memory was most of the run's time outside the kernels); none kept on
+  // (roofline/common/huge_pages.hpp: first-touching fresh memory was most of the run's time outside the kernels); none kept on
   // several NUMA nodes, where the team that first touches a page places it.
   const std::uint64_t pool_limit = machine.numa_nodes > 1 ? 0 : config.memory_budget_bytes;
   set_mapping_pool_limit(pool_limit);

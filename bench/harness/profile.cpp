@@ -22,7 +22,7 @@ constexpr ProfileSettings settings(Pick p) {
                     .min_time_s = p(0.005, 0.02),
                     .repetitions = p(5, 5),
                     .spot_repetitions = p(3, 5),
-                    // Where the sweep ends is not a profile setting: 8x the largest plausible cache (cpu_plan.hpp).
+                    // Where the sweep ends is not a profile setting: roofline/harness/sweep_plan.hpp.
                    },
       .compute = {.min_time_s = p(0.02, 0.2), .repetitions = p(5, 5)},
       .gemm = {.every_batch = p(false, true),

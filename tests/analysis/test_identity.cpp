@@ -1,4 +1,4 @@
-// Machine vs configuration (analysis/regress/identity.hpp), decided once: the history keys stay as the
+// Machine vs configuration (roofline/regress/identity.hpp), decided once: the history keys stay as the
 // databases store them, the ISA cap and SMT are configuration (compare, paired runs and fleet agree), and
 // a fact one side did not record is no evidence of another machine.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Named warnings on memory levels (issue 46, analysis/model/level_warnings.hpp): a T-thread level faster than T
+// Named warnings on memory levels (issue 46, roofline/model/level_warnings.hpp): a T-thread level faster than T
 // times the same level at 1 thread beyond both figures' noise is warned superlinear (rows, note), and a warned
 // level's key figure carries its warning, which the gate does not trust.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The CPU's plan (issue 46, bench/targets/cpu/cpu_plan.hpp): fixed from the machine facts and the profile alone
+// The CPU's plan (issue 46, roofline/cpu/cpu_plan.hpp): fixed from the machine facts and the profile alone
 // (the same text and hash twice), the sweep past 8x the largest plausible cache (1 GiB when none is plausible), the
 // spot and 4 KiB-page sizes in DRAM by construction, the GEMM shapes from the plausible cache, every benchmark once.
 #include <gtest/gtest.h>

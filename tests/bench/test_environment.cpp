@@ -1,4 +1,4 @@
-// The environment guard's /proc parsers (bench/harness/environment.hpp) on recorded text, and the canary size.
+// The environment guard's /proc parsers (roofline/harness/environment.hpp) on recorded text, and the canary size.
 #include <gtest/gtest.h>
 
 #include "roofline/harness/environment.hpp"

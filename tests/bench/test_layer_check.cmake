@@ -2,6 +2,7 @@
 # way of reaching another target's header, or an analysis header (issue 47), and each include of a prefix outside
 # the folder's uses (issue 47, step 5), is found, with its file and line; what the layers allow is not.
 #   cmake -DROOFLINE_SOURCE_DIR=<source dir> -DWORK_DIR=<scratch dir> -P test_layer_check.cmake
+# code-paths: made-up tree (tests/docs/check_code_paths.sh: the bench/ paths below are files of that tree)
 cmake_policy(VERSION 3.25)  # script mode sets none: keep the empty lines of a file (CMP0007)
 include(${ROOFLINE_SOURCE_DIR}/cmake/RooflineLayers.cmake)
 

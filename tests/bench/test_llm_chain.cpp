@@ -1,4 +1,4 @@
-// The llm suite (bench/suite_llm.cpp, bench/llm_chain.cpp): the plan it builds from a model config (steps,
+// The llm suite (bench/drivers/suite_llm.cpp, bench/drivers/llm_chain.cpp): the plan it builds from a model config (steps,
 // operations, shapes, the widest routed-expert operation), the backends it chooses, a step's spec run through
 // the Runner with stub problems (every active problem run, the layer weighted by each stage's share, a wrong
 // product failing the entry loudly, no layer time for an incomplete layer), the steps read back from the

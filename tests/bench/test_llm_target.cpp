@@ -1,4 +1,4 @@
-// The llm chain as a target (bench/drivers/llm_target.hpp, issue 47): its facts are the CPU target's, its one suite
+// The llm chain as a target (roofline/drivers/llm_target.hpp, issue 47): its facts are the CPU target's, its one suite
 // is "llm", its plan names exactly the benchmarks the chain runs, and the harness's measure() runs it as any target:
 // the run's context (targets, plan, the suite's times, the roof of the moment) and every entry's target.
 #include <filesystem>

@@ -1,4 +1,4 @@
-// The page record (bench/facts/memory.hpp): /proc/self/smaps parsed on recorded text (tests/data/smaps: three
+// The page record (roofline/facts/memory.hpp): /proc/self/smaps parsed on recorded text (tests/data/smaps: three
 // 66 MiB arrays of a Zen 4 VM with THP madvise, one granted 2 MiB pages, one half, one MADV_NOHUGEPAGE'd),
 // the THP mode's files, and one live record of a mapping this test touches.
 #include <sys/mman.h>

@@ -1,4 +1,4 @@
-// The one timed, validated STREAM probe (bench/harness/stream_probe.hpp, issue 47) behind the environment's
+// The one timed, validated STREAM probe (roofline/harness/stream_probe.hpp, issue 47) behind the environment's
 // canaries, the CPU target's roof of the moment and the llm chain's memory roof: how many samples it takes, that
 // its rates are positive and its best is the best sample, and that a wrong answer throws, named by its caller.
 // Correctness only: no figure is compared with any speed.

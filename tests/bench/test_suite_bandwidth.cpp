@@ -1,4 +1,4 @@
-// Sizing the bandwidth sweep (bench/targets/cpu/bandwidth_plan.hpp): grid, end past the caches, the memory cap,
+// Sizing the bandwidth sweep (roofline/cpu/bandwidth_plan.hpp): grid, end past the caches, the memory cap,
 // --sizes checks, batches, elements and passes per call, and which kernels each profile sweeps.
 #include <gtest/gtest.h>
 

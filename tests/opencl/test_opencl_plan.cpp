@@ -1,4 +1,4 @@
-// An OpenCL device's plan (issue 46, item 5; bench/targets/opencl/device_plan.hpp) from fabricated device facts, no
+// An OpenCL device's plan (issue 46, item 5; roofline/opencl/device_plan.hpp) from fabricated device facts, no
 // device needed: the same plan twice, the sweep past the device's last cache (a CPU device's: the host's largest
 // plausible cache, 8x it; 1 GiB when none is known, bounded by the device's max allocation), every benchmark name as
 // the works will name it, and over a budget a smaller plan, said, instead of work cut at run time.

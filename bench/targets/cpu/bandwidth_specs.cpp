@@ -13,7 +13,7 @@
 namespace roofline {
 namespace {
 
-// The entry's name and labels. 4 KiB-page runs are the suite "bandwidth_pages" (analysis/memory_ceilings
+// The entry's name and labels. 4 KiB-page runs are the suite "bandwidth_pages" (analysis/model/memory_ceilings.cpp
 // keeps them out of the curve and levels) with "pages:4K" in the name; mapped arrays' entries say the pages
 // asked for.
 void name_spec(BenchmarkSpec& spec, StreamKernel kernel, std::size_t n, int threads, PageSize pages, Isa isa) {

@@ -74,7 +74,7 @@ json RoofProbe::measure(int threads, std::uint64_t bytes) {
   record.samples = std::move(probe.samples);
   record.bytes_per_second = probe.best_bytes_per_second;
   record.seconds = took;
-  return roof_probe_json(record);  // the one writer of a probe (common/roof_probe.hpp; the analysis reads it back)
+  return roof_probe_json(record);  // the one writer of a probe (roofline/common/roof_probe.hpp; the analysis reads it back)
 }
 
 }  // namespace roofline

@@ -20,11 +20,11 @@
 
 namespace roofline {
 
-// Arrays of kHugePageThreshold and more (common/huge_pages.hpp) are aligned to a huge page and asked for
+// Arrays of kHugePageThreshold and more (roofline/common/huge_pages.hpp) are aligned to a huge page and asked for
 // transparent huge pages (fewer TLB misses in DRAM), or, for the 4 KiB-page runs, told not to use them.
 
 // Frees either kind of array: mapped ones (mapped_bytes > 0) go back to the pool of mappings
-// (common/huge_pages.hpp), heap ones to free.
+// (roofline/common/huge_pages.hpp), heap ones to free.
 struct BufferDeleter {
   std::size_t mapped_bytes = 0;
   void operator()(double* p) const {
@@ -35,7 +35,7 @@ struct BufferDeleter {
 using Buffer = std::unique_ptr<double, BufferDeleter>;
 
 // Arrays under 4 MiB (cache-sized: no page size bounds them) come from the heap, 64-byte aligned. Larger
-// ones are mappings of the process's pool (common/huge_pages.hpp: kept after use, since first-touching fresh
+// ones are mappings of the process's pool (roofline/common/huge_pages.hpp: kept after use, since first-touching fresh
 // memory is most of a sweep's overhead on a guest whose host takes freed memory back), 2 MiB aligned (a huge page
 // can back the first byte), and advised before their first touch: MADV_HUGEPAGE for the main sweep,
 // MADV_NOHUGEPAGE for the 4 KiB-page runs. A mapping may be larger than asked for (a kept one that fits).
@@ -46,7 +46,7 @@ Buffer allocate(std::size_t n, PageSize pages);
 // alive after use, up to `keep_bytes` in all (least recently used sets freed first; 0: one set at a time), so that
 // a set is allocated and first-touched once per thread count instead of once per repetition (issue 46: allocation
 // and first touch were most of the quick sweep's overhead). A freed set's mappings go back to the process's pool
-// (common/huge_pages.hpp), which hands them to later sets that fit, the next thread count's included.
+// (roofline/common/huge_pages.hpp), which hands them to later sets that fit, the next thread count's included.
 class StreamArena {
  public:
   StreamArena(const MachineFacts& machine, BindPolicy bind, std::uint64_t keep_bytes = 0)

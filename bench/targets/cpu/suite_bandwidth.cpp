@@ -1,5 +1,5 @@
-// The bandwidth suite: STREAM-style kernels (kernels/stream.hpp) swept over working-set sizes from 4 KiB
-// to past the caches, at each thread count, so that analysis/memory_ceilings can find the plateaus and
+// The bandwidth suite: STREAM-style kernels (roofline/kernels/cpu/stream.hpp) swept over working-set sizes from 4 KiB
+// to past the caches, at each thread count, so that analysis/model/memory_ceilings.cpp can find the plateaus and
 // ceilings per level. Arrays are allocated and first-touched by the pinned team outside the timed loop;
 // each benchmark validates its arrays after timing and fails loudly on a mismatch.
 //
@@ -132,7 +132,7 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
   for (const BandwidthThreadPlan& tp : plan.per_threads) {
     if (!tp.sweep.sizes.empty()) largest = std::max(largest, tp.sweep.sizes.back());
   }
-  // Freed sets' mappings are kept for reuse by the process's pool (common/huge_pages.hpp, its limit set by measure()).
+  // Freed sets' mappings stay in the process's pool for reuse (roofline/common/huge_pages.hpp; limit set by measure()).
   const std::uint64_t keep = std::min(3 * largest, config.memory_budget_bytes / 2);
   StreamArena arena(machine, config.bind, keep);
   SuiteRun run{config, machine_json, policy, runner, arena, out, plan.implausible.empty()};
@@ -144,7 +144,7 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
                  {"largest_size_bytes", config.memory_budget_bytes},
                  {"reported_caches_ignored", plan.implausible},
                  {"sweep_end", fmt::format("{}x the largest plausible cache the threads use, {} when none is plausible, "
-                                           "at most the memory budget (bench/targets/cpu/cpu_plan.hpp)",
+                                           "at most the memory budget (roofline/harness/sweep_plan.hpp)",
                                            kSweepEndCacheFactor, format_bytes(double(kSweepDefaultEndBytes)))},
                  {"stop_rule", kNoStopRule},
                  {"swept_kernels", kernel_names(plan.swept)},

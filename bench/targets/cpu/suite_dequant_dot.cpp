@@ -1,5 +1,5 @@
 // The dequant-dot rows of the compute suite (issue 38): every block-format x ISA kernel this CPU (under the
-// --max-isa cap) runs (kernels/quant_dot.hpp), a GEMV of weights in their block format times one activation
+// --max-isa cap) runs (roofline/kernels/cpu/quant_dot.hpp), a GEMV of weights in their block format times one activation
 // vector quantized as llama.cpp quantizes it, with the weights in L1 and in L2 (half of each level per
 // thread, so that the activations and the stack stay beside them): compute-bound, the rate a runtime's unpack
 // and dot can reach, the ceiling `roofline llm` bounds a quantized step by. 2048 weights per row (a small

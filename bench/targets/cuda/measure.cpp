@@ -214,7 +214,7 @@ Work gemm_work(LtContext& context, GemmType type, std::int64_t m, std::int64_t n
   const auto md = static_cast<double>(m);
   const auto nd = static_cast<double>(n);
   const auto kd = static_cast<double>(k);
-  w.bytes = (md * kd + kd * nd) * row.input_bytes + md * nd * row.output_bytes;  // compulsory, common/gemm_count.hpp's rule
+  w.bytes = (md * kd + kd * nd) * row.input_bytes + md * nd * row.output_bytes;  // compulsory (roofline/common/gemm_count.hpp)
   w.working_set_bytes = w.bytes;
   if (nvml == nullptr) {
     w.run = [gemm](std::int64_t iterations) { return time_with_events([&] { gemm->run(iterations); }); };

@@ -33,7 +33,7 @@ std::vector<WeightShape> shapes(std::uint64_t l2_bytes) {
   const double bar = 4.0 * static_cast<double>(l2_bytes);
   std::vector<WeightShape> out;
   if (static_cast<double>(kDefaultGemmM) * static_cast<double>(kDefaultGemmK) >= bar) {
-    out.push_back({kDefaultGemmM, kDefaultGemmK, "the CPU's default weight shape (bench/gemm_shape.hpp), >= 4x the L2"});
+    out.push_back({kDefaultGemmM, kDefaultGemmK, "the CPU's default weight shape (roofline/harness/gemm_shape.hpp), >= 4x the L2"});
   }
   std::int64_t side = kDefaultGemmM;
   while (static_cast<double>(side) * static_cast<double>(side) < bar) side *= 2;

@@ -1,7 +1,7 @@
 // The GEMV/GEMM labels of a benchmark entry, typed (issue 35): one writer, which every target's GEMM suite calls
 // (the CPU's backends, CLBlast, cuBLASLt, the test target), and one reader, which every placement uses. The labels
 // hold the shape (m, k, batch = n) and the operands' ELEMENT sizes in bytes (a_bytes, b_bytes, c_bytes: A is MxK,
-// B is KxN, C is MxN); the compulsory operand bytes follow from them by common/gemm_count.hpp, never read back as
+// B is KxN, C is MxN); the compulsory operand bytes follow from them by roofline/common/gemm_count.hpp, never read back as
 // a label. (Two readers once disagreed: the device path summed a/b/c_bytes as whole operands, so every device GEMM
 // came out as ~12 bytes and was placed on its innermost level.) In common since issue 47: the targets write them,
 // the analysis reads them, and neither includes the other.

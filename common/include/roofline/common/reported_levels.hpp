@@ -1,6 +1,6 @@
 // The cache levels a machine reports, as capacity seen by the threads of one run, each marked plausible or not
 // (issue 47: moved from analysis/model's memory_ceilings.hpp and plateaus.hpp): the analysis takes them as priors for
-// where the levels of a recorded curve end, a plan (bench/harness/plausible_caches.hpp) sizes its sweep and shapes
+// where the levels of a recorded curve end, a plan (roofline/harness/plausible_caches.hpp) sizes its sweep and shapes
 // from them. One definition below both sides, over the plain cache facts both have.
 #pragma once
 

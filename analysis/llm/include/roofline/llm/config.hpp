@@ -4,7 +4,7 @@
 // Qwen3-MoE, Gemma, Gemma-2, Phi-3, DeepSeek-MoE). Any other architecture, and any field that is neither
 // modelled nor known not to change the counts, is refused by name: never a silent wrong count. A few
 // configs ship as data (analysis/llm/models/, installed as share/roofline/models); the CLI finds them by
-// name (bench/data_dir.hpp) and passes the path here.
+// name (roofline/harness/data_dir.hpp) and passes the path here.
 #pragma once
 
 #include <cstdint>

@@ -18,7 +18,7 @@
 
 namespace roofline::llm {
 
-// What one timed step of the chain gave (filled by bench/llm_chain.cpp).
+// What one timed step of the chain gave (filled by bench/drivers/llm_chain.cpp).
 struct MeasuredStep {
   Phase phase = Phase::decode;
   std::int64_t batch = 1;    // decode

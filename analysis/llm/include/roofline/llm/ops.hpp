@@ -7,11 +7,11 @@
 // (Gemma-2's windowed and full attention, DeepSeek's dense first layers) say how many layers have them.
 //
 // Counting conventions (stated in the output, llm_conventions()):
-//  - FLOPs count the matrix products only, 2 per multiply-add (GEMM 2MNK, common/gemm_count.hpp);
+//  - FLOPs count the matrix products only, 2 per multiply-add (GEMM 2MNK, roofline/common/gemm_count.hpp);
 //    element-wise work (norms, RoPE, softmax, SiLU) is not counted as FLOPs.
 //  - Bytes are compulsory traffic: the weights once at their precision, the KV cache read once and the new
 //    K and V written once at the KV precision, activations in and out at the GEMM operand sizes
-//    (common/gemm_count.hpp: bf16 x bf16 -> fp32, u8 x s8 -> s32).
+//    (roofline/common/gemm_count.hpp: bf16 x bf16 -> fp32, u8 x s8 -> s32).
 //  - Prefill attention is causal: P(P+1)/2 query-key pairs per head (half the square and the diagonal).
 //    lm_head and the final norm run for the last prompt token only (that is what the first token needs).
 #pragma once

@@ -89,7 +89,7 @@ struct NoiseModel {
 // within `limit` of `canary`. Shared-memory figures are judged against these runs only.
 NoiseModel same_memory_state(const NoiseModel& model, double canary, double limit);
 
-// A run's environment, from context.environment (bench/environment.cpp): steal over the run, canary drift.
+// A run's environment, from context.environment (bench/harness/environment.cpp): steal over the run, canary drift.
 struct EnvironmentCheck {
   bool recorded = false;
   double steal = 0.0;         // fraction of CPU time stolen during the run

@@ -1,5 +1,5 @@
 // The llm chain with quantized weights (issue 48): each weight GEMM of the layer (and lm_head) as our
-// dequant-dot GEMV (kernels/quant_dot.hpp: llama.cpp's block formats times activations quantized as llama.cpp
+// dequant-dot GEMV (roofline/kernels/cpu/quant_dot.hpp: llama.cpp's block formats times activations quantized as llama.cpp
 // quantizes them, one column after another over each chunk of rows, ggml's vec_dot path), behind the
 // GemmProblem seam the chain times, so that a quantized step runs through the same spec, timing and
 // validation as a bf16 one. The weights rotate over `copies` instances made before timing, so that a chain

@@ -1,5 +1,5 @@
 // One measurement (`roofline run`, each rank of `run --mpi`, and `roofline llm --measure`, whose chain is a target of
-// its own: bench/drivers/llm_target.hpp): every target's suites through one Runner, the environment guard around
+// its own: roofline/drivers/llm_target.hpp): every target's suites through one Runner, the environment guard around
 // them, and the results document of what was measured (context and benchmarks). The harness owns timing, progress
 // and the document; the targets bring their facts and suites (target.hpp). It derives nothing (issue 47): the caller
 // (bench/cli/cmd_run.cpp's measure_and_derive) adds the roofline section (analysis' derive_roofline).

@@ -27,7 +27,7 @@ std::vector<std::string> implausible_caches(const MachineFacts& machine);
 std::uint64_t largest_plausible_cache(const MachineFacts& machine);
 
 // The cache levels whose reported size is plausible, as `threads` threads bound by `bind` see them (reported_levels
-// of common/reported_levels.hpp, as the analysis takes them, less every level implausible_caches names): what a plan
+// of roofline/common/reported_levels.hpp, as the analysis takes them, less every level implausible_caches names): what a plan
 // sizes its sweep and shapes from.
 std::vector<ReportedLevel> plausible_levels(const MachineFacts& machine, int threads, BindPolicy bind);
 // The largest plausible cache `threads` threads bound by `bind` use (0: none reported, or none plausible).

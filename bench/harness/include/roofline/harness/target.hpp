@@ -37,7 +37,7 @@ struct SuiteOutput {
 
 
 // Every suite name a target may offer, in the order a target runs them (--suites takes these). The llm suite
-// (bench/drivers/suite_llm.cpp) is the one suite of the llm target (bench/drivers/llm_target.hpp), which measure()
+// (bench/drivers/suite_llm.cpp) is the one suite of the llm target (roofline/drivers/llm_target.hpp), which measure()
 // runs from `roofline llm --measure` with a model's inputs; `run --suites` does not take it.
 inline constexpr std::array<std::string_view, 5> kSuiteNames{"bandwidth", "compute", "gemm", "transfer", "latency"};
 
