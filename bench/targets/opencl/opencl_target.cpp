@@ -158,7 +158,7 @@ WorkOptions work_options(const RunConfig& config) {
 std::unique_ptr<Target> open_target(const TargetFacts& facts, const HostCaches& host) {
   try {
     auto s = std::make_shared<Session>(device_from_json(facts.details));
-    // For the tests of a device lost mid-run (tests/opencl, tests/cli): its commands fail after this many.
+    // For the tests of a device lost mid-run (tests/bench/targets/opencl, tests/bench/cli): its commands fail after this many.
     if (const char* lose = std::getenv("ROOFLINE_TEST_OPENCL_LOSE_AFTER")) s->simulate_loss_after(std::atoll(lose));
     return std::make_unique<OpenClTarget>(facts, std::move(s), host);
   } catch (const OpenClError& e) {

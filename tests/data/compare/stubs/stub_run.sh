@@ -1,5 +1,5 @@
 #!/bin/sh
-# Test stub of `roofline run` for the paired A/B tests (tests/cli/test_cli_gate.cpp): writes a
+# Test stub of `roofline run` for the paired A/B tests (tests/bench/cli/test_cli_gate.cpp): writes a
 # prepared results file to --out. STUB_FILE_<side> names it; with STUB_ALT_<side>, two calls in three of
 # that side write that file instead (STUB_COUNTER_<side> holds the count); STUB_FAIL_<side>=1 exits 1.
 # The side is the script's name: stub_base.sh or stub_new.sh (links to this file).

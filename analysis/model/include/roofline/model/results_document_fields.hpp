@@ -2,7 +2,7 @@
 // typed object, in the catalogue's order (results/fields.txt, the same names and kinds: text -> std::string,
 // integer -> long long, number -> double, flag -> bool). Objects and arrays inside a typed object are members
 // written out in results_document.hpp. A field added to the catalogue under a typed object is added here too:
-// the strict reader refuses a recorded field that no member holds (tests/analysis/test_results_document.cpp).
+// the strict reader refuses a recorded field that no member holds (tests/analysis/model/test_results_document.cpp).
 #pragma once
 
 #define ROOFLINE_ENTRY_FIELDS(X) \

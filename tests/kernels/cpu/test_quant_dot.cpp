@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/host_features.hpp"
+#include "host_features.hpp"
 #include "roofline/kernels/cpu/quant_dot.hpp"
 
 namespace roofline {

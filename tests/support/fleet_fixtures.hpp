@@ -1,4 +1,4 @@
-// Hand-made fleets for the fleet tests (tests/analysis/test_fleet.cpp, tests/cli/test_cli_fleet.cpp): node
+// Hand-made fleets for the fleet tests (tests/analysis/fleet/test_fleet.cpp, tests/bench/cli/test_cli_fleet.cpp): node
 // results files derived from the small real-shaped tests/data/report_full.json by renaming the host and
 // scaling chosen figures (DRAM at 75 %, compute and clock down, another CPU, a little noise).
 #pragma once

@@ -7,12 +7,12 @@
 
 #include <fmt/format.h>
 
-#include "fleet_fixtures.hpp"
 #include "roofline/regress/compare.hpp"
 #include "roofline/fleet/fleet.hpp"
 #include "roofline/fleet/fleet_file.hpp"
 #include "roofline/regress/identity.hpp"
 #include "roofline/model/results.hpp"
+#include "support/fleet_fixtures.hpp"
 #include "support/typed_results.hpp"
 
 namespace roofline {

@@ -1,4 +1,4 @@
-// End-to-end: `roofline fleet` on hand-made node files (tests/analysis/fleet_fixtures.hpp) written to a
+// End-to-end: `roofline fleet` on hand-made node files (tests/support/fleet_fixtures.hpp) written to a
 // temporary folder: identical nodes exit 0, a node with DRAM at 75 % exits 1 naming the figure and the
 // cause, the three outputs, failed ranks, and bad input of every kind (exit 2, one line, nothing written).
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../analysis/fleet_fixtures.hpp"
+#include "support/fleet_fixtures.hpp"
 #include "cli_harness.hpp"
 
 namespace roofline::testing {

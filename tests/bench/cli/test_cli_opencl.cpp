@@ -2,7 +2,7 @@
 // saying why, where `roofline devices` lists none) at small sizes: one results file with the device's facts,
 // every suite's entries validated, its roofline (levels, compute ceilings at the measured clock on a CPU device,
 // transfers, launch latency, CLBlast placements with their offload roof), the PoCL settings of the run, and a
-// report that charts the device (beside the CPU's chart: tests/analysis/test_targets.cpp).
+// report that charts the device (beside the CPU's chart: tests/analysis/fleet/test_targets.cpp).
 #include <gtest/gtest.h>
 
 #include <filesystem>

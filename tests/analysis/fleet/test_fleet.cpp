@@ -1,4 +1,4 @@
-// The fleet analysis on hand-made fleets (fleet_fixtures.hpp): identical nodes pass, one node with DRAM at
+// The fleet analysis on hand-made fleets (support/fleet_fixtures.hpp): identical nodes pass, one node with DRAM at
 // 75 % and one throttled node are flagged with the right diagnosis, noise within the robust spread is not,
 // mixed hardware forms groups, small groups use the percent alone, failed ranks are reported, and bad
 // inputs (a fleet of one, the same node twice, another schema, missing ceilings) are InputErrors.
@@ -6,10 +6,10 @@
 
 #include <algorithm>
 
-#include "fleet_fixtures.hpp"
 #include "roofline/fleet/fleet.hpp"
 #include "roofline/fleet/fleet_file.hpp"
 #include "roofline/common/errors.hpp"
+#include "support/fleet_fixtures.hpp"
 
 namespace roofline {
 namespace {
