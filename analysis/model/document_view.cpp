@@ -4,6 +4,7 @@
 #include "roofline/model/document_view.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "roofline/model/record_fields.hpp"
 #include "roofline/model/results_targets.hpp"
@@ -68,27 +69,6 @@ TargetView target_view(const TargetRecord& r) {
 template <class R>
 void keep_target(std::optional<std::vector<R>>& records, const std::string& target) {
   if (records) std::erase_if(*records, [&](const R& r) { return target_of(r) != target; });
-}
-
-// Calls f(target) for every record of the section, the typed arrays' and the untyped ones kept in `extra`
-// (roofline.dequant_table, memory_levels, crossovers, ...: read as JSON until the model types them).
-template <class F>
-void each_record_target(const RooflineSection& s, F&& f) {
-  const auto visit = [&f](const auto& records) {
-    if (!records) return;
-    for (const auto& r : *records) f(target_of(r));
-  };
-  visit(s.compute_ceilings);
-  visit(s.memory_ceilings);
-  visit(s.page_size_ceilings);
-  visit(s.ridge_points);
-  visit(s.placements);
-  visit(s.transfer_ceilings);
-  visit(s.launch_latency);
-  for (const auto& [key, arr] : s.extra.items()) {
-    if (!arr.is_array()) continue;
-    for (const json& e : arr) f(entry_target(e));
-  }
 }
 
 ResultsDocument restricted(const ResultsDocument& doc, const std::string& target) {
@@ -167,12 +147,19 @@ DocumentView::DocumentView(const ResultsDocument& doc) : doc_(&doc), host_(host_
                                      (*binding)["policy"].is_string()
                                  ? (*binding)["policy"].get<std::string>() : std::string("compact");
   targets_ = ordered_targets(host_, listed, with_entries, policy);
+  // Every target the file holds something of: its listed targets, and any a roofline record names without facts
+  // or entries (so that its part is its own records, never the whole file).
+  std::set<std::string> held;
+  for (const TargetView& t : targets_) held.insert(t.id);
   bool several = entry_counts_.size() > 1 || (!entry_counts_.empty() && entry_counts_.count(kCpuTargetId) == 0);
   if (doc.roofline) {
-    each_record_target(*doc.roofline, [&several](const std::string& t) { several = several || t != kCpuTargetId; });
+    each_record_target(*doc.roofline, [&several, &held](const std::string& t) {
+      several = several || t != kCpuTargetId;
+      held.insert(t);
+    });
   }
   if (!several) return;
-  for (const TargetView& t : targets_) restricted_[t.id] = restricted(doc, t.id);
+  for (const std::string& id : held) restricted_[id] = restricted(doc, id);
 }
 
 const ResultsDocument& DocumentView::target_document(const std::string& target) const {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "roofline/model/results_document.hpp"
-#include "roofline/model/results_view.hpp"  // kCpuTargetId
+#include "roofline/model/results_view.hpp"  // kCpuTargetId, entry_target
 
 namespace roofline {
 
@@ -23,6 +23,29 @@ std::string target_of(const BenchmarkEntry& entry);
 // The target of a section holding one target's entries (as llm's select_target leaves it): its first memory
 // ceiling's, the host CPU's when it has none.
 std::string target_of(const RooflineSection& section);
+
+// Calls f(target) for every record of the section, in the order of its arrays: the typed ones (compute, memory,
+// page-size ceilings, ridge points, placements, transfer ceilings, launch latency), then the ones the model keeps
+// as JSON in `extra` (dequant tables, memory levels, crossovers, ...: entry_target's rule). Which targets a section
+// holds, and in what order they first appear, is asked here (DocumentView, llm's targets_in).
+template <class F>
+void each_record_target(const RooflineSection& s, F&& f) {
+  const auto visit = [&f](const auto& records) {
+    if (!records) return;
+    for (const auto& r : *records) f(target_of(r));
+  };
+  visit(s.compute_ceilings);
+  visit(s.memory_ceilings);
+  visit(s.page_size_ceilings);
+  visit(s.ridge_points);
+  visit(s.placements);
+  visit(s.transfer_ceilings);
+  visit(s.launch_latency);
+  for (const auto& [key, arr] : s.extra.items()) {
+    if (!arr.is_array()) continue;
+    for (const nlohmann::json& e : arr) f(entry_target(e));
+  }
+}
 
 // One target's memory as the file records it, read alike for every target: its level names, innermost first
 // (empty: the file does not list them), and its memory with where that comes from, in words. The results view's
