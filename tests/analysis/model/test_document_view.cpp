@@ -3,7 +3,6 @@
 // and each target's part of the document that the JSON view gives; a file of one target is its own part.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -12,12 +11,11 @@
 #include "roofline/model/results.hpp"
 #include "roofline/model/results_targets.hpp"
 #include "roofline/model/results_view.hpp"
-#include "support/gzip_json.hpp"
+#include "support/recorded_files.hpp"
 #include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
-namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::typed;
 
@@ -25,15 +23,7 @@ const std::string kTwoTargets = std::string(ROOFLINE_TEST_DATA_DIR) + "/targets/
 const std::string kOld = std::string(ROOFLINE_TEST_DATA_DIR) + "/report_full.json";
 
 // Every recorded run (tests/data/golden, results/reference) and the two hand-made files, with their names.
-std::vector<std::pair<std::string, json>> every_file() {
-  std::vector<std::pair<std::string, json>> docs = {{kTwoTargets, load_json_file(kTwoTargets)}, {kOld, load_json_file(kOld)}};
-  for (const fs::path& dir : {fs::path(ROOFLINE_TEST_DATA_DIR) / "golden", fs::path(ROOFLINE_SOURCE_DIR) / "results" / "reference"}) {
-    for (const auto& f : fs::directory_iterator(dir)) {
-      if (f.path().string().ends_with(".json.gz")) docs.emplace_back(f.path().string(), testing::load_gz(f.path().string()));
-    }
-  }
-  return docs;
-}
+using testing::every_results_file;
 
 void expect_same_host(const HostFacts& a, const HostFacts& b) {
   EXPECT_EQ(a.present, b.present);
@@ -108,7 +98,7 @@ void expect_same_target(const TargetView& a, const TargetView& b) {
 }
 
 TEST(DocumentView, ReadsTheHostAndTargetsAsResultsViewOnEveryRecordedRun) {
-  const auto docs = every_file();
+  const auto docs = every_results_file();
   ASSERT_GT(docs.size(), 4u);
   for (const auto& [name, doc] : docs) {
     SCOPED_TRACE(name);
@@ -128,7 +118,7 @@ TEST(DocumentView, ReadsTheHostAndTargetsAsResultsViewOnEveryRecordedRun) {
 
 // Each target's part, written back, is the JSON view's part of the file: the same entries and records, in order.
 TEST(DocumentView, GivesEachTargetThePartResultsViewGivesOnEveryRecordedRun) {
-  for (const auto& [name, doc] : every_file()) {
+  for (const auto& [name, doc] : every_results_file()) {
     SCOPED_TRACE(name);
     const ResultsDocument d = typed(doc, name);
     const DocumentView typed_view(d);

@@ -3,19 +3,17 @@
 // and where the host CPU's memory comes from; they agree with the typed view of the same file on every recorded run.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "roofline/model/results.hpp"
 #include "roofline/model/results_targets.hpp"
 #include "roofline/model/results_view.hpp"
-#include "support/gzip_json.hpp"
+#include "support/recorded_files.hpp"
 #include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
-namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::typed;
 
@@ -97,14 +95,10 @@ TEST(TargetMemoryFacts, AMemoryFigureWrittenAsANonIntegerIsRead) {
 // The typed model's reading and the JSON view's (TargetView) are one rule: same levels, memory and source for every
 // target of every recorded run and hand-made file.
 TEST(TargetMemoryFacts, AgreesWithTheResultsViewOnEveryRecordedRun) {
-  std::vector<json> docs = {load_json_file(kTwoTargets), load_json_file(kOld)};
-  for (const fs::path& dir : {fs::path(ROOFLINE_TEST_DATA_DIR) / "golden", fs::path(ROOFLINE_SOURCE_DIR) / "results" / "reference"}) {
-    for (const auto& f : fs::directory_iterator(dir)) {
-      if (f.path().string().ends_with(".json.gz")) docs.push_back(testing::load_gz(f.path().string()));
-    }
-  }
+  const auto docs = testing::every_results_file();
   ASSERT_GT(docs.size(), 4u);
-  for (const json& doc : docs) {
+  for (const auto& [name, doc] : docs) {
+    SCOPED_TRACE(name);
     const ResultsDocument d = typed(doc);
     const ResultsView view(doc);
     for (const TargetView& t : view.targets()) {
