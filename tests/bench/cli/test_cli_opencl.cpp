@@ -5,6 +5,7 @@
 // report that charts the device (beside the CPU's chart: tests/analysis/fleet/test_targets.cpp).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <set>
 
@@ -16,6 +17,22 @@ namespace roofline::testing {
 namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
+
+// Whether the device's facts (`roofline devices --json`) give a cache level of a plausible size: PoCL passes on the
+// host's last-level cache, which some hosts report implausibly (a Zen 5 VM: 508 MiB of L3 per core; the facts then
+// give the level no size: tests/data/topology/zen5-oxide-2vcpu.xml reproduces it through HWLOC_XMLFILE).
+bool device_reports_a_cache(const std::string& target) {
+  const CliResult r = run_cli({"devices", "--json"});
+  if (r.exit_code != 0) return false;
+  const json devices = json::parse(r.out);
+  for (const json& t : devices["targets"]) {
+    if (t.value("target", "") != target) continue;
+    for (const json& level : t.value("memory_levels", json::array())) {
+      if (level.value("name", "") != "global" && level.value("capacity_bytes", 0.0) > 0.0) return true;
+    }
+  }
+  return false;
+}
 
 // The first OpenCL target `roofline devices --json` lists, or "" (and why) when none.
 std::string first_opencl_target(std::string& why) {
@@ -60,8 +77,28 @@ void every_suite_is_in_the_file_validated(const json& doc, const std::string& ta
   }
 }
 
+// The device's memory levels at the test's two sizes (too few for the curve's plateaus) come from its plausible reported
+// cache; a device whose facts give none has no level at these sizes, and the run must say why (issue 60: this test
+// failed on every host that reports an implausible L3). Either way the expectation follows the facts in the file's
+// host, never which host CI lands on.
+void its_levels_follow_the_devices_facts(const json& doc, const std::string& target, bool reports_a_cache) {
+  const std::vector<json> levels = rows(doc, "memory_levels", target);
+  if (reports_a_cache) {
+    EXPECT_FALSE(levels.empty());
+    return;
+  }
+  EXPECT_TRUE(levels.empty());
+  bool said = false;
+  for (const json& n : doc["roofline"]["notes"]) {
+    said = said || n.get<std::string>().find(target + ": too few sizes for plateaus and no reported cache sizes: no memory "
+                                                      "levels") != std::string::npos;
+  }
+  EXPECT_TRUE(said) << doc["roofline"]["notes"].dump();
+  std::printf("[   NOTE   ] %s reports no plausible cache on this host: its levels are not checked at two sizes; the "
+              "run says why (checked)\n", target.c_str());
+}
+
 void its_roofline_has_ceilings_transfers_latency_and_placements(const json& doc, const std::string& target) {
-  EXPECT_FALSE(rows(doc, "memory_levels", target).empty());
   for (const json& m : rows(doc, "memory_ceilings", target)) EXPECT_TRUE(m["width"].is_number()) << m.dump();
   const std::vector<json> compute = rows(doc, "compute_ceilings", target);
   bool fp32 = false;
@@ -125,6 +162,7 @@ TEST(CliOpenCl, RunWritesTheDevicesRooflineValidatedAndTheReportChartsIt) {
   EXPECT_NE(p.out.find("plan " + doc["context"]["plan"]["hash"].get<std::string>() + ":"), std::string::npos) << p.out;
   EXPECT_NE(p.out.find("gemm/clblast/fp32/m:256/k:256/batch:16"), std::string::npos) << p.out;
   every_suite_is_in_the_file_validated(doc, target);
+  its_levels_follow_the_devices_facts(doc, target, device_reports_a_cache(target));
   its_roofline_has_ceilings_transfers_latency_and_placements(doc, target);
   pocl_settings_of_the_run_are_recorded(doc, target);
   const fs::path html = dir / "opencl.html";
