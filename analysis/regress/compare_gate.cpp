@@ -51,14 +51,16 @@ Outcome decide_outcome(const std::vector<FigureRow>& figures, bool disturbed, bo
 }
 
 std::string_view to_string(Outcome outcome) {
-  static constexpr NameTable<Outcome, 3> kNames{
-      {{Outcome::clean, "clean"}, {Outcome::regression, "regression"}, {Outcome::inconclusive, "inconclusive"}}};
+  static constexpr NameTable<Outcome, 4> kNames{
+      {{Outcome::clean, "clean"}, {Outcome::regression, "regression"}, {Outcome::inconclusive, "inconclusive"},
+       {Outcome::undecided, "undecided"}}};
   return name_of(kNames, outcome, "");
 }
 
-int exit_code(Outcome outcome, bool fail_on_inconclusive) {
+int exit_code(Outcome outcome, bool fail_on_inconclusive, bool allow_undecided) {
   if (outcome == Outcome::regression) return 1;
   if (outcome == Outcome::inconclusive && fail_on_inconclusive) return 3;
+  if (outcome == Outcome::undecided && !allow_undecided) return 3;
   return 0;
 }
 

@@ -1,6 +1,8 @@
 // Rendering the key-figure gate: the table of figures with their thresholds and where those came from,
 // the environment of each run, and the verdict line (last, so that a CI log's tail shows it). Text,
 // Markdown (escaped) and JSON. See compare_gate.hpp.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "roofline/report/html_escape.hpp"
@@ -21,13 +23,31 @@ using nlohmann::json;
 
 using Cells = std::vector<std::string>;
 
+bool paired(const Gate& g) { return !g.figures.empty() && g.figures.front().rounds > 0; }
+
+// Paired rows (compare_paired.cpp): the estimate, its interval and the smallest regression the rounds could call
+// stand where the two-run gate has its threshold and p-value.
 Cells header(const Gate& g) {
-  const bool paired = !g.figures.empty() && g.figures.front().rounds > 0;
-  return {"Key figure", "Base", "New", "Change", "Threshold", paired ? "Holm p" : "p", paired ? "Rounds" : "From", "Verdict"};
+  if (paired(g)) return {"Key figure", "Base", "New", "Ratio", "Interval", "Detectable", "Rounds", "Verdict"};
+  return {"Key figure", "Base", "New", "Change", "Threshold", "p", "From", "Verdict"};
 }
 
+std::string ratio_percent(double ratio) { return fmt::format("{:+.1f}%", (ratio - 1.0) * 100.0); }
+
 Cells cells(const FigureRow& r, bool loud) {
-  const std::string verdict = loud && r.verdict == Verdict::regression ? "REGRESSION" : std::string(to_string(r.verdict));
+  const std::string verdict = loud && (r.verdict == Verdict::regression || r.verdict == Verdict::undecided)
+                                  ? (r.verdict == Verdict::regression ? "REGRESSION" : "UNDECIDED")
+                                  : std::string(to_string(r.verdict));
+  if (r.rounds > 0) {
+    return {r.figure.id,
+            format_si(r.base, r.figure.unit),
+            format_si(r.next, r.figure.unit),
+            ratio_percent(r.ratio),
+            r.has_interval ? fmt::format("[{}, {}]", ratio_percent(r.ratio_lower), ratio_percent(r.ratio_upper)) : "-",
+            std::isfinite(r.detectable) ? fmt::format("{:.1f}%", r.detectable * 100.0) : "-",
+            std::to_string(r.rounds),
+            verdict};
+  }
   std::string from = r.rounds > 0 ? std::to_string(r.rounds)
                      : r.threshold_source.rfind("history", 0) == 0 || r.threshold_source.find("(history") != std::string::npos
                          ? "history"
@@ -75,7 +95,7 @@ std::string render_gate_text(const Gate& g) {
     if (r == 0) out += std::string(line.size(), '-') + "\n";
   }
   for (const FigureRow& r : g.figures) {
-    if (r.verdict == Verdict::regression || r.verdict == Verdict::unclear) {
+    if (r.verdict == Verdict::regression || r.verdict == Verdict::unclear || r.verdict == Verdict::undecided) {
       out += fmt::format("  {} {}: {}\n", r.figure.id, to_string(r.verdict), r.why);
     }
   }
@@ -142,6 +162,10 @@ json gate_to_json(const Gate& g) {
                        {"threshold_source", r.threshold_source},
                        {"p_value", r.p_value ? json(*r.p_value) : json(nullptr)},
                        {"rounds", r.rounds},
+                       {"ratio", r.rounds > 0 ? json(r.ratio) : json(nullptr)},
+                       {"interval", r.has_interval ? json::array({r.ratio_lower, r.ratio_upper}) : json(nullptr)},
+                       {"bound_error", r.rounds > 0 ? json(r.gamma) : json(nullptr)},
+                       {"detectable", r.rounds > 0 && std::isfinite(r.detectable) ? json(r.detectable) : json(nullptr)},
                        {"verdict", to_string(r.verdict)},
                        {"why", r.why}});
   }

@@ -6,10 +6,12 @@
 namespace roofline {
 
 std::string_view to_string(Verdict verdict) {
-  static constexpr NameTable<Verdict, 4> kNames{{{Verdict::ok, "ok"},
+  static constexpr NameTable<Verdict, 6> kNames{{{Verdict::ok, "ok"},
                                                  {Verdict::improvement, "improvement"},
                                                  {Verdict::regression, "regression"},
-                                                 {Verdict::unclear, "unclear"}}};
+                                                 {Verdict::unclear, "unclear"},
+                                                 {Verdict::not_worse, "not_worse"},
+                                                 {Verdict::undecided, "undecided"}}};
   return name_of(kNames, verdict, "");
 }
 

@@ -1,7 +1,8 @@
 // `roofline compare BASE.json NEW.json [--history DB]`: the CI gate on two runs' key figures, and
-// `roofline compare --base-bin A --new-bin B [--rounds R] -- [run flags]`: paired A/B of two builds on
+// `roofline compare --base-bin A --new-bin B [--budget S] -- [run flags]`: paired A/B of two builds on
 // this machine. Exit 0: clean (or inconclusive, with a loud line); 1: regression; 3: inconclusive with
-// --fail-on-inconclusive; 2: bad input, or runs from different machines without --allow-machine-mismatch.
+// --fail-on-inconclusive, or paired rounds still undecided at their budget (0 with --allow-undecided); 2: bad
+// input, or runs from different machines without --allow-machine-mismatch.
 // Output: a terminal table, --markdown (CI step summary, PR comment) or --json, on stdout or atomically
 // into --out. --print-rerun prints, per regressed figure, the `run` flags that re-measure it
 // (scripts/ci-regression's confirmation).
@@ -52,10 +53,11 @@ struct Args {
   std::string threshold = "5", floor = "5", floor_no_history = "10", max_steal = "5", max_busy = "10", max_canary_drift = "10", max_core_canary_drift = "10", out, history, figures;
   std::string base_bin, next_bin, runs_dir;
   double alpha = 0.05;
-  int rounds = 6, max_rounds = 16;
+  int rounds = 6, max_rounds = 40;
+  double budget = 420.0;
   unsigned seed = 0;
   bool markdown = false, json = false, force = false, allow_mismatch = false, fail_on_inconclusive = false;
-  bool print_rerun = false;
+  bool print_rerun = false, allow_undecided = false;
 };
 
 // The `run` flags that re-measure one key figure: its suite at its thread count.
@@ -116,6 +118,7 @@ void compare_paired(const Args& a, const CompareOptions& options, CliState& stat
   p.run_flags = a.files;
   p.rounds = a.rounds;
   p.max_rounds = a.max_rounds;
+  p.budget_seconds = a.budget;
   p.seed = a.seed;
   p.allow_machine_mismatch = a.allow_mismatch;
   std::string tmp;
@@ -136,8 +139,10 @@ void compare_paired(const Args& a, const CompareOptions& options, CliState& stat
     }
   } cleanup{tmp};
   const PairedResult r = run_paired(p, options.gate, [](const std::string& line) { std::fprintf(stderr, "compare: %s\n", line.c_str()); });
-  std::string head = fmt::format("base: {}\nnew:  {}\nrounds: {} (order per round: {}; seed {})\n", a.base_bin, a.next_bin,
-                                 r.rounds.rounds, fmt::join(r.order, " "), r.seed);
+  std::string head = fmt::format("base: {}\nnew:  {}\nrounds: {} in {:.0f} s, stopped: {} (order per round: {}; seed {}; "
+                                 "looks planned after rounds {})\n",
+                                 a.base_bin, a.next_bin, r.rounds.rounds, r.seconds, r.stopped, fmt::join(r.order, " "),
+                                 r.seed, fmt::join(r.looks, ", "));
   if (!r.configuration_differences.empty()) {
     head += fmt::format("configuration differs (compared; the figures both have are gated): {}\n",
                         fmt::join(r.configuration_differences, "; "));
@@ -151,15 +156,21 @@ void compare_paired(const Args& a, const CompareOptions& options, CliState& stat
     doc["order"] = r.order;
     doc["seed"] = r.seed;
     doc["configuration_differences"] = r.configuration_differences;
-    doc["exit_code"] = exit_code(r.gate.outcome, options.fail_on_inconclusive);
+    doc["looks"] = r.looks;
+    doc["gamma"] = r.gamma;
+    doc["seconds"] = r.seconds;
+    doc["stopped"] = r.stopped;
+    doc["exit_code"] = exit_code(r.gate.outcome, options.fail_on_inconclusive, a.allow_undecided);
     output = doc.dump(2) + "\n";
   } else {
     output = a.markdown ? "## roofline compare (paired A/B)\n\n" + markdown_escape(head) + "\n" + render_gate_markdown(r.gate)
                         : head + "\n" + render_gate_text(r.gate);
   }
   emit(a, output);
-  if (r.gate.outcome == Outcome::inconclusive) std::fprintf(stderr, "roofline: %s\n", r.gate.verdict_line.c_str());
-  state.exit_code = exit_code(r.gate.outcome, options.fail_on_inconclusive);
+  if (r.gate.outcome == Outcome::inconclusive || r.gate.outcome == Outcome::undecided) {
+    std::fprintf(stderr, "roofline: %s\n", r.gate.verdict_line.c_str());
+  }
+  state.exit_code = exit_code(r.gate.outcome, options.fail_on_inconclusive, a.allow_undecided);
 }
 
 }  // namespace
@@ -193,8 +204,11 @@ void add_compare_command(CLI::App& app, CliState& state) {
       ->capture_default_str();
   cmd->add_option("--base-bin", a->base_bin, "Paired A/B: the baseline roofline executable");
   cmd->add_option("--new-bin", a->next_bin, "Paired A/B: the new roofline executable");
-  cmd->add_option("--rounds", a->rounds, "Paired A/B: rounds to run at least")->capture_default_str();
-  cmd->add_option("--max-rounds", a->max_rounds, "Paired A/B: rounds at most while unclear")->capture_default_str();
+  cmd->add_option("--rounds", a->rounds, "Paired A/B: rounds before the first look (at least)")->capture_default_str();
+  cmd->add_option("--max-rounds", a->max_rounds, "Paired A/B: rounds at most while a figure is undecided")->capture_default_str();
+  cmd->add_option("--budget", a->budget, "Paired A/B: seconds the rounds may take at most (0: no limit)")->capture_default_str();
+  cmd->add_flag("--allow-undecided", a->allow_undecided,
+                "Paired A/B: exit 0 (not 3) when figures are still undecided at the budget");
   cmd->add_option("--runs-dir", a->runs_dir, "Paired A/B: keep the rounds' results files in this folder");
   cmd->add_option("--seed", a->seed, "Paired A/B: seed of the per-round order (default: random)");
   auto* md = cmd->add_flag("--markdown", a->markdown, "Markdown output (CI step summary, PR comment)");

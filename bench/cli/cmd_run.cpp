@@ -220,10 +220,11 @@ std::string profile_help() {
     };
     return fmt::format("{}: CPU {}, each --target device {}", to_string(p), list(false), list(true));
   };
-  return fmt::format("quick or full. Time budgets, per target: {}; {}. The CPU's shape its plan before anything is "
+  return fmt::format("quick, full or gate (the CI gate's paired rounds: every key figure once, cheaply). Time budgets, "
+                     "per target: {}; {}; {}. The CPU's shape its plan before anything is "
                      "measured (--plan prints it; fewer sizes per octave when over); nothing is cut at run time. A device "
                      "target's suites stop starting work past their budget (context.time_budget)",
-                     line(Profile::quick), line(Profile::full));
+                     line(Profile::quick), line(Profile::full), line(Profile::gate));
 }
 
 }  // namespace

@@ -9,13 +9,16 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <random>
 
 #include <fmt/format.h>
 
 #include "roofline/common/errors.hpp"
+#include "roofline/regress/compare_levels.hpp"
 #include "roofline/regress/identity.hpp"
+#include "roofline/regress/paired_interval.hpp"
 #include "roofline/model/key_figures.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/model/results_document.hpp"
@@ -55,11 +58,22 @@ ResultsDocument run_one(const std::string& bin, const fs::path& out, const std::
   return load_results_document(out);
 }
 
-void add_round(PairedRounds& rounds, const ResultsDocument& base, const ResultsDocument& next, const GateOptions& gate) {
+// The round's key figures, like with like: every run's memory figures are taken over the sizes of the first round's
+// base run's levels (compare_levels.hpp's align_memory_figures), so that a level boundary that moves by a size
+// between runs (the gate profile sweeps one size per octave) changes no figure's statistic, only its own noise.
+std::vector<KeyFigure> aligned_figures(const ResultsDocument& reference, const std::vector<KeyFigure>& reference_figures,
+                                       const ResultsDocument& run) {
+  std::vector<KeyFigure> figures = key_figures(to_json(run));
+  if (&reference != &run) align_memory_figures(reference, reference_figures, run, figures);
+  return figures;
+}
+
+void add_round(PairedRounds& rounds, const ResultsDocument& reference, const std::vector<KeyFigure>& reference_figures,
+               const ResultsDocument& base, const ResultsDocument& next, const GateOptions& gate) {
   // key_figures.hpp reads the JSON a document writes (the key figures are not on the typed model yet).
   std::map<std::string, double> b;
-  for (const KeyFigure& f : key_figures(to_json(base))) b[f.id] = f.value;
-  const std::vector<KeyFigure> n = key_figures(to_json(next));
+  for (const KeyFigure& f : aligned_figures(reference, reference_figures, base)) b[f.id] = f.value;
+  const std::vector<KeyFigure> n = aligned_figures(reference, reference_figures, next);
   if (rounds.rounds == 0) {
     for (const KeyFigure& f : n) {
       if (b.contains(f.id)) rounds.figures.push_back(f);
@@ -80,6 +94,7 @@ void add_round(PairedRounds& rounds, const ResultsDocument& base, const ResultsD
 
 PairedResult run_paired(const PairedOptions& o, const GateOptions& gate, const std::function<void(const std::string&)>& log) {
   if (o.rounds < 1 || o.max_rounds < o.rounds) throw InputError("--rounds must be at least 1 and --max-rounds at least --rounds");
+  if (!(o.budget_seconds >= 0.0)) throw InputError("--budget must be a number of seconds >= 0");
   for (const std::string& bin : {o.base_bin, o.next_bin}) {
     if (bin.find('/') != std::string::npos && ::access(bin.c_str(), X_OK) != 0) {
       throw InputError(fmt::format("{}: not an executable file", bin));
@@ -89,7 +104,12 @@ PairedResult run_paired(const PairedOptions& o, const GateOptions& gate, const s
   result.seed = o.seed != 0 ? o.seed : std::random_device{}();
   std::mt19937 rng(result.seed);
   std::vector<std::string> mismatch;
+  ResultsDocument reference;  // the first round's base run: its levels' sizes are every round's
+  std::vector<KeyFigure> reference_figures;
+  const auto started = std::chrono::steady_clock::now();
+  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
   for (int r = 1;; ++r) {
+    const double round_start = elapsed();
     const bool base_first = std::uniform_int_distribution<int>(0, 1)(rng) == 0;
     result.order.push_back(base_first ? "AB" : "BA");
     ResultsDocument base, next;
@@ -107,12 +127,42 @@ PairedResult run_paired(const PairedOptions& o, const GateOptions& gate, const s
       }
       result.configuration_differences = fact_differences(configuration_facts(base), configuration_facts(next));
     }
-    add_round(result.rounds, base, next, gate);
-    if (r < o.rounds) continue;
-    result.gate = gate_paired(result.rounds, gate, r >= o.max_rounds);
-    if (!paired_unclear(result.gate) || r >= o.max_rounds) break;
-    if (r + 1 < o.max_rounds) log(fmt::format("unclear after {} rounds: extending (limit {})", r, o.max_rounds));
+    if (r == 1) {
+      reference = base;
+      reference_figures = key_figures(to_json(reference));
+    }
+    add_round(result.rounds, reference, reference_figures, base, next, gate);
+    result.rounds.round_seconds.push_back(elapsed() - round_start);
+    if (r == 1) {
+      // The schedule is fixed now, before any look: the figures' count sets alpha's share per bound.
+      std::size_t figures = 0;
+      for (const KeyFigure& f : result.rounds.figures) {
+        figures += gate.only_figures.empty() ||
+                   std::find(gate.only_figures.begin(), gate.only_figures.end(), f.id) != gate.only_figures.end();
+      }
+      const PairedPlan plan = paired_plan(gate.alpha, static_cast<int>(std::max<std::size_t>(1, figures)), o.rounds, o.max_rounds);
+      result.looks = plan.looks;
+      result.gamma = plan.gamma;
+      log(fmt::format("{} key figures; looks after rounds {} (each bound's error {:.2g}); round 1 took {:.1f} s", figures,
+                      fmt::join(plan.looks, ", "), plan.gamma, result.rounds.round_seconds.back()));
+    }
+    // The next round's time: the slowest so far (a round that would overrun the budget is not started).
+    const double next_round = *std::max_element(result.rounds.round_seconds.begin(), result.rounds.round_seconds.end());
+    const bool out_of_time = o.budget_seconds > 0.0 && elapsed() + next_round > o.budget_seconds;
+    const bool last = r >= o.max_rounds || out_of_time;
+    if (!last && std::find(result.looks.begin(), result.looks.end(), r) == result.looks.end()) continue;
+    result.gate = gate_paired(result.rounds, gate, result.gamma, last);
+    if (!paired_undecided(result.gate)) {
+      result.stopped = "decided";
+      break;
+    }
+    if (last) {
+      result.stopped = r >= o.max_rounds ? "max rounds" : fmt::format("budget ({:.0f} s)", o.budget_seconds);
+      break;
+    }
+    log(fmt::format("look after {} rounds: undecided ({}); going on", r, result.gate.verdict_line));
   }
+  result.seconds = elapsed();
   return result;
 }
 

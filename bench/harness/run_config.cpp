@@ -45,7 +45,7 @@ void require_nonempty(const std::string& text, const std::string& flag) {
 
 }  // namespace
 
-constexpr NameTable<Profile, 2> kProfileNames{{{Profile::quick, "quick"}, {Profile::full, "full"}}};
+constexpr NameTable<Profile, 3> kProfileNames{{{Profile::quick, "quick"}, {Profile::full, "full"}, {Profile::gate, "gate"}}};
 
 std::string_view to_string(Profile p) { return name_of(kProfileNames, p); }
 
@@ -55,7 +55,7 @@ bool RunConfig::wants_suite(const std::string& name) const {
 
 Profile parse_profile(const std::string& text) {
   if (const auto p = value_of(kProfileNames, text)) return *p;
-  throw InputError(fmt::format("--profile '{}': expected quick or full", text));
+  throw InputError(fmt::format("--profile '{}': expected quick, full or gate", text));
 }
 
 std::vector<int> parse_thread_list(const std::string& text, int max_threads) {

@@ -111,7 +111,7 @@ SuitePlan compute_suite(const RunConfig& config) {
     if (!best.empty() && best.back()->format == v.format) best.back() = &v;
     else best.push_back(&v);
   }
-  const bool quick = config.profile == Profile::quick;
+  const bool quick = config.profile != Profile::full;
   const std::vector<const QuantDotVariant*>& dequant = quick ? best : runnable;
   const std::vector<Level> levels{Level::L1, Level::L2};  // both profiles, every thread count (issue 48)
   for (const int t : config.thread_counts) {

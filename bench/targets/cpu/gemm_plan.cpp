@@ -110,7 +110,7 @@ GemmPlan plan_gemm(const RunConfig& config, double cache_bytes, const std::strin
     plan.shape_source = "--gemm-shape";
   }
   const bool sized = !plan.shape_from_user && cache_bytes > 0.0;
-  const bool quick_profile = config.profile == Profile::quick;
+  const bool quick_profile = config.profile != Profile::full;
   if (sized) {
     plan.cache_bytes = cache_bytes;
     plan.shape_source = fmt::format("{}x the largest cache ({}, {})", kGemmCacheFactor, format_bytes(cache_bytes),

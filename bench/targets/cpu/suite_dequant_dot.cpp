@@ -190,7 +190,7 @@ BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, 
 // second per format, most of it making the weights.
 void run_dequant_gemv_rows(const RunConfig& config, const MachineFacts& machine, const std::vector<const QuantDotVariant*>& best,
                            const ProfileSettings& settings, Runner& runner, SuiteOutput& out) {
-  const bool quick = config.profile == Profile::quick;
+  const bool quick = config.profile != Profile::full;
   const std::uint64_t weight_bytes = dram_weight_bytes(machine);
   const std::vector<int> batches = quick ? std::vector<int>{1} : std::vector<int>(kGemvBatches.begin(), kGemvBatches.end());
   const std::vector<int> thread_counts =
@@ -254,7 +254,7 @@ void run_dequant_dot_rows(const RunConfig& config, const MachineFacts& machine, 
   // count and needs the dequant rate there). The quick profile measures each format's best ISA with its weights
   // in L1 and in L2; the full profile every format x ISA row. Every row validates in the unit tests
   // (test_kernels) whatever the profile.
-  const bool quick = config.profile == Profile::quick;
+  const bool quick = config.profile != Profile::full;
   const std::vector<const QuantDotVariant*>& measured = quick ? best : runnable;
   if (quick) {
     out.context["dequant_dot"]["quick"] = "each format's best ISA, weights in L1 and L2, at every thread count; "

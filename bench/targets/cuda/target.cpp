@@ -129,7 +129,7 @@ class CudaTarget final : public Target {
     std::size_t free = 0;
     std::size_t total = 0;
     check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-    CudaPlan plan = plan_cuda({config.profile == Profile::quick, props_.l2_bytes, free, compute_capability(props_)});
+    CudaPlan plan = plan_cuda({config.profile != Profile::full, props_.l2_bytes, free, compute_capability(props_)});
     // --sizes and --batches apply to the device as to the CPU (working sets of all arrays; batches of every sweep).
     if (!config.sizes.empty()) {
       plan.bandwidth_bytes.clear();

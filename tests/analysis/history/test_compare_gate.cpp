@@ -1,6 +1,6 @@
 // The key-figure gate (compare_gate.hpp) on the hand-made files of tests/data/compare: which figures gate,
 // the history noise model on a generated history, the environment guard, the verdict rules (including
-// inconclusive and --fail-on-inconclusive), machine vs configuration, and paired rounds.
+// inconclusive and --fail-on-inconclusive), machine vs configuration. Paired rounds: tests/analysis/regress/test_paired_gate.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -362,35 +362,6 @@ TEST(CompareGate, ConfigurationDiffersMachineDoesNot) {
   EXPECT_FALSE(other.same_machine);
   EXPECT_EQ(machine_identity(typed(load("base.json"))), machine_identity(typed(load("avx2.json"))));
   EXPECT_NE(configuration_identity(typed(load("base.json"))), configuration_identity(typed(load("avx2.json"))));
-}
-
-PairedRounds rounds_of(const std::vector<double>& triad_ratios) {
-  const json base = load("base.json");
-  PairedRounds r;
-  r.figures = key_figures(base);
-  for (double ratio : triad_ratios) {
-    for (const KeyFigure& f : r.figures) {
-      r.base[f.id].push_back(f.value);
-      r.next[f.id].push_back(f.id == kTriad ? f.value * ratio : f.value);
-    }
-    ++r.rounds;
-  }
-  return r;
-}
-
-TEST(CompareGate, PairedRoundsNeedSignificanceAfterHolmAndTheFloor) {
-  // Every round 20% slower: one-sided signed-rank p = 1/2^n, Holm over 4 figures needs 4/2^n < 0.05.
-  const Gate six = gate_paired(rounds_of(std::vector<double>(6, 0.8)), GateOptions{}, false);
-  EXPECT_EQ(figure(six, kTriad).verdict, Verdict::unclear);
-  EXPECT_NEAR(*figure(six, kTriad).p_value, 4.0 / 64, 1e-12);
-  EXPECT_TRUE(paired_unclear(six));
-  EXPECT_EQ(gate_paired(rounds_of(std::vector<double>(6, 0.8)), GateOptions{}, true).outcome, Outcome::inconclusive);
-  const Gate seven = gate_paired(rounds_of(std::vector<double>(7, 0.8)), GateOptions{}, false);
-  EXPECT_EQ(seven.outcome, Outcome::regression);
-  EXPECT_FALSE(paired_unclear(seven));
-  EXPECT_NE(seven.verdict_line.find(kTriad), std::string::npos) << seven.verdict_line;
-  // Consistently 2% slower: significant, but below the 5% floor.
-  EXPECT_EQ(gate_paired(rounds_of(std::vector<double>(10, 0.98)), GateOptions{}, true).outcome, Outcome::clean);
 }
 
 }  // namespace

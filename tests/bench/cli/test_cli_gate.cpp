@@ -27,36 +27,54 @@ CliResult paired(const std::string& base, const std::string& next, std::vector<s
   return run_cli(args, env);
 }
 
-TEST(CliGate, PairedRegressionExtendsTheRoundsUntilSignificant) {
-  // 20% slower every round: with 4 key figures (Holm), 6 rounds give p = 4/64, 7 give 4/128 < 0.05.
+TEST(CliGate, PairedRegressionIsDecidedAtTheFirstLookThatCan) {
+  // 20% slower every round, 4 key figures, at most 10 rounds: looks after 8 and 10 rounds (alpha / (4 x 2) per bound:
+  // 2^-8 is the first below it), and at 8 the whole interval of the triad is 20% worse: a regression.
   const CliResult r = paired("base.json", "slow20.json", {"--rounds", "6", "--max-rounds", "10"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("rounds: 7"), std::string::npos) << r.out;
-  EXPECT_NE(r.err.find("unclear after 6 rounds: extending"), std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("verdict: REGRESSION: 1 of 4 key figures worse in the paired rounds: " + kTriad), std::string::npos)
+  EXPECT_NE(r.out.find("rounds: 8 in"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("looks planned after rounds 8, 10"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verdict: REGRESSION: " + kTriad + " -20.0% [-20.0%, -20.0%]"), std::string::npos) << r.out;
+  // The other figures did not move: equivalent within the floor, each said.
+  EXPECT_NE(r.out.find("3 ok, 0 not worse, 0 improvement, 1 regression, 0 undecided of 4 key figures"), std::string::npos)
       << r.out;
+  EXPECT_NE(r.out.find("Interval"), std::string::npos) << r.out;
 }
 
-TEST(CliGate, PairedSameBuildIsClean) {
-  const CliResult r = paired("base.json", "same.json", {"--rounds", "3", "--json"});
+TEST(CliGate, PairedSameBuildIsCleanWithEveryFigureOk) {
+  const CliResult r = paired("base.json", "same.json", {"--rounds", "3", "--max-rounds", "12", "--json"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const json doc = json::parse(r.out);
   EXPECT_EQ(doc["outcome"], "clean");
-  EXPECT_EQ(doc["rounds"], 3);
-  EXPECT_EQ(doc["order"].size(), 3u);
+  EXPECT_EQ(doc["rounds"], doc["looks"][0]);
+  EXPECT_EQ(doc["stopped"], "decided");
+  EXPECT_EQ(doc["order"].size(), doc["rounds"].get<std::size_t>());
+  for (const json& f : doc["figures"]) {
+    EXPECT_EQ(f["verdict"], "ok") << f.dump();
+    EXPECT_TRUE(f["interval"].is_array()) << f.dump();
+    EXPECT_GT(f["detectable"].get<double>(), 0.0);
+  }
 }
 
-TEST(CliGate, PairedWithoutEnoughEvidenceIsInconclusive) {
+TEST(CliGate, PairedStillUndecidedAtTheLimitExitsThreeUnlessAllowed) {
   TempDir dir;
-  // Two new runs in three are 20% slower: the median is 20% worse, but 4 worse rounds of 6 are not significant.
+  // One new run in three is 20% slower: neither a regression (two rounds in three are unchanged) nor equivalence.
   const std::vector<std::string> env{"STUB_ALT_new=" + kDir + "slow20.json", "STUB_COUNTER_new=" + (dir / "n").string()};
-  const CliResult r = paired("base.json", "base.json", {"--rounds", "4", "--max-rounds", "6"}, env);
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.err.find("roofline: verdict: INCONCLUSIVE: not enough evidence after 6 rounds"), std::string::npos) << r.err;
-  EXPECT_NE(r.out.find("unclear"), std::string::npos) << r.out;
+  const CliResult r = paired("base.json", "base.json", {"--rounds", "4", "--max-rounds", "12"}, env);
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("roofline: verdict: UNDECIDED:"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("UNDECIDED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stopped: max rounds"), std::string::npos) << r.out;
   TempDir again;
   const std::vector<std::string> env2{"STUB_ALT_new=" + kDir + "slow20.json", "STUB_COUNTER_new=" + (again / "n").string()};
-  EXPECT_EQ(paired("base.json", "base.json", {"--rounds", "4", "--max-rounds", "6", "--fail-on-inconclusive"}, env2).exit_code, 3);
+  EXPECT_EQ(paired("base.json", "base.json", {"--rounds", "4", "--max-rounds", "12", "--allow-undecided"}, env2).exit_code, 0);
+  // A budget too short for a second round ends the rounds at the first: undecided, said.
+  TempDir third;
+  const std::vector<std::string> env3{"STUB_ALT_new=" + kDir + "slow20.json", "STUB_COUNTER_new=" + (third / "n").string()};
+  const CliResult b = paired("base.json", "base.json", {"--budget", "0.000001"}, env3);
+  EXPECT_EQ(b.exit_code, 3) << b.out << b.err;
+  EXPECT_NE(b.out.find("rounds: 1 in"), std::string::npos) << b.out;
+  EXPECT_NE(b.out.find("stopped: budget"), std::string::npos) << b.out;
 }
 
 TEST(CliGate, PairedBadInputIsOneLineAndExitTwo) {
@@ -150,6 +168,32 @@ TEST(CliGate, HistoryThresholdsAndCalibration) {
   EXPECT_NE(cal.out.find("A/A false alarms with history (each run vs the others, leave-one-out): 0 of 6 runs"),
             std::string::npos) << cal.out;
   EXPECT_EQ(run_cli({"history", "calibrate", "--db", db, "--floor", "x"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace roofline::testing
+
+namespace roofline::testing {
+namespace {
+
+// The plan's total estimate, from `run --plan`'s "plan HASH: N benchmarks, estimated S s" line.
+double plan_estimate(const std::string& out) {
+  const std::size_t at = out.find(", estimated ");
+  return at == std::string::npos ? -1.0 : std::stod(out.substr(at + 12));
+}
+
+// The gate profile (issue 59): the paired rounds' plan, every key figure's points at fewer repetitions: it plans the
+// same benchmarks as quick, the same twice, for less time.
+TEST(CliGate, GateProfilePlansQuicksBenchmarksForLessTime) {
+  const CliResult gate = run_cli({"run", "--profile", "gate", "--plan"});
+  const CliResult quick = run_cli({"run", "--profile", "quick", "--plan"});
+  ASSERT_EQ(gate.exit_code, 0) << gate.err;
+  ASSERT_EQ(quick.exit_code, 0) << quick.err;
+  EXPECT_EQ(gate.out, run_cli({"run", "--profile", "gate", "--plan"}).out);
+  EXPECT_NE(gate.out.find("gate profile"), std::string::npos) << gate.out.substr(0, 200);
+  EXPECT_GT(plan_estimate(gate.out), 0.0);
+  EXPECT_LT(plan_estimate(gate.out), plan_estimate(quick.out));
+  EXPECT_EQ(run_cli({"run", "--profile", "fast", "--plan"}).exit_code, 2);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Paired A/B rounds (bench/drivers/paired_runs.cpp) driven directly, with stub executables (small shell scripts in
-// tests/data/compare/stubs that copy a prepared results file to --out): rounds and their random order,
-// extension while unclear, the machine and configuration rule, and each bad input as an InputError.
+// tests/data/compare/stubs that copy a prepared results file to --out): rounds and their random order, the sequential
+// looks and where they stop, the machine and configuration rule, and each bad input as an InputError.
 #include <gtest/gtest.h>
 
 #include <stdlib.h>
@@ -47,16 +47,24 @@ class PairedRuns : public ::testing::Test {
   std::vector<std::string> log_;
 };
 
-TEST_F(PairedRuns, SameBuildIsCleanAfterTheRoundsAsked) {
+TEST_F(PairedRuns, SameBuildIsCleanAtTheFirstLook) {
+  // 4 key figures, at most 8 rounds: the first look is at the fewest rounds whose interval exists at alpha / (4 x
+  // looks); every figure is equivalent there (ratio 1 in every round), and the rounds stop.
   const PairedResult r = run("base.json", "same.json", 3, 8);
   EXPECT_EQ(r.gate.outcome, Outcome::clean) << r.gate.verdict_line;
-  EXPECT_EQ(r.rounds.rounds, 3);
-  ASSERT_EQ(r.order.size(), 3u);
+  ASSERT_FALSE(r.looks.empty());
+  EXPECT_EQ(r.rounds.rounds, r.looks.front());
+  EXPECT_EQ(r.stopped, "decided");
+  EXPECT_NEAR(r.gamma * 4 * static_cast<double>(r.looks.size()), 0.05, 1e-12);
+  const int n = r.rounds.rounds;
+  ASSERT_EQ(static_cast<int>(r.order.size()), n);
   for (const std::string& o : r.order) EXPECT_TRUE(o == "AB" || o == "BA") << o;
-  EXPECT_EQ(log_.size(), 6u);  // one line per run
-  EXPECT_EQ(r.rounds.environments.size(), 6u);
+  EXPECT_EQ(static_cast<int>(log_.size()), 2 * n + 1);  // one line per run, and the schedule after the first round
+  EXPECT_EQ(static_cast<int>(r.rounds.environments.size()), 2 * n);
+  EXPECT_EQ(static_cast<int>(r.rounds.round_seconds.size()), n);
   EXPECT_TRUE(r.configuration_differences.empty());
-  for (const auto& [id, values] : r.rounds.next) EXPECT_EQ(values.size(), 3u) << id;
+  for (const auto& [id, values] : r.rounds.next) EXPECT_EQ(static_cast<int>(values.size()), n) << id;
+  for (const FigureRow& f : r.gate.figures) EXPECT_EQ(f.verdict, Verdict::ok) << f.figure.id;
   EXPECT_EQ(r.seed, 7u);
 }
 
@@ -68,17 +76,20 @@ TEST_F(PairedRuns, TheSeedDecidesTheOrder) {
   EXPECT_GT(orders.size(), 1u);  // 4 seeds, 8 rounds each: not one order for all
 }
 
-TEST_F(PairedRuns, UnclearExtendsTheRoundsUntilSignificant) {
-  // 20% slower each round; Holm over 4 figures: 6 rounds give p = 4/64, not significant; 7 give 4/128.
+TEST_F(PairedRuns, ARegressionIsDecidedAtTheFirstLookThatCan) {
+  // 20% slower each round, 4 figures, at most 10 rounds: looks after 8 and 10 (2^-8 is the first below
+  // 0.05 / (4 x 2)); at 8 the triad's whole interval is 20% worse.
   const PairedResult r = run("base.json", "slow20.json", 6, 10);
-  EXPECT_EQ(r.rounds.rounds, 7);
+  EXPECT_EQ(r.looks, (std::vector<int>{8, 10}));
+  EXPECT_EQ(r.rounds.rounds, 8);
   EXPECT_EQ(r.gate.outcome, Outcome::regression) << r.gate.verdict_line;
-  EXPECT_TRUE(std::any_of(log_.begin(), log_.end(), [](const std::string& l) { return l.find("unclear after 6 rounds") != std::string::npos; }));
+  EXPECT_TRUE(std::any_of(log_.begin(), log_.end(), [](const std::string& l) { return l.find("looks after rounds 8, 10") != std::string::npos; }));
   const auto triad = std::find_if(r.gate.figures.begin(), r.gate.figures.end(),
                                   [](const FigureRow& f) { return f.figure.id == "memory/DRAM/triad/threads:2"; });
   ASSERT_NE(triad, r.gate.figures.end());
   EXPECT_EQ(triad->verdict, Verdict::regression);
   EXPECT_NEAR(triad->change, -0.2, 1e-9);
+  EXPECT_NEAR(triad->ratio_upper, 0.8, 1e-9);
 }
 
 TEST_F(PairedRuns, AnotherIsaCapIsConfigurationNotAnotherMachine) {

@@ -38,6 +38,7 @@ TEST(RunConfig, GemmShapeAndBatches) {
 TEST(RunConfig, ProfilesBindingAndNames) {
   EXPECT_EQ(parse_profile("quick"), Profile::quick);
   EXPECT_EQ(parse_profile("full"), Profile::full);
+  EXPECT_EQ(parse_profile("gate"), Profile::gate);
   EXPECT_THROW(parse_profile("fast"), InputError);
   EXPECT_EQ(parse_bind_policy("spread"), BindPolicy::spread);
   EXPECT_THROW(parse_bind_policy("scatter"), InputError);

@@ -67,10 +67,11 @@ struct GateOptions {
   std::vector<std::string> only_figures;  // gate only these ids (confirmation runs); empty: all in common
 };
 
-enum class Outcome { clean, regression, inconclusive };
+// undecided: paired rounds only, some figure neither shown equivalent nor shown to regress within the budget.
+enum class Outcome { clean, regression, inconclusive, undecided };
 std::string_view to_string(Outcome outcome);
-// 0 clean, 1 regression, 0 or 3 inconclusive.
-int exit_code(Outcome outcome, bool fail_on_inconclusive);
+// 0 clean, 1 regression, 0 or 3 inconclusive (3 with fail_on_inconclusive), 3 or 0 undecided (0 with allow_undecided).
+int exit_code(Outcome outcome, bool fail_on_inconclusive, bool allow_undecided = false);
 
 // The per-run values of one figure in the history (latest kHistoryWindow, same machine and
 // configuration, the run being judged left out).
@@ -119,6 +120,12 @@ struct FigureRow {
   std::string threshold_source;  // "floor 10% (no history: low confidence)", "history: 2.9 x spread 1.2% over 9 runs", ...
   std::optional<double> p_value;  // adjusted for the number of figures gated
   int rounds = 0;            // paired mode
+  // Paired mode (paired_interval.hpp): the ratio new/base's Hodges-Lehmann estimate and interval (as measured:
+  // for a time, higher is worse), each bound's error, and the smallest worsening these rounds could have called
+  // a regression (a fraction; infinity without an interval).
+  bool has_interval = false;
+  double ratio = 1.0, ratio_lower = 0.0, ratio_upper = 0.0, gamma = 0.0;
+  double detectable = 0.0;
   double base_roof_now = 0.0;  // the base run's KeyFigure::roof_now (0: none, or judged against a history)
   bool moment_moved = false;   // the two roofs of the moment differ by more than the canary limit: not trusted
   bool trusted = true;       // false: its environment was disturbed (a regression then reads unclear)
@@ -175,20 +182,23 @@ Outcome decide_outcome(const std::vector<FigureRow>& figures, bool disturbed, bo
 Gate gate_runs(const ResultsDocument& base, const ResultsDocument& next, const NoiseModel* noise,
                const GateOptions& options);
 
-// Paired A/B: per figure id, the base and new values of each round (same order). A figure regresses
-// when the one-sided signed-rank test of the rounds' log ratios is significant after Holm's correction
-// over the figures and the median ratio is worse than the floor; it is "unclear" when the median is worse
-// than the floor but not yet significant. `complete`: no more rounds will be run (unclear ->
-// inconclusive).
+// Paired A/B: per figure id, the base and new values of each round (same order). Each figure is decided from the
+// Hodges-Lehmann interval of its rounds' log ratios (paired_interval.hpp): ok inside +-floor (equivalence),
+// regression beyond -floor, improvement beyond +floor, not worse when a regression beyond the floor is excluded,
+// undecided otherwise. `gamma`: each bound's error (alpha / (figures x looks): paired_plan). The environment of
+// each run is shown, never decisive: a moment that slows one run of a round widens the interval instead.
+// `complete`: no more rounds will be run (undecided figures make the outcome undecided; before that the gate
+// says "so far").
 struct PairedRounds {
   std::vector<KeyFigure> figures;                     // from the first round's new run
   std::map<std::string, std::vector<double>> base, next;
   std::vector<EnvironmentCheck> environments;          // every run's
   int rounds = 0;
+  std::vector<double> round_seconds;                   // wall time of each round (both runs)
 };
-Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, bool complete);
-// True when another round could change the answer (some figure unclear).
-bool paired_unclear(const Gate& gate);
+Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double gamma, bool complete);
+// True when another round could change the answer (some figure undecided).
+bool paired_undecided(const Gate& gate);
 
 // Renderers of the gate part of a comparison (see compare_render.cpp for the rest).
 std::string render_gate_text(const Gate& gate);

@@ -12,7 +12,9 @@ namespace roofline {
 // ok: within the threshold (or better without evidence); improvement / regression: beyond the threshold
 // with evidence; unclear: worse beyond the threshold but not established (not significant yet, or its
 // environment was disturbed): it never fails a gate by itself.
-enum class Verdict { ok, improvement, regression, unclear };
+// Paired rounds (paired_interval.hpp) add not_worse (a regression beyond the threshold excluded, equivalence not
+// shown) and undecided (neither excluded nor shown: more rounds).
+enum class Verdict { ok, improvement, regression, unclear, not_worse, undecided };
 std::string_view to_string(Verdict verdict);
 
 // Whether a move beyond the threshold in each direction is established. Default: the threshold alone decides.

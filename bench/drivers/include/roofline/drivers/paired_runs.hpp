@@ -1,7 +1,9 @@
 // Paired A/B on one machine (`roofline compare --base-bin A --new-bin B [--rounds R] -- [run flags]`):
 // runs the two executables' `run` alternately, in a random order per round, so that both builds see the
-// same moments; the round is the unit (compare_gate.hpp's gate_paired). When the answer is not clear
-// after R rounds (a figure worse than the floor but not yet significant), it runs more, up to a limit.
+// same moments; the round is the unit (compare_gate.hpp's gate_paired). The rounds are looked at on a schedule
+// fixed after the first round (paired_interval.hpp's paired_plan: the first look at the fewest rounds that can decide
+// at the family-wise alpha, then about 1.3x further each), and stop at the first look where no figure is undecided,
+// at --max-rounds, or when the next round would not fit the time budget (that round's look is then the last).
 #pragma once
 
 #include <filesystem>
@@ -16,8 +18,9 @@ namespace roofline {
 struct PairedOptions {
   std::string base_bin, next_bin;
   std::vector<std::string> run_flags;  // passed to both `BIN run ...`
-  int rounds = 6;                      // at least this many
-  int max_rounds = 16;                 // extended one round at a time while unclear, up to this
+  int rounds = 6;                      // at least this many before the first look
+  int max_rounds = 40;                 // at most this many
+  double budget_seconds = 420.0;       // the rounds' wall time at most (0: no limit); a round that would not fit is not started
   std::filesystem::path work_dir;      // the rounds' results files land here
   bool allow_machine_mismatch = false;
   unsigned seed = 0;                   // of the per-round order; 0: from std::random_device
@@ -28,6 +31,10 @@ struct PairedResult {
   PairedRounds rounds;
   std::vector<std::string> configuration_differences;  // base vs new run, from the first round
   std::vector<std::string> order;                      // "AB", "BA" per round
+  std::vector<int> looks;                              // the planned looks (round counts)
+  double gamma = 0.0;                                  // each interval bound's error (paired_plan)
+  double seconds = 0.0;                                // the rounds' wall time
+  std::string stopped;                                 // why the rounds ended: "decided", "max rounds", "budget"
   unsigned seed = 0;
 };
 

@@ -13,7 +13,9 @@
 
 namespace roofline {
 
-enum class Profile { quick, full };
+// gate: the CI gate's paired rounds (scripts/ci-regression): every key figure once per round, as cheaply as the
+// figure allows (profile.cpp); otherwise planned as quick.
+enum class Profile { quick, full, gate };
 
 std::string_view to_string(Profile p);
 

@@ -1,0 +1,79 @@
+// The paired gate (compare_gate.hpp's gate_paired, issue 59) on the hand-made files of tests/data/compare: each
+// figure's interval decided against the floor, the outcome and its exit code, and what the table and JSON say.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "roofline/model/key_figures.hpp"
+#include "roofline/model/results.hpp"
+#include "roofline/regress/compare_gate.hpp"
+
+namespace roofline {
+namespace {
+using nlohmann::json;
+
+const std::string kDir = std::string(ROOFLINE_TEST_DATA_DIR) + "/compare/";
+const std::string kTriad = "memory/DRAM/triad/threads:2";
+
+json load(const std::string& name) { return load_json_file(kDir + name); }
+
+const FigureRow& figure(const Gate& g, const std::string& id) {
+  const auto it = std::find_if(g.figures.begin(), g.figures.end(), [&](const FigureRow& r) { return r.figure.id == id; });
+  if (it == g.figures.end()) throw std::runtime_error("no figure " + id);
+  return *it;
+}
+
+// Rounds of base.json against itself with its DRAM triad scaled by each ratio in turn.
+PairedRounds rounds_of(const std::vector<double>& triad_ratios) {
+  const json base = load("base.json");
+  PairedRounds r;
+  r.figures = key_figures(base);
+  for (double ratio : triad_ratios) {
+    for (const KeyFigure& f : r.figures) {
+      r.base[f.id].push_back(f.value);
+      r.next[f.id].push_back(f.id == kTriad ? f.value * ratio : f.value);
+    }
+    ++r.rounds;
+  }
+  return r;
+}
+
+TEST(PairedGate, DecidesEachFigureByItsInterval) {
+  // Every round 20% slower: below 2^-n > gamma no interval exists, so nothing is decided yet; 4 figures and one look
+  // give gamma = 0.05 / 4, an interval from 7 rounds on (2^-7 < 0.0125).
+  const double gamma = 0.05 / 4;
+  const Gate six = gate_paired(rounds_of(std::vector<double>(6, 0.8)), GateOptions{}, gamma, false);
+  EXPECT_EQ(figure(six, kTriad).verdict, Verdict::undecided);
+  EXPECT_TRUE(paired_undecided(six));
+  const Gate six_final = gate_paired(rounds_of(std::vector<double>(6, 0.8)), GateOptions{}, gamma, true);
+  EXPECT_EQ(six_final.outcome, Outcome::undecided);
+  EXPECT_EQ(exit_code(six_final.outcome, false), 3);
+  EXPECT_EQ(exit_code(six_final.outcome, false, true), 0);  // --allow-undecided
+  const Gate seven = gate_paired(rounds_of(std::vector<double>(7, 0.8)), GateOptions{}, gamma, false);
+  EXPECT_EQ(seven.outcome, Outcome::regression);
+  EXPECT_EQ(figure(seven, kTriad).verdict, Verdict::regression);
+  EXPECT_NEAR(figure(seven, kTriad).ratio, 0.8, 1e-12);
+  EXPECT_FALSE(paired_undecided(seven));
+  EXPECT_NE(seven.verdict_line.find(kTriad), std::string::npos) << seven.verdict_line;
+  // The unchanged figures are equivalent (ratio 1 in every round: an interval of zero width inside +-5%).
+  for (const FigureRow& r : seven.figures) {
+    if (r.figure.id != kTriad) {
+      EXPECT_EQ(r.verdict, Verdict::ok) << r.figure.id;
+    }
+  }
+  // Consistently 2% slower: inside +-5%, ok; 5% slower with no noise sits on the threshold: undecided.
+  EXPECT_EQ(gate_paired(rounds_of(std::vector<double>(10, 0.98)), GateOptions{}, gamma, true).outcome, Outcome::clean);
+  const Gate edge = gate_paired(rounds_of({0.94, 0.96, 0.95, 0.94, 0.96, 0.95, 0.94, 0.96, 0.95, 0.95}), GateOptions{}, gamma, true);
+  EXPECT_EQ(figure(edge, kTriad).verdict, Verdict::undecided);
+  EXPECT_EQ(edge.outcome, Outcome::undecided);
+  // The table says the interval and the smallest regression the rounds could call.
+  const std::string text = render_gate_text(seven);
+  EXPECT_NE(text.find("Interval"), std::string::npos) << text;
+  EXPECT_NE(text.find("Detectable"), std::string::npos) << text;
+  const nlohmann::json j = gate_to_json(seven);
+  EXPECT_TRUE(j["figures"][0]["interval"].is_array());
+}
+
+}  // namespace
+}  // namespace roofline
