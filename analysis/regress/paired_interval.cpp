@@ -76,12 +76,12 @@ std::string_view to_string(PairedDecision d) {
   return name_of(kNames, d, "");
 }
 
-PairedDecision decide(const PairedInterval& interval, double threshold) {
-  if (!interval.bounded) return PairedDecision::undecided;
+PairedDecision decide(const PairedInterval& family, const PairedInterval& own, double threshold) {
   const double worse = std::log1p(-threshold), better = std::log1p(threshold);
-  if (interval.upper < worse) return PairedDecision::regression;
-  if (interval.lower > better) return PairedDecision::improvement;
-  if (interval.lower > worse) return interval.upper < better ? PairedDecision::ok : PairedDecision::not_worse;
+  if (family.bounded && family.upper < worse) return PairedDecision::regression;
+  if (!own.bounded) return PairedDecision::undecided;
+  if (own.lower > better) return PairedDecision::improvement;
+  if (own.lower > worse) return own.upper < better ? PairedDecision::ok : PairedDecision::not_worse;
   return PairedDecision::undecided;
 }
 
@@ -108,14 +108,16 @@ PairedPlan paired_plan(double alpha, int figures, int min_rounds, int max_rounds
   std::size_t looks = 1;
   // gamma depends on the number of looks, the first look on gamma: iterate to the fixed point (the count only grows).
   for (int i = 0; i < 64; ++i) {
-    plan.gamma = alpha / (static_cast<double>(std::max(1, figures)) * static_cast<double>(looks));
-    plan.looks = paired_schedule(std::max(min_rounds, signed_rank_min_rounds(std::min(plan.gamma, 0.49))), max_rounds);
+    plan.gamma_own = alpha / static_cast<double>(looks);
+    plan.looks = paired_schedule(std::max(min_rounds, signed_rank_min_rounds(std::min(plan.gamma_own, 0.49))), max_rounds);
     if (plan.looks.size() <= looks) break;
     looks = plan.looks.size();
   }
   // The schedule may have come out shorter than the count it was solved for: alpha is split over the looks it has
   // (a larger gamma only moves the fewest rounds that can decide earlier, so its first look still can).
-  plan.gamma = alpha / (static_cast<double>(std::max(1, figures)) * static_cast<double>(plan.looks.size()));
+  const double k = static_cast<double>(plan.looks.size());
+  plan.gamma_own = alpha / k;
+  plan.gamma = alpha / (static_cast<double>(std::max(1, figures)) * k);
   return plan;
 }
 

@@ -50,7 +50,7 @@ namespace {
 
 struct Args {
   std::vector<std::string> files;  // BASE NEW, or the run flags in paired mode
-  std::string threshold = "5", floor = "5", floor_no_history = "10", max_steal = "5", max_busy = "10", max_canary_drift = "10", max_core_canary_drift = "10", out, history, figures;
+  std::string threshold = "5", floor = "5", floor_no_history = "10", floor_shared = "10", max_steal = "5", max_busy = "10", max_canary_drift = "10", max_core_canary_drift = "10", out, history, figures;
   std::string base_bin, next_bin, runs_dir;
   double alpha = 0.05;
   int rounds = 6, max_rounds = 40;
@@ -158,6 +158,7 @@ void compare_paired(const Args& a, const CompareOptions& options, CliState& stat
     doc["configuration_differences"] = r.configuration_differences;
     doc["looks"] = r.looks;
     doc["gamma"] = r.gamma;
+    doc["gamma_own"] = r.gamma_own;
     doc["seconds"] = r.seconds;
     doc["stopped"] = r.stopped;
     doc["exit_code"] = exit_code(r.gate.outcome, options.fail_on_inconclusive, a.allow_undecided);
@@ -184,6 +185,9 @@ void add_compare_command(CLI::App& app, CliState& state) {
   cmd->add_option("--floor", a->floor, "Smallest relative change, in percent, that can gate (with history, paired)")
       ->capture_default_str();
   cmd->add_option("--floor-no-history", a->floor_no_history, "The floor without a history, in percent")->capture_default_str();
+  cmd->add_option("--floor-shared", a->floor_shared,
+                  "Paired A/B: the floor, in percent, of figures that are not core-bound (L3, DRAM, GEMV, roof of the moment)")
+      ->capture_default_str();
   cmd->add_option("--max-steal", a->max_steal, "CPU steal, in percent of the run, above which a run is disturbed")
       ->capture_default_str();
   cmd->add_option("--max-busy", a->max_busy, "CPU time of other processes, in percent of the run, above which a run is disturbed")
@@ -225,6 +229,7 @@ void add_compare_command(CLI::App& app, CliState& state) {
     options.fail_on_inconclusive = a->fail_on_inconclusive;
     options.gate.floor = parse_percent("--floor", a->floor);
     options.gate.floor_no_history = parse_percent("--floor-no-history", a->floor_no_history);
+    options.gate.floor_shared = parse_percent("--floor-shared", a->floor_shared);
     options.gate.max_steal = parse_percent("--max-steal", a->max_steal);
     options.gate.max_busy = parse_percent("--max-busy", a->max_busy);
     options.gate.max_canary_drift = parse_percent("--max-canary-drift", a->max_canary_drift);

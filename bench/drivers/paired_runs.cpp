@@ -143,15 +143,17 @@ PairedResult run_paired(const PairedOptions& o, const GateOptions& gate, const s
       const PairedPlan plan = paired_plan(gate.alpha, static_cast<int>(std::max<std::size_t>(1, figures)), o.rounds, o.max_rounds);
       result.looks = plan.looks;
       result.gamma = plan.gamma;
-      log(fmt::format("{} key figures; looks after rounds {} (each bound's error {:.2g}); round 1 took {:.1f} s", figures,
-                      fmt::join(plan.looks, ", "), plan.gamma, result.rounds.round_seconds.back()));
+      result.gamma_own = plan.gamma_own;
+      log(fmt::format("{} key figures; looks after rounds {} (bound errors {:.2g} for ok, {:.2g} for a regression); round 1 "
+                      "took {:.1f} s",
+                      figures, fmt::join(plan.looks, ", "), plan.gamma_own, plan.gamma, result.rounds.round_seconds.back()));
     }
     // The next round's time: the slowest so far (a round that would overrun the budget is not started).
     const double next_round = *std::max_element(result.rounds.round_seconds.begin(), result.rounds.round_seconds.end());
     const bool out_of_time = o.budget_seconds > 0.0 && elapsed() + next_round > o.budget_seconds;
     const bool last = r >= o.max_rounds || out_of_time;
     if (!last && std::find(result.looks.begin(), result.looks.end(), r) == result.looks.end()) continue;
-    result.gate = gate_paired(result.rounds, gate, result.gamma, last);
+    result.gate = gate_paired(result.rounds, gate, result.gamma, result.gamma_own, last);
     if (!paired_undecided(result.gate)) {
       result.stopped = "decided";
       break;

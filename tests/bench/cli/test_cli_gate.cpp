@@ -28,12 +28,13 @@ CliResult paired(const std::string& base, const std::string& next, std::vector<s
 }
 
 TEST(CliGate, PairedRegressionIsDecidedAtTheFirstLookThatCan) {
-  // 20% slower every round, 4 key figures, at most 10 rounds: looks after 8 and 10 rounds (alpha / (4 x 2) per bound:
-  // 2^-8 is the first below it), and at 8 the whole interval of the triad is 20% worse: a regression.
+  // 20% slower every round, 4 key figures, at most 10 rounds: looks after 6, 8 and 10 rounds; the regression interval
+  // (alpha / (4 x 3) per bound) exists from 8 rounds on, and there the triad's is wholly 20% worse: a regression.
   const CliResult r = paired("base.json", "slow20.json", {"--rounds", "6", "--max-rounds", "10"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find("rounds: 8 in"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("looks planned after rounds 8, 10"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("looks planned after rounds 6, 8, 10"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("look after 6 rounds: undecided"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("verdict: REGRESSION: " + kTriad + " -20.0% [-20.0%, -20.0%]"), std::string::npos) << r.out;
   // The other figures did not move: equivalent within the floor, each said.
   EXPECT_NE(r.out.find("3 ok, 0 not worse, 0 improvement, 1 regression, 0 undecided of 4 key figures"), std::string::npos)
@@ -52,7 +53,8 @@ TEST(CliGate, PairedSameBuildIsCleanWithEveryFigureOk) {
   for (const json& f : doc["figures"]) {
     EXPECT_EQ(f["verdict"], "ok") << f.dump();
     EXPECT_TRUE(f["interval"].is_array()) << f.dump();
-    EXPECT_GT(f["detectable"].get<double>(), 0.0);
+    // Equivalence is shown from fewer rounds than a regression could be: no detectable change is claimed yet.
+    EXPECT_TRUE(f["detectable"].is_null() || f["detectable"].get<double>() > 0.0) << f.dump();
   }
 }
 

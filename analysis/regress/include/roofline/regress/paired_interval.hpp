@@ -16,10 +16,13 @@
 //   not_worse    lo > 1 - t, hi >= 1 + t  no regression possible beyond t; no equivalence either (a gain that
 //                                     is not established): it does not hold the gate open
 //   undecided    otherwise: a regression beyond t is neither shown nor excluded: more rounds
-// Error control: each one-sided bound has error at most gamma. With gamma = alpha / (figures x looks) (Bonferroni
-// over the figures and over the looks of the sequential schedule, paired_schedule()), the chance that any figure
-// at any look is called a regression while no figure moved is at most alpha; the same bound holds for each
-// figure's "ok" while it moved by more than t.
+// Error control, two intervals of one figure: a regression is called from the interval whose bounds each have error
+// gamma = alpha / (figures x looks) (Bonferroni over the figures and over the looks of the sequential schedule,
+// paired_schedule()), so the chance that any figure at any look is called a regression while none moved is at most
+// alpha: this is the error that fails a CI job. ok, not_worse and improvement are called from the figure's own
+// interval, each bound's error alpha / looks: two one-sided tests per figure (TOST, the equivalence test's usual
+// level), so each figure is called ok while it moved by more than t with chance at most alpha. A figure the first
+// interval cannot call a regression and the second cannot clear is undecided.
 #pragma once
 
 #include <span>
@@ -48,8 +51,11 @@ PairedInterval hodges_lehmann_interval(std::span<const double> log_ratios, doubl
 enum class PairedDecision { ok, regression, improvement, not_worse, undecided };
 std::string_view to_string(PairedDecision d);
 
-// `threshold`: relative (0.05). The interval is of log(new/base) oriented so that negative is worse.
-PairedDecision decide(const PairedInterval& interval, double threshold);
+// `threshold`: relative (0.05). The intervals are of log(new/base) oriented so that negative is worse: `family` at
+// the family-wise gamma (regression), `own` at the figure's own (ok, not_worse, improvement).
+PairedDecision decide(const PairedInterval& family, const PairedInterval& own, double threshold);
+// One interval for both (tests, and callers with one level).
+inline PairedDecision decide(const PairedInterval& interval, double threshold) { return decide(interval, interval, threshold); }
 
 // The smallest worsening (a positive fraction, 0.12 = 12% slower) these rounds could have called a regression:
 // the threshold plus the interval's upper half-width (the estimate must lie that far below 1 - t for the upper bound
@@ -61,10 +67,11 @@ double minimum_detectable_change(const PairedInterval& interval, double threshol
 // that its length K can divide alpha. `gamma_of(K)` = alpha / (figures x K) must be solved with the schedule; this
 // returns the schedule for a given first look.
 std::vector<int> paired_schedule(int first, int max_rounds);
-// The schedule and gamma together: the longest schedule whose first look can decide at alpha / (figures x looks).
+// The schedule and its gammas: the first look at the fewest rounds whose own interval can exist at alpha / looks.
 struct PairedPlan {
   std::vector<int> looks;
-  double gamma = 0.0;
+  double gamma = 0.0;      // each bound's error of the interval that calls a regression: alpha / (figures x looks)
+  double gamma_own = 0.0;  // each bound's error of a figure's own interval (ok, not_worse): alpha / looks
 };
 PairedPlan paired_plan(double alpha, int figures, int min_rounds, int max_rounds);
 

@@ -32,7 +32,8 @@ struct PairedResult {
   std::vector<std::string> configuration_differences;  // base vs new run, from the first round
   std::vector<std::string> order;                      // "AB", "BA" per round
   std::vector<int> looks;                              // the planned looks (round counts)
-  double gamma = 0.0;                                  // each interval bound's error (paired_plan)
+  double gamma = 0.0;                                  // each bound's error, regression interval (paired_plan)
+  double gamma_own = 0.0;                              // each bound's error, a figure's own interval
   double seconds = 0.0;                                // the rounds' wall time
   std::string stopped;                                 // why the rounds ended: "decided", "max rounds", "budget"
   unsigned seed = 0;
