@@ -1,4 +1,4 @@
-// The history of runs (`roofline history add|show`): key figures of each results file in an SQLite
+// The history of runs (`roofline history add|show|calibrate|changes`): key figures of each results file in an SQLite
 // database, so CI can chart the trend of DRAM triad, L1 read, peak per precision, GEMV and GEMM across
 // commits. SQLite because concurrent CI jobs may add at the same time: every add is one transaction
 // (BEGIN IMMEDIATE, WAL journal, a busy timeout), so none is lost and a reader never sees half a run.
