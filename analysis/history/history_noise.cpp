@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "history_format.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/history/history.hpp"
 #include "roofline/model/key_figures.hpp"
@@ -113,19 +114,7 @@ std::string render_calibration_text(const Calibration& c) {
                     format_si(f.max, f.unit), format_si(f.mad, f.unit), fmt::format("{:.1f}%", f.relative_spread * 100.0),
                     fmt::format("{:.1f}%", f.threshold * 100.0), std::to_string(f.pairs_flagged), std::to_string(f.runs_flagged)});
   }
-  std::vector<std::size_t> width(rows.front().size(), 0);
-  for (const auto& r : rows) {
-    for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
-  }
-  for (std::size_t r = 0; r < rows.size(); ++r) {
-    std::string line;
-    for (std::size_t i = 0; i < rows[r].size(); ++i) {
-      line += i == 0 ? fmt::format("{:<{}}  ", rows[r][i], width[i]) : fmt::format("{:>{}}  ", rows[r][i], width[i]);
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-    if (r == 0) out += std::string(line.size(), '-') + "\n";
-  }
+  out += history_format::aligned_table(rows);
   out += fmt::format(
       "\nspread: 1.4826 x MAD / median; threshold: max(floor {:.0f}%, k x spread), k = {:.2f} for {} figures at family-wise "
       "alpha {:g}\n",

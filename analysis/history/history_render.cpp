@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "history_format.hpp"
 #include "roofline/history/history.hpp"
 #include "roofline/report/html_escape.hpp"
 #include "roofline/common/units.hpp"
@@ -13,19 +14,8 @@
 namespace roofline {
 namespace {
 
-// Keeps "-dirty" (a build from uncommitted changes) visible when shortening a long hash.
-std::string short_revision(const std::string& rev) {
-  if (rev.empty()) return "-";
-  if (rev.size() <= 18) return rev;
-  const bool dirty = rev.ends_with("-dirty");
-  return rev.substr(0, 12) + (dirty ? "-dirty" : "");
-}
-
-// "2024-05-01T12:34:56+00:00" -> "2024-05-01 12:34"; anything else as it is.
-std::string short_date(const std::string& date) {
-  if (date.size() >= 16 && date[10] == 'T') return date.substr(0, 10) + " " + date.substr(11, 5);
-  return date.empty() ? "-" : date;
-}
+using history_format::short_date;
+using history_format::short_revision;
 
 // Figure keys in first-seen order with their label and unit.
 struct Series {
@@ -56,7 +46,19 @@ constexpr double kPanelWidth = 300, kPanelHeight = 175, kPlotLeft = 70, kPlotTop
                  kPlotHeight = 105;
 constexpr int kColumns = 3;
 
-std::string svg_panel(const std::vector<HistoryRun>& runs, const Series& s, double x0, double y0) {
+// A change point of the panel's figure: a dashed line at the first run after it, its size and runs in its tooltip.
+std::string change_marker(const HistoryChange& c, double x, double top, double bottom) {
+  const std::string title = fmt::format(
+      "change {:+.1f}% (p {:.3f}): median {} before, {} from run #{} {} {} on (last before: run #{} {})", c.size * 100.0,
+      c.p_value, format_si(c.median_before, c.unit), format_si(c.median_after, c.unit), c.after->id,
+      short_revision(c.after->git_revision), short_date(c.after->date), c.before->id, short_revision(c.before->git_revision));
+  return fmt::format("<line x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" y2=\"{2:.1f}\" stroke=\"#d62728\" stroke-width=\"1.5\" "
+                     "stroke-dasharray=\"4 3\" class=\"change-point\"><title>{3}</title></line>\n",
+                     x, top, bottom, html_escape(title));
+}
+
+std::string svg_panel(const std::vector<HistoryRun>& runs, const Series& s, const std::vector<HistoryChange>& changes,
+                      double x0, double y0) {
   double max_value = 0.0;
   for (const HistoryRun& r : runs) {
     if (const HistoryFigure* f = find_figure(r, s.key)) max_value = std::max(max_value, f->value);
@@ -94,6 +96,11 @@ std::string svg_panel(const std::vector<HistoryRun>& runs, const Series& s, doub
                        html_escape(short_date(runs[i].date)), html_escape(format_si(f->value, f->unit)));
   }
   out += fmt::format("<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" points=\"{}\"/>\n", points);
+  for (const HistoryChange& c : changes) {
+    if (c.figure != s.key || c.after == nullptr || c.before == nullptr) continue;
+    const auto at = std::find_if(runs.begin(), runs.end(), [&](const HistoryRun& r) { return r.id == c.after->id; });
+    if (at != runs.end()) out += change_marker(c, x_of(static_cast<std::size_t>(at - runs.begin())), top, bottom);
+  }
   // Commits under the first and last run; every run's commit is in the point's tooltip and the table.
   out += fmt::format("<text x=\"{:.1f}\" y=\"{}\" font-size=\"9\" text-anchor=\"start\">{}</text>", left, bottom + 12,
                      html_escape(short_revision(runs.front().git_revision)));
@@ -146,7 +153,7 @@ std::string render_history_text(const std::vector<HistoryRun>& all_runs, std::si
   return out;
 }
 
-std::string render_history_svg(const std::vector<HistoryRun>& runs) {
+std::string render_history_svg(const std::vector<HistoryRun>& runs, const std::vector<HistoryChange>& changes) {
   const std::vector<Series> series = all_series(runs);
   const std::size_t rows = (series.size() + kColumns - 1) / kColumns;
   const double width = kPanelWidth * kColumns + 20;
@@ -159,20 +166,32 @@ std::string render_history_svg(const std::vector<HistoryRun>& runs) {
       width, height, runs.size());
   if (series.empty() || runs.empty()) out += "<text x=\"10\" y=\"60\">no key figures recorded</text>\n";
   for (std::size_t i = 0; i < series.size() && !runs.empty(); ++i) {
-    out += svg_panel(runs, series[i], 10 + kPanelWidth * static_cast<double>(i % kColumns),
+    out += svg_panel(runs, series[i], changes, 10 + kPanelWidth * static_cast<double>(i % kColumns),
                      40 + kPanelHeight * static_cast<double>(i / kColumns));
   }
   out += "</svg>\n";
   return out;
 }
 
-std::string render_history_html(const std::vector<HistoryRun>& runs) {
+std::string render_history_html(const std::vector<HistoryRun>& runs, const std::vector<HistoryChange>& changes) {
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>roofline history</title>\n"
       "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
       "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}th:first-child,td:first-child{text-align:left}"
       "</style></head><body>\n<h1>roofline history</h1>\n";
-  out += render_history_svg(runs);
+  out += render_history_svg(runs, changes);
+  if (!changes.empty()) {
+    out += "<h2>Change points</h2>\n<table><tr><th>key figure</th><th>last run before</th><th>first run after</th>"
+           "<th>change</th><th>p</th><th>median before</th><th>median after</th></tr>\n";
+    for (const HistoryChange& c : changes) {
+      if (c.after == nullptr || c.before == nullptr) continue;
+      out += fmt::format("<tr><td>{}</td><td>#{} {}</td><td>#{} {}</td><td>{:+.1f}%</td><td>{:.3f}</td><td>{}</td><td>{}</td></tr>\n",
+                         html_escape(c.label), c.before->id, html_escape(short_revision(c.before->git_revision)),
+                         c.after->id, html_escape(short_revision(c.after->git_revision)), c.size * 100.0, c.p_value,
+                         html_escape(format_si(c.median_before, c.unit)), html_escape(format_si(c.median_after, c.unit)));
+    }
+    out += "</table>\n";
+  }
   const std::vector<Series> series = all_series(runs);
   out += "<h2>Runs</h2>\n<table><tr><th>run</th><th>commit</th><th>date</th><th>host</th><th>CPU</th><th>profile</th>";
   for (const Series& s : series) out += "<th>" + html_escape(s.label) + "</th>";

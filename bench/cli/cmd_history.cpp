@@ -1,13 +1,16 @@
 // `roofline history add RESULTS.json --db FILE` records a run's key figures in an SQLite history;
 // `roofline history show --db FILE` prints them per run and charts their trend (--svg, --html);
 // `roofline history calibrate --db FILE` prints each key figure's run-to-run spread and the A/A
-// false-alarm rates the compare gate would have had (scripts/calibrate-noise fills the database).
+// false-alarm rates the compare gate would have had (scripts/calibrate-noise fills the database);
+// `roofline history changes --db FILE` lists the change points of each key figure's series (E-divisive means).
 // Concurrent adds from parallel CI jobs are safe (see roofline/history/history.hpp); a corrupt, foreign or locked
 // database is refused with exit 2 and left as it was.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -32,11 +35,12 @@ void add_history_command(CLI::App& app, CliState&) {
   auto* cmd = app.add_subcommand("history", "Record runs in a history database and chart their key figures");
   cmd->require_subcommand(1);
   struct Args {
-    std::string results, db, svg, html, floor = "5", floor_no_history = "10";
+    std::string results, db, svg, html, floor = "5", floor_no_history = "10", min_change = "5";
+    std::vector<std::string> figures;
     double alpha = 0.05;
     double wait = 30.0;
     std::size_t last = 10;
-    bool force = false;
+    bool force = false, json = false;
   };
   auto args = std::make_shared<Args>();
   const char* db_help = "History database (SQLite; env ROOFLINE_HISTORY_DB)";
@@ -75,6 +79,25 @@ void add_history_command(CLI::App& app, CliState&) {
     std::fwrite(text.data(), 1, text.size(), stdout);
   });
 
+  auto* changes = cmd->add_subcommand("changes", "Change points in each key figure's series (E-divisive means)");
+  changes->add_option("--db", args->db, db_help)->envname("ROOFLINE_HISTORY_DB")->required();
+  changes->add_option("--figure", args->figures, "Only these key figures (ids, as `history calibrate` lists them)");
+  changes->add_option("--min-change", args->min_change, "Smallest change listed, in percent (median after vs before)")
+      ->capture_default_str();
+  changes->add_option("--alpha", args->alpha, "Significance: the permutation p-value a change must reach")->capture_default_str();
+  changes->add_flag("--json", args->json, "Print the change points as JSON");
+  changes->add_option("--wait", args->wait, wait_help)->capture_default_str();
+  changes->callback([args] {
+    ChangePointOptions options;
+    options.min_change = parse_percent("--min-change", args->min_change);
+    if (!(args->alpha > 0.0 && args->alpha < 1.0)) throw InputError("--alpha must be between 0 and 1");
+    options.alpha = args->alpha;
+    const std::vector<HistoryRun> runs = history_runs(args->db, wait_of(args->wait));
+    const HistoryChanges found = history_changes(runs, args->figures, options);
+    const std::string text = args->json ? changes_to_json(found).dump(2) + "\n" : render_changes_text(found);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  });
+
   auto* show = cmd->add_subcommand("show", "Print the key figures per run and chart their trend");
   show->add_option("--db", args->db, db_help)->envname("ROOFLINE_HISTORY_DB")->required();
   show->add_option("--last", args->last, "How many of the latest runs the table shows")->capture_default_str();
@@ -91,12 +114,18 @@ void add_history_command(CLI::App& app, CliState&) {
     const std::vector<HistoryRun> runs = history_runs(args->db, wait);
     const std::string text = render_history_text(runs, args->last);
     std::fwrite(text.data(), 1, text.size(), stdout);
+    // The charts mark the change points of the latest run's machine and configuration (`history changes`' defaults).
+    std::vector<HistoryChange> marks;
+    const bool charted = !args->svg.empty() || !args->html.empty();
+    if (charted && std::any_of(runs.begin(), runs.end(), [](const HistoryRun& r) { return !r.machine_id.empty(); })) {
+      marks = history_changes(runs, {}, ChangePointOptions{}).changes;
+    }
     if (!args->svg.empty()) {
-      write_file_atomically(args->svg, render_history_svg(runs), overwrite);
+      write_file_atomically(args->svg, render_history_svg(runs, marks), overwrite);
       std::printf("chart: %s\n", args->svg.c_str());
     }
     if (!args->html.empty()) {
-      write_file_atomically(args->html, render_history_html(runs), overwrite);
+      write_file_atomically(args->html, render_history_html(runs, marks), overwrite);
       std::printf("page: %s\n", args->html.c_str());
     }
   });

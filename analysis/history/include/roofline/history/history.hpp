@@ -1,4 +1,4 @@
-// The history of runs (`roofline history add|show`): key figures of each results file in an SQLite
+// The history of runs (`roofline history add|show|calibrate|changes`): key figures of each results file in an SQLite
 // database, so CI can chart the trend of DRAM triad, L1 read, peak per precision, GEMV and GEMM across
 // commits. SQLite because concurrent CI jobs may add at the same time: every add is one transaction
 // (BEGIN IMMEDIATE, WAL journal, a busy timeout), so none is lost and a reader never sees half a run.
@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "roofline/history/change_points.hpp"
 #include "roofline/regress/compare_gate.hpp"
 #include "roofline/model/results_document.hpp"
 
@@ -82,10 +85,37 @@ struct Calibration {
 Calibration calibrate_noise(const std::vector<HistoryRun>& runs, const GateOptions& options);
 std::string render_calibration_text(const Calibration& calibration);
 
+// Change points (`roofline history changes`, change_points.hpp): for the machine and configuration of the latest run
+// (as calibrate), each key figure's series over its runs, oldest first, and where its level moved. `figures` empty:
+// every key figure but the canary (the environment, not a figure); an id the runs do not have is an InputError, as is
+// a history with no run with a machine identity (schema-1 runs only).
+struct HistoryChange {
+  std::string figure, label, unit;
+  std::size_t index = 0;   // the first run after the change, in the figure's series (0-based)
+  std::size_t series = 0;  // how many runs the series has
+  double size = 0.0, p_value = 1.0, median_before = 0.0, median_after = 0.0;  // ChangePoint's
+  const HistoryRun* before = nullptr;  // the last run before the change and the first after it (in `runs`)
+  const HistoryRun* after = nullptr;
+};
+struct HistoryChanges {
+  std::string machine_id, configuration_id;
+  int runs = 0;                 // of this machine and configuration
+  std::size_t figures = 0;      // key figures searched
+  ChangePointOptions options;
+  std::vector<HistoryChange> changes;  // per figure in first-seen order, then by index
+};
+// The result points into `runs`, which must outlive it.
+HistoryChanges history_changes(const std::vector<HistoryRun>& runs, const std::vector<std::string>& figures,
+                               const ChangePointOptions& options);
+std::string render_changes_text(const HistoryChanges& changes);
+nlohmann::json changes_to_json(const HistoryChanges& changes);
+
 // Renderers: a table of key figures per run (rows: figures, columns: the last `last` runs), and a trend
-// chart as standalone SVG or an HTML page with the chart and the table. Strings from input are escaped.
+// chart as standalone SVG or an HTML page with the chart and the table. Strings from input are escaped. The chart
+// marks each of `changes` (of history_changes over the same runs) in its figure's panel: a dashed line at the first
+// run after it, its size and runs in the line's tooltip; the page lists them under the chart.
 std::string render_history_text(const std::vector<HistoryRun>& runs, std::size_t last = 10);
-std::string render_history_svg(const std::vector<HistoryRun>& runs);
-std::string render_history_html(const std::vector<HistoryRun>& runs);
+std::string render_history_svg(const std::vector<HistoryRun>& runs, const std::vector<HistoryChange>& changes = {});
+std::string render_history_html(const std::vector<HistoryRun>& runs, const std::vector<HistoryChange>& changes = {});
 
 }  // namespace roofline
