@@ -166,6 +166,8 @@ json gate_to_json(const Gate& g) {
                        {"interval", r.has_interval ? json::array({r.ratio_lower, r.ratio_upper}) : json(nullptr)},
                        {"bound_error", r.rounds > 0 ? json(r.gamma) : json(nullptr)},
                        {"detectable", r.rounds > 0 && std::isfinite(r.detectable) ? json(r.detectable) : json(nullptr)},
+                       {"regression_interval", r.has_family_interval ? json::array({r.family_lower, r.family_upper}) : json(nullptr)},
+                       {"round_ratios", r.round_ratios},
                        {"verdict", to_string(r.verdict)},
                        {"why", r.why}});
   }

@@ -40,7 +40,8 @@ std::string interval_text(const FigureRow& r) {
 }  // namespace
 
 double paired_floor(const KeyFigure& f, const GateOptions& options) {
-  return core_bound(f) || f.group == "clock" ? options.floor : options.floor_shared;
+  if (f.group == "compute" || f.group == "dequant" || f.group == "clock") return options.floor;
+  return core_bound(f) ? options.floor_cache : options.floor_shared;
 }
 
 Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double gamma, double gamma_own, bool complete) {
@@ -57,9 +58,11 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double 
     }
     // Oriented so that negative is worse; the row keeps the ratio as measured (a time that grew is a ratio > 1).
     const double sign = f.higher_is_better ? 1.0 : -1.0;
-    std::vector<double> oriented;
+    std::vector<double> oriented, ratios;
     for (std::size_t r = 0; r < b->second.size(); ++r) {
-      if (b->second[r] > 0.0 && n->second[r] > 0.0) oriented.push_back(sign * std::log(n->second[r] / b->second[r]));
+      if (!(b->second[r] > 0.0 && n->second[r] > 0.0)) continue;
+      ratios.push_back(n->second[r] / b->second[r]);
+      oriented.push_back(sign * std::log(ratios.back()));
     }
     if (oriented.empty()) continue;
     const PairedInterval family = hodges_lehmann_interval(oriented, gamma);
@@ -76,6 +79,7 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double 
     row.gamma_own = gamma_own;
     row.ratio = std::exp(sign * own.estimate);
     row.change = row.ratio - 1.0;
+    row.round_ratios = std::move(ratios);
     // Bounds back to ratios as measured (a time's interval flips).
     const auto as_ratios = [&](const PairedInterval& i, double& lo, double& hi) {
       const double a = std::exp(sign * i.lower), z = std::exp(sign * i.upper);
@@ -90,7 +94,9 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double 
     row.verdict = verdict_of(decide(family, own, floor));
     row.threshold_source = fmt::format("floor {:.1f}% ({}), Hodges-Lehmann intervals over {} rounds, bound errors {:.2g} "
                                        "(ok) and {:.2g} (regression)",
-                                       floor * 100.0, floor == options.floor ? "core-bound" : "shared memory", row.rounds,
+                                       floor * 100.0,
+                                       floor == options.floor ? "compute" : floor == options.floor_cache ? "private caches" : "shared memory",
+                                       row.rounds,
                                        gamma_own, gamma);
     row.why = fmt::format("ratio {} over {} rounds (regression interval {}); smallest regression these rounds could "
                           "call: {}",
@@ -122,9 +128,10 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double 
                               "estimate of the rounds' ratios and its signed-rank intervals: ok when its own interval "
                               "(each bound's error {:.2g}: alpha {:g} over the looks) lies inside +-floor, regression when "
                               "the family-wise one (error {:.2g}: alpha over the figures and the looks) lies beyond "
-                              "-floor; floor {:.1f}% for core-bound figures and the clock, {:.1f}% for the rest",
+                              "-floor; floor {:.1f}% for compute, dequant and clock, {:.1f}% for L1/L2 and compute-bound "
+                              "GEMM, {:.1f}% for L3, DRAM and GEMV",
                               rounds.rounds, m, gamma_own, options.alpha, gamma, options.floor * 100.0,
-                              options.floor_shared * 100.0);
+                              options.floor_cache * 100.0, options.floor_shared * 100.0);
   const auto regressions = count(Verdict::regression), undecided = count(Verdict::undecided);
   const std::string tally =
       fmt::format("{} ok, {} not worse, {} improvement, {} regression, {} undecided of {} key figures", count(Verdict::ok),

@@ -50,7 +50,7 @@ namespace {
 
 struct Args {
   std::vector<std::string> files;  // BASE NEW, or the run flags in paired mode
-  std::string threshold = "5", floor = "5", floor_no_history = "10", floor_shared = "10", max_steal = "5", max_busy = "10", max_canary_drift = "10", max_core_canary_drift = "10", out, history, figures;
+  std::string threshold = "5", floor = "5", floor_no_history = "10", floor_cache = "10", floor_shared = "20", max_steal = "5", max_busy = "10", max_canary_drift = "10", max_core_canary_drift = "10", out, history, figures;
   std::string base_bin, next_bin, runs_dir;
   double alpha = 0.05;
   int rounds = 6, max_rounds = 40;
@@ -185,8 +185,11 @@ void add_compare_command(CLI::App& app, CliState& state) {
   cmd->add_option("--floor", a->floor, "Smallest relative change, in percent, that can gate (with history, paired)")
       ->capture_default_str();
   cmd->add_option("--floor-no-history", a->floor_no_history, "The floor without a history, in percent")->capture_default_str();
+  cmd->add_option("--floor-cache", a->floor_cache,
+                  "Paired A/B: the floor, in percent, of L1/L2 and compute-bound GEMM figures (--floor: compute, dequant, clock)")
+      ->capture_default_str();
   cmd->add_option("--floor-shared", a->floor_shared,
-                  "Paired A/B: the floor, in percent, of figures that are not core-bound (L3, DRAM, GEMV, roof of the moment)")
+                  "Paired A/B: the floor, in percent, of L3, DRAM, GEMV and roof-of-the-moment figures")
       ->capture_default_str();
   cmd->add_option("--max-steal", a->max_steal, "CPU steal, in percent of the run, above which a run is disturbed")
       ->capture_default_str();
@@ -229,6 +232,7 @@ void add_compare_command(CLI::App& app, CliState& state) {
     options.fail_on_inconclusive = a->fail_on_inconclusive;
     options.gate.floor = parse_percent("--floor", a->floor);
     options.gate.floor_no_history = parse_percent("--floor-no-history", a->floor_no_history);
+    options.gate.floor_cache = parse_percent("--floor-cache", a->floor_cache);
     options.gate.floor_shared = parse_percent("--floor-shared", a->floor_shared);
     options.gate.max_steal = parse_percent("--max-steal", a->max_steal);
     options.gate.max_busy = parse_percent("--max-busy", a->max_busy);

@@ -27,19 +27,27 @@ namespace roofline {
 // (roofline/common/huge_pages.hpp), heap ones to free.
 struct BufferDeleter {
   std::size_t mapped_bytes = 0;
+  std::size_t offset_bytes = 0;  // heap arrays: where the array starts past the allocation (kArrayStagger)
   void operator()(double* p) const {
     if (mapped_bytes > 0) give_mapping(p);
-    else std::free(p);
+    else std::free(reinterpret_cast<char*>(p) - offset_bytes);
   }
 };
 using Buffer = std::unique_ptr<double, BufferDeleter>;
 
-// Arrays under 4 MiB (cache-sized: no page size bounds them) come from the heap, 64-byte aligned. Larger
+// Where the `index`-th array of a set starts within its 4 KiB page (heap arrays): fixed, and far apart. A store and a
+// load whose addresses agree in their low 12 bits look dependent to the core (4K aliasing), so arrays placed by the
+// heap, whose offsets in a page change with every process, made the L1 triad at 2 threads 340 or 540 GB/s by run
+// (issue 59: one build, 7 runs of the gate profile). STREAM's OFFSET fixes the same thing by hand.
+inline constexpr std::size_t kArrayStagger = 1088;  // 17 lines: array i starts i x 1088 bytes into a page
+
+// Arrays under 4 MiB (cache-sized: no page size bounds them) come from the heap, page-aligned plus the array's
+// stagger (kArrayStagger x `index`). Larger
 // ones are mappings of the process's pool (roofline/common/huge_pages.hpp: kept after use, since first-touching fresh
 // memory is most of a sweep's overhead on a guest whose host takes freed memory back), 2 MiB aligned (a huge page
 // can back the first byte), and advised before their first touch: MADV_HUGEPAGE for the main sweep,
 // MADV_NOHUGEPAGE for the 4 KiB-page runs. A mapping may be larger than asked for (a kept one that fits).
-Buffer allocate(std::size_t n, PageSize pages);
+Buffer allocate(std::size_t n, PageSize pages, int index = 0);
 
 // The arrays of the bandwidth suite. Google Benchmark interleaves the repetitions of a batch of benchmarks (random
 // interleaving), so a batch's sizes alternate: each set of arrays (kernel arity, elements, threads, pages) stays
@@ -201,7 +209,7 @@ class StreamArena {
     make_room(set->bytes());
     pin_openmp_threads(threads, binding_plan(machine_, threads, bind_));
     for (int i = 0; i < arity; ++i) {
-      set->buffers[i] = allocate(n, pages);
+      set->buffers[i] = allocate(n, pages, i);
       if (!set->buffers[i]) return nullptr;
     }
     sets_.push_back(std::move(set));

@@ -43,14 +43,16 @@ TEST(PairedGate, DecidesEachFigureByItsInterval) {
   // Every round 20% slower: below 2^-n > gamma no interval exists, so nothing is decided yet; 4 figures and one look
   // give gamma = 0.05 / 4, an interval from 7 rounds on (2^-7 < 0.0125); each figure's own interval takes 0.05.
   const double gamma = 0.05 / 4, own = 0.05;
-  const Gate six = gate_paired(rounds_of(std::vector<double>(6, 0.8)), GateOptions{}, gamma, own, false);
+  GateOptions ten;  // the hand-made files' 20% slower triad against a 10% shared-memory floor (the default is 20%)
+  ten.floor_shared = 0.10;
+  const Gate six = gate_paired(rounds_of(std::vector<double>(6, 0.8)), ten, gamma, own, false);
   EXPECT_EQ(figure(six, kTriad).verdict, Verdict::undecided);
   EXPECT_TRUE(paired_undecided(six));
-  const Gate six_final = gate_paired(rounds_of(std::vector<double>(6, 0.8)), GateOptions{}, gamma, own, true);
+  const Gate six_final = gate_paired(rounds_of(std::vector<double>(6, 0.8)), ten, gamma, own, true);
   EXPECT_EQ(six_final.outcome, Outcome::undecided);
   EXPECT_EQ(exit_code(six_final.outcome, false), 3);
   EXPECT_EQ(exit_code(six_final.outcome, false, true), 0);  // --allow-undecided
-  const Gate seven = gate_paired(rounds_of(std::vector<double>(7, 0.8)), GateOptions{}, gamma, own, false);
+  const Gate seven = gate_paired(rounds_of(std::vector<double>(7, 0.8)), ten, gamma, own, false);
   EXPECT_EQ(seven.outcome, Outcome::regression);
   EXPECT_EQ(figure(seven, kTriad).verdict, Verdict::regression);
   EXPECT_NEAR(figure(seven, kTriad).ratio, 0.8, 1e-12);
@@ -64,9 +66,20 @@ TEST(PairedGate, DecidesEachFigureByItsInterval) {
   }
   // The DRAM triad is judged against the shared-memory floor (10%): consistently 2% slower is ok; 10% slower sits on
   // the floor: undecided.
-  EXPECT_DOUBLE_EQ(figure(seven, kTriad).threshold, GateOptions{}.floor_shared);
-  EXPECT_EQ(gate_paired(rounds_of(std::vector<double>(10, 0.98)), GateOptions{}, gamma, own, true).outcome, Outcome::clean);
-  const Gate edge = gate_paired(rounds_of({0.89, 0.91, 0.90, 0.89, 0.91, 0.90, 0.89, 0.91, 0.90, 0.90}), GateOptions{}, gamma, own, true);
+  EXPECT_DOUBLE_EQ(figure(seven, kTriad).threshold, ten.floor_shared);
+  // Each class has its floor: compute 5%, the private caches 10%, shared memory 20% by default.
+  KeyFigure f;
+  f.threads = 2;
+  f.group = "compute";
+  EXPECT_DOUBLE_EQ(paired_floor(f, GateOptions{}), 0.05);
+  f.group = "memory";
+  f.id = "memory/L1/read/threads:2";
+  EXPECT_DOUBLE_EQ(paired_floor(f, GateOptions{}), 0.10);
+  f.shared_memory = true;
+  f.id = "memory/DRAM/read/threads:2";
+  EXPECT_DOUBLE_EQ(paired_floor(f, GateOptions{}), 0.20);
+  EXPECT_EQ(gate_paired(rounds_of(std::vector<double>(10, 0.98)), ten, gamma, own, true).outcome, Outcome::clean);
+  const Gate edge = gate_paired(rounds_of({0.89, 0.91, 0.90, 0.89, 0.91, 0.90, 0.89, 0.91, 0.90, 0.90}), ten, gamma, own, true);
   EXPECT_EQ(figure(edge, kTriad).verdict, Verdict::undecided);
   EXPECT_EQ(edge.outcome, Outcome::undecided);
   // The table says the interval and the smallest regression the rounds could call.
