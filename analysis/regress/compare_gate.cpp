@@ -3,6 +3,7 @@
 // rendering: compare_gate_render.cpp. See compare_gate.hpp.
 #include "roofline/regress/compare_gate.hpp"
 #include "roofline/regress/compare_levels.hpp"
+#include "gate_rows.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,11 @@
 
 namespace roofline {
 using nlohmann::json;
+using regress_detail::cpu_disturbed;
+using regress_detail::FigurePairs;
+using regress_detail::judge_figure;
+using regress_detail::judge_weighed;
+using regress_detail::moment_moved;
 
 namespace {
 std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100.0); }
@@ -141,6 +147,9 @@ std::vector<std::pair<const KeyFigure*, const KeyFigure*>> pair_figures(const st
   return pairs;
 }
 
+}  // namespace
+
+namespace regress_detail {
 // One figure's row: its reference (history median or base), threshold and verdict before the environment.
 FigureRow judge_figure(const KeyFigure& b, const KeyFigure& n, const NoiseModel* noise, bool history_used, double k,
                        std::size_t m, const GateOptions& options) {
@@ -179,6 +188,9 @@ FigureRow judge_figure(const KeyFigure& b, const KeyFigure& n, const NoiseModel*
   return row;
 }
 
+}  // namespace regress_detail
+
+namespace {
 // The memory environment with a history, whose runs are the reference (the base run does not count): the
 // new run's canary moved within the run, or too few history runs were measured in its memory state
 // (canary within the limit of the new run's). Returns those runs, against which shared-memory figures are
@@ -277,6 +289,9 @@ void check_core_environment(Gate& g, const GateOptions& options) {
   g.core_why = fmt::format("{}", fmt::join(why, ", "));
 }
 
+}  // namespace
+
+namespace regress_detail {
 // Marks the rows the environment does not let us trust; a regression among them reads "unclear".
 // Whether the CPU was disturbed in a run that counts: the new one, and the base unless a history is the
 // reference.
@@ -298,6 +313,9 @@ std::string moment_moved(const FigureRow& r, double limit) {
                      format_si(r.base_roof_now, "B/s"), format_si(r.figure.roof_now, "B/s"), shift * 100.0, percent(limit));
 }
 
+}  // namespace regress_detail
+
+namespace {
 void apply_environment(Gate& g, double canary_limit) {
   const bool cpu = cpu_disturbed(g);
   for (FigureRow& r : g.figures) {
@@ -354,7 +372,8 @@ void decide_verdict(Gate& g) {
     shared_memory += r.figure.shared_memory ? 1 : 0;
     if (closest == nullptr || margin(r) > margin(*closest)) closest = &r;
   }
-  const std::string env = environment_part("base", g.base_environment) + "; " + environment_part("new", g.next_environment);
+  std::string env = environment_part("base", g.base_environment) + "; " + environment_part("new", g.next_environment);
+  if (g.weighed) env += "; weighed against " + g.canaries;
   const bool cpu = cpu_disturbed(g);
   g.outcome = decide_outcome(g.figures, cpu, true);
   if (g.outcome == Outcome::regression) {
@@ -382,6 +401,28 @@ void decide_verdict(Gate& g) {
   }
 }
 
+// Files without the libc canaries (before issue 59): a class whose canary (our own kernel's) moved is not trusted.
+void judge_distrusting(Gate& g, const FigurePairs& pairs, const NoiseModel* noise, double k, const GateOptions& options) {
+  const double canary_limit = options.max_canary_drift;
+  std::optional<NoiseModel> same_state;
+  if (g.history_used) {
+    same_state = check_memory_against_history(g, *noise, canary_limit);
+  } else {
+    check_memory_environment(g, canary_limit);
+  }
+  for (const auto& [b, n] : pairs) {
+    // Shared-memory figures against the history runs of this memory state, when there are enough.
+    const bool by_state = same_state && same_state->runs >= kMinHistoryRuns && (b->shared_memory || n->shared_memory);
+    FigureRow row = judge_figure(*b, *n, by_state ? &*same_state : noise, g.history_used, k, pairs.size(), options);
+    if (by_state) row.why += " (the history runs of this memory state)";
+    if (!g.history_used) row.base_roof_now = b->roof_now;
+    row.adjusted_change = row.change;
+    g.figures.push_back(std::move(row));
+  }
+  check_core_environment(g, options);
+  apply_environment(g, canary_limit);
+}
+
 }  // namespace
 
 Gate gate_runs(const ResultsDocument& base, const ResultsDocument& next, const NoiseModel* noise, const GateOptions& options) {
@@ -398,38 +439,45 @@ Gate gate_runs(const ResultsDocument& base, const ResultsDocument& next, const N
   g.history_source = noise != nullptr ? noise->source : "";
   const double k = gate_k(options.alpha, pairs.size());
   const double canary_limit = options.max_canary_drift;
-  g.base_environment = check_environment(base, canary_limit, options);
-  g.next_environment = check_environment(next, canary_limit, options);
-  std::optional<NoiseModel> same_state;
-  if (g.history_used) {
-    same_state = check_memory_against_history(g, *noise, canary_limit);
+  // Issue 59: the libc canaries on both sides (the base file, or the history's median of them), else our kernels'.
+  const auto history_median = [&](const char* id) {
+    const auto it = noise->figures.find(id);
+    return it != noise->figures.end() && static_cast<int>(it->second.values.size()) >= kMinHistoryRuns ? it->second.median : 0.0;
+  };
+  const bool next_libc = has_libc_canaries(next);
+  const double core_reference = g.history_used ? history_median(kLibcCoreCanaryFigureId) : canary_level(base, "libc_core_canary");
+  const double dram_reference = g.history_used ? history_median(kLibcCanaryFigureId) : canary_level(base, "libc_canary");
+  g.weighed = next_libc && core_reference > 0.0 && dram_reference > 0.0;
+  const CanarySource source = g.weighed ? CanarySource::libc : CanarySource::ours;
+  g.base_environment = check_environment(base, canary_limit, options, has_libc_canaries(base) ? source : CanarySource::ours);
+  g.next_environment = check_environment(next, canary_limit, options, source);
+  if (g.weighed) {
+    judge_weighed(g, pairs, noise, k, options, core_reference, dram_reference);
   } else {
-    check_memory_environment(g, canary_limit);
+    g.canaries = next_libc ? (g.history_used ? "the history kept no libc canaries" : "the base run has no libc canaries")
+                 : has_libc_canaries(base) ? "the new run has no libc canaries"
+                                           : "the runs have no libc canaries";
+    judge_distrusting(g, pairs, noise, k, options);
   }
-  for (const auto& [b, n] : pairs) {
-    // Shared-memory figures against the history runs of this memory state, when there are enough.
-    const bool by_state = same_state && same_state->runs >= kMinHistoryRuns && (b->shared_memory || n->shared_memory);
-    FigureRow row = judge_figure(*b, *n, by_state ? &*same_state : noise, g.history_used, k, pairs.size(), options);
-    if (by_state) row.why += " (the history runs of this memory state)";
-    if (!g.history_used) row.base_roof_now = b->roof_now;
-    g.figures.push_back(std::move(row));
-  }
-  check_core_environment(g, options);
-  apply_environment(g, canary_limit);
   std::string memory_statistic;
   for (const auto& [b, n] : pairs) {
     if (n->group == "memory" && memory_statistic.empty()) memory_statistic = fmt::format("memory figures: {}s; ", n->statistic);
   }
   g.method_line = fmt::format(
-      "gate: {} key figures; {}; family-wise alpha {:g} (k = {:.2f} robust sigmas); {}shared-memory figures are judged "
-      "only while the DRAM canary holds; per-benchmark rows are shown, never gate",
+      "gate: {} key figures; {}; family-wise alpha {:g} (k = {:.2f} robust sigmas); {}{}; per-benchmark rows are "
+      "shown, never gate",
       pairs.size(),
       g.history_used ? fmt::format("history of {} runs of this machine and configuration ({}), floor {}", g.history_runs,
                                    g.history_source, percent(options.floor))
                      : fmt::format("no history{}: floor {}, low confidence",
                                    noise != nullptr ? fmt::format(" ({} matching runs, {} needed)", g.history_runs, kMinHistoryRuns) : "",
                                    percent(options.floor_no_history)),
-      options.alpha, k, memory_statistic);
+      options.alpha, k, memory_statistic,
+      g.weighed ? "each core-bound figure weighed against the libc core canary, each shared-memory one against the libc "
+                  "DRAM canary (glibc's memcpy, which our code cannot move): judged on its change with the canary's "
+                  "move divided out"
+                : fmt::format("shared-memory figures are judged only while the DRAM canary holds (canaries of our "
+                              "own kernels: {}, as in files before issue 59)", g.canaries));
   decide_verdict(g);
   return g;
 }

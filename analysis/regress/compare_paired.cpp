@@ -46,6 +46,7 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, bool co
     w.row.next = median(n->second);
     w.row.reference = w.row.base;
     w.row.change = median(ratio) - 1.0;
+    w.row.adjusted_change = w.row.change;  // paired rounds are not weighed against a canary
     w.row.rounds = static_cast<int>(ratio.size());
     w.row.threshold = options.floor;
     const SignedRankResult sr = signed_rank_test(log_ratio);
