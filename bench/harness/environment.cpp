@@ -263,7 +263,7 @@ json environment_json(const EnvironmentSample& start, const EnvironmentSample& e
                                           kLibcCoreCanarySamples);
   }
   env["clock_drift"] = drift(start.clock_hz, end.clock_hz);
-  env["method"] = "steal and other processes' busy time: /proc/stat and getrusage over the run; canary: best of 8 DRAM triad passes (STREAM bytes) on 2 MiB pages where granted, at the start, between suites (checkpoints) and at the end; core canary: best of 8 samples of the read kernel over 128 KiB per thread (L2); libc_canary and libc_core_canary (what compare weighs the figures against): the same with glibc's memcpy (chosen by glibc from cpuid, never by our ISA dispatch; STREAM bytes, a copy counting twice): best of 8 passes over the DRAM canary's working set, best of 8 samples of 512 copies of 64 KiB per thread; clock: dependent add chain";
+  env["method"] = "steal and other processes' busy time: /proc/stat and getrusage over the run; canary: best of 8 DRAM triad passes (STREAM bytes) on 2 MiB pages where granted, at the start, between suites (checkpoints) and at the end; core canary: best of 8 samples of the read kernel over 128 KiB per thread (L2); libc_canary and libc_core_canary (what compare weighs the figures against): the same with glibc's memcpy (chosen by glibc from cpuid, never by our ISA dispatch; STREAM bytes, a copy counting twice): best of 8 passes over the DRAM canary's working set, best of 64 samples of 512 copies of 64 KiB per thread; clock: dependent add chain";
   return env;
 }
 

@@ -116,7 +116,7 @@ double measure_libc_core_canary(int threads) {
   }
   first_touch(slices, slice, threads);
   return best_copy_rate(slices, slice, threads, kLibcCoreCanaryPasses, kLibcCoreCanarySamples,
-                        kLibcCoreCanaryPasses / 8, "environment libc core canary");
+                        4 * kLibcCoreCanaryPasses, "environment libc core canary");
 }
 
 }  // namespace roofline

@@ -91,6 +91,17 @@ TEST(GateWeighed, AFigureThatMovedWithItsCanaryIsOk) {
   EXPECT_EQ(figure(dram, kTriad).canary, "libc DRAM canary (memcpy)");
 }
 
+// The canary explains a move in its own direction, up to the figure's own: a canary that moved alone (the L2 memcpy
+// canary moved 11% between two A/A runs whose compute figures moved 0.1%) is no change of the figures.
+TEST(GateWeighed, ACanaryThatMovedAloneChangesNothing) {
+  const Gate faster = gate_runs(typed(kBase), typed(run(134e9, 134.6e9, 20e9, 20.2e9)), nullptr, GateOptions{});
+  EXPECT_EQ(faster.outcome, Outcome::clean) << faster.verdict_line;
+  EXPECT_NEAR(figure(faster, kFp32).adjusted_change, 0.0, 1e-9);
+  const Gate slower = gate_runs(typed(kBase), typed(run(108e9, 109e9, 20e9, 20.2e9, 0.95)), nullptr, GateOptions{});
+  EXPECT_NEAR(figure(slower, kFp32).adjusted_change, 0.0, 1e-9);  // -5%, the canary -10%: all of it explained
+  EXPECT_EQ(slower.outcome, Outcome::clean) << slower.verdict_line;
+}
+
 TEST(GateWeighed, BeyondWhatTheCanaryExplainsIsARegression) {
   // fp32 -40% while the core canary fell 20%: -25% after it.
   const Gate g = gate_runs(typed(kBase), typed(run(96e9, 97.6e9, 20e9, 20.2e9, 0.6, 0.8)), nullptr, GateOptions{});

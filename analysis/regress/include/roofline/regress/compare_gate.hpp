@@ -38,10 +38,12 @@
 // 59 also measure the same two places with glibc's memcpy (context.environment.libc_canary, .libc_core_canary),
 // which no change of ours reaches. When both sides have them (two files; or the new file and a history that kept
 // them), the stored-baseline gate (gate_runs) weighs instead of distrusting:
-//   - a figure's change is divided by its class's canary move (core-bound figures: the libc core canary;
-//     shared-memory figures: the libc DRAM canary; a time, lower being better, multiplied), and judged on what is
-//     left (FigureRow::adjusted_change): figure -20% with its canary -20% is ok, -40% with the canary -20% is a
-//     regression (-25% after it);
+//   - a figure's change is divided by what its class's canary move explains (core-bound figures: the libc core
+//     canary; shared-memory figures: the libc DRAM canary; a time, lower being better, multiplied), and judged on
+//     what is left (FigureRow::adjusted_change): figure -20% with its canary -20% is ok, -40% with the canary -20%
+//     is a regression (-25% after it). A canary explains a move in its own direction, up to the figure's own: a
+//     canary that moved alone changes nothing (the memcpy canary in L2 moves ~10% between quiet runs whose
+//     compute figures move 0.1%);
 //   - the canary is erratic when it moved beyond its drift limit within a run that counts, or beyond
 //     max_canary_shift between the runs (another machine state, where figures do not scale with a canary): the
 //     adjusted change is not trusted, and a figure beyond its threshold either way reads unclear, unless its change
