@@ -147,50 +147,7 @@ std::vector<std::pair<const KeyFigure*, const KeyFigure*>> pair_figures(const st
   return pairs;
 }
 
-}  // namespace
 
-namespace regress_detail {
-// One figure's row: its reference (history median or base), threshold and verdict before the environment.
-FigureRow judge_figure(const KeyFigure& b, const KeyFigure& n, const NoiseModel* noise, bool history_used, double k,
-                       std::size_t m, const GateOptions& options) {
-  FigureRow row;
-  row.figure = n;
-  // Either run's word: the level a working set was placed in can move by a size between runs.
-  row.figure.shared_memory = b.shared_memory || n.shared_memory;
-  // Either run's warning (a level not one level at both thread counts, a sweep that ended before DRAM).
-  if (row.figure.warning.empty()) row.figure.warning = b.warning;
-  row.base = b.value;
-  row.next = n.value;
-  const FigureNoise* fn = nullptr;
-  if (history_used) {
-    const auto it = noise->figures.find(n.id);
-    if (it != noise->figures.end() && static_cast<int>(it->second.values.size()) >= kMinHistoryRuns) fn = &it->second;
-  }
-  std::string from = "base";
-  if (fn != nullptr) {
-    row.reference = fn->median;
-    from = fmt::format("history median of {} runs", fn->values.size());
-    std::tie(row.threshold, row.threshold_source) = history_threshold(fn->relative_spread, k, options);
-    if (fn->relative_spread > 0.0) {
-      double z = (row.next / row.reference - 1.0) / fn->relative_spread;
-      if (n.higher_is_better) z = -z;  // z > 0: worse
-      row.p_value = std::min(1.0, static_cast<double>(m) * 0.5 * std::erfc(z / std::sqrt(2.0)));
-    }
-  } else {
-    row.reference = row.base;
-    row.threshold = options.floor_no_history;
-    row.threshold_source = fmt::format("floor {} (no history: low confidence)", percent(options.floor_no_history));
-  }
-  row.change = row.reference != 0.0 ? row.next / row.reference - 1.0 : 0.0;
-  row.verdict = judge(n.higher_is_better, row.change, row.threshold);
-  row.why = fmt::format("{:+.1f}% vs {}, threshold {} ({}){}", row.change * 100.0, from, percent(row.threshold),
-                        row.threshold_source, row.p_value ? fmt::format(", p {:.2g} (x{} figures)", *row.p_value, m) : "");
-  return row;
-}
-
-}  // namespace regress_detail
-
-namespace {
 // The memory environment with a history, whose runs are the reference (the base run does not count): the
 // new run's canary moved within the run, or too few history runs were measured in its memory state
 // (canary within the limit of the new run's). Returns those runs, against which shared-memory figures are
@@ -289,33 +246,8 @@ void check_core_environment(Gate& g, const GateOptions& options) {
   g.core_why = fmt::format("{}", fmt::join(why, ", "));
 }
 
-}  // namespace
-
-namespace regress_detail {
-// Marks the rows the environment does not let us trust; a regression among them reads "unclear".
-// Whether the CPU was disturbed in a run that counts: the new one, and the base unless a history is the
-// reference.
-bool cpu_disturbed(const Gate& g) {
-  return g.next_environment.cpu_disturbed || (!g.history_used && g.base_environment.cpu_disturbed);
-}
-
-// The memory under a point moved between the runs: its roofs of the moment (the read probes around it) differ by
-// more than `limit` ("" when they agree or either run has none). A rate moves with its memory either way. A share
-// of the roof of the moment (unit fraction) falls when its roof rises and the point is held below it by something
-// else (a 1-thread GEMV stuck at 34 GB/s is 99% of a 31 GB/s roof, 83% of a 41 GB/s one); a roof that fell does
-// not explain a share that fell, so that case stays judged.
-std::string moment_moved(const FigureRow& r, double limit) {
-  if (!(r.base_roof_now > 0.0) || !(r.figure.roof_now > 0.0)) return "";
-  const double shift = r.figure.roof_now / r.base_roof_now - 1.0;
-  const bool share = r.figure.unit == kFractionUnit;
-  if (share ? shift <= limit : std::fabs(shift) <= limit) return "";
-  return fmt::format("the memory under it moved between the runs (roof now {} -> {}, {:+.1f}% > {})",
-                     format_si(r.base_roof_now, "B/s"), format_si(r.figure.roof_now, "B/s"), shift * 100.0, percent(limit));
-}
-
-}  // namespace regress_detail
-
-namespace {
+// Marks the rows the environment does not let us trust (files without the libc canaries); a regression among them
+// reads "unclear".
 void apply_environment(Gate& g, double canary_limit) {
   const bool cpu = cpu_disturbed(g);
   for (FigureRow& r : g.figures) {
