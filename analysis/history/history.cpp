@@ -250,6 +250,13 @@ HistoryAddResult history_add(const fs::path& path, const ResultsDocument& result
   if (const double canary = canary_level(results); canary > 0.0) {
     figures.push_back({kCanaryFigureId, "DRAM triad canary (environment)", canary, "B/s", 0, "environment"});
   }
+  // The canaries our code cannot move (issue 59), against which the gate weighs a new run's figures.
+  if (const double canary = canary_level(results, "libc_canary"); canary > 0.0) {
+    figures.push_back({kLibcCanaryFigureId, "DRAM libc memcpy canary (environment)", canary, "B/s", 0, "environment"});
+  }
+  if (const double canary = canary_level(results, "libc_core_canary"); canary > 0.0) {
+    figures.push_back({kLibcCoreCanaryFigureId, "L2 libc memcpy canary (environment)", canary, "B/s", 0, "environment"});
+  }
   const std::string hash = content_hash(doc);
   const ResultsContext& ctx = results.context;
   const bool has_host_name = ctx.host_name || ctx.extra.contains("host_name");

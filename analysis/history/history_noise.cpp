@@ -35,7 +35,7 @@ Calibration calibrate_noise(const std::vector<HistoryRun>& all, const GateOption
   for (const HistoryRun* r : runs) {
     values.emplace_back();
     for (const HistoryFigure& f : r->figures) {
-      if (f.key == kCanaryFigureId) continue;  // the environment, not a figure the gate judges
+      if (is_environment_figure(f.key)) continue;  // the environment, not a figure the gate judges
       values.back()[f.key] = f.value;
       if (!by_id.contains(f.key)) {
         order.push_back(f.key);

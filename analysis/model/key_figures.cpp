@@ -308,16 +308,21 @@ namespace {
 const CanaryRecord* canary_of(const ResultsDocument& results, const std::string& which) {
   if (!results.context.environment) return nullptr;
   const RunEnvironment& env = *results.context.environment;
-  const std::optional<CanaryRecord>& c = which == "core_canary" ? env.core_canary : env.canary;
+  const std::optional<CanaryRecord>& c = which == "core_canary"        ? env.core_canary
+                                          : which == "libc_canary"      ? env.libc_canary
+                                          : which == "libc_core_canary" ? env.libc_core_canary
+                                                                        : env.canary;
   return c ? &*c : nullptr;
 }
 }  // namespace
 
-double canary_level(const ResultsDocument& results) {
-  const CanaryRecord* c = canary_of(results, "canary");
+bool is_environment_figure(std::string_view id) { return id.starts_with("environment/"); }
+
+double canary_level(const ResultsDocument& results, const char* which) {
+  const CanaryRecord* c = canary_of(results, which);
   if (c == nullptr || !(c->start.value_or(0.0) > 0.0) || !(c->end.value_or(0.0) > 0.0)) return 0.0;
   double sum = 0.0;
-  const std::vector<std::pair<std::string, double>> points = canary_points(results);
+  const std::vector<std::pair<std::string, double>> points = canary_points(results, which);
   for (const auto& [at, value] : points) sum += value;
   return sum / static_cast<double>(points.size());
 }

@@ -59,7 +59,7 @@ ROOFLINE_RECORD(ProcStatRecord, ROOFLINE_PROC_STAT_FIELDS)
 ROOFLINE_RECORD(EnvironmentSnapshot, ROOFLINE_SNAPSHOT_FIELDS, f("governor", s.governor); f("turbo", s.turbo);
                 f("load_avg", s.load_avg); f("proc_stat", s.proc_stat);)
 ROOFLINE_RECORD(RunEnvironment, ROOFLINE_ENVIRONMENT_FIELDS, f("canary", s.canary); f("core_canary", s.core_canary);
-                f("start", s.start); f("end", s.end);)
+                f("libc_canary", s.libc_canary); f("libc_core_canary", s.libc_core_canary); f("start", s.start); f("end", s.end);)
 ROOFLINE_RECORD(ResultsContext, ROOFLINE_CONTEXT_FIELDS, f("threads", s.threads); f("notes", s.notes);
                 f("machine", s.machine); f("targets", s.targets); f("environment", s.environment);)
 ROOFLINE_RECORD(ComputeCeilingRecord, ROOFLINE_COMPUTE_FIELDS)

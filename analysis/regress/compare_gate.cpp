@@ -3,6 +3,7 @@
 // rendering: compare_gate_render.cpp. See compare_gate.hpp.
 #include "roofline/regress/compare_gate.hpp"
 #include "roofline/regress/compare_levels.hpp"
+#include "gate_rows.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,11 @@
 
 namespace roofline {
 using nlohmann::json;
+using regress_detail::cpu_disturbed;
+using regress_detail::FigurePairs;
+using regress_detail::judge_figure;
+using regress_detail::judge_weighed;
+using regress_detail::moment_moved;
 
 namespace {
 std::string percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100.0); }
@@ -143,43 +149,6 @@ std::vector<std::pair<const KeyFigure*, const KeyFigure*>> pair_figures(const st
   return pairs;
 }
 
-// One figure's row: its reference (history median or base), threshold and verdict before the environment.
-FigureRow judge_figure(const KeyFigure& b, const KeyFigure& n, const NoiseModel* noise, bool history_used, double k,
-                       std::size_t m, const GateOptions& options) {
-  FigureRow row;
-  row.figure = n;
-  // Either run's word: the level a working set was placed in can move by a size between runs.
-  row.figure.shared_memory = b.shared_memory || n.shared_memory;
-  // Either run's warning (a level not one level at both thread counts, a sweep that ended before DRAM).
-  if (row.figure.warning.empty()) row.figure.warning = b.warning;
-  row.base = b.value;
-  row.next = n.value;
-  const FigureNoise* fn = nullptr;
-  if (history_used) {
-    const auto it = noise->figures.find(n.id);
-    if (it != noise->figures.end() && static_cast<int>(it->second.values.size()) >= kMinHistoryRuns) fn = &it->second;
-  }
-  std::string from = "base";
-  if (fn != nullptr) {
-    row.reference = fn->median;
-    from = fmt::format("history median of {} runs", fn->values.size());
-    std::tie(row.threshold, row.threshold_source) = history_threshold(fn->relative_spread, k, options);
-    if (fn->relative_spread > 0.0) {
-      double z = (row.next / row.reference - 1.0) / fn->relative_spread;
-      if (n.higher_is_better) z = -z;  // z > 0: worse
-      row.p_value = std::min(1.0, static_cast<double>(m) * 0.5 * std::erfc(z / std::sqrt(2.0)));
-    }
-  } else {
-    row.reference = row.base;
-    row.threshold = options.floor_no_history;
-    row.threshold_source = fmt::format("floor {} (no history: low confidence)", percent(options.floor_no_history));
-  }
-  row.change = row.reference != 0.0 ? row.next / row.reference - 1.0 : 0.0;
-  row.verdict = judge(n.higher_is_better, row.change, row.threshold);
-  row.why = fmt::format("{:+.1f}% vs {}, threshold {} ({}){}", row.change * 100.0, from, percent(row.threshold),
-                        row.threshold_source, row.p_value ? fmt::format(", p {:.2g} (x{} figures)", *row.p_value, m) : "");
-  return row;
-}
 
 // The memory environment with a history, whose runs are the reference (the base run does not count): the
 // new run's canary moved within the run, or too few history runs were measured in its memory state
@@ -279,27 +248,8 @@ void check_core_environment(Gate& g, const GateOptions& options) {
   g.core_why = fmt::format("{}", fmt::join(why, ", "));
 }
 
-// Marks the rows the environment does not let us trust; a regression among them reads "unclear".
-// Whether the CPU was disturbed in a run that counts: the new one, and the base unless a history is the
-// reference.
-bool cpu_disturbed(const Gate& g) {
-  return g.next_environment.cpu_disturbed || (!g.history_used && g.base_environment.cpu_disturbed);
-}
-
-// The memory under a point moved between the runs: its roofs of the moment (the read probes around it) differ by
-// more than `limit` ("" when they agree or either run has none). A rate moves with its memory either way. A share
-// of the roof of the moment (unit fraction) falls when its roof rises and the point is held below it by something
-// else (a 1-thread GEMV stuck at 34 GB/s is 99% of a 31 GB/s roof, 83% of a 41 GB/s one); a roof that fell does
-// not explain a share that fell, so that case stays judged.
-std::string moment_moved(const FigureRow& r, double limit) {
-  if (!(r.base_roof_now > 0.0) || !(r.figure.roof_now > 0.0)) return "";
-  const double shift = r.figure.roof_now / r.base_roof_now - 1.0;
-  const bool share = r.figure.unit == kFractionUnit;
-  if (share ? shift <= limit : std::fabs(shift) <= limit) return "";
-  return fmt::format("the memory under it moved between the runs (roof now {} -> {}, {:+.1f}% > {})",
-                     format_si(r.base_roof_now, "B/s"), format_si(r.figure.roof_now, "B/s"), shift * 100.0, percent(limit));
-}
-
+// Marks the rows the environment does not let us trust (files without the libc canaries); a regression among them
+// reads "unclear".
 void apply_environment(Gate& g, double canary_limit) {
   const bool cpu = cpu_disturbed(g);
   for (FigureRow& r : g.figures) {
@@ -356,7 +306,8 @@ void decide_verdict(Gate& g) {
     shared_memory += r.figure.shared_memory ? 1 : 0;
     if (closest == nullptr || margin(r) > margin(*closest)) closest = &r;
   }
-  const std::string env = environment_part("base", g.base_environment) + "; " + environment_part("new", g.next_environment);
+  std::string env = environment_part("base", g.base_environment) + "; " + environment_part("new", g.next_environment);
+  if (g.weighed) env += "; weighed against " + g.canaries;
   const bool cpu = cpu_disturbed(g);
   g.outcome = decide_outcome(g.figures, cpu, true);
   if (g.outcome == Outcome::regression) {
@@ -384,6 +335,28 @@ void decide_verdict(Gate& g) {
   }
 }
 
+// Files without the libc canaries (before issue 59): a class whose canary (our own kernel's) moved is not trusted.
+void judge_distrusting(Gate& g, const FigurePairs& pairs, const NoiseModel* noise, double k, const GateOptions& options) {
+  const double canary_limit = options.max_canary_drift;
+  std::optional<NoiseModel> same_state;
+  if (g.history_used) {
+    same_state = check_memory_against_history(g, *noise, canary_limit);
+  } else {
+    check_memory_environment(g, canary_limit);
+  }
+  for (const auto& [b, n] : pairs) {
+    // Shared-memory figures against the history runs of this memory state, when there are enough.
+    const bool by_state = same_state && same_state->runs >= kMinHistoryRuns && (b->shared_memory || n->shared_memory);
+    FigureRow row = judge_figure(*b, *n, by_state ? &*same_state : noise, g.history_used, k, pairs.size(), options);
+    if (by_state) row.why += " (the history runs of this memory state)";
+    if (!g.history_used) row.base_roof_now = b->roof_now;
+    row.adjusted_change = row.change;
+    g.figures.push_back(std::move(row));
+  }
+  check_core_environment(g, options);
+  apply_environment(g, canary_limit);
+}
+
 }  // namespace
 
 Gate gate_runs(const ResultsDocument& base, const ResultsDocument& next, const NoiseModel* noise, const GateOptions& options) {
@@ -400,38 +373,45 @@ Gate gate_runs(const ResultsDocument& base, const ResultsDocument& next, const N
   g.history_source = noise != nullptr ? noise->source : "";
   const double k = gate_k(options.alpha, pairs.size());
   const double canary_limit = options.max_canary_drift;
-  g.base_environment = check_environment(base, canary_limit, options);
-  g.next_environment = check_environment(next, canary_limit, options);
-  std::optional<NoiseModel> same_state;
-  if (g.history_used) {
-    same_state = check_memory_against_history(g, *noise, canary_limit);
+  // Issue 59: the libc canaries on both sides (the base file, or the history's median of them), else our kernels'.
+  const auto history_median = [&](const char* id) {
+    const auto it = noise->figures.find(id);
+    return it != noise->figures.end() && static_cast<int>(it->second.values.size()) >= kMinHistoryRuns ? it->second.median : 0.0;
+  };
+  const bool next_libc = has_libc_canaries(next);
+  const double core_reference = g.history_used ? history_median(kLibcCoreCanaryFigureId) : canary_level(base, "libc_core_canary");
+  const double dram_reference = g.history_used ? history_median(kLibcCanaryFigureId) : canary_level(base, "libc_canary");
+  g.weighed = next_libc && core_reference > 0.0 && dram_reference > 0.0;
+  const CanarySource source = g.weighed ? CanarySource::libc : CanarySource::ours;
+  g.base_environment = check_environment(base, canary_limit, options, has_libc_canaries(base) ? source : CanarySource::ours);
+  g.next_environment = check_environment(next, canary_limit, options, source);
+  if (g.weighed) {
+    judge_weighed(g, pairs, noise, k, options, core_reference, dram_reference);
   } else {
-    check_memory_environment(g, canary_limit);
+    g.canaries = next_libc ? (g.history_used ? "the history kept no libc canaries" : "the base run has no libc canaries")
+                 : has_libc_canaries(base) ? "the new run has no libc canaries"
+                                           : "the runs have no libc canaries";
+    judge_distrusting(g, pairs, noise, k, options);
   }
-  for (const auto& [b, n] : pairs) {
-    // Shared-memory figures against the history runs of this memory state, when there are enough.
-    const bool by_state = same_state && same_state->runs >= kMinHistoryRuns && (b->shared_memory || n->shared_memory);
-    FigureRow row = judge_figure(*b, *n, by_state ? &*same_state : noise, g.history_used, k, pairs.size(), options);
-    if (by_state) row.why += " (the history runs of this memory state)";
-    if (!g.history_used) row.base_roof_now = b->roof_now;
-    g.figures.push_back(std::move(row));
-  }
-  check_core_environment(g, options);
-  apply_environment(g, canary_limit);
   std::string memory_statistic;
   for (const auto& [b, n] : pairs) {
     if (n->group == "memory" && memory_statistic.empty()) memory_statistic = fmt::format("memory figures: {}s; ", n->statistic);
   }
   g.method_line = fmt::format(
-      "gate: {} key figures; {}; family-wise alpha {:g} (k = {:.2f} robust sigmas); {}shared-memory figures are judged "
-      "only while the DRAM canary holds; per-benchmark rows are shown, never gate",
+      "gate: {} key figures; {}; family-wise alpha {:g} (k = {:.2f} robust sigmas); {}{}; per-benchmark rows are "
+      "shown, never gate",
       pairs.size(),
       g.history_used ? fmt::format("history of {} runs of this machine and configuration ({}), floor {}", g.history_runs,
                                    g.history_source, percent(options.floor))
                      : fmt::format("no history{}: floor {}, low confidence",
                                    noise != nullptr ? fmt::format(" ({} matching runs, {} needed)", g.history_runs, kMinHistoryRuns) : "",
                                    percent(options.floor_no_history)),
-      options.alpha, k, memory_statistic);
+      options.alpha, k, memory_statistic,
+      g.weighed ? "each core-bound figure weighed against the libc core canary, each shared-memory one against the libc "
+                  "DRAM canary (glibc's memcpy, which our code cannot move): judged on its change with the canary's "
+                  "move divided out"
+                : fmt::format("shared-memory figures are judged only while the DRAM canary holds (canaries of our "
+                              "own kernels: {}, as in files before issue 59)", g.canaries));
   decide_verdict(g);
   return g;
 }

@@ -26,15 +26,18 @@ using Cells = std::vector<std::string>;
 bool paired(const Gate& g) { return !g.figures.empty() && g.figures.front().rounds > 0; }
 
 // Paired rows (compare_paired.cpp): the estimate, its interval and the smallest regression the rounds could call
-// stand where the two-run gate has its threshold and p-value.
+// stand where the two-run gate has its threshold and p-value. Weighed against the libc canaries (issue 59, two runs):
+// a column of each figure's change with its canary's move divided out.
 Cells header(const Gate& g) {
   if (paired(g)) return {"Key figure", "Base", "New", "Ratio", "Interval", "Detectable", "Rounds", "Verdict"};
-  return {"Key figure", "Base", "New", "Change", "Threshold", "p", "From", "Verdict"};
+  Cells h{"Key figure", "Base", "New", "Change", "Threshold", "p", "From", "Verdict"};
+  if (g.weighed) h.insert(h.begin() + 4, "Adjusted");
+  return h;
 }
 
 std::string ratio_percent(double ratio) { return fmt::format("{:+.1f}%", (ratio - 1.0) * 100.0); }
 
-Cells cells(const FigureRow& r, bool loud) {
+Cells cells(const Gate& g, const FigureRow& r, bool loud) {
   const std::string verdict = loud && (r.verdict == Verdict::regression || r.verdict == Verdict::undecided)
                                   ? (r.verdict == Verdict::regression ? "REGRESSION" : "UNDECIDED")
                                   : std::string(to_string(r.verdict));
@@ -52,7 +55,7 @@ Cells cells(const FigureRow& r, bool loud) {
                      : r.threshold_source.rfind("history", 0) == 0 || r.threshold_source.find("(history") != std::string::npos
                          ? "history"
                          : "base";
-  return {r.figure.id,
+  Cells c{r.figure.id,
           format_si(r.base, r.figure.unit),
           format_si(r.next, r.figure.unit),
           fmt::format("{:+.1f}%", r.change * 100.0),
@@ -60,11 +63,13 @@ Cells cells(const FigureRow& r, bool loud) {
           r.p_value ? fmt::format("{:.2g}", *r.p_value) : "-",
           from,
           verdict};
+  if (g.weighed) c.insert(c.begin() + 4, r.canary.empty() ? "-" : fmt::format("{:+.1f}%", r.adjusted_change * 100.0));
+  return c;
 }
 
 json environment_json(const EnvironmentCheck& e) {
   if (!e.recorded) return nullptr;
-  json j = {{"steal", e.steal}, {"canary_drift", e.canary_drift}, {"canary", e.canary}, {"clock_drift", e.clock_drift},
+  json j = {{"libc_canaries", e.libc}, {"steal", e.steal}, {"canary_drift", e.canary_drift}, {"canary", e.canary}, {"clock_drift", e.clock_drift},
             {"core_canary", e.core_canary}, {"core_canary_drift", e.core_canary_drift}};
   for (const auto& [key, flag] : {std::pair{"disturbed", e.disturbed}, std::pair{"cpu_disturbed", e.cpu_disturbed},
                                    std::pair{"memory_disturbed", e.memory_disturbed}, std::pair{"core_disturbed", e.core_disturbed}}) {
@@ -78,7 +83,7 @@ json environment_json(const EnvironmentCheck& e) {
 
 std::string render_gate_text(const Gate& g) {
   std::vector<Cells> rows{header(g)};
-  for (const FigureRow& r : g.figures) rows.push_back(cells(r, true));
+  for (const FigureRow& r : g.figures) rows.push_back(cells(g, r, true));
   std::vector<std::size_t> width(rows.front().size(), 0);
   for (const Cells& row : rows) {
     for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
@@ -87,7 +92,7 @@ std::string render_gate_text(const Gate& g) {
   for (std::size_t r = 0; r < rows.size(); ++r) {
     std::string line;
     for (std::size_t i = 0; i < rows[r].size(); ++i) {
-      const bool numeric = i >= 1 && i <= 5;
+      const bool numeric = i >= 1 && i <= (g.weighed ? 6u : 5u);
       line += numeric ? fmt::format("{:>{}}  ", rows[r][i], width[i]) : fmt::format("{:<{}}  ", rows[r][i], width[i]);
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
@@ -107,8 +112,15 @@ std::string render_gate_text(const Gate& g) {
   for (const std::string& l : g.level_changes) out += fmt::format("level boundary moved (not a bandwidth change): {}\n", l);
   for (const std::string& l : g.level_starts) out += fmt::format("{}: {}\n", kLevelStartMoved, l);
   for (const std::string& l : g.aligned_figures) out += fmt::format("like with like: {}\n", l);
-  if (g.memory_disturbed) out += fmt::format("memory environment moved: {}: shared-memory figures not trusted\n", g.memory_why);
-  if (g.core_disturbed) out += fmt::format("cores' throughput moved: {}: core-bound figures not trusted\n", g.core_why);
+  if (g.weighed) {
+    out += fmt::format("canaries (glibc's memcpy; each figure's Adjusted change has its class's canary move divided out): {}\n",
+                       g.canaries);
+    if (g.memory_disturbed) out += fmt::format("DRAM canary erratic: {}: shared-memory figures not trusted unless far beyond it\n", g.memory_why);
+    if (g.core_disturbed) out += fmt::format("core canary erratic: {}: core-bound figures not trusted unless far beyond it\n", g.core_why);
+  } else {
+    if (g.memory_disturbed) out += fmt::format("memory environment moved: {}: shared-memory figures not trusted\n", g.memory_why);
+    if (g.core_disturbed) out += fmt::format("cores' throughput moved: {}: core-bound figures not trusted\n", g.core_why);
+  }
   out += g.verdict_line + "\n";
   return out;
 }
@@ -118,13 +130,13 @@ std::string render_gate_markdown(const Gate& g) {
   const Cells h = header(g);
   out += "|";
   for (const auto& c : h) out += " " + c + " |";
-  out += "\n|---|--:|--:|--:|--:|--:|---|---|\n";
+  out += g.weighed ? "\n|---|--:|--:|--:|--:|--:|--:|---|---|\n" : "\n|---|--:|--:|--:|--:|--:|---|---|\n";
   for (const FigureRow& r : g.figures) {
-    Cells c = cells(r, false);
+    Cells c = cells(g, r, false);
     out += "|";
     for (std::size_t i = 0; i < c.size(); ++i) {
       const std::string cell = markdown_escape(c[i]);
-      out += " " + (i == 7 && r.verdict == Verdict::regression ? "**" + cell + "**" : cell) + " |";
+      out += " " + (i + 1 == c.size() && r.verdict == Verdict::regression ? "**" + cell + "**" : cell) + " |";
     }
     out += "\n";
   }
@@ -136,7 +148,10 @@ std::string render_gate_markdown(const Gate& g) {
   }
   for (const std::string& l : g.level_starts) out += fmt::format("\n{}: {}\n", kLevelStartMovedTitle, markdown_escape(l));
   for (const std::string& l : g.aligned_figures) out += fmt::format("\nLike with like: {}\n", markdown_escape(l));
-  if (g.memory_disturbed) {
+  if (g.weighed) {
+    out += fmt::format("\nCanaries (glibc's memcpy; Adjusted: the change with its class's canary move divided out): {}\n",
+                       markdown_escape(g.canaries));
+  } else if (g.memory_disturbed) {
     out += fmt::format("\nMemory environment moved: {}: shared-memory figures not trusted.\n", markdown_escape(g.memory_why));
   }
   return out;
@@ -158,6 +173,9 @@ json gate_to_json(const Gate& g) {
                        {"new", r.next},
                        {"reference", r.reference},
                        {"change", r.change},
+                       {"canary", r.canary.empty() ? json(nullptr) : json(r.canary)},
+                       {"canary_change", r.canary_change},
+                       {"adjusted_change", r.adjusted_change},
                        {"threshold", r.threshold},
                        {"threshold_source", r.threshold_source},
                        {"p_value", r.p_value ? json(*r.p_value) : json(nullptr)},
@@ -183,6 +201,8 @@ json gate_to_json(const Gate& g) {
           {"level_changes", g.level_changes},
           {"level_start_changes", g.level_starts},
           {"aligned_figures", g.aligned_figures},
+          {"weighed", g.weighed},
+          {"canaries", g.canaries},
           {"memory_environment", {{"disturbed", g.memory_disturbed}, {"canary_shift", g.canary_shift}, {"why", g.memory_why}}},
           {"core_environment", {{"disturbed", g.core_disturbed}, {"core_canary_shift", g.core_shift}, {"why", g.core_why}}},
           {"base_environment", environment_json(g.base_environment)},

@@ -79,6 +79,7 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double 
     row.gamma_own = gamma_own;
     row.ratio = std::exp(sign * own.estimate);
     row.change = row.ratio - 1.0;
+    row.adjusted_change = row.change;  // paired rounds are not weighed against a canary: the round is the control
     row.round_ratios = std::move(ratios);
     // Bounds back to ratios as measured (a time's interval flips).
     const auto as_ratios = [&](const PairedInterval& i, double& lo, double& hi) {

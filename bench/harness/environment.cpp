@@ -174,6 +174,8 @@ EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfi
   s.clock_hz = measure_clock_hz(threads);
   s.canary_bytes_per_second = measure_canary(canary_bytes(machine, config), threads, config.features);
   s.core_canary_bytes_per_second = measure_core_canary(threads, config.features);
+  s.libc_canary_bytes_per_second = measure_libc_canary(canary_bytes(machine, config), threads);
+  s.libc_core_canary_bytes_per_second = measure_libc_core_canary(threads);
   return s;
 }
 
@@ -181,8 +183,11 @@ CanaryCheckpoint measure_canary_checkpoint(const MachineFacts& machine, const Ru
                                            double seconds) {
   const int threads = config.max_threads();
   pin_openmp_threads(threads, binding_plan(machine, threads, config.bind));
-  const double dram = measure_canary(canary_bytes(machine, config), threads, config.features);
-  return {std::move(at), seconds, dram, measure_core_canary(threads, config.features)};
+  const std::uint64_t bytes = canary_bytes(machine, config);
+  const double dram = measure_canary(bytes, threads, config.features);
+  const double core = measure_core_canary(threads, config.features);
+  const double libc = measure_libc_canary(bytes, threads);
+  return {std::move(at), seconds, dram, core, libc, measure_libc_core_canary(threads)};
 }
 
 json environment_json(const EnvironmentSample& start, const EnvironmentSample& end, std::uint64_t bytes, int threads,
@@ -229,8 +234,36 @@ json environment_json(const EnvironmentSample& start, const EnvironmentSample& e
     }
     if (!points.empty()) env["core_canary"]["checkpoints"] = points;
   }
+  // The canaries our code cannot move (issue 59): glibc's memcpy, the same shape.
+  const auto libc_canary = [&](double CanaryCheckpoint::*at, double start_value, double end_value, std::uint64_t working_set,
+                               const char* count, int counted) {
+    json c = {{"kernel", "memcpy"},
+              {"working_set_bytes", working_set},
+              {"threads", threads},
+              {count, counted},
+              {"start", start_value},
+              {"end", end_value},
+              {"drift", drift(start_value, end_value)}};
+    json points = json::array();
+    for (const CanaryCheckpoint& p : checkpoints) {
+      if (p.*at > 0.0) points.push_back({{"at", p.at}, {"seconds", p.seconds}, {"bytes_per_second", p.*at}});
+    }
+    if (!points.empty()) c["checkpoints"] = points;
+    return c;
+  };
+  if (start.libc_canary_bytes_per_second > 0.0 || end.libc_canary_bytes_per_second > 0.0) {
+    env["libc_canary"] = libc_canary(&CanaryCheckpoint::libc_bytes_per_second, start.libc_canary_bytes_per_second,
+                                     end.libc_canary_bytes_per_second, 2 * libc_canary_slice_bytes(bytes, threads) * static_cast<std::uint64_t>(threads),
+                                     "passes", kLibcCanaryPasses);
+  }
+  if (start.libc_core_canary_bytes_per_second > 0.0 || end.libc_core_canary_bytes_per_second > 0.0) {
+    env["libc_core_canary"] = libc_canary(&CanaryCheckpoint::libc_core_bytes_per_second, start.libc_core_canary_bytes_per_second,
+                                          end.libc_core_canary_bytes_per_second,
+                                          kCoreCanaryBytesPerThread * static_cast<std::uint64_t>(threads), "samples",
+                                          kLibcCoreCanarySamples);
+  }
   env["clock_drift"] = drift(start.clock_hz, end.clock_hz);
-  env["method"] = "steal and other processes' busy time: /proc/stat and getrusage over the run; canary: best of 8 DRAM triad passes (STREAM bytes) on 2 MiB pages where granted, at the start, between suites (checkpoints) and at the end; core canary: best of 8 samples of the read kernel over 128 KiB per thread (L2); clock: dependent add chain";
+  env["method"] = "steal and other processes' busy time: /proc/stat and getrusage over the run; canary: best of 8 DRAM triad passes (STREAM bytes) on 2 MiB pages where granted, at the start, between suites (checkpoints) and at the end; core canary: best of 8 samples of the read kernel over 128 KiB per thread (L2); libc_canary and libc_core_canary (what compare weighs the figures against): the same with glibc's memcpy (chosen by glibc from cpuid, never by our ISA dispatch; STREAM bytes, a copy counting twice): best of 8 passes over the DRAM canary's working set, best of 64 samples of 512 copies of 64 KiB per thread; clock: dependent add chain";
   return env;
 }
 

@@ -160,6 +160,23 @@ TEST(RoundTrip, AFreshCpuRunReadsBackThroughEveryCommand) {
   EXPECT_TRUE(dequant) << "no dequant-dot row";
   EXPECT_GE(threads.size(), 2u);
   for (const char* suite : {"bandwidth", "compute", "gemm"}) EXPECT_TRUE(doc["context"]["suites"].contains(suite)) << suite;
+  // The canaries our code cannot move (issue 59): written by run at the start, between the suites and at the end,
+  // read back by the typed model, and what compare weighs the figures against.
+  const ResultsDocument typed_doc = read_results(doc, q.string(), ReadMode::strict);
+  ASSERT_TRUE(typed_doc.context.environment.has_value());
+  for (const auto* c : {&typed_doc.context.environment->libc_canary, &typed_doc.context.environment->libc_core_canary}) {
+    ASSERT_TRUE(c->has_value());
+    EXPECT_EQ((*c)->kernel.value_or(""), "memcpy");
+    EXPECT_GT((*c)->start.value_or(0.0), 0.0);
+    EXPECT_GT((*c)->end.value_or(0.0), 0.0);
+    EXPECT_GT((*c)->working_set_bytes.value_or(0), 0);
+    // Between every two suites, as ours.
+    EXPECT_EQ((*c)->checkpoints.value_or(std::vector<CanaryCheckpointRecord>{}).size(),
+              doc["context"]["environment"]["canary"]["checkpoints"].size());
+    EXPECT_FALSE((*c)->checkpoints.value_or(std::vector<CanaryCheckpointRecord>{}).empty());
+  }
+  const CliResult aa = run_cli({"compare", q.string(), q.string()});
+  EXPECT_NE((aa.out + aa.err).find("weighed against libc core canary (memcpy, L2)"), std::string::npos) << aa.out << aa.err;
 
   ReadBack rb = read_back_through_every_command(q, dir.path(), "cpu");
   // The file llm --measure writes (a tiny config: seconds), read back by llm, report and compare.

@@ -38,5 +38,36 @@ TEST(Environment, CanaryGoesBeyondTheCachesWithinTheBudget) {
   EXPECT_EQ(canary_bytes(m, c), 50ull << 20);
 }
 
+// The canaries our code cannot move (issue 59): glibc's memcpy in L2 and over a working set, measured and validated
+// (a wrong copy throws), and written beside ours in the shape of ours.
+TEST(Environment, LibcCanariesMeasureMemcpyAndAreWrittenBesideOurs) {
+  EXPECT_GT(measure_libc_core_canary(1), 0.0);
+  EXPECT_GT(measure_libc_canary(16ull << 20, 1), 0.0);
+  EXPECT_EQ(libc_canary_slice_bytes(16ull << 20, 2), 4ull << 20);
+  EXPECT_EQ(libc_canary_slice_bytes(100, 2), 64u);  // at least a cache line
+  EnvironmentSample start, end;
+  start.libc_canary_bytes_per_second = 20e9;
+  end.libc_canary_bytes_per_second = 22e9;
+  start.libc_core_canary_bytes_per_second = 100e9;
+  end.libc_core_canary_bytes_per_second = 100e9;
+  const std::vector<CanaryCheckpoint> checkpoints{{"cpu/compute", 5.0, 30e9, 300e9, 21e9, 99e9}};
+  const nlohmann::json env = environment_json(start, end, 256ull << 20, 2, checkpoints);
+  const nlohmann::json& dram = env["libc_canary"];
+  EXPECT_EQ(dram["kernel"], "memcpy");
+  EXPECT_EQ(dram["working_set_bytes"], 256ull << 20);
+  EXPECT_EQ(dram["threads"], 2);
+  EXPECT_EQ(dram["passes"], kLibcCanaryPasses);
+  EXPECT_NEAR(dram["drift"].get<double>(), 0.1, 1e-12);
+  ASSERT_EQ(dram["checkpoints"].size(), 1u);
+  EXPECT_EQ(dram["checkpoints"][0]["bytes_per_second"], 21e9);
+  const nlohmann::json& core = env["libc_core_canary"];
+  EXPECT_EQ(core["kernel"], "memcpy");
+  EXPECT_EQ(core["working_set_bytes"], 2 * kCoreCanaryBytesPerThread);
+  EXPECT_EQ(core["samples"], kLibcCoreCanarySamples);
+  EXPECT_EQ(core["checkpoints"][0]["bytes_per_second"], 99e9);
+  // Not measured: not written (ours alone, as in files before issue 59).
+  EXPECT_FALSE(environment_json(EnvironmentSample{}, EnvironmentSample{}, 256ull << 20, 2).contains("libc_canary"));
+}
+
 }  // namespace
 }  // namespace roofline

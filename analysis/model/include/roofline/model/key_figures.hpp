@@ -23,6 +23,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -71,10 +72,17 @@ bool core_bound(const KeyFigure& f);
 // and end measurements in B/s, or 0 when the run lacks a start or an end. Not a key figure (it gates nothing): the history keeps it
 // under kCanaryFigureId so that a new run's memory state can be compared with the history's.
 inline constexpr const char* kCanaryFigureId = "environment/canary";
-double canary_level(const ResultsDocument& results);
+// The libc canaries' levels likewise (issue 59: glibc's memcpy, context.environment.libc_canary and
+// .libc_core_canary), kept by the history so that the gate can weigh a new run's figures against the history's.
+inline constexpr const char* kLibcCanaryFigureId = "environment/libc_canary";
+inline constexpr const char* kLibcCoreCanaryFigureId = "environment/libc_core_canary";
+// An id of the environment kept beside the key figures (the prefix "environment/"): never gated nor calibrated.
+bool is_environment_figure(std::string_view id);
+// `which` as canary_points names it.
+double canary_level(const ResultsDocument& results, const char* which = "canary");
 // The canary's measurements in the order taken, each named: "start", each checkpoint's `at` (the suite that
 // followed it), "end"; absent or non-positive ones left out.
-// `which`: "canary" (DRAM) or "core_canary".
+// `which`: "canary" (DRAM) or "core_canary"; "libc_canary" or "libc_core_canary" (glibc's memcpy, issue 59).
 // A mistyped checkpoint (not a list; one without `at` or with a negative or non-number `bytes_per_second`) throws
 // InputError naming it: bad input, not a quiet environment.
 std::vector<std::pair<std::string, double>> canary_points(const ResultsDocument& results, const char* which = "canary");

@@ -103,7 +103,9 @@ struct CanaryCheckpointRecord {
   ROOFLINE_RECORD_TAIL
 };
 
-// context.environment.canary (DRAM; `passes`) and .core_canary (the cores' own throughput; `samples`).
+// context.environment.canary (DRAM; `passes`) and .core_canary (the cores' own throughput; `samples`): our triad and
+// read kernels; .libc_canary and .libc_core_canary (issue 59): the same places measured by glibc's memcpy, which no
+// change of our code, flags or ISA dispatch reaches (kernel "memcpy").
 struct CanaryRecord {
   ROOFLINE_CANARY_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
   std::optional<std::vector<CanaryCheckpointRecord>> checkpoints;
@@ -127,7 +129,7 @@ struct EnvironmentSnapshot {
 // context.environment: what the environment guard saw (steal, other processes, the canaries, the clock).
 struct RunEnvironment {
   ROOFLINE_ENVIRONMENT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
-  std::optional<CanaryRecord> canary, core_canary;
+  std::optional<CanaryRecord> canary, core_canary, libc_canary, libc_core_canary;
   std::optional<EnvironmentSnapshot> start, end;
   ROOFLINE_RECORD_TAIL
 };

@@ -31,6 +31,25 @@
 // With a history the reference is the history's median, so only the new run's environment counts: its CPU,
 // its canary's drift, and its canary against the history's median canary (history_add keeps it).
 // In paired mode, inconclusive also when the rounds allowed were not enough. Every verdict line says why.
+//
+// Canaries our code cannot move (issue 59). The canaries above are our own kernels (triad, read), dispatched by
+// the same --max-isa and built with the same flags as the figures: a slower build slowed them too, and a real
+// regression (fp32 peak -74% under --max-isa sse, the core canary -32% with it) read "unclear". Runs since issue
+// 59 also measure the same two places with glibc's memcpy (context.environment.libc_canary, .libc_core_canary),
+// which no change of ours reaches. When both sides have them (two files; or the new file and a history that kept
+// them), the stored-baseline gate (gate_runs) weighs instead of distrusting:
+//   - a figure's change is divided by what its class's canary move explains (core-bound figures: the libc core
+//     canary; shared-memory figures: the libc DRAM canary; a time, lower being better, multiplied), and judged on
+//     what is left (FigureRow::adjusted_change): figure -20% with its canary -20% is ok, -40% with the canary -20%
+//     is a regression (-25% after it). A canary explains a move in its own direction, up to the figure's own: a
+//     canary that moved alone changes nothing (the memcpy canary in L2 moves ~10% between quiet runs whose
+//     compute figures move 0.1%);
+//   - the canary is erratic when it moved beyond its drift limit within a run that counts, or beyond
+//     max_canary_shift between the runs (another machine state, where figures do not scale with a canary): the
+//     adjusted change is not trusted, and a figure beyond its threshold either way reads unclear, unless its change
+//     is far beyond anything the canary did (|log figure ratio| > the canary's largest |log move| + log(1 +
+//     threshold), and beyond the threshold after adjustment): that is judged.
+// Files without them (before issue 59) are judged as above, and the method line says so.
 #pragma once
 
 #include <map>
@@ -72,6 +91,10 @@ struct GateOptions {
   // throughput moved (a host loading the SMT siblings), and the core-bound figures (key_figures.hpp) are not
   // trusted. A quiet guest's core canary moves 1-3% between runs; a loaded sibling takes a third.
   double max_core_canary_drift = 0.10;
+  // The libc canary moving more than this between the runs (issue 59): another machine state, not a move the
+  // figures follow in proportion (a shared host's memory state flips by 40-80%); the adjusted changes are then not
+  // trusted. Three times the drift limit: a quiet guest's canaries move a few percent.
+  double max_canary_shift = 0.30;
   std::vector<std::string> only_figures;  // gate only these ids (confirmation runs); empty: all in common
 };
 
@@ -98,9 +121,18 @@ struct NoiseModel {
 // within `limit` of `canary`. Shared-memory figures are judged against these runs only.
 NoiseModel same_memory_state(const NoiseModel& model, double canary, double limit);
 
+// Which canaries a check reads: our kernels' (canary, core_canary) or glibc memcpy's (libc_canary,
+// libc_core_canary, issue 59).
+enum class CanarySource { ours, libc };
+// Whether the run recorded both libc canaries, each with a start and an end.
+bool has_libc_canaries(const ResultsDocument& results);
+
 // A run's environment, from context.environment (bench/harness/environment.cpp): steal over the run, canary drift.
+// The canary fields hold the canaries `source` names (the libc ones: `libc`).
 struct EnvironmentCheck {
   bool recorded = false;
+  bool libc = false;          // the canaries below are the libc ones (memcpy), not our kernels
+
   double steal = 0.0;         // fraction of CPU time stolen during the run
   double other_busy = 0.0;    // fraction of CPU time other processes took during the run
   double canary_drift = 0.0;  // the largest |point / start - 1| of the DRAM triad canary (checkpoints and end)
@@ -116,7 +148,8 @@ struct EnvironmentCheck {
   bool disturbed = false;         // either
   std::string why;            // "steal 0.2%, canary drift 3.1%, clock drift 0.4%" (+ "> limit" parts)
 };
-EnvironmentCheck check_environment(const ResultsDocument& results, double canary_limit, const GateOptions& options);
+EnvironmentCheck check_environment(const ResultsDocument& results, double canary_limit, const GateOptions& options,
+                                   CanarySource source = CanarySource::ours);
 
 struct FigureRow {
   KeyFigure figure;          // the new run's
@@ -140,6 +173,11 @@ struct FigureRow {
   double detectable = 0.0;
   double base_roof_now = 0.0;  // the base run's KeyFigure::roof_now (0: none, or judged against a history)
   bool moment_moved = false;   // the two roofs of the moment differ by more than the canary limit: not trusted
+  // Weighed against its class's libc canary (issue 59): which one ("" when not weighed), its move (new / reference
+  // - 1), and the figure's change after dividing it out (= change when not weighed).
+  std::string canary;
+  double canary_change = 0.0;
+  double adjusted_change = 0.0;
   bool trusted = true;       // false: its environment was disturbed (a regression then reads unclear)
   Verdict verdict = Verdict::ok;
   std::string why;
@@ -161,6 +199,9 @@ struct Gate {
   double core_shift = 0.0;        // |new core canary / base core canary - 1| (0 when either lacks one)
   bool core_disturbed = false;    // the core canary moved within either run or between them: core-bound figures not trusted
   std::string core_why;           // "core canary 410 GB/s -> 290 GB/s between the runs (-29.3% > 10.0%)", ...
+  // Issue 59: the figures were weighed against the libc canaries (both sides have them); else why not, said.
+  bool weighed = false;
+  std::string canaries;           // "libc core canary (memcpy, L2) 120 GB/s -> 119 GB/s (-0.8%); ..." or why not weighed
   bool history_used = false;
   int history_runs = 0;
   std::string history_source;

@@ -39,6 +39,8 @@ struct EnvironmentSample {
   double clock_hz = 0.0;
   double canary_bytes_per_second = 0.0;
   double core_canary_bytes_per_second = 0.0;  // 0: not measured
+  double libc_canary_bytes_per_second = 0.0;       // glibc's memcpy, DRAM (measure_libc_canary); 0: not measured
+  double libc_core_canary_bytes_per_second = 0.0;  // glibc's memcpy, L2 (measure_libc_core_canary); 0: not measured
   std::string governor;        // empty when Linux shows none (VMs)
   std::optional<bool> turbo;   // intel_pstate no_turbo or cpufreq boost, when present
 };
@@ -59,6 +61,25 @@ double measure_clock_hz(int threads);
 inline constexpr std::uint64_t kCoreCanaryBytesPerThread = 128 * 1024;
 double measure_core_canary(int threads, const IsaFeatures& features);
 
+// The canaries our code cannot move (issue 59, libc_canary.cpp): glibc's memcpy, the variant glibc chose from cpuid,
+// called once per pass, on `threads` threads (pinned by the caller), each copying its own part; STREAM's bytes (a
+// copy counts its bytes twice), the best sample, validated after timing (throws std::runtime_error on a wrong copy).
+// No IsaFeatures: neither our kernels, nor our flags, nor --max-isa reach them, so a change of ours that slows the
+// figures cannot slow the canary that speaks for their environment. 0 when there was no memory for them.
+// DRAM: `bytes` (canary_bytes) in all, half read and half written, on 2 MiB pages where granted; the best of
+// kLibcCanaryPasses passes.
+inline constexpr int kLibcCanaryPasses = 8;
+// The part each thread copies: half of `bytes` over the threads, in whole cache lines (at least one).
+std::uint64_t libc_canary_slice_bytes(std::uint64_t bytes, int threads);
+double measure_libc_canary(std::uint64_t bytes, int threads);
+// Core: kCoreCanaryBytesPerThread per thread (64 KiB copied into 64 KiB: L2), the best of kLibcCoreCanarySamples
+// samples of kLibcCoreCanaryPasses copies each (a fraction of a millisecond each), after 4 samples' worth of copies
+// untimed: on a shared 2-vCPU guest, 8 samples after a short warm-up had its best-of 117-223 GB/s over 15 takes
+// (the first cold), 64 samples after 2048 copies 202-229 GB/s. About 20 ms in all.
+inline constexpr int kLibcCoreCanarySamples = 64;
+inline constexpr int kLibcCoreCanaryPasses = 512;
+double measure_libc_core_canary(int threads);
+
 // The DRAM canary alone, between two suites (a checkpoint): `at` names the suite that follows, `seconds` is
 // when it was taken from the run's start. A shared host flips its memory state within a run and back; the
 // canary at the run's two ends alone misses that (a Zen 5 guest: 2-thread DRAM read 70 vs 56 GB/s between two
@@ -67,9 +88,11 @@ struct CanaryCheckpoint {
   std::string at;
   double seconds = 0.0;
   double bytes_per_second = 0.0;  // 0: no memory for it then
-  double core_bytes_per_second = 0.0;  // the core canary beside it (L1 read); 0: not measured
+  double core_bytes_per_second = 0.0;  // the core canary beside it (L2 read); 0: not measured
+  double libc_bytes_per_second = 0.0;       // the libc DRAM canary beside it; 0: not measured
+  double libc_core_bytes_per_second = 0.0;  // the libc core canary beside it; 0: not measured
 };
-// Both canaries (DRAM and core) on `config.max_threads()` pinned threads; validated like the start and end ones.
+// All four canaries (DRAM and core; ours and the libc ones) on `config.max_threads()` pinned threads; validated like the start and end ones.
 CanaryCheckpoint measure_canary_checkpoint(const MachineFacts& machine, const RunConfig& config, std::string at,
                                            double seconds);
 
@@ -80,7 +103,9 @@ EnvironmentSample sample_environment(const MachineFacts& machine, const RunConfi
 // context.environment: start, end, steal over the run, the CPU time other processes of this OS took over
 // the run (other_busy_fraction: busy ticks not ours, of all ticks), the canary's start/end/drift, clock
 // drift.
-// The checkpoints, when any, go to canary.checkpoints and core_canary.checkpoints in the order taken.
+// The libc canaries go to libc_canary and libc_core_canary, the same shape as canary and core_canary with the
+// kernel "memcpy" (what the stored-baseline gate weighs the figures against, compare_gate.hpp).
+// The checkpoints, when any, go to each canary's checkpoints in the order taken.
 nlohmann::json environment_json(const EnvironmentSample& start, const EnvironmentSample& end, std::uint64_t canary_bytes,
                                 int threads, const std::vector<CanaryCheckpoint>& checkpoints = {});
 
