@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -37,41 +38,25 @@ std::string interval_text(const FigureRow& r) {
   return fmt::format("{} [{}, {}]", percent_of_ratio(r.ratio), percent_of_ratio(r.ratio_lower), percent_of_ratio(r.ratio_upper));
 }
 
-}  // namespace
-
-double paired_floor(const KeyFigure& f, const GateOptions& options) {
-  if (f.group == "compute" || f.group == "dequant" || f.group == "clock") return options.floor;
-  return core_bound(f) ? options.floor_cache : options.floor_shared;
-}
-
-Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double gamma, double gamma_own, bool complete) {
-  Gate g;
-  for (const KeyFigure& f : rounds.figures) {
-    if (!options.only_figures.empty() &&
-        std::find(options.only_figures.begin(), options.only_figures.end(), f.id) == options.only_figures.end()) {
-      continue;
-    }
-    const auto b = rounds.base.find(f.id), n = rounds.next.find(f.id);
-    if (b == rounds.base.end() || n == rounds.next.end() || b->second.size() != n->second.size() || b->second.empty()) {
-      g.only_in_next.push_back(f.id);
-      continue;
-    }
+// One figure's row from its rounds (base and new values, round by round): the estimate, both intervals, the decision.
+std::optional<FigureRow> paired_row(const KeyFigure& f, const std::vector<double>& base, const std::vector<double>& next,
+                                    const GateOptions& options, double gamma, double gamma_own) {
     // Oriented so that negative is worse; the row keeps the ratio as measured (a time that grew is a ratio > 1).
     const double sign = f.higher_is_better ? 1.0 : -1.0;
     std::vector<double> oriented, ratios;
-    for (std::size_t r = 0; r < b->second.size(); ++r) {
-      if (!(b->second[r] > 0.0 && n->second[r] > 0.0)) continue;
-      ratios.push_back(n->second[r] / b->second[r]);
+    for (std::size_t r = 0; r < base.size(); ++r) {
+      if (!(base[r] > 0.0 && next[r] > 0.0)) continue;
+      ratios.push_back(next[r] / base[r]);
       oriented.push_back(sign * std::log(ratios.back()));
     }
-    if (oriented.empty()) continue;
+    if (oriented.empty()) return std::nullopt;
     const PairedInterval family = hodges_lehmann_interval(oriented, gamma);
     const PairedInterval own = hodges_lehmann_interval(oriented, gamma_own);
     const double floor = paired_floor(f, options);
     FigureRow row;
     row.figure = f;
-    row.base = median(b->second);
-    row.next = median(n->second);
+    row.base = median(base);
+    row.next = median(next);
     row.reference = row.base;
     row.rounds = own.n;
     row.threshold = floor;
@@ -106,7 +91,31 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double 
                                                                 percent_of_ratio(row.family_upper))
                                                   : "none yet",
                           std::isfinite(row.detectable) ? fmt::format("{:.1f}%", row.detectable * 100.0) : "none yet");
-    g.figures.push_back(std::move(row));
+    return row;
+}
+
+}  // namespace
+
+double paired_floor(const KeyFigure& f, const GateOptions& options) {
+  if (f.group == "compute" || f.group == "dequant" || f.group == "clock") return options.floor;
+  return core_bound(f) ? options.floor_cache : options.floor_shared;
+}
+
+Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double gamma, double gamma_own, bool complete) {
+  Gate g;
+  for (const KeyFigure& f : rounds.figures) {
+    if (!options.only_figures.empty() &&
+        std::find(options.only_figures.begin(), options.only_figures.end(), f.id) == options.only_figures.end()) {
+      continue;
+    }
+    const auto b = rounds.base.find(f.id), n = rounds.next.find(f.id);
+    if (b == rounds.base.end() || n == rounds.next.end() || b->second.size() != n->second.size() || b->second.empty()) {
+      g.only_in_next.push_back(f.id);
+      continue;
+    }
+    std::optional<FigureRow> row = paired_row(f, b->second, n->second, options, gamma, gamma_own);
+    if (!row) continue;
+    g.figures.push_back(std::move(*row));
   }
   if (g.figures.empty()) throw InputError("the paired runs have no key figure measured in every round");
 
