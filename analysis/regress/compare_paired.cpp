@@ -98,7 +98,7 @@ std::optional<FigureRow> paired_row(const KeyFigure& f, const std::vector<double
 
 double paired_floor(const KeyFigure& f, const GateOptions& options) {
   if (f.group == "compute" || f.group == "dequant" || f.group == "clock") return options.floor;
-  return core_bound(f) ? options.floor_cache : options.floor_shared;
+  return f.group == "memory" && core_bound(f) ? options.floor_cache : options.floor_shared;
 }
 
 Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double gamma, double gamma_own, bool complete) {
@@ -111,6 +111,13 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double 
     const auto b = rounds.base.find(f.id), n = rounds.next.find(f.id);
     if (b == rounds.base.end() || n == rounds.next.end() || b->second.size() != n->second.size() || b->second.empty()) {
       g.only_in_next.push_back(f.id);
+      continue;
+    }
+    // A figure most runs do not have (a level the sweep finds only now and then) cannot be paired round by round: it is
+    // listed, not gated, and never holds the rounds open.
+    if (2 * b->second.size() < static_cast<std::size_t>(rounds.rounds)) {
+      g.not_comparable.push_back(fmt::format("{} (measured in {} of {} rounds: its level is not found in every run)", f.id,
+                                             b->second.size(), rounds.rounds));
       continue;
     }
     std::optional<FigureRow> row = paired_row(f, b->second, n->second, options, gamma, gamma_own);
@@ -138,8 +145,8 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double 
                               "estimate of the rounds' ratios and its signed-rank intervals: ok when its own interval "
                               "(each bound's error {:.2g}: alpha {:g} over the looks) lies inside +-floor, regression when "
                               "the family-wise one (error {:.2g}: alpha over the figures and the looks) lies beyond "
-                              "-floor; floor {:.1f}% for compute, dequant and clock, {:.1f}% for L1/L2 and compute-bound "
-                              "GEMM, {:.1f}% for L3, DRAM and GEMV",
+                              "-floor; floor {:.1f}% for compute, dequant and clock, {:.1f}% for L1/L2, {:.1f}% for L3, "
+                              "DRAM, GEMV and GEMM",
                               rounds.rounds, m, gamma_own, options.alpha, gamma, options.floor * 100.0,
                               options.floor_cache * 100.0, options.floor_shared * 100.0);
   const auto regressions = count(Verdict::regression), undecided = count(Verdict::undecided);

@@ -186,10 +186,10 @@ void add_compare_command(CLI::App& app, CliState& state) {
       ->capture_default_str();
   cmd->add_option("--floor-no-history", a->floor_no_history, "The floor without a history, in percent")->capture_default_str();
   cmd->add_option("--floor-cache", a->floor_cache,
-                  "Paired A/B: the floor, in percent, of L1/L2 and compute-bound GEMM figures (--floor: compute, dequant, clock)")
+                  "Paired A/B: the floor, in percent, of L1/L2 figures (--floor: compute, dequant, clock)")
       ->capture_default_str();
   cmd->add_option("--floor-shared", a->floor_shared,
-                  "Paired A/B: the floor, in percent, of L3, DRAM, GEMV and roof-of-the-moment figures")
+                  "Paired A/B: the floor, in percent, of L3, DRAM, GEMV/GEMM and roof-of-the-moment figures")
       ->capture_default_str();
   cmd->add_option("--max-steal", a->max_steal, "CPU steal, in percent of the run, above which a run is disturbed")
       ->capture_default_str();
