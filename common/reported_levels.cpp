@@ -10,12 +10,8 @@
 namespace roofline {
 
 std::string implausible_cache(int level, double size, int cores_per_instance, double previous_bytes, double seen_bytes) {
-  // The largest per-core share of a cache level any CPU has had: L1d 192 KiB (Apple; x86 48 KiB), L2 4 MiB,
-  // L3 32 MiB (AMD EPYC 9175F: 512 MiB over 16 cores, one per CCD). A guest that reports its host's whole L3 as
-  // its own (508 MiB per core on a Zen 5 VM, 150 MiB per core on an Emerald Rapids one) exceeds them.
-  static const double kLargestShare[] = {0.0, 256.0 * 1024, 8.0 * 1024 * 1024, 64.0 * 1024 * 1024};
   const double share = size / std::max(cores_per_instance, 1);
-  if (level >= 1 && level <= 3 && share > kLargestShare[level]) {
+  if (level >= 1 && level <= 3 && share > kLargestCacheSharePerCore[level - 1]) {
     return fmt::format("L{} reported as {} per instance shared by {} core{} ({} per core, more than any CPU has, e.g. "
                        "a VM passing on its host's cache): the size is no prior for the levels, the curve alone "
                        "places L{}.", level, format_bytes(size), std::max(cores_per_instance, 1),

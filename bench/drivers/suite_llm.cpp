@@ -17,6 +17,7 @@
 #include "roofline/drivers/llm_quant.hpp"
 #include "roofline/drivers/llm_target.hpp"  // kLlmSuite
 #include "roofline/facts/pinning.hpp"
+#include "roofline/harness/plausible_caches.hpp"
 #include "roofline/harness/target.hpp"
 #include "roofline/common/errors.hpp"
 
@@ -132,19 +133,6 @@ std::vector<ChainStage> step_stages(const Setup& s, const LlmStepPlan& step, con
   return stages;
 }
 
-// The last data cache level, all its instances together (a quantized layer must stream past every one of them).
-double last_cache_bytes(const MachineFacts& machine) {
-  int level = 0;
-  double bytes = 0.0;
-  for (const CacheInfo& c : machine.caches) {
-    if (c.type == "instruction" || c.size_bytes == 0 || c.level < level) continue;
-    const double all = static_cast<double>(c.size_bytes) * std::max(1, c.instances);
-    bytes = c.level > level ? all : std::max(bytes, all);
-    level = c.level;
-  }
-  return bytes;
-}
-
 // The weight bytes one chain iteration streams (every weight operation once: the layer's and lm_head).
 double step_weight_bytes(const std::vector<llm::Op>& ops) {
   double bytes = 0.0;
@@ -218,9 +206,10 @@ void run_at_threads(Setup& s, const MachineFacts& machine, const LlmPlan& plan, 
   if (s.config.bind != BindPolicy::none) pin_openmp_threads(s.threads, binding_plan(machine, s.threads, s.config.bind));
   const LlmProfile profile = llm_profile(s.config.profile);
   if (llm::quantized_chain(s.input.request.precisions)) {
-    // Enough copies that one rotation streams at least 4x the last level cache: the weights come from memory.
+    // Enough copies that one rotation streams at least 4x what the threads may cache (the plausible caches, or the
+    // most a real CPU caches where the last level's size is not: dram_threshold_bytes): the weights come from memory.
     const double iteration = step_weight_bytes(plan.weight_ops);
-    const double cache = last_cache_bytes(machine);
+    const double cache = static_cast<double>(dram_threshold_bytes(machine, s.threads, s.config.bind));
     s.copies = iteration > 0.0 ? std::max(1, static_cast<int>(std::ceil(kQuantChainCacheFactor * cache / iteration))) : 1;
   }
   double used = 0.0;
@@ -325,7 +314,8 @@ void run_llm_suite(const RunConfig& config, const MachineFacts& machine, const L
     ctx["weights_format"] = input.request.precisions.stored().name;
     ctx["quantized"] = fmt::format("every weight GEMM of the layer and lm_head as our dequant-dot GEMV (one activation column "
                                    "after another, batch 1-{}), its weights rotated over copies streaming at least {}x the "
-                                   "last level cache; attention on the KV backend; step_seconds = layers x the layer + lm_head",
+                                   "caches the threads use (the plausible ones, or 32 MiB a core where the last level's "
+                                   "size is not plausible); attention on the KV backend; step_seconds = layers x the layer + lm_head",
                                    kQuantChainMaxBatch, kQuantChainCacheFactor);
     ctx["validation"] = "every quantized GEMV after timing against the double-precision dequantized reference (every row, "
                         "every 61st of a matrix above 1M weights); every KV product by check_gemm";

@@ -148,6 +148,10 @@ RunPlan plan_run(std::vector<std::unique_ptr<Target>>& targets, const RunConfig&
       plan.suites.push_back(std::move(s));
     }
   }
+  // The guard samples at the start, before every suite but the first (measure_canary_checkpoint), and at the end.
+  std::size_t suites = 0;
+  for (std::unique_ptr<Target>& t : targets) suites += wanted_suites(*t, config).size();
+  plan.environment_s = kEnvironmentSampleSeconds * static_cast<double>(suites + 1);
   return plan;
 }
 

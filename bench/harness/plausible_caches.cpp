@@ -17,7 +17,7 @@ std::vector<std::string> implausible_caches(const MachineFacts& machine) {
     const int sharing = std::max(1, c.cores_per_instance);
     const double per_core = static_cast<double>(c.size_bytes) / sharing;
     const double total = static_cast<double>(c.size_bytes) * std::max(1, c.instances);
-    const double limit = static_cast<double>(kPlausibleCacheBytesPerCore[c.level - 1]);
+    const double limit = kLargestCacheSharePerCore[c.level - 1];
     if (per_core > limit) {
       out.push_back(fmt::format("{} reports an L{} of {} per instance shared by {} core{} ({} per core, more than any "
                                 "real L{}'s {}): not plausible, ignored", c.source.empty() ? "the machine" : c.source,
@@ -72,6 +72,15 @@ bool last_cache_unknown(const MachineFacts& machine) {
     level = std::max(level, c.level);
   }
   return implausible > plausible;
+}
+
+std::uint64_t unknown_last_cache_bytes(int threads) {
+  return static_cast<std::uint64_t>(std::max(threads, 1)) * static_cast<std::uint64_t>(kLargestRealL3BytesPerCore);
+}
+
+std::uint64_t dram_threshold_bytes(const MachineFacts& machine, int threads, BindPolicy bind) {
+  if (last_cache_unknown(machine)) return unknown_last_cache_bytes(threads);
+  return plausible_cache_bytes(machine, threads, bind);
 }
 
 std::uint64_t plausible_cache_bytes(const MachineFacts& machine, int threads, BindPolicy bind) {

@@ -34,7 +34,8 @@ constexpr ProfileSettings settings(Pick p) {
                .repetitions = p(5, 5, 2),
                .long_call_repetitions = p(3, 3, 1),
                .long_call_s = p(0.3, 0.5, 0.1),
-               .min_time_s = p(0.05, 0.25, 0.02)},
+               .min_time_s = p(0.05, 0.25, 0.02),
+               .compute_fill_s = p(0.1, 0.5, 0.05)},
       // quick: 28 s of suites on the CPU (the environment guard's canaries add about a second: 30 s in all on
       // 2 cores), 58 s on a device; full: about 20x that. A suite's budget shapes its plan before it runs
       // (cpu_plan.hpp, a device's device_plan.hpp); nothing is cut at run time (issue 46).

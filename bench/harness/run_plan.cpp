@@ -28,7 +28,7 @@ double SuitePlan::estimated_seconds() const {
 }
 
 double RunPlan::estimated_seconds() const {
-  double s = 0.0;
+  double s = environment_s;
   for (const SuitePlan& p : suites) s += p.estimated_seconds();
   return s;
 }
@@ -64,6 +64,10 @@ std::string RunPlan::text() const {
       out += fmt::format("  {:<72} x{:<2} {:7.3f} s\n", e.name, e.repetitions, e.estimate_s);
     }
   }
+  if (environment_s > 0.0) {
+    out += fmt::format("\nenvironment checks: estimated {:.1f} s (the canaries at the start, before each suite but the "
+                       "first, and at the end)\n", environment_s);
+  }
   if (!notes.empty()) out += "\n";
   for (const std::string& n : notes) out += fmt::format("note: {}\n", n);
   return out;
@@ -80,6 +84,7 @@ json RunPlan::to_json() const {
   return {{"hash", hash()},
           {"entries", entry_count()},
           {"estimated_seconds", estimated_seconds()},
+          {"environment_seconds", environment_s},
           {"suites", per_suite},
           {"notes", notes}};
 }

@@ -49,15 +49,19 @@ double measure_call_overhead(StreamArena& arena, int threads, const IsaFeatures&
 
 double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_call, int repetitions,
                             double min_time_s, int threads, std::uint64_t cache_bytes) {
-  // Planning rates, deliberately low: 25 GB/s per thread from a cache, 8 GB/s from DRAM (a 16 MiB cache assumed
-  // when none is plausible); allocation and first touch at 2 GB/s, a validation at 8 GB/s.
+  // Planning rates, low for a cache and typical for DRAM (the 2-vCPU guests read their L2 at 100-200 GB/s a thread,
+  // DRAM at 20-40 GB/s): 50 GB/s per thread from a cache, 25 GB/s from DRAM (a 16 MiB cache assumed when none is
+  // plausible). Set-up per byte of the working set as measured there (issue 60: 0.44 ns/B over a quick sweep's DRAM
+  // entries): initialization and first touch at 4 GB/s (the mapping pool hands most sets touched pages), each of the
+  // two validations at 10 GB/s.
   const double ws = static_cast<double>(working_set);
   const double cache = cache_bytes > 0 ? static_cast<double>(cache_bytes) : double(16ull << 20);
-  const double rate = ws <= cache ? 25e9 * std::max(threads, 1) : 8e9;
+  const double rate = ws <= cache ? 50e9 * std::max(threads, 1) : 25e9;
   const double call_s = static_cast<double>(bytes_per_call) / rate;
-  // Calibrated repetitions (runner.hpp): the window plus at most one call of rounding up; one calibration call.
-  const double repetition_s = std::max(min_time_s, call_s) + call_s;
-  return call_s + repetitions * repetition_s + ws / 2e9 + 2.0 * ws / 8e9 + 0.002;
+  // Calibrated repetitions (runner.hpp): one call when longer than the window, else the window plus half a call of
+  // rounding up on average; one calibration call.
+  const double repetition_s = call_s >= min_time_s ? call_s : min_time_s + call_s / 2.0;
+  return call_s + repetitions * repetition_s + ws / 4e9 + 2.0 * ws / 10e9 + 0.002;
 }
 
 BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -25,14 +27,15 @@ constexpr double kKiB = 1024.0;
 constexpr double kMiB = 1024.0 * 1024.0;
 
 // The cost of one calibrated repetition (runner.hpp: ceil(min time / call) calls) of at least `min_time_s` whose call
-// takes `call_s`: the window, plus at most one call of rounding up.
+// takes `call_s`: one call when it is longer, else the window plus half a call of rounding up on average.
 double repetition_seconds(double call_s, double min_time_s) {
-  return call_s >= min_time_s ? call_s : min_time_s + call_s;
+  return call_s >= min_time_s ? call_s : min_time_s + call_s / 2.0;
 }
 
 // One spot size inside each plausible level (between the level before it and its own size) and one in DRAM (the
-// middle of the sweep's last octave but one, 4x-8x the largest cache); without plausible levels, typical ones.
-std::vector<std::uint64_t> spot_sizes(const BandwidthThreadPlan& t) {
+// middle of the sweep's last octave but one, 4x-8x the largest cache, or of `reach_bytes` where the last level's
+// size is unknown); without plausible levels, typical ones.
+std::vector<std::uint64_t> spot_sizes(const BandwidthThreadPlan& t, std::uint64_t reach_bytes) {
   const std::vector<std::uint64_t>& sizes = t.sweep.sizes;
   std::vector<std::pair<double, double>> ranges;
   double previous = static_cast<double>(kSweepStartBytes);
@@ -44,6 +47,7 @@ std::vector<std::uint64_t> spot_sizes(const BandwidthThreadPlan& t) {
     ranges = {{4.0 * kKiB, 32.0 * kKiB}, {32.0 * kKiB, 1.0 * kMiB}, {1.0 * kMiB, 32.0 * kMiB}};
     previous = static_cast<double>(kSweepDefaultEndBytes) / kSweepEndCacheFactor;
   }
+  previous = std::max(previous, static_cast<double>(reach_bytes));
   ranges.emplace_back(4.0 * previous, 8.0 * previous);
   std::vector<std::uint64_t> out;
   for (const auto& [lo, hi] : ranges) {
@@ -53,24 +57,11 @@ std::vector<std::uint64_t> spot_sizes(const BandwidthThreadPlan& t) {
   return out;
 }
 
-// What a planning estimate assumes a thread computes per second in a GEMM (multiply-adds counted as 2), from the ISA
-// alone: about half of a core's FMA peak at a 3 GHz clock (AVX-512: 2 x 16 fp32 lanes x 2 FLOP), 16-bit formats
-// 2.5x fp32 with bf16 dot products, int8 5x with VNNI. Never a measured figure: only the plan's estimate uses it.
-double planning_ops_per_thread(Precision p, const IsaFeatures& isa) {
-  const double fp32 = isa.avx512f ? 48e9 : isa.avx2 && isa.fma ? 24e9 : 6e9;
-  switch (p) {
-    case Precision::fp64: return fp32 / 2.0;
-    case Precision::fp32: return fp32;
-    case Precision::int8: return fp32 * (isa.avx512_vnni || isa.avx_vnni || isa.amx_int8 ? 5.0 : 2.0);
-    default: return fp32 * (isa.avx512_bf16 || isa.amx_bf16 ? 2.5 : 1.0);  // the 16-bit formats
-  }
-}
-
-// A call's planned time: its operations at the planning rate, or its operands from DRAM at a planning 12 GB/s.
+// A call's planned time: its operations at the planning rate, or its operands from DRAM at the planning DRAM rate.
 double gemm_call_estimate(const GemmGroup& g, int n, const IsaFeatures& isa) {
   const GemmShape shape{g.m, n, g.k};
   return std::max(gemm_operations(shape) / (planning_ops_per_thread(g.precision, isa) * g.threads),
-                  gemm_compulsory_bytes(shape, g.precision) / 12e9);
+                  gemm_compulsory_bytes(shape, g.precision) / kPlanningDramBytesPerSecond);
 }
 
 std::vector<PlanEntry> to_entries(const std::vector<BenchmarkSpec>& specs, const std::string& suite) {
@@ -97,7 +88,7 @@ SuitePlan bandwidth_suite(const BandwidthPlan& plan, const RunConfig& config, co
   return s;
 }
 
-SuitePlan compute_suite(const RunConfig& config) {
+SuitePlan compute_suite(const RunConfig& config, const MachineFacts& machine) {
   const ProfileSettings& settings = profile_settings(config.profile);
   const double min_time = settings.compute.min_time_s;
   const int reps = settings.compute.repetitions;
@@ -136,12 +127,17 @@ SuitePlan compute_suite(const RunConfig& config) {
   const int largest = *std::max_element(config.thread_counts.begin(), config.thread_counts.end());
   const std::vector<int> gemv_threads = quick ? std::vector<int>{largest} : config.thread_counts;
   const std::vector<int> gemv_batches = quick ? std::vector<int>{1} : std::vector<int>{1, 2, 4, 8, 16};
-  for (const int t : gemv_threads) {
-    for (const int b : gemv_batches) {
-      for (const QuantDotVariant* v : best) {
-        s.entries.push_back({"cpu", "compute",
-                             dequant_gemv_spec_name(*v, b, t),
-                             t, reps, 0.5});
+  // Each format's weights are made by its first entry (at a planning 1 GB/s: block quantization of random weights);
+  // a call streams them once per activation column from DRAM at the planning rate; one warm-up call, one calibration.
+  const double weights = static_cast<double>(dequant_gemv_weight_bytes(config, machine));
+  for (const QuantDotVariant* v : best) {
+    double make = weights / 1e9;
+    for (const int t : gemv_threads) {
+      for (const int b : gemv_batches) {
+        const double call = b * weights / kPlanningDramBytesPerSecond;
+        s.entries.push_back({"cpu", "compute", dequant_gemv_spec_name(*v, b, t), t, reps,
+                             make + 2.0 * call + reps * repetition_seconds(call, min_time)});
+        make = 0.0;
       }
     }
   }
@@ -157,7 +153,7 @@ SuitePlan gemm_suite(const GemmPlan& plan, const RunConfig& config) {
     for (const int n : g.batches) {
       const double call = gemm_call_estimate(g, n, config.features);
       const int reps = gemm_planned_repetitions(g, n, config);
-      const double probes = n == 1 ? 4.0 * kProbeMinSeconds : 0.0;
+      const double probes = n == 1 ? 6.0 * kProbeMinSeconds : 0.0;  // two probes of 3-8 samples, at least 10 ms each
       s.entries.push_back({"cpu", "gemm", gemm_spec_name(g, n), g.threads, reps,
                            prepare + call + reps * repetition_seconds(call, settings.min_time_s) + probes});
       prepare = 0.0;
@@ -176,15 +172,26 @@ SuitePlan thinned_gemm_suite(GemmPlan& plan, const RunConfig& config) {
   int halvings = 0;
   // Once: the sweep keeps its shape (1, 4, 16, ..., 1024); what is still over the budget is said, not cut.
   while (s.budget_s > 0.0 && s.estimated_seconds() > s.budget_s && halvings < 1) {
+    // A sweep is every batch of one backend x precision x threads, over its DRAM- and compute-shape groups.
+    std::map<std::tuple<const GemmBackend*, Precision, int>, std::vector<int>> sweeps;
+    for (const GemmGroup& g : plan.groups) {
+      std::vector<int>& all = sweeps[{g.backend, g.precision, g.threads}];
+      all.insert(all.end(), g.batches.begin(), g.batches.end());
+    }
     bool any = false;
-    for (GemmGroup& g : plan.groups) {
-      if (g.batches.size() <= 2) continue;
-      std::vector<int> kept;
-      for (std::size_t i = 0; i < g.batches.size(); i += 2) kept.push_back(g.batches[i]);
-      if (kept.back() != g.batches.back()) kept.push_back(g.batches.back());
-      g.batches = kept;
+    for (auto& [key, all] : sweeps) {
+      std::sort(all.begin(), all.end());
+      if (all.size() <= 2) continue;
+      std::set<int> kept;
+      for (std::size_t i = 0; i < all.size(); i += 2) kept.insert(all[i]);
+      kept.insert(all.back());
+      for (GemmGroup& g : plan.groups) {
+        if (std::tuple(g.backend, g.precision, g.threads) != key) continue;
+        std::erase_if(g.batches, [&](int n) { return kept.count(n) == 0; });
+      }
       any = true;
     }
+    std::erase_if(plan.groups, [](const GemmGroup& g) { return g.batches.empty(); });
     if (!any) break;
     ++halvings;
     s = gemm_suite(plan, config);
@@ -211,11 +218,12 @@ BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machin
     t.threads = threads;
     t.levels = plausible_levels(machine, threads, config.bind);
     for (const ReportedLevel& l : t.levels) t.cache_bytes = std::max<std::uint64_t>(t.cache_bytes, std::uint64_t(l.bytes));
-    // A last level of unknown size: sweep as far as when no size is known (not to 8x the L2, inside that level).
-    const std::uint64_t reach_bytes = last_cache_unknown(machine) ? 0 : t.cache_bytes;
+    // A last level of unknown size: sweep to 8x the most a real CPU caches for these threads (not to 8x the L2, inside
+    // that level, nor to a fixed gibibyte).
+    const std::uint64_t reach_bytes = last_cache_unknown(machine) ? unknown_last_cache_bytes(threads) : t.cache_bytes;
     t.sweep = plan_sweep(config.profile, config.sizes, reach_bytes, config.memory_budget_bytes, per_octave);
     p.per_octave = t.sweep.per_octave;
-    if (!p.spot.empty()) t.spot_sizes = spot_sizes(t);
+    if (!p.spot.empty()) t.spot_sizes = spot_sizes(t, reach_bytes);
     // 4 KiB pages at DRAM sizes: the middle of 4x-8x the caches (every --sizes size from twice the caches).
     const double reach = reach_bytes > 0 ? static_cast<double>(reach_bytes)
                                            : static_cast<double>(kSweepDefaultEndBytes) / kSweepEndCacheFactor;
@@ -233,9 +241,11 @@ BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machin
 GemmPlan plan_cpu_gemm(const RunConfig& config, const MachineFacts& machine) {
   const int threads = config.thread_counts.empty() ? 1 : config.thread_counts.back();
   if (last_cache_unknown(machine)) {
-    return plan_gemm(config, static_cast<double>(kUnknownLastCacheBytes),
-                     fmt::format("an assumed last cache of {}: the machine reports one whose size is not plausible",
-                                 format_bytes(double(kUnknownLastCacheBytes))));
+    const std::uint64_t assumed = unknown_last_cache_bytes(threads);
+    return plan_gemm(config, static_cast<double>(assumed),
+                     fmt::format("an assumed last cache of {} ({} per core {} thread(s) use, the most a real CPU has): "
+                                 "the machine reports one whose size is not plausible",
+                                 format_bytes(double(assumed)), format_bytes(kLargestRealL3BytesPerCore), threads));
   }
   const std::uint64_t cache = plausible_cache_bytes(machine, threads, config.bind);
   const std::string source = fmt::format("the largest plausible cache {} thread(s) use, reported by {}", threads,
@@ -272,6 +282,12 @@ std::string dequant_gemv_spec_name(const QuantDotVariant& v, int batch, int thre
   return benchmark_name(key);
 }
 
+std::uint64_t dequant_gemv_weight_bytes(const RunConfig& config, const MachineFacts& machine) {
+  const int largest = config.thread_counts.empty() ? 1 : *std::max_element(config.thread_counts.begin(), config.thread_counts.end());
+  const std::uint64_t cache = dram_threshold_bytes(machine, largest, config.bind);
+  return std::clamp<std::uint64_t>(4 * cache, std::uint64_t{128} << 20, std::uint64_t{1} << 30);
+}
+
 int gemm_planned_repetitions(const GemmGroup& g, int n, const RunConfig& config) {
   const GemmProfile& settings = profile_settings(config.profile).gemm;
   return gemm_call_estimate(g, n, config.features) > settings.long_call_s ? settings.long_call_repetitions : settings.repetitions;
@@ -295,7 +311,7 @@ CpuPlan plan_cpu(const RunConfig& config, const MachineFacts& machine) {
     }
     plan.suites.push_back(std::move(s));
   }
-  if (config.wants_suite("compute")) plan.suites.push_back(compute_suite(config));
+  if (config.wants_suite("compute")) plan.suites.push_back(compute_suite(config, machine));
   if (config.wants_suite("gemm")) {
     plan.gemm = plan_cpu_gemm(config, machine);
     plan.suites.push_back(thinned_gemm_suite(plan.gemm, config));

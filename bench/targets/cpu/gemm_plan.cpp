@@ -61,6 +61,48 @@ std::vector<int> subset(const std::vector<int>& all, std::initializer_list<int> 
   return out;
 }
 
+// The planning ridge of a group: its planning rate over the planning DRAM rate (FLOP or op per byte).
+double planning_ridge(const GemmGroup& g, const IsaFeatures& isa) {
+  return planning_ops_per_thread(g.precision, isa) * g.threads / kPlanningDramBytesPerSecond;
+}
+
+bool compute_bound_by_construction(const GemmGroup& g, std::int64_t side, int n, const IsaFeatures& isa) {
+  return gemm_arithmetic_intensity(GemmShape{side, n, side}, g.precision) >= kComputeBoundRidgeFactor * planning_ridge(g, isa);
+}
+
+// The compute shape's side for these batches (see plan_gemm in gemm_plan.hpp); 0: none smaller than the DRAM shape.
+std::int64_t compute_side(const GemmGroup& g, const std::vector<int>& batches, double fill_s, const IsaFeatures& isa) {
+  const double target = planning_ops_per_thread(g.precision, isa) * g.threads * fill_s;
+  const std::int64_t dram_side = std::min(g.m, g.k);
+  for (std::int64_t side = 1024; side < dram_side; side += 512) {
+    if (gemm_operations(GemmShape{side, batches.back(), side}) < target) continue;
+    const bool bound = std::all_of(batches.begin(), batches.end(),
+                                   [&](int n) { return compute_bound_by_construction(g, side, n, isa); });
+    if (bound) return side;
+  }
+  return 0;
+}
+
+// A group at the DRAM shape, split: its batches compute-bound by construction go to a group of the compute shape.
+void add_group(std::vector<GemmGroup>& groups, GemmGroup g, double fill_s, const IsaFeatures& isa) {
+  std::vector<int> memory, compute;
+  for (int n : g.batches) {
+    (n > 1 && compute_bound_by_construction(g, std::min(g.m, g.k), n, isa) ? compute : memory).push_back(n);
+  }
+  const std::int64_t side = compute.empty() ? 0 : compute_side(g, compute, fill_s, isa);
+  if (side == 0 || memory.empty()) {
+    groups.push_back(std::move(g));
+    return;
+  }
+  GemmGroup c = g;
+  c.batches = compute;
+  c.m = c.k = side;
+  c.compute_shape = true;
+  g.batches = memory;
+  groups.push_back(std::move(g));
+  groups.push_back(std::move(c));
+}
+
 double largest_footprint(const GemmPlan& plan, const RunConfig& config) {
   double most = 0.0;
   for (const GemmGroup& g : plan.groups) most = std::max(most, g.backend->footprint_bytes(gemm_request(plan, g, config)));
@@ -68,6 +110,16 @@ double largest_footprint(const GemmPlan& plan, const RunConfig& config) {
 }
 
 }  // namespace
+
+double planning_ops_per_thread(Precision p, const IsaFeatures& isa) {
+  const double fp32 = isa.avx512f ? 48e9 : isa.avx2 && isa.fma ? 24e9 : 6e9;
+  switch (p) {
+    case Precision::fp64: return fp32 / 2.0;
+    case Precision::fp32: return fp32;
+    case Precision::int8: return fp32 * (isa.avx512_vnni || isa.avx_vnni || isa.amx_int8 ? 5.0 : 2.0);
+    default: return fp32 * (isa.avx512_bf16 || isa.amx_bf16 ? 2.5 : 1.0);  // the 16-bit formats
+  }
+}
 
 std::vector<int> default_gemm_batches() {
   std::vector<int> out;
@@ -121,6 +173,7 @@ GemmPlan plan_gemm(const RunConfig& config, double cache_bytes, const std::strin
   const bool quick = !profile_settings(config.profile).gemm.every_batch;
   const std::vector<int> threads = config.thread_counts.empty() ? std::vector<int>{1} : config.thread_counts;
   const int all = threads.back();
+  const double fill_s = profile_settings(config.profile).gemm.compute_fill_s;
 
   for (const GemmBackend* backend : chosen_backends(config)) {
     const GemmQuickPlan q = backend->quick_plan();
@@ -136,7 +189,8 @@ GemmPlan plan_gemm(const RunConfig& config, double cache_bytes, const std::strin
             g.batches = subset(batches, {1, quick_large_batch(q, p)});
           }
         }
-        plan.groups.push_back(std::move(g));
+        if (plan.shape_from_user) plan.groups.push_back(std::move(g));
+        else add_group(plan.groups, std::move(g), fill_s, config.features);
       }
     }
   }

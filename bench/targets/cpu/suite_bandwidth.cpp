@@ -4,7 +4,7 @@
 // each benchmark validates its arrays after timing and fails loudly on a mismatch.
 //
 // It runs the plan (cpu_plan.hpp) and nothing else: every size from 4 KiB to 8x the largest plausible cache those
-// threads use (1 GiB when none is plausible), so DRAM is reached by construction; `full` every kernel at 4 sizes
+// threads use (8x 32 MiB per core where the last level's size is not plausible, 1 GiB when none is reported), so DRAM is reached by construction; `full` every kernel at 4 sizes
 // per octave, `quick` read and triad at 2 and the other kernels at one size inside each plausible level and one in
 // DRAM. No time budget cuts it at run time (the budget shaped the plan). Where DRAM starts is the analysis's one rule
 // (memory_ceilings.cpp, warned dram_not_reached where the curve does not show it), not decided here.
@@ -143,9 +143,11 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
                  {"memory_budget_bytes", config.memory_budget_bytes},
                  {"largest_size_bytes", config.memory_budget_bytes},
                  {"reported_caches_ignored", plan.implausible},
-                 {"sweep_end", fmt::format("{}x the largest plausible cache the threads use, {} when none is plausible, "
-                                           "at most the memory budget (roofline/harness/sweep_plan.hpp)",
-                                           kSweepEndCacheFactor, format_bytes(double(kSweepDefaultEndBytes)))},
+                 {"sweep_end", fmt::format("{}x the largest plausible cache the threads use ({} per core they use where "
+                                           "the last level's size is not plausible), {} when no cache is reported, at "
+                                           "most the memory budget (roofline/harness/sweep_plan.hpp)",
+                                           kSweepEndCacheFactor, format_bytes(kLargestRealL3BytesPerCore),
+                                           format_bytes(double(kSweepDefaultEndBytes)))},
                  {"stop_rule", kNoStopRule},
                  {"swept_kernels", kernel_names(plan.swept)},
                  {"kernels", kernel_table(config.features)},

@@ -7,7 +7,7 @@
 // these rates), timed alone; a repetition's rate is its fastest call, as for the FMA peaks. Every output of the
 // last call is checked against the double-precision dequantized reference after timing.
 // Then the GEMV placements (suite "dequant_gemv"): each format's best kernel over weights in DRAM (at least
-// 128 MiB and 4x the L3) at batch 1, 2, 4, 8 and 16 at every thread count (quick: batch 1 at the largest),
+// 128 MiB and 4x what DRAM-resident means for the threads: dequant_gemv_weight_bytes) at batch 1, 2, 4, 8 and 16 at every thread count (quick: batch 1 at the largest),
 // one activation column after another over each chunk of rows (ggml's vec_dot path), placed by analysis/ against the DRAM roof and the format's own dequant-dot roof;
 // every 61st row of every column is checked against the reference (the whole check would take longer than
 // the run).
@@ -122,15 +122,6 @@ BenchmarkSpec dequant_spec(const QuantDotVariant& v, const Placement& where, int
   return spec;
 }
 
-// Weight bytes of the DRAM GEMVs: 4x the machine's L3 (all instances), at least 128 MiB, at most 1 GiB.
-std::uint64_t dram_weight_bytes(const MachineFacts& machine) {
-  std::uint64_t l3 = 0;
-  for (const CacheInfo& c : machine.caches) {
-    if (c.level == 3 && c.type != "instruction") l3 = c.size_bytes * static_cast<std::uint64_t>(std::max(1, c.instances));
-  }
-  return std::clamp<std::uint64_t>(4 * l3, std::uint64_t{128} << 20, std::uint64_t{1} << 30);
-}
-
 // The weights of one format's GEMVs, made by the first of its specs that runs and shared by the others, in the
 // one storage every format's weights are made in (paged in once: the quick profile's cost is mostly pages).
 struct SharedWeights {
@@ -191,7 +182,7 @@ BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, 
 void run_dequant_gemv_rows(const RunConfig& config, const MachineFacts& machine, const std::vector<const QuantDotVariant*>& best,
                            const ProfileSettings& settings, Runner& runner, SuiteOutput& out) {
   const bool quick = config.profile != Profile::full;
-  const std::uint64_t weight_bytes = dram_weight_bytes(machine);
+  const std::uint64_t weight_bytes = dequant_gemv_weight_bytes(config, machine);
   const std::vector<int> batches = quick ? std::vector<int>{1} : std::vector<int>(kGemvBatches.begin(), kGemvBatches.end());
   const std::vector<int> thread_counts =
       quick ? std::vector<int>{*std::max_element(config.thread_counts.begin(), config.thread_counts.end())} : config.thread_counts;

@@ -162,6 +162,30 @@ json facts_json(const GemmBackend& b, const IsaFeatures& features) {
   return j;
 }
 
+// What the suite's context says of its shapes and method (the groups are added as they run).
+void shape_context(const GemmPlan& plan, const RunConfig& config, json& ctx) {
+  ctx["m"] = plan.groups.empty() ? plan.m : plan.groups.front().m;
+  ctx["k"] = plan.groups.empty() ? plan.k : plan.groups.front().k;
+  ctx["shape_source"] = plan.shape_source;
+  ctx["shapes"] = json::object();
+  ctx["compute_shapes"] = json::object();
+  for (const GemmGroup& g : plan.groups) {
+    ctx[g.compute_shape ? "compute_shapes" : "shapes"][std::string(to_string(g.precision))] = {g.m, g.k};
+  }
+  ctx["shape_rule"] = fmt::format(
+      "memory-bound batches (batch 1 always) at the DRAM shape, weights {}x the cache the threads use ({}); batches "
+      "whose AI at that shape is at least {}x the planning ridge at a compute shape whose largest call takes about {} s "
+      "at the planning rate (roofline/cpu/gemm_plan.hpp); --gemm-shape: every batch at that shape",
+      kGemmCacheFactor, plan.shape_source, kComputeBoundRidgeFactor, profile_settings(config.profile).gemm.compute_fill_s);
+  ctx["layout"] = "A MxK row-major (the weights), B KxN and C MxN column-major; identical bytes for every backend";
+  ctx["validation"] = "every column's sum against column sums of A times B, plus direct dot products on sampled "
+                      "entries, after the first and the last repetition; small-integer inputs make the products exact (tolerance 0) in "
+                      "every precision";
+  ctx["timing"] = "one warm-up call per batch before timing (not for a batch the plan expects to take over "
+                  "long_call_s a call: its repetitions are fewer and each is one call); weights packed once per group "
+                  "outside timing";
+}
+
 }  // namespace
 
 void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
@@ -173,18 +197,7 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
   out.notes.insert(out.notes.end(), plan.notes.begin(), plan.notes.end());
 
   json& ctx = out.context;
-  ctx["m"] = plan.groups.empty() ? plan.m : plan.groups.front().m;
-  ctx["k"] = plan.groups.empty() ? plan.k : plan.groups.front().k;
-  ctx["shape_source"] = plan.shape_source;
-  ctx["shapes"] = json::object();
-  for (const GemmGroup& g : plan.groups) ctx["shapes"][std::string(to_string(g.precision))] = {g.m, g.k};
-  ctx["layout"] = "A MxK row-major (the weights), B KxN and C MxN column-major; identical bytes for every backend";
-  ctx["validation"] = "every column's sum against column sums of A times B, plus direct dot products on sampled "
-                      "entries, after the first and the last repetition; small-integer inputs make the products exact (tolerance 0) in "
-                      "every precision";
-  ctx["timing"] = "one warm-up call per batch before timing (not for a batch the plan expects to take over "
-                  "long_call_s a call: its repetitions are fewer and each is one call); weights packed once per group "
-                  "outside timing";
+  shape_context(plan, config, ctx);
   ctx["backends"] = json::object();
   ctx["groups"] = json::array();
 
@@ -200,7 +213,7 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
     const GemmRequest request = gemm_request(plan, g, config);
 
     json group = {{"backend", backend}, {"precision", std::string(to_string(g.precision))}, {"threads", g.threads},
-                  {"batches", g.batches}};
+                  {"batches", g.batches}, {"m", g.m}, {"k", g.k}, {"compute_shape", g.compute_shape}};
     std::shared_ptr<GemmProblem> problem;
     std::vector<BenchmarkSpec> specs;
     try {

@@ -33,6 +33,16 @@ struct ReportedLevel {
   std::string why;
 };
 
+// The one cache-plausibility rule below the plan and the analysis (issue 61 step 6): the largest per-core share of
+// each level (L1, L2, L3) any CPU has had, with room. L1d 192 KiB (Apple; x86 48 KiB), L2 4 MiB, L3 32 MiB (AMD EPYC
+// 9175F: 512 MiB over 16 cores, one per CCD). A guest that reports its host's whole L3 as its own (508 MiB per core on
+// a Zen 5 VM, 150 MiB per core on an Emerald Rapids one) exceeds them.
+inline constexpr double kLargestCacheSharePerCore[3] = {256.0 * 1024, 8.0 * 1024 * 1024, 64.0 * 1024 * 1024};
+// The largest L3 share per core a real CPU has (the EPYC 9175F's 32 MiB): where a machine reports a last level whose
+// size is not plausible, a plan assumes each core its threads use may cache this much (a 2-vCPU guest on two 32 MiB
+// CCDs caches 64 MiB of a working set), never a fixed size.
+inline constexpr double kLargestRealL3BytesPerCore = 32.0 * 1024 * 1024;
+
 // Why a reported cache is implausible ("" when it is plausible): its per-core share (size per instance over the
 // cores sharing it) beyond what any CPU has, or no larger than the level before it (`previous_bytes`, both as
 // seen by the run's threads).

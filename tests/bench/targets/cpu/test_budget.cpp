@@ -105,7 +105,9 @@ TEST(GemmPlan, QuickShapesExceedTheCacheFourTimesAndNoMore) {
   const GemmPlan plan = plan_gemm(c, 32.0 * MiB, "the bandwidth curve");
   ASSERT_FALSE(plan.groups.empty());
   for (const GemmGroup& g : plan.groups) {
-    EXPECT_EQ(g.m, quick_gemm_side(32.0 * MiB, g.precision));
+    // The compute-bound batches' group: a smaller shape of its own (gemm_plan.hpp, issue 60).
+    if (g.compute_shape) EXPECT_LT(g.m, quick_gemm_side(32.0 * MiB, g.precision));
+    else EXPECT_EQ(g.m, quick_gemm_side(32.0 * MiB, g.precision));
     EXPECT_EQ(g.k, g.m);
   }
   EXPECT_NE(plan.shape_source.find("the bandwidth curve"), std::string::npos);
@@ -116,6 +118,7 @@ TEST(GemmPlan, QuickShapesExceedTheCacheFourTimesAndNoMore) {
   c.profile = Profile::full;
   // full: the default shape, larger where 4x the cache needs it (int8: 11776^2 bytes > 4 x 32 MiB).
   for (const GemmGroup& g : plan_gemm(c, 32.0 * MiB, "x").groups) {
+    if (g.compute_shape) continue;
     EXPECT_EQ(g.m, std::max(kDefaultGemmM, quick_gemm_side(32.0 * MiB, g.precision))) << to_string(g.precision);
   }
 }

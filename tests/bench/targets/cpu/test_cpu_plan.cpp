@@ -1,9 +1,13 @@
 // The CPU's plan (issue 46, roofline/cpu/cpu_plan.hpp): fixed from the machine facts and the profile alone
-// (the same text and hash twice), the sweep past 8x the largest plausible cache (1 GiB when none is plausible), the
-// spot and 4 KiB-page sizes in DRAM by construction, the GEMM shapes from the plausible cache, every benchmark once.
+// (the same text and hash twice), the sweep past 8x the largest plausible cache (8x 32 MiB a core where the last
+// level's size is not plausible, 1 GiB when none is reported), the spot and 4 KiB-page sizes in DRAM by construction,
+// the GEMM shapes from the plausible cache, every benchmark once.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "roofline/cpu/cpu_plan.hpp"
 #include "roofline/harness/profile.hpp"
@@ -48,7 +52,7 @@ TEST(CpuPlan, SweepEndsAtEightTimesThePlausibleCache) {
   }
 }
 
-TEST(CpuPlan, WithoutAPlausibleCacheTheSweepGoesToOneGibibyte) {
+TEST(CpuPlan, WithoutAPlausibleLastCacheThePlanAssumesTheMostARealCpuCaches) {
   MachineFacts m = zen5_guest();
   m.caches.back() = {3, "unified", 508 * MiB, 2, 1, "hwloc"};  // issue 32's guest: 508 MiB per core
   const BandwidthPlan p = plan_bandwidth(quick_config(), m);
@@ -56,15 +60,27 @@ TEST(CpuPlan, WithoutAPlausibleCacheTheSweepGoesToOneGibibyte) {
   for (const BandwidthThreadPlan& t : p.per_threads) {
     // The L3 is ignored; the L2s stay plausible.
     EXPECT_EQ(t.cache_bytes, static_cast<std::uint64_t>(t.threads) * MiB);
-    // But a last level exists whose size is unknown: the sweep goes to 1 GiB, not to 8x the L2 (inside that L3).
-    EXPECT_EQ(t.sweep.sizes.back(), kSweepDefaultEndBytes);
+    // But a last level exists whose size is unknown: the sweep goes to 8x the most a real CPU caches for these threads
+    // (32 MiB a core), not to 8x the L2 (inside that L3) nor to a fixed gibibyte (issue 60).
+    EXPECT_EQ(unknown_last_cache_bytes(t.threads), static_cast<std::uint64_t>(t.threads) * 32 * MiB);
+    EXPECT_EQ(t.sweep.sizes.back(), kSweepEndCacheFactor * unknown_last_cache_bytes(t.threads));
+    // The spot kernels' DRAM size and the 4 KiB-page runs lie beyond it too.
+    ASSERT_FALSE(t.spot_sizes.empty());
+    EXPECT_GE(t.spot_sizes.back(), 4 * unknown_last_cache_bytes(t.threads));
+    ASSERT_FALSE(t.small_page_sizes.empty());
+    EXPECT_GE(t.small_page_sizes.front(), 4 * unknown_last_cache_bytes(t.threads));
   }
   EXPECT_TRUE(last_cache_unknown(m));
-  // The GEMM's DRAM shapes: 4x the assumed last level, not 4x the L2.
+  EXPECT_EQ(dram_threshold_bytes(m, 2, BindPolicy::compact), 64 * MiB);
+  // The GEMV's DRAM shapes: 4x the assumed last level at the largest thread count, not 4x the L2.
   for (const GemmGroup& group : plan_cpu_gemm(quick_config(), m).groups) {
-    EXPECT_EQ(group.m, quick_gemm_side(double(kUnknownLastCacheBytes), group.precision));
-    EXPECT_GE(double(group.m) * double(group.k) * gemm_operand_bytes(group.precision).a, 4.0 * double(kUnknownLastCacheBytes));
+    if (group.compute_shape) continue;
+    EXPECT_EQ(group.m, quick_gemm_side(double(unknown_last_cache_bytes(2)), group.precision));
+    EXPECT_GE(double(group.m) * double(group.k) * gemm_operand_bytes(group.precision).a, 4.0 * double(unknown_last_cache_bytes(2)));
   }
+  // The dequant GEMVs' weights: 4x that, not 4x the raw 508 MiB L3 (which made them 1 GiB).
+  EXPECT_EQ(dequant_gemv_weight_bytes(quick_config(), m), 4 * 64 * MiB);
+  EXPECT_EQ(dequant_gemv_weight_bytes(quick_config(), zen5_guest()), 128 * MiB);
   EXPECT_FALSE(last_cache_unknown(zen5_guest()));
   m.caches.clear();
   for (const BandwidthThreadPlan& t : plan_bandwidth(quick_config(), m).per_threads) {
@@ -110,6 +126,7 @@ TEST(CpuPlan, GemmShapesComeFromThePlausibleCache) {
   const GemmPlan g = plan_cpu_gemm(quick_config(), zen5_guest());
   ASSERT_FALSE(g.groups.empty());
   for (const GemmGroup& group : g.groups) {
+    if (group.compute_shape) continue;  // the compute-bound batches' own shape (test_gemm_plan.cpp)
     EXPECT_EQ(group.m, quick_gemm_side(32.0 * MiB, group.precision));
     EXPECT_GE(double(group.m) * double(group.k) * gemm_operand_bytes(group.precision).a, 4.0 * 32 * MiB);
   }
@@ -120,11 +137,18 @@ TEST(CpuPlan, AGemmPlanOverItsBudgetKeepsEveryOtherBatchOfItsSweepsAndSaysSo) {
   const CpuPlan p = plan_cpu(quick_config(), zen5_guest());
   const SuitePlan& gemm = p.suites.back();
   ASSERT_EQ(gemm.suite, "gemm");
-  bool sweep = false;
+  // A sweep: every batch of one backend x precision x threads, over its DRAM- and compute-shape groups.
+  std::map<std::tuple<std::string, Precision, int>, std::vector<int>> sweeps;
   for (const GemmGroup& g : p.gemm.groups) {
-    if (g.batches.size() <= 2) continue;
+    std::vector<int>& all = sweeps[{std::string(g.backend->name()), g.precision, g.threads}];
+    all.insert(all.end(), g.batches.begin(), g.batches.end());
+  }
+  bool sweep = false;
+  for (auto& [key, all] : sweeps) {
+    if (all.size() <= 2) continue;
     sweep = true;
-    EXPECT_EQ(g.batches, (std::vector<int>{1, 4, 16, 64, 256, 1024}));
+    std::sort(all.begin(), all.end());
+    EXPECT_EQ(all, (std::vector<int>{1, 4, 16, 64, 256, 1024}));
   }
   if (sweep) {
     bool said = false;
@@ -134,7 +158,9 @@ TEST(CpuPlan, AGemmPlanOverItsBudgetKeepsEveryOtherBatchOfItsSweepsAndSaysSo) {
   // --batches is the work asked for: never thinned.
   RunConfig c = quick_config();
   c.batches = {1, 2, 4, 8};
-  for (const GemmGroup& g : plan_cpu(c, zen5_guest()).gemm.groups) EXPECT_EQ(g.batches.size(), 4u);
+  std::map<std::tuple<std::string, Precision, int>, std::size_t> asked;
+  for (const GemmGroup& g : plan_cpu(c, zen5_guest()).gemm.groups) asked[{std::string(g.backend->name()), g.precision, g.threads}] += g.batches.size();
+  for (const auto& [key, count] : asked) EXPECT_EQ(count, 4u);
 }
 
 TEST(CpuPlan, ABudgetTheSweepExceedsMakesItCoarserAndSaysSo) {

@@ -6,6 +6,7 @@
 
 #include "roofline/cpu/gemm_plan.hpp"
 #include "roofline/common/errors.hpp"
+#include "roofline/harness/profile.hpp"
 
 namespace roofline {
 namespace {
@@ -22,23 +23,39 @@ const GemmGroup* find(const GemmPlan& plan, std::string_view backend, Precision 
   }
   return nullptr;
 }
+
+// Every batch a backend x precision x threads runs, over its DRAM- and compute-shape groups.
+std::vector<int> batches(const GemmPlan& plan, std::string_view backend, Precision p, int threads) {
+  std::vector<int> out;
+  for (const GemmGroup& g : plan.groups) {
+    if (g.backend->name() == backend && g.precision == p && g.threads == threads) out.insert(out.end(), g.batches.begin(), g.batches.end());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+IsaFeatures avx512() {
+  IsaFeatures f;
+  f.avx2 = f.fma = f.avx512f = true;
+  return f;
+}
 }  // namespace
 
 TEST(GemmPlan, QuickFollowsEachBackendsQuickPlan) {
   const GemmPlan plan = plan_gemm(two_threads(Profile::quick));
   const GemmGroup* sweep = find(plan, "eigen", Precision::fp32, 2);
   ASSERT_NE(sweep, nullptr);
-  EXPECT_EQ(sweep->batches, default_gemm_batches());
+  EXPECT_EQ(batches(plan, "eigen", Precision::fp32, 2), default_gemm_batches());
   const GemmGroup* one = find(plan, "eigen", Precision::fp32, 1);
   ASSERT_NE(one, nullptr);
-  EXPECT_EQ(one->batches, (std::vector<int>{1, 64}));
+  EXPECT_EQ(batches(plan, "eigen", Precision::fp32, 1), (std::vector<int>{1, 64}));
   EXPECT_EQ(find(plan, "eigen", Precision::fp64, 1), nullptr);  // only the fp32 curve runs at fewer threads
   ASSERT_NE(find(plan, "eigen", Precision::fp64, 2), nullptr);
-  EXPECT_EQ(find(plan, "eigen", Precision::fp64, 2)->batches, (std::vector<int>{1, 64}));
+  EXPECT_EQ(batches(plan, "eigen", Precision::fp64, 2), (std::vector<int>{1, 64}));
   if (find_gemm_backend("onednn") != nullptr) {
     ASSERT_NE(find(plan, "onednn", Precision::bf16, 2), nullptr);
-    EXPECT_EQ(find(plan, "onednn", Precision::bf16, 2)->batches, (std::vector<int>{1, 256}));
-    EXPECT_EQ(find(plan, "onednn", Precision::int8, 2)->batches, (std::vector<int>{1, 1024}));
+    EXPECT_EQ(batches(plan, "onednn", Precision::bf16, 2), (std::vector<int>{1, 256}));
+    EXPECT_EQ(batches(plan, "onednn", Precision::int8, 2), (std::vector<int>{1, 1024}));
   }
   if (find_gemm_backend("openblas") != nullptr) {
     EXPECT_NE(find(plan, "openblas", Precision::fp32, 2), nullptr);
@@ -49,8 +66,76 @@ TEST(GemmPlan, QuickFollowsEachBackendsQuickPlan) {
 TEST(GemmPlan, FullRunsEveryBatchOfEveryGroup) {
   const GemmPlan plan = plan_gemm(two_threads(Profile::full));
   ASSERT_FALSE(plan.groups.empty());
-  for (const GemmGroup& g : plan.groups) EXPECT_EQ(g.batches, default_gemm_batches());
+  for (const GemmGroup& g : plan.groups) {
+    EXPECT_EQ(batches(plan, g.backend->name(), g.precision, g.threads), default_gemm_batches());
+  }
   EXPECT_NE(find(plan, "eigen", Precision::fp64, 1), nullptr);
+}
+
+// Issue 60: the batch-1 GEMV (and every memory-bound batch) at the DRAM shape, weights at least 4x the cache; the
+// batches compute-bound by construction at a smaller compute shape whose largest call fills the cores for the
+// profile's compute_fill_s at the planning rate; the same shapes in every plan of one machine.
+TEST(GemmPlan, ShapesPerBatchFromWhatEachPointMustShow) {
+  RunConfig c = two_threads(Profile::quick);
+  c.features = avx512();
+  const double cache = 32.0 * 1024 * 1024;
+  const GemmPlan plan = plan_gemm(c, cache, "test");
+  int compute_groups = 0;
+  for (const GemmGroup& g : plan.groups) {
+    const double ridge = planning_ops_per_thread(g.precision, c.features) * g.threads / kPlanningDramBytesPerSecond;
+    if (!g.compute_shape) {
+      EXPECT_GE(double(g.m) * double(g.k) * gemm_operand_bytes(g.precision).a, kGemmCacheFactor * cache);
+      EXPECT_EQ(g.m, quick_gemm_side(cache, g.precision));
+      // Where a compute shape was made, every batch left at the DRAM shape is memory-bound by the planning ridge.
+      const bool split = std::any_of(plan.groups.begin(), plan.groups.end(), [&](const GemmGroup& o) {
+        return o.compute_shape && o.backend == g.backend && o.precision == g.precision && o.threads == g.threads;
+      });
+      for (int n : g.batches) {
+        if (n == 1 || !split) continue;
+        EXPECT_LT(gemm_arithmetic_intensity(GemmShape{g.m, n, g.k}, g.precision), kComputeBoundRidgeFactor * ridge) << n;
+      }
+      continue;
+    }
+    ++compute_groups;
+    EXPECT_EQ(g.batches.front() > 1, true);
+    EXPECT_EQ(g.m % 512, 0);
+    EXPECT_GE(g.m, 1024);
+    EXPECT_LT(g.m, quick_gemm_side(cache, g.precision));
+    const double fill = profile_settings(c.profile).gemm.compute_fill_s;
+    EXPECT_GE(gemm_operations(GemmShape{g.m, g.batches.back(), g.k}), planning_ops_per_thread(g.precision, c.features) * g.threads * fill);
+    for (int n : g.batches) EXPECT_GE(gemm_arithmetic_intensity(GemmShape{g.m, n, g.k}, g.precision), kComputeBoundRidgeFactor * ridge) << n;
+    // Its DRAM-shape sibling runs batch 1 (the GEMV) of the same backend, precision and threads.
+    const GemmGroup* dram = find(plan, g.backend->name(), g.precision, g.threads);
+    ASSERT_NE(dram, nullptr);
+    EXPECT_FALSE(dram->compute_shape);
+    EXPECT_EQ(dram->batches.front(), 1);
+  }
+  EXPECT_GT(compute_groups, 0);
+  // The eigen fp32 curve: 1..64 at the DRAM shape, 128..1024 at the compute shape.
+  const GemmGroup* curve = find(plan, "eigen", Precision::fp32, 2);
+  ASSERT_NE(curve, nullptr);
+  EXPECT_EQ(curve->batches, (std::vector<int>{1, 2, 4, 8, 16, 32, 64}));
+  EXPECT_EQ(batches(plan, "eigen", Precision::fp32, 2), default_gemm_batches());
+  // The same plan twice: identical shapes.
+  const GemmPlan again = plan_gemm(c, cache, "test");
+  ASSERT_EQ(again.groups.size(), plan.groups.size());
+  for (std::size_t i = 0; i < plan.groups.size(); ++i) {
+    EXPECT_EQ(gemm_spec_name(again.groups[i], again.groups[i].batches.back()), gemm_spec_name(plan.groups[i], plan.groups[i].batches.back()));
+  }
+}
+
+TEST(GemmPlan, AUserShapeKeepsEveryBatch) {
+  RunConfig c = two_threads(Profile::quick);
+  c.features = avx512();
+  c.gemm_m = 2048;
+  c.gemm_k = 1024;
+  const GemmPlan plan = plan_gemm(c, 32.0 * 1024 * 1024, "test");
+  for (const GemmGroup& g : plan.groups) {
+    EXPECT_FALSE(g.compute_shape);
+    EXPECT_EQ(g.m, 2048);
+    EXPECT_EQ(g.k, 1024);
+  }
+  EXPECT_EQ(batches(plan, "eigen", Precision::fp32, 2), default_gemm_batches());
 }
 
 TEST(GemmPlan, UnknownBackendIsRefused) {

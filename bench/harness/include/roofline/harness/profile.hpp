@@ -33,6 +33,9 @@ struct GemmProfile {
   int long_call_repetitions = 0;
   double long_call_s = 0.0;
   double min_time_s = 0.0;
+  // The planned seconds of one call of a group's largest compute-bound batch (gemm_plan.hpp's compute shape): the
+  // FLOPs that fill the cores for this long at the planning rate, not DRAM-sized operands.
+  double compute_fill_s = 0.0;
 };
 
 // Wall-time budgets of one suite, in seconds, by the kind of target. The CPU's shape its plan before anything is

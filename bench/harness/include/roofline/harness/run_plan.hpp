@@ -13,6 +13,10 @@
 
 namespace roofline {
 
+// What one sample of the environment guard costs (its DRAM, core and C-library canaries, /proc reads), as measured
+// on the 2-vCPU guests: 0.3-0.35 s each.
+inline constexpr double kEnvironmentSampleSeconds = 0.33;
+
 struct PlanEntry {
   std::string target;        // "cpu", "opencl:0.0"
   std::string suite;         // "bandwidth", "compute", "gemm", ...
@@ -35,6 +39,10 @@ struct SuitePlan {
 struct RunPlan {
   std::vector<SuitePlan> suites;
   std::vector<std::string> notes;  // e.g. a target whose suites are planned at run time
+  // The run's own checks outside every suite: the environment guard's canaries at its start, before each suite but
+  // the first, and at its end (kEnvironmentSampleSeconds each; environment.hpp).
+  double environment_s = 0.0;
+  // The suites' estimates and environment_s: what `--plan` says the run takes.
   [[nodiscard]] double estimated_seconds() const;
   [[nodiscard]] std::size_t entry_count() const;
   // FNV-1a 64 over every entry's target, suite, name, threads and repetitions (not the estimates: a better

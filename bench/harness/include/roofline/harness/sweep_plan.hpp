@@ -26,10 +26,8 @@ inline constexpr std::uint64_t kSweepStartBytes = 4096;
 // size (issue 46); when no plausible size is known, at kSweepDefaultEndBytes.
 inline constexpr std::uint64_t kSweepEndCacheFactor = 8;
 inline constexpr std::uint64_t kSweepDefaultEndBytes = 1ull << 30;
-// The last cache level assumed where the machine reports one whose size is not plausible (a guest shown its host's
-// 508 MiB L3): the level exists, its size is unknown, so the sweep goes to kSweepDefaultEndBytes as if none were known
-// and the GEMM's DRAM shapes are 4x this (a 2-vCPU guest on two 32 MiB CCDs caches 64 MiB of a working set).
-inline constexpr std::uint64_t kUnknownLastCacheBytes = kSweepDefaultEndBytes / kSweepEndCacheFactor;
+// Where the machine reports a last level whose size is not plausible, the sweep ends at kSweepEndCacheFactor x
+// unknown_last_cache_bytes (roofline/harness/plausible_caches.hpp), not at kSweepDefaultEndBytes.
 
 // Every target's bandwidth sweep runs its plan to the end (issue 46); where main memory starts is the analysis's one
 // rule over the curve (issue 47: the harness's own verdict, which decided nothing, is gone). Written as the suite's

@@ -62,6 +62,11 @@ std::string peak_spec_name(const PeakVariant& v, int threads);
 std::string dequant_dot_spec_name(const QuantDotVariant& v, Level level, int threads);
 std::string dequant_gemv_spec_name(const QuantDotVariant& v, int batch, int threads);
 
+// The weight bytes of the compute suite's DRAM GEMVs (suite "dequant_gemv"): 4x what a working set must exceed to
+// live in main memory at the largest thread count (dram_threshold_bytes: the plausible caches, or the most a real CPU
+// caches where the last level's size is not plausible), at least 128 MiB, at most 1 GiB.
+std::uint64_t dequant_gemv_weight_bytes(const RunConfig& config, const MachineFacts& machine);
+
 // The planned repetitions of GEMM batch `n` of a group (fewer for long calls, from the estimated call time).
 int gemm_planned_repetitions(const GemmGroup& g, int n, const RunConfig& config);
 

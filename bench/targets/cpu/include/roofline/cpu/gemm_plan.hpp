@@ -20,9 +20,23 @@ struct GemmGroup {
   Precision precision = Precision::fp32;
   int threads = 1;
   std::vector<int> batches;  // ascending
-  std::int64_t m = kDefaultGemmM;  // the weights' shape for this group's precision
+  std::int64_t m = kDefaultGemmM;  // the weights' shape for this group's precision and batches
   std::int64_t k = kDefaultGemmK;
+  // The group's batches are compute-bound by construction and its shape is the compute shape (see plan_gemm); false:
+  // the DRAM shape (the weights beyond the caches), or the user's --gemm-shape.
+  bool compute_shape = false;
 };
+
+// What a planning estimate assumes a thread computes per second in a GEMM (multiply-adds counted as 2), from the ISA
+// alone: about half of a core's FMA peak at a 3 GHz clock (AVX-512: 2 x 16 fp32 lanes x 2 FLOP), 16-bit formats
+// 2.5x fp32 with bf16 dot products, int8 5x with VNNI. Never a measured figure: only the plan uses it (estimates,
+// and which batches are compute-bound by construction), so a plan is the same in every run of one machine.
+double planning_ops_per_thread(Precision p, const IsaFeatures& isa);
+// The DRAM rate a plan assumes (deliberately low): with planning_ops_per_thread, the planning ridge.
+inline constexpr double kPlanningDramBytesPerSecond = 12e9;
+// A batch whose arithmetic intensity at the DRAM shape is at least this many times the planning ridge (the group's
+// planning rate over kPlanningDramBytesPerSecond) is compute-bound by construction, wherever its operands sit.
+inline constexpr double kComputeBoundRidgeFactor = 4.0;
 
 struct GemmPlan {
   std::int64_t m = kDefaultGemmM;  // --gemm-shape, or the default (each group's own shape: GemmGroup)
@@ -37,6 +51,15 @@ struct GemmPlan {
 // The batches 1, 2, 4, ..., 1024.
 std::vector<int> default_gemm_batches();
 
+// Shapes per batch, from what each point must show (issue 60). The memory-bound batches (batch 1, the GEMV, always)
+// need weights beyond the caches: the DRAM shape, the least square side whose weights are kGemmCacheFactor x the
+// cache (quick_gemm_side; where the last level's size is not plausible, of the most a real CPU caches for the threads).
+// The batches compute-bound by construction (kComputeBoundRidgeFactor) need FLOPs enough to fill the cores, not
+// DRAM-sized operands: they form a group of their own at the compute shape, the least square side (a multiple of 512,
+// at least 1024) whose largest batch's call takes the profile's compute_fill_s at the planning rate, and whose every
+// batch stays compute-bound by the same factor; never larger than the DRAM shape. Both from the ISA and the caches
+// only: identical in every run of one machine. --gemm-shape keeps every batch at the user's shape.
+//
 // Quick profile (each backend's GemmQuickPlan): eigen fp32 at all cores over every batch (the crossover
 // sweep); eigen fp32 on 1 thread, eigen fp64 and openblas fp32 at batches 1 and 64; onednn fp32 and int8
 // at 1 and 1024, bf16 at 1 and 256 (the memory- and compute-bound ends; bf16 runs at half the fp32 rate
