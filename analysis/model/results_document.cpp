@@ -1,5 +1,6 @@
 // The typed results model's one reader and one writer (results_document.hpp). Each typed object lists its
-// members once, in a visitor made from the field lists (results_document_fields.hpp) plus its nested members;
+// members once, in a visitor made from the field lists (results_document_fields.hpp, generated from the catalogue
+// results/fields.txt) plus its nested members;
 // the reader and the writer are the same two generic walks over those visitors, so a member added is a member
 // read and written. nlohmann's NLOHMANN_DEFINE_TYPE macros are not used: they write null for an absent
 // std::optional and cannot keep the fields a member does not hold, which the round trip needs.
@@ -208,7 +209,42 @@ json write_object(const S& s) {
   return j;
 }
 
+template <class T>
+void list_typed(const std::string& path, std::vector<TypedField>& out) {
+  if constexpr (std::is_same_v<T, json>) {
+    out.push_back({path, "any"});
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    out.push_back({path, "text"});
+  } else if constexpr (std::is_same_v<T, bool>) {
+    out.push_back({path, "flag"});
+  } else if constexpr (std::is_same_v<T, long long>) {
+    out.push_back({path, "integer"});
+  } else if constexpr (std::is_same_v<T, double>) {
+    out.push_back({path, "number"});
+  } else if constexpr (is_vector<T>::value) {
+    list_typed<typename T::value_type>(path + "[]", out);
+  } else if constexpr (is_map<T>::value) {
+    out.push_back({path, "map"});
+    list_typed<typename T::mapped_type>(path + ".*", out);
+  } else {
+    static_assert(is_record<T>, "a member of the results model of a kind the catalogue does not know");
+    out.push_back({path, is_open<T> ? "open record" : "record"});
+    T record{};
+    visit_fields(record, [&](const char* key, const auto& member) {
+      list_typed<typename std::remove_cvref_t<decltype(member)>::value_type>(path + "." + key, out);
+    });
+  }
+}
+
 }  // namespace
+
+std::vector<TypedField> typed_fields() {
+  std::vector<TypedField> out;
+  list_typed<ResultsContext>("context", out);
+  list_typed<BenchmarkEntry>("benchmarks[]", out);
+  list_typed<RooflineSection>("roofline", out);
+  return out;
+}
 
 ResultsDocument read_results(const json& doc, const std::string& file, ReadMode mode) {
   const bool ours = classify_results(doc, file) == ResultsKind::roofline;

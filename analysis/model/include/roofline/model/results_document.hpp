@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/model/results_document_fields.hpp"
+#include "roofline/model/results_document_fields.hpp"  // generated from results/fields.txt
 
 namespace roofline {
 
@@ -264,5 +264,14 @@ nlohmann::json to_json(const BenchmarkEntry& entry);
 nlohmann::json to_json(const EntryLabels& labels);
 nlohmann::json to_json(const ResultsContext& context);
 nlohmann::json to_json(const RooflineSection& roofline);
+
+// Every field the typed model holds, as the catalogue (results/fields.txt) writes its path (`[]` an array's
+// elements, `*` a map's keys) with its kind: `text`, `integer`, `number`, `flag`, `any` (kept as JSON), `map` (its
+// keys are data, `path.*` its values), or `record` for a typed object (`open record`: context and roofline, whose other fields are sections not typed yet).
+// A test holds it against the catalogue both ways (tests/analysis/model/test_results_fields.cpp, issue 61).
+struct TypedField {
+  std::string path, kind;
+};
+std::vector<TypedField> typed_fields();
 
 }  // namespace roofline
