@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "roofline/model/results_document.hpp"
-#include "roofline/model/results_fields.hpp"
+#include "roofline/records/results_document.hpp"
+#include "roofline/records/results_fields.hpp"
 
 namespace roofline {
 namespace {

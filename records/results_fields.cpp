@@ -3,7 +3,7 @@
 // an nlohmann adapter): the catalogue is a flat list of paths and kinds that scripts/results-fields writes from real
 // files and a reviewer diffs line by line, and it needs only "known or not" and the kind; the same list as a JSON
 // Schema (additionalProperties false at every level) is the step to take with issue 47's typed results model.
-#include "roofline/model/results_fields.hpp"
+#include "roofline/records/results_fields.hpp"
 
 #include <map>
 #include <memory>
