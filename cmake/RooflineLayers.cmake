@@ -35,6 +35,7 @@ set(ROOFLINE_LAYER_ANALYSIS_PREFIXES "model|report|regress|history|fleet|llm")
 # together, is not listed: it may include any.
 set(ROOFLINE_LAYER_USES
   "common=common"
+  "records=common records"
   "kernels/cpu=common kernels/cpu"
   "kernels/cuda=common kernels/cuda"
   "bench/facts=common facts"
@@ -43,12 +44,12 @@ set(ROOFLINE_LAYER_USES
   "bench/targets/opencl=common facts harness opencl"
   "bench/targets/cuda=common kernels/cuda harness cuda"
   "bench/drivers=common kernels/cpu facts harness model regress fleet llm drivers"
-  "analysis/model=common model"
-  "analysis/report=common model report"
-  "analysis/regress=common model report regress"
-  "analysis/history=common model report regress history"
-  "analysis/fleet=common model report regress fleet"
-  "analysis/llm=common model report llm")
+  "analysis/model=common records model"
+  "analysis/report=common records model report"
+  "analysis/regress=common records model report regress"
+  "analysis/history=common records model report regress history"
+  "analysis/fleet=common records model report regress fleet"
+  "analysis/llm=common records model report llm")
 
 # The files the check reads under `root`, in `out_var` (a check's input, not a source list: globbing is the point).
 # In project mode the glob is CONFIGURE_DEPENDS, so that a file added later re-runs the configure-time check.

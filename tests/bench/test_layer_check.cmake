@@ -53,8 +53,8 @@ put(bench/targets/opencl/curve.hpp "#pragma once" "#include \"../../../analysis/
 
 roofline_layer_violations(${root} got)
 set(expected
-  "analysis/llm/gate.cpp:2: analysis/llm includes \"roofline/regress/judge.hpp\", a roofline/regress/ header (analysis/llm uses common, model, report, llm)"
-  "analysis/model/renders.cpp:2: analysis/model includes \"roofline/report/report.hpp\", a roofline/report/ header (analysis/model uses common, model)"
+  "analysis/llm/gate.cpp:2: analysis/llm includes \"roofline/regress/judge.hpp\", a roofline/regress/ header (analysis/llm uses common, records, model, report, llm)"
+  "analysis/model/renders.cpp:2: analysis/model includes \"roofline/report/report.hpp\", a roofline/report/ header (analysis/model uses common, records, model)"
   "bench/drivers/measures.cpp:2: bench/drivers includes \"roofline/cli/cli.hpp\", a roofline/cli/ header (bench/drivers uses common, kernels/cpu, facts, harness, model, regress, fleet, llm, drivers)"
   "bench/facts/bad.cpp:1: bench/facts includes \"roofline/opencl/work.hpp\", a header of the opencl target (bench/targets/opencl/include/roofline/opencl/work.hpp)"
   "bench/facts/harness.cpp:2: bench/facts includes \"roofline/harness/gemm_shape.hpp\", a roofline/harness/ header (bench/facts uses common, facts)"

@@ -5,10 +5,10 @@
 # the tracked *.cpp *.hpp *.h *.cu *.cuh *.cl, CMakeLists.txt, *.cmake, scripts/*, .ci/*, *.sh and *.py under tests/,
 # and results/fields.txt; not the recorded data under tests/data, nor #include lines (the compiler checks those). A
 # path is
-#   (a) a word starting with a top-level folder (analysis/, bench/, kernels/, common/, scripts/, results/, tests/,
+#   (a) a word starting with a top-level folder (analysis/, bench/, kernels/, common/, records/, scripts/, results/, tests/,
 #       cmake/, .ci/), which must exist from the repository root or from the file's folder, or
 #   (b) a header named the way it is included, roofline/<prefix>/<name>.hpp (also .h, .cuh), which must be under one
-#       of the include folders (common/include, kernels/*/include, bench/*/include, bench/targets/*/include,
+#       of the include folders (common/include, records/include, kernels/*/include, bench/*/include, bench/targets/*/include,
 #       analysis/*/include).
 # Skipped, as in check_paths.sh: names with a placeholder (<isa>, *, {a,b}, ..., $VAR), and what a run writes under
 # results/ (only results/reference/, results/README.md and results/fields.txt are tracked there). Bare file names
@@ -49,7 +49,7 @@ if ((${#files[@]})); then
 fi
 
 include_dirs=()
-for d in common/include kernels/*/include bench/*/include bench/targets/*/include analysis/*/include; do
+for d in common/include records/include kernels/*/include bench/*/include bench/targets/*/include analysis/*/include; do
   [[ -d "$d" ]] && include_dirs+=("$d")
 done
 
@@ -80,7 +80,7 @@ while IFS=: read -r file line path; do
   if [[ ! -e "$path" && ! -e "$(dirname "$file")/$path" ]]; then
     report "$file:$line" "$path"
   fi
-done < <(scan a '(^|[^A-Za-z0-9_./-])\.?(analysis|bench|kernels|common|scripts|results|tests|cmake|\.ci)/[A-Za-z0-9_./+<>*{}$-]*[A-Za-z0-9_+/>*}-]')
+done < <(scan a '(^|[^A-Za-z0-9_./-])\.?(analysis|bench|kernels|common|records|scripts|results|tests|cmake|\.ci)/[A-Za-z0-9_./+<>*{}$-]*[A-Za-z0-9_+/>*}-]')
 
 # (b) headers named as included: roofline/<prefix>/<name>.hpp under some include folder.
 while IFS=: read -r file line header; do

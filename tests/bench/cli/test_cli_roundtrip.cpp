@@ -19,7 +19,7 @@
 
 #include "cli_harness.hpp"
 #include "roofline/model/results_document.hpp"
-#include "roofline/model/results_fields.hpp"
+#include "roofline/records/results_fields.hpp"
 #include "roofline/common/errors.hpp"
 #include "support/gzip_json.hpp"
 

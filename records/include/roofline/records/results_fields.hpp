@@ -3,7 +3,7 @@
 // does not know (a newer build's file still reads), but a field that `run` writes and the catalogue lacks is a
 // defect: the end-to-end tests check every file the commands write against it, so the next field a writer adds
 // without teaching the reader fails a test (issue 45). scripts/results-fields lists a file's fields in the
-// catalogue's format.
+// catalogue's format. Each line also says what the field means (issue 61).
 #pragma once
 
 #include <cstddef>
@@ -21,5 +21,13 @@ std::vector<std::string> unknown_fields(const nlohmann::json& doc, std::size_t l
 
 // The number of field paths in the catalogue (a test's sanity check that it was embedded).
 std::size_t known_field_count();
+
+// One catalogue line: the field's path, its kind and its meaning (with its unit), the rest of the line; the
+// typed records' field lists are generated from these lines (cmake/RooflineRecordFields.cmake, issue 61).
+struct CatalogueField {
+  std::string path, kind, meaning;
+};
+// Every catalogue line, in the catalogue's order.
+const std::vector<CatalogueField>& catalogue_fields();
 
 }  // namespace roofline

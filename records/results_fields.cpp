@@ -3,7 +3,7 @@
 // an nlohmann adapter): the catalogue is a flat list of paths and kinds that scripts/results-fields writes from real
 // files and a reviewer diffs line by line, and it needs only "known or not" and the kind; the same list as a JSON
 // Schema (additionalProperties false at every level) is the step to take with issue 47's typed results model.
-#include "roofline/model/results_fields.hpp"
+#include "roofline/records/results_fields.hpp"
 
 #include <map>
 #include <memory>
@@ -56,24 +56,32 @@ std::vector<std::string> segments(std::string_view path) {
   return out;
 }
 
+// "path kind meaning...": the meaning is the rest of the line, its leading blanks dropped.
+std::vector<CatalogueField> parse_catalogue() {
+  std::vector<CatalogueField> out;
+  std::istringstream in(kResultsFieldsText);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line.front() == '#') continue;
+    std::istringstream fields(line);
+    CatalogueField f;
+    fields >> f.path >> f.kind;
+    if (f.path.empty() || f.kind.empty()) throw std::logic_error("results/fields.txt: a line without a kind: " + line);
+    std::getline(fields >> std::ws, f.meaning);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 std::pair<const FieldNode*, std::size_t> catalogue() {
   static const auto parsed = [] {
     auto root = std::make_unique<FieldNode>();
-    std::size_t count = 0;
-    std::istringstream in(kResultsFieldsText);
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.empty() || line.front() == '#') continue;
-      std::istringstream fields(line);
-      std::string path, kind;
-      fields >> path >> kind;
-      if (path.empty() || kind.empty()) throw std::logic_error("results/fields.txt: a line without a kind: " + line);
+    for (const CatalogueField& f : catalogue_fields()) {
       FieldNode* node = root.get();
-      for (const std::string& s : segments(path)) node = &node->child(s);
-      node->kind = kind;
-      ++count;
+      for (const std::string& s : segments(f.path)) node = &node->child(s);
+      node->kind = f.kind;
     }
-    return std::pair{std::move(root), count};
+    return std::pair{std::move(root), catalogue_fields().size()};
   }();
   return {parsed.first.get(), parsed.second};
 }
@@ -138,5 +146,10 @@ std::vector<std::string> unknown_fields(const json& doc, std::size_t limit) {
 }
 
 std::size_t known_field_count() { return catalogue().second; }
+
+const std::vector<CatalogueField>& catalogue_fields() {
+  static const std::vector<CatalogueField> fields = parse_catalogue();
+  return fields;
+}
 
 }  // namespace roofline

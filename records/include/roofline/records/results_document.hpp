@@ -1,0 +1,272 @@
+// The typed results model (issues 47, 61): a results file as structs, with one typed reader (read_records; the
+// model's read_results runs the schema validation first and is what commands call) and one writer (to_json), such
+// that read -> write -> read gives the same document. Every field is std::optional: absent in the file, nullopt here, absent again when written.
+// Each object keeps what its members do not hold in `extra`, so nothing is lost: an explicit null (allowed for
+// every field), a field of a newer build (the default, lenient reader keeps it; the strict reader, used by the
+// tests, refuses it naming it), and, in `context` and `roofline`, the sections not typed yet (context.suites,
+// environment, plan, time_budget, binding; roofline.best_backends, compute_table, dequant_*, crossovers, ...),
+// which both readers check against the catalogue of known fields (results/fields.txt) in strict mode.
+//
+// It is the library below bench and analysis (roofline::records, issue 61): it uses only common, fmt and
+// nlohmann-json, and its field lists are generated from the catalogue results/fields.txt.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/records/results_document_fields.hpp"  // generated from results/fields.txt
+
+namespace roofline {
+
+#define ROOFLINE_OPTIONAL_MEMBER(type, name) std::optional<type> name;
+// What every typed object keeps besides its members: the fields it does not hold, and which of its number
+// members (or elements of them: "samples[2]", "ops_per_unit_per_clock.bf16/matrix") the file wrote as integers,
+// so that the document written back is the same text (history's results_hash is over that text).
+#define ROOFLINE_RECORD_TAIL                              \
+  nlohmann::json extra = nlohmann::json::object();        \
+  std::set<std::string> integer_numbers;
+
+// benchmarks[].labels: our words and integers on every entry (results/README.md, "benchmarks").
+struct EntryLabels {
+  ROOFLINE_LABELS_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// One read probe of benchmarks[].roof_now.before/.after (roof_now.hpp's RoofProbeRecord, as recorded).
+struct RoofProbeFields {
+  ROOFLINE_PROBE_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<double>> samples;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct EntryRoofNow {
+  std::optional<RoofProbeFields> before, after;
+  ROOFLINE_RECORD_TAIL
+};
+
+// One entry of `benchmarks`: Google Benchmark's fields (name, run_name, run_type, aggregate_name, repetitions,
+// iterations, real_time, ...), our counters (bytes_per_second, flop_per_second, working_set_bytes, ...),
+// labels and the roof of the moment.
+struct BenchmarkEntry {
+  ROOFLINE_ENTRY_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<EntryLabels> labels;
+  std::optional<EntryRoofNow> roof_now;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct CacheRecord {
+  ROOFLINE_CACHE_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct AmxRecord {
+  ROOFLINE_AMX_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::map<std::string, bool>> advertised;
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.machine: the host's facts, each with its source.
+struct MachineRecord {
+  ROOFLINE_MACHINE_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<CacheRecord>> caches;
+  std::optional<std::vector<long long>> core_first_pu;
+  std::optional<std::map<std::string, bool>> isa;
+  std::optional<AmxRecord> amx;
+  std::optional<std::vector<std::string>> notes;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct MemoryLevelRecord {
+  ROOFLINE_LEVEL_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.targets[]: one target's facts (bench/harness's TargetFacts as written).
+struct TargetRecord {
+  ROOFLINE_TARGET_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<MemoryLevelRecord>> memory_levels;
+  std::optional<std::map<std::string, double>> ops_per_unit_per_clock;
+  std::optional<nlohmann::json> details;  // the API's own facts: shown, never interpreted
+  std::optional<std::vector<std::string>> notes;
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.environment.canary.checkpoints[]: the canary between two suites (`at`: the suite that followed it).
+struct CanaryCheckpointRecord {
+  ROOFLINE_CHECKPOINT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.environment.canary (DRAM; `passes`) and .core_canary (the cores' own throughput; `samples`): our triad and
+// read kernels; .libc_canary and .libc_core_canary (issue 59): the same places measured by glibc's memcpy, which no
+// change of our code, flags or ISA dispatch reaches (kernel "memcpy").
+struct CanaryRecord {
+  ROOFLINE_CANARY_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<CanaryCheckpointRecord>> checkpoints;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct ProcStatRecord {
+  ROOFLINE_PROC_STAT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.environment.start / .end: the machine's state at either end of the run.
+struct EnvironmentSnapshot {
+  ROOFLINE_SNAPSHOT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<nlohmann::json> governor, turbo;  // a word, a flag or null, as the OS said it
+  std::optional<std::vector<double>> load_avg;
+  std::optional<ProcStatRecord> proc_stat;
+  ROOFLINE_RECORD_TAIL
+};
+
+// context.environment: what the environment guard saw (steal, other processes, the canaries, the clock).
+struct RunEnvironment {
+  ROOFLINE_ENVIRONMENT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<CanaryRecord> canary, core_canary, libc_canary, libc_core_canary;
+  std::optional<EnvironmentSnapshot> start, end;
+  ROOFLINE_RECORD_TAIL
+};
+
+// `context`: Google Benchmark's context and our run facts. `extra` holds the sections not typed yet.
+struct ResultsContext {
+  ROOFLINE_CONTEXT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<long long>> threads;
+  std::optional<std::vector<std::string>> notes;
+  std::optional<MachineRecord> machine;
+  std::optional<std::vector<TargetRecord>> targets;
+  std::optional<RunEnvironment> environment;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct ComputeCeilingRecord {
+  ROOFLINE_COMPUTE_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct MemoryCeilingRecord {
+  ROOFLINE_MEMORY_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<nlohmann::json> pattern;  // the access pattern a target's curve ran: a word, or null
+  ROOFLINE_RECORD_TAIL
+};
+
+struct PageSizeCeilingRecord {
+  ROOFLINE_PAGES_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct RidgePointRecord {
+  ROOFLINE_RIDGE_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct PlacementRoof {
+  ROOFLINE_ROOF_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct PlacementOffload {
+  ROOFLINE_OFFLOAD_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct PlacementRoofNow {
+  ROOFLINE_ROOFNOW_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct PlacementAlternative {  // roofline.placements[].roofs[]: the point against every roof
+  ROOFLINE_ROOFS_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct PlacementRecord {
+  ROOFLINE_PLACEMENT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<PlacementRoof> roof;
+  std::optional<PlacementOffload> offload;
+  std::optional<PlacementRoofNow> roof_now;
+  std::optional<std::vector<PlacementAlternative>> roofs;
+  ROOFLINE_RECORD_TAIL
+};
+
+struct TransferCeilingRecord {
+  ROOFLINE_TRANSFER_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+struct LaunchLatencyRecord {
+  ROOFLINE_LAUNCH_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// The `roofline` section: the fixed-shape arrays of DESIGN.md typed; `extra` holds the derived tables not
+// typed yet (best_backends, compute_table, conventions, crossovers, dequant_*, matrix_engine, memory_levels,
+// roof_violations, theoretical_peaks).
+struct RooflineSection {
+  std::optional<long long> schema_version;
+  std::optional<std::vector<ComputeCeilingRecord>> compute_ceilings;
+  std::optional<std::vector<MemoryCeilingRecord>> memory_ceilings;
+  std::optional<std::vector<PageSizeCeilingRecord>> page_size_ceilings;
+  std::optional<std::vector<RidgePointRecord>> ridge_points;
+  std::optional<std::vector<PlacementRecord>> placements;
+  std::optional<std::vector<TransferCeilingRecord>> transfer_ceilings;
+  std::optional<std::vector<LaunchLatencyRecord>> launch_latency;
+  std::optional<std::vector<std::string>> notes;
+  ROOFLINE_RECORD_TAIL
+};
+
+#undef ROOFLINE_OPTIONAL_MEMBER
+#undef ROOFLINE_RECORD_TAIL
+
+// A whole results file. `roofline` is absent in plain Google Benchmark JSON.
+struct ResultsDocument {
+  ResultsContext context;
+  std::vector<BenchmarkEntry> benchmarks;
+  std::optional<RooflineSection> roofline;
+  nlohmann::json extra = nlohmann::json::object();
+};
+
+enum class ReadMode {
+  lenient,  // what every command uses: a field the model does not know is kept in `extra` (a newer build's file)
+  strict    // the tests': a field outside results/fields.txt, or one the typed model does not hold, is an error
+};
+
+// The typed read: in strict mode the catalogue first (results_fields.hpp), then every object into its record;
+// `roofline` only where `roofline_section` (the schema's classify_results said it is a roofline results file, not
+// plain Google Benchmark JSON). Throws InputError "<file>: <path> ..." naming the first bad field in strict mode,
+// e.g. "run.json: benchmarks[3].labels.flavour is not a field of the results model"; the lenient reader keeps
+// what it cannot type in `extra`. Commands read through the model's read_results, which validates first.
+ResultsDocument read_records(const nlohmann::json& doc, const std::string& file, ReadMode mode, bool roofline_section);
+
+// The entries that are single repetitions (run_type "iteration", or none) or, with `aggregate` non-empty, the
+// aggregates of that name ("median", "max", ...), optionally only those of labels.suite `suite` (empty: any),
+// never a failed one: results.hpp's benchmark_entries over the typed document, in file order.
+std::vector<const BenchmarkEntry*> benchmark_entries(const ResultsDocument& doc, const std::string& suite,
+                                                     const std::string& aggregate = "");
+
+// The one writer: the document as JSON, every present field and every `extra` field, so that
+// to_json(read_results(x)) == x, to the text: its dump() is x's (the integers of number fields stay integers).
+nlohmann::json to_json(const ResultsDocument& doc);
+// nlohmann's ADL hook: `nlohmann::json j = doc;`.
+void to_json(nlohmann::json& j, const ResultsDocument& doc);
+// The writers of the parts, for writers and tests that hold one entry or one section.
+nlohmann::json to_json(const BenchmarkEntry& entry);
+nlohmann::json to_json(const EntryLabels& labels);
+nlohmann::json to_json(const ResultsContext& context);
+nlohmann::json to_json(const RooflineSection& roofline);
+
+// Every field the typed model holds, as the catalogue (results/fields.txt) writes its path (`[]` an array's
+// elements, `*` a map's keys) with its kind: `text`, `integer`, `number`, `flag`, `any` (kept as JSON), `map` (its
+// keys are data, `path.*` its values), or `record` for a typed object (`open record`: context and roofline, whose other fields are sections not typed yet).
+// A test holds it against the catalogue both ways (tests/records/test_results_fields.cpp, issue 61).
+struct TypedField {
+  std::string path, kind;
+};
+std::vector<TypedField> typed_fields();
+
+}  // namespace roofline
