@@ -296,25 +296,33 @@ int gemm_planned_repetitions(const GemmGroup& g, int n, const RunConfig& config)
 CpuPlan plan_cpu(const RunConfig& config, const MachineFacts& machine) {
   CpuPlan plan;
   plan.bandwidth = plan_bandwidth(config, machine);
-  if (config.wants_suite("bandwidth")) {
-    SuitePlan s = bandwidth_suite(plan.bandwidth, config, machine);
-    // Over its budget: one size per octave instead (the budget shapes the plan, never the run).
-    if (s.budget_s > 0.0 && s.estimated_seconds() > s.budget_s && plan.bandwidth.per_octave > 1 && config.sizes.empty()) {
-      const double before = s.estimated_seconds();
-      const int was = plan.bandwidth.per_octave;
-      plan.bandwidth = plan_bandwidth(config, machine, 1);
-      plan.bandwidth.notes.push_back(fmt::format("the sweep at {} sizes per octave was estimated at {:.1f} s, over the "
-                                                 "{:.0f} s budget: planned at 1 size per octave",
-                                                 was, before,
-                                                 s.budget_s));
-      s = bandwidth_suite(plan.bandwidth, config, machine);
-    }
-    plan.suites.push_back(std::move(s));
-  }
   if (config.wants_suite("compute")) plan.suites.push_back(compute_suite(config, machine));
   if (config.wants_suite("gemm")) {
     plan.gemm = plan_cpu_gemm(config, machine);
     plan.suites.push_back(thinned_gemm_suite(plan.gemm, config));
+  }
+  if (config.wants_suite("bandwidth")) {
+    SuitePlan s = bandwidth_suite(plan.bandwidth, config, machine);
+    // Over its budget, or the whole plan over the profile's (the compute and gemm suites are what they are; the sweep's
+    // density is what gives): one size per octave instead (the budget shapes the plan, never the run).
+    double others = 0.0;
+    for (const SuitePlan& o : plan.suites) others += o.estimated_seconds();
+    const double profile_budget = config.suites.empty() ? profile_budget_seconds(config.profile, false) : 0.0;
+    const bool over_suite = s.budget_s > 0.0 && s.estimated_seconds() > s.budget_s;
+    const bool over_profile = profile_budget > 0.0 && others + s.estimated_seconds() > profile_budget;
+    if ((over_suite || over_profile) && plan.bandwidth.per_octave > 1 && config.sizes.empty()) {
+      const double before = s.estimated_seconds();
+      const int was = plan.bandwidth.per_octave;
+      plan.bandwidth = plan_bandwidth(config, machine, 1);
+      plan.bandwidth.notes.push_back(
+          over_suite ? fmt::format("the sweep at {} sizes per octave was estimated at {:.1f} s, over the {:.0f} s budget: "
+                                   "planned at 1 size per octave", was, before, s.budget_s)
+                     : fmt::format("the sweep at {} sizes per octave was estimated at {:.1f} s, the whole CPU plan at "
+                                   "{:.1f} s, over the profile's {:.0f} s: planned at 1 size per octave",
+                                   was, before, others + before, profile_budget));
+      s = bandwidth_suite(plan.bandwidth, config, machine);
+    }
+    plan.suites.insert(plan.suites.begin(), std::move(s));
   }
   for (SuitePlan& s : plan.suites) {
     if (s.budget_s > 0.0 && s.estimated_seconds() > s.budget_s) {
