@@ -2,19 +2,32 @@
 // Bad input of any kind ends here as one line on stderr and exit code 2.
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "commands.hpp"
 #include "roofline/cli/cli.hpp"
 #include "roofline/common/errors.hpp"
+#include "roofline_git_revision.hpp"
 
 namespace roofline::cli {
+
+namespace {
+
+// `roofline --version`: the release, the commit (git describe of the checkout, or the one `git archive` wrote into
+// cmake/archive_revision.txt; "unknown" when neither) and the build date (UTC; SOURCE_DATE_EPOCH when set).
+std::string version_line() {
+  return fmt::format("{} (commit {}, built {})", ROOFLINE_VERSION_STRING, ROOFLINE_GIT_REVISION, ROOFLINE_BUILD_DATE);
+}
+
+}  // namespace
 
 int run_cli(int argc, char** argv) {
   CLI::App app{"roofline: measures this machine's performance ceilings and places real work under them"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string(ROOFLINE_VERSION_STRING));
+  app.set_version_flag("--version", version_line());
   CliState state;
   add_machine_command(app, state);
   add_run_command(app, state);
