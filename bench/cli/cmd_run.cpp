@@ -239,7 +239,10 @@ void add_run_command(CLI::App& app, CliState& state) {
   cmd->add_option("--bind", a->bind, "Thread binding: compact, spread or none")->envname("ROOFLINE_BIND")->capture_default_str();
   cmd->add_option("--max-isa", a->max_isa, "Highest ISA kernels may use: scalar, sse, avx2, avx_vnni, avx512, amx (default; avx512 also caps oneDNN below AMX)")
       ->envname("ROOFLINE_MAX_ISA");
-  cmd->add_option("--suites", a->suites, "Suites to run: bandwidth,compute,gemm (default: all)");
+  // The list comes from the harness's own (issue 63: a help text that restated it had lost two suites).
+  cmd->add_option("--suites", a->suites,
+                  fmt::format("Suites to run: {} (default: all; transfer and latency are the --target devices')",
+                              fmt::join(kSuiteNames, ",")));
   cmd->add_option("--sizes", a->sizes, "Bandwidth working-set sizes, e.g. 32KiB,1MiB,256MiB (default: the profile's sweep)");
   cmd->add_option("--gemm-shape", a->gemm_shape, "GEMM weights shape M,K (default: the profile's)");
   cmd->add_option("--batches", a->batches, "GEMM batch sizes N, e.g. 1,16,256 (default: 1,2,4,...,1024)");

@@ -1,6 +1,11 @@
 // End-to-end: the CLI's subcommands, exit codes and one-line errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_harness.hpp"
@@ -45,6 +50,43 @@ TEST(CliBasics, UnknownSubcommandAndFlag) {
   r = run_cli({});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(run_cli({"--help"}).exit_code, 0);
+}
+
+// Issue 63: a subcommand's parse error points to that subcommand's --help; the top level's to roofline --help.
+TEST(CliBasics, ParseErrorPointsToTheSubcommandsHelp) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"run", "--no-such-flag"}, "(see roofline run --help)"},
+      {{"model", "--peak", "100T"}, "(see roofline model --help)"},
+      {{"history", "add", "--no-such-flag"}, "(see roofline history add --help)"},
+      {{"--no-such-flag"}, "(see roofline --help)"}};
+  for (const auto& [args, pointer] : cases) {
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_TRUE(one_line(r.err)) << r.err;
+    EXPECT_NE(r.err.find(pointer), std::string::npos) << args.front() << ": " << r.err;
+  }
+}
+
+// Issue 63: every --help ends with the exit codes of its command.
+TEST(CliBasics, EveryHelpEndsWithItsExitCodes) {
+  for (const std::string& command : std::vector<std::string>{"", "machine", "run", "model", "report", "compare", "history", "history add",
+                                     "history show", "history calibrate", "history changes", "fleet", "llm", "devices"}) {
+    std::vector<std::string> args;
+    for (size_t at = 0; at < command.size();) {
+      const size_t space = std::min(command.find(' ', at), command.size());
+      args.push_back(command.substr(at, space - at));
+      at = space + 1;
+    }
+    args.push_back("--help");
+    const CliResult r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 0) << command;
+    const size_t last = r.out.rfind("Exit codes: 0 ");
+    ASSERT_NE(last, std::string::npos) << command << ":\n" << r.out;
+    EXPECT_EQ(r.out.find('\n', last), r.out.size() - 1) << command << ": the exit codes are not the last line";
+    EXPECT_NE(r.out.find("2 bad input", last), std::string::npos) << command;
+  }
+  EXPECT_NE(run_cli({"compare", "--help"}).out.find("3 inconclusive"), std::string::npos);
+  EXPECT_NE(run_cli({"fleet", "--help"}).out.find("1 a node flagged"), std::string::npos);
 }
 
 TEST(CliBasics, MachinePrintsFactsWithSources) {
