@@ -52,8 +52,8 @@ double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_c
   // Planning rates, low for a cache and typical for DRAM (the 2-vCPU guests read their L2 at 100-200 GB/s a thread,
   // DRAM at 20-40 GB/s): 50 GB/s per thread from a cache, 25 GB/s from DRAM (a 16 MiB cache assumed when none is
   // plausible). Set-up per byte of the working set as measured there (issue 60: 0.44 ns/B over a quick sweep's DRAM
-  // entries): initialization and first touch at 4 GB/s (the mapping pool hands most sets touched pages), each of the
-  // two validations at 10 GB/s.
+  // entries with three validations): initialization and first touch at 4 GB/s (the mapping pool hands most sets
+  // touched pages), each validation at 10 GB/s (two for cache-sized arrays, one for DRAM-sized ones).
   const double ws = static_cast<double>(working_set);
   const double cache = cache_bytes > 0 ? static_cast<double>(cache_bytes) : double(16ull << 20);
   const double rate = ws <= cache ? 50e9 * std::max(threads, 1) : 25e9;
@@ -61,7 +61,7 @@ double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_c
   // Calibrated repetitions (runner.hpp): one call when longer than the window, else the window plus half a call of
   // rounding up on average; one calibration call.
   const double repetition_s = call_s >= min_time_s ? call_s : min_time_s + call_s / 2.0;
-  return call_s + repetitions * repetition_s + ws / 4e9 + 2.0 * ws / 10e9 + 0.002;
+  return call_s + repetitions * repetition_s + ws / 4e9 + (ws < kHugePageThreshold ? 2.0 : 1.0) * ws / 10e9 + 0.002;
 }
 
 BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
@@ -116,11 +116,14 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
         state.counters["huge_page_bytes"] = benchmark::Counter(static_cast<double>(r->totals.huge_bytes));
       }
     };
-    // Google Benchmark calls this body once per repetition (plus its iteration-count estimates): the first
-    // call and every call from the last repetition's on are validated, so the final arrays always are,
-    // while large working sets are not re-read five times for nothing.
+    // The runner calls this body once to calibrate (spec.calibrate), then once per repetition (Google Benchmark's
+    // own search instead, should the calibration call fail): every call from the last repetition's on is validated,
+    // so the final arrays always are; the calibration call too where the arrays are cache-sized (a wrong kernel
+    // fails at once, for the price of a cache read). DRAM-sized arrays are read once for it, not three times
+    // (issue 60: the validations were a fifth of the quick sweep's wall).
     const int call = ++*calls;
-    if (call > 1 && call < repetitions) {
+    const bool fail_fast = call == 1 && working_set < kHugePageThreshold;
+    if (!fail_fast && call <= repetitions) {
       set_counters();
       return;
     }
