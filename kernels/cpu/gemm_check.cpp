@@ -43,7 +43,10 @@ template <class T>
 T value_at(std::uint64_t index, std::uint64_t seed, int r, bool non_negative) {
   const std::uint64_t h = mix(index ^ seed);
   const int span = non_negative ? r + 1 : 2 * r + 1;
-  const int v = static_cast<int>(h % static_cast<std::uint64_t>(span)) - (non_negative ? 0 : r);
+  // The top 32 bits scaled to [0, span) by a multiply and a shift (Lemire's range reduction) rather than h % span: a
+  // 64-bit division per element made filling DRAM-sized operands most of a GEMM group's preparation (issue 60).
+  const auto pick = static_cast<int>(((h >> 32) * static_cast<std::uint64_t>(span)) >> 32);
+  const int v = pick - (non_negative ? 0 : r);
   return from_int<T>(v);
 }
 

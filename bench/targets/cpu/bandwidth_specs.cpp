@@ -65,7 +65,8 @@ double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_c
 }
 
 BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
-                        const RunConfig& config, StreamArena& arena, PageSize pages, std::uint64_t cache_bytes) {
+                        const RunConfig& config, StreamArena& arena, PageSize pages, std::uint64_t cache_bytes,
+                        std::size_t capacity) {
   const std::uint64_t working_set = stream_working_set_bytes(kernel, n);
   const int passes = passes_per_call(kernel, n, kCallTargetBytesPerThread * static_cast<std::uint64_t>(threads));
   const std::uint64_t bytes_per_call = stream_bytes_per_pass(kernel, n) * static_cast<std::uint64_t>(passes);
@@ -87,8 +88,8 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
   spec.estimate_s = stream_spec_estimate(working_set, bytes_per_call, repetitions, spec.min_time_s, threads, cache_bytes);
   auto calls = std::make_shared<int>(0);
   spec.body = [&arena, kernel, n, threads, passes, bytes_per_call, wa_bytes_per_call, working_set, features,
-               repetitions, calls, call_overhead_s, pages](benchmark::State& state) {
-    const StreamArrays x = arena.get(kernel, n, threads, pages);
+               repetitions, calls, call_overhead_s, pages, capacity](benchmark::State& state) {
+    const StreamArrays x = arena.get(kernel, n, threads, pages, capacity);
     if (x.n == 0) {
       state.SkipWithError("could not allocate the arrays");
       for (auto _ : state) {
@@ -138,18 +139,29 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
   return spec;
 }
 
-// Specs for `kernels` at `size`, grouped by arity (kernels sharing a set of arrays run back to back on the
-// same allocation). A (kernel, elements) pair already in `planned` is skipped: rounding to whole steps can
-// map two neighbouring small sizes onto the same arrays.
-void add_specs(const std::vector<StreamKernel>& kernels, std::uint64_t size, int threads, double overhead_s,
-               const RunConfig& config, StreamArena& arena, std::set<std::pair<int, std::size_t>>& planned,
-               std::vector<BenchmarkSpec>& specs, PageSize pages, std::uint64_t cache_bytes) {
-  for (int arity = 1; arity <= 3; ++arity) {
+// Specs for `kernels` at each of `sizes` (one batch, run interleaved), size by size, grouped by arity (kernels sharing
+// a set of arrays run back to back on the same allocation). A (kernel, elements) pair already in `planned` is
+// skipped: rounding to whole steps can map two neighbouring small sizes onto the same arrays. The sizes of one arity
+// in the batch ask the arena for one capacity, the largest's elements (StreamArena::get: mapped ones share it).
+void add_specs(const std::vector<StreamKernel>& kernels, const std::vector<std::uint64_t>& sizes, int threads,
+               double overhead_s, const RunConfig& config, StreamArena& arena,
+               std::set<std::pair<int, std::size_t>>& planned, std::vector<BenchmarkSpec>& specs, PageSize pages,
+               std::uint64_t cache_bytes) {
+  std::size_t capacity[4] = {0, 0, 0, 0};
+  for (std::uint64_t size : sizes) {
     for (StreamKernel k : kernels) {
-      if (stream_array_count(k) != arity) continue;
-      const std::size_t n = elements_for(k, size, element_unit(k, threads, config.features));
-      if (!planned.insert({static_cast<int>(k), n}).second) continue;
-      specs.push_back(make_spec(k, n, threads, overhead_s, config, arena, pages, cache_bytes));
+      std::size_t& c = capacity[stream_array_count(k)];
+      c = std::max(c, elements_for(k, size, element_unit(k, threads, config.features)));
+    }
+  }
+  for (std::uint64_t size : sizes) {
+    for (int arity = 1; arity <= 3; ++arity) {
+      for (StreamKernel k : kernels) {
+        if (stream_array_count(k) != arity) continue;
+        const std::size_t n = elements_for(k, size, element_unit(k, threads, config.features));
+        if (!planned.insert({static_cast<int>(k), n}).second) continue;
+        specs.push_back(make_spec(k, n, threads, overhead_s, config, arena, pages, cache_bytes, capacity[arity]));
+      }
     }
   }
 }
@@ -164,19 +176,14 @@ ThreadSpecs bandwidth_thread_specs(const BandwidthPlan& plan, const BandwidthThr
   std::set<std::pair<int, std::size_t>> planned;
   for (const std::vector<std::uint64_t>& batch : octave_batches(t.sweep.sizes, t.sweep.per_octave)) {
     out.sweep.emplace_back();
-    for (std::uint64_t size : batch) {
-      add_specs(plan.swept, size, t.threads, overhead_s, config, arena, planned, out.sweep.back(), PageSize::huge_2m,
-                t.cache_bytes);
-    }
+    add_specs(plan.swept, batch, t.threads, overhead_s, config, arena, planned, out.sweep.back(), PageSize::huge_2m,
+              t.cache_bytes);
   }
-  for (std::uint64_t size : t.spot_sizes) {
-    add_specs(plan.spot, size, t.threads, overhead_s, config, arena, planned, out.spot, PageSize::huge_2m, t.cache_bytes);
-  }
+  add_specs(plan.spot, t.spot_sizes, t.threads, overhead_s, config, arena, planned, out.spot, PageSize::huge_2m,
+            t.cache_bytes);
   std::set<std::pair<int, std::size_t>> pages;  // the 4 KiB runs' own: they repeat sizes of the sweep
-  for (std::uint64_t size : t.small_page_sizes) {
-    add_specs({StreamKernel::read, StreamKernel::triad}, size, t.threads, overhead_s, config, arena, pages,
-              out.small_pages, PageSize::base_4k, t.cache_bytes);
-  }
+  add_specs({StreamKernel::read, StreamKernel::triad}, t.small_page_sizes, t.threads, overhead_s, config, arena, pages,
+            out.small_pages, PageSize::base_4k, t.cache_bytes);
   return out;
 }
 

@@ -22,7 +22,7 @@ double measure_call_overhead(StreamArena& arena, int threads, const IsaFeatures&
 // `cache_bytes`: the largest plausible cache of these threads (0: none), for the spec's estimate (run_plan.hpp).
 BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
                         const RunConfig& config, StreamArena& arena, PageSize pages = PageSize::huge_2m,
-                        std::uint64_t cache_bytes = 0);
+                        std::uint64_t cache_bytes = 0, std::size_t capacity = 0);
 
 // The planned wall time of one bandwidth benchmark: Google Benchmark's first call and each repetition's window
 // (at least its minimum time) at a rate assumed for planning only (a cache's or DRAM's, by where the working set
@@ -30,10 +30,12 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
 double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_call, int repetitions,
                             double min_time_s, int threads, std::uint64_t cache_bytes);
 
-// Specs for `kernels` at `size`, grouped by arity; a (kernel, elements) pair already in `planned` is skipped.
-void add_specs(const std::vector<StreamKernel>& kernels, std::uint64_t size, int threads, double overhead_s,
-               const RunConfig& config, StreamArena& arena, std::set<std::pair<int, std::size_t>>& planned,
-               std::vector<BenchmarkSpec>& specs, PageSize pages = PageSize::huge_2m, std::uint64_t cache_bytes = 0);
+// Specs for `kernels` at each of `sizes` (one batch), grouped by arity; a (kernel, elements) pair already in `planned`
+// is skipped. Mapped arrays of one arity share the batch's largest (StreamArena::get's capacity).
+void add_specs(const std::vector<StreamKernel>& kernels, const std::vector<std::uint64_t>& sizes, int threads,
+               double overhead_s, const RunConfig& config, StreamArena& arena,
+               std::set<std::pair<int, std::size_t>>& planned, std::vector<BenchmarkSpec>& specs,
+               PageSize pages = PageSize::huge_2m, std::uint64_t cache_bytes = 0);
 
 }  // namespace roofline
 

@@ -61,19 +61,26 @@ class StreamArena {
       : machine_(machine), bind_(bind), keep_bytes_(keep_bytes) {}
 
   // Arrays for `kernel` at n elements on `pages`, initialized, first touched by the pinned team of `threads`.
-  // Empty (n == 0) when memory could not be allocated.
-  StreamArrays get(StreamKernel kernel, std::size_t n, int threads, PageSize pages = PageSize::huge_2m) {
+  // Empty (n == 0) when memory could not be allocated. `capacity` (elements, at least n): mapped arrays are the first
+  // n elements of a set of that many, shared by every size of one arity that asks for the same capacity (a batch's:
+  // bandwidth_specs.cpp), so that a batch's DRAM sizes first-touch the memory of its largest once instead of each
+  // their own (issue 60: fresh memory, at 0.5-1 GB/s on the guests we measure, was a third of the sweep's wall).
+  // Heap (cache-sized) arrays, and every array on a machine of several NUMA nodes (where the team that first touched
+  // a page decides where it lies, and a prefix's chunks are not the whole's), are sets of exactly n.
+  StreamArrays get(StreamKernel kernel, std::size_t n, int threads, PageSize pages = PageSize::huge_2m,
+                   std::size_t capacity = 0) {
     const int arity = stream_array_count(kernel);
-    Set* set = find(arity, n, threads, pages);
+    const bool carved = capacity > n && n * sizeof(double) >= kHugePageThreshold && machine_.numa_nodes <= 1;
+    const std::size_t extent = carved ? capacity : n;
+    Set* set = find(arity, extent, threads, pages);
     if (set == nullptr) {
-      set = allocate_set(arity, n, threads, pages);
+      set = allocate_set(arity, extent, threads, pages);
       if (set == nullptr) return {};
     }
     set->last_use = ++clock_;
     current_ = set;
-    StreamArrays x = view(*set, kernel);
     if (!set->initialized) {
-      stream_init(kernel, x, threads);  // fresh arrays: every one first touched by the team
+      stream_init(kernel, view(*set, kernel, set->n), threads);  // fresh arrays: all of each first touched by the team
       set->initialized = true;
       for (int role = 0; role < 3; ++role) {
         if (const int i = buffer_of(kernel, role); i >= 0) set->held[i] = kInitial[role];
@@ -81,8 +88,13 @@ class StreamArena {
     } else {
       restore_inputs(*set, kernel, threads);
     }
-    // What the kernel leaves in its output after any number of passes over those inputs.
-    if (const StreamOutput out = stream_output(kernel); out.role >= 0) set->held[buffer_of(kernel, out.role)] = out.value;
+    // What the kernel leaves in its output after any number of passes over those inputs: the whole array's value when
+    // it writes all of it (or the rest already holds that value), else no one value (an input there is refilled).
+    if (const StreamOutput out = stream_output(kernel); out.role >= 0) {
+      double& held = set->held[buffer_of(kernel, out.role)];
+      held = n == set->n || held == out.value ? out.value : kUnknown;
+    }
+    const StreamArrays x = view(*set, kernel, n);
     if (!set->recorded) {
       record_pages(*set);
       set->recorded = true;
@@ -216,11 +228,11 @@ class StreamArena {
     return sets_.back().get();
   }
 
-  // Buffers go to the arrays the kernel uses, in the order a, b, c.
-  static StreamArrays view(const Set& set, StreamKernel kernel) {
+  // The first n elements of the buffers, as the arrays the kernel uses, in the order a, b, c.
+  static StreamArrays view(const Set& set, StreamKernel kernel, std::size_t n) {
     const StreamArrayUse use = stream_kernel_uses(kernel);
     StreamArrays x;
-    x.n = set.n;
+    x.n = n;
     int next = 0;
     if (use.a) x.a = set.buffers[next++].get();
     if (use.b) x.b = set.buffers[next++].get();

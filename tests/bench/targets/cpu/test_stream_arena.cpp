@@ -1,6 +1,7 @@
 // The bandwidth suite's arrays (bench/targets/cpu/stream_arena.hpp, issue 46): a set shared by the kernels of one
 // arity is re-filled only where the last kernel changed an input, and every kernel still validates after any order
-// of switches (the interleaved repetitions of the spot sizes), on heap-sized and mapped arrays.
+// of switches (the interleaved repetitions of the spot sizes), on heap-sized and mapped arrays; sizes of one batch
+// carved from the largest's arrays (issue 60) validate after any order of sizes and kernels, and share its memory.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -61,6 +62,50 @@ TEST(StreamArena, AFailedValidationForgetsWhatTheArraysHold) {
   x = arena.get(StreamKernel::add, 1024, 1);
   const double sum = run_stream_kernel(StreamKernel::add, x, 1, 1, features);
   EXPECT_TRUE(validate_stream(StreamKernel::add, x, sum, 1).ok);
+}
+
+TEST(StreamArena, SizesOfOneCapacityShareTheLargestsArraysAndEveryOneValidates) {
+  using K = StreamKernel;
+  MachineFacts machine;
+  machine.numa_nodes = 1;
+  StreamArena arena(machine, BindPolicy::none, 1ull << 30);
+  const IsaFeatures features{};
+  const std::size_t small = (5u << 20) / sizeof(double);  // mapped (4 MiB and more), carved
+  const std::size_t large = (9u << 20) / sizeof(double);
+  const std::size_t heap = 4096;  // cache-sized: a set of its own whatever the capacity
+  // Interleaved as a batch's repetitions are: every kernel of each arity at both sizes, in an order that makes a
+  // smaller size write an output that a larger one then reads as an input (add then triad), and back.
+  const std::vector<std::vector<K>> by_arity = {{K::read, K::write, K::write_nt},
+                                                {K::copy, K::scale, K::copy_nt},
+                                                {K::add, K::triad, K::triad_nt}};
+  for (const std::vector<K>& group : by_arity) {
+    for (int round = 0; round < 2; ++round) {
+      for (const K a : group) {
+        for (const K b : group) {
+          for (const auto& [k, n] : {std::pair{a, small}, std::pair{b, large}, std::pair{a, heap}, std::pair{b, small}}) {
+            const StreamArrays x = arena.get(k, n, 1, PageSize::huge_2m, large);
+            ASSERT_EQ(x.n, n);
+            const double sum = run_stream_kernel(k, x, 1, 2, features);
+            const StreamCheck check = validate_stream(k, x, sum, 1);
+            EXPECT_TRUE(check.ok) << stream_kernel_info(k).name << " at " << n << ": " << check.message;
+          }
+        }
+      }
+    }
+  }
+  // The small size's arrays are the first elements of the large size's.
+  const StreamArrays s = arena.get(K::triad, small, 1, PageSize::huge_2m, large);
+  const StreamArrays l = arena.get(K::triad, large, 1, PageSize::huge_2m, large);
+  EXPECT_EQ(s.a, l.a);
+  EXPECT_EQ(s.b, l.b);
+  EXPECT_EQ(s.c, l.c);
+  // Without a capacity (or on several NUMA nodes) every size has its own.
+  const StreamArrays own = arena.get(K::triad, small, 1);
+  EXPECT_NE(own.a, l.a);
+  MachineFacts numa = machine;
+  numa.numa_nodes = 2;
+  StreamArena two(numa, BindPolicy::none, 1ull << 30);
+  EXPECT_NE(two.get(K::read, small, 1, PageSize::huge_2m, large).a, two.get(K::read, large, 1, PageSize::huge_2m, large).a);
 }
 
 }  // namespace
