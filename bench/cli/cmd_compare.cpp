@@ -195,29 +195,38 @@ void add_compare_command(CLI::App& app, CliState& state) {
   cmd->add_option("RESULTS", a->files, "BASE.json NEW.json (results files); in paired mode, after --: flags for `run`");
   cmd->add_option("--history", a->history, "History database (SQLite) of earlier runs: per-figure noise thresholds");
   cmd->add_option("--floor", a->floor, "Smallest relative change, in percent, that can gate (with history, paired)")
+      ->type_name("PCT")
       ->capture_default_str();
-  cmd->add_option("--floor-no-history", a->floor_no_history, "The floor without a history, in percent")->capture_default_str();
+  cmd->add_option("--floor-no-history", a->floor_no_history, "The floor without a history, in percent")
+      ->type_name("PCT")->capture_default_str();
   cmd->add_option("--floor-cache", a->floor_cache,
                   "Paired A/B: the floor, in percent, of L1/L2 figures (--floor: compute, dequant, clock)")
+      ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--floor-shared", a->floor_shared,
                   "Paired A/B: the floor, in percent, of L3, DRAM, GEMV/GEMM and roof-of-the-moment figures")
+      ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--max-steal", a->max_steal, "CPU steal, in percent of the run, above which a run is disturbed")
+      ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--max-busy", a->max_busy, "CPU time of other processes, in percent of the run, above which a run is disturbed")
+      ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--max-core-canary-drift", a->max_core_canary_drift,
                   "core canary (L2 read) change, in percent, above which the cores' throughput moved (compute, L1/L2 and "
                   "compute-bound GEMM figures not trusted)")
+      ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--max-canary-drift", a->max_canary_drift,
                   "DRAM canary change, in percent, above which the memory environment moved (L3/DRAM figures not trusted)")
+      ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--figures", a->figures, "Gate only these key figures (comma-separated ids)");
   cmd->add_flag("--fail-on-inconclusive", a->fail_on_inconclusive, "Exit 3 (not 0) on an inconclusive verdict");
   cmd->add_option("--row-threshold", a->row_threshold,
                   "Benchmark rows (and plain Google Benchmark files): relative change in percent a regression must exceed")
+      ->type_name("PCT")
       ->capture_default_str();
   add_deprecated_alias(cmd, "--threshold", "--row-threshold", a->row_threshold);
   cmd->add_option("--alpha", a->alpha, "Significance, a fraction (0.05, not 5%): family-wise over the key figures; U "

@@ -83,6 +83,7 @@ void add_fleet_command(CLI::App& app, CliState& state) {
       ->type_name("FILE");
   cmd->add_option("--below-median", args->below_median,
                   "Flag a node whose figure is more than this percent below its group's median")
+      ->type_name("PCT")
       ->capture_default_str();
   add_deprecated_alias(cmd, "--threshold", "--below-median", args->below_median);
   cmd->add_flag("--force", args->force, "Overwrite the --html, --json and --markdown files if they exist");

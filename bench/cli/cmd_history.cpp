@@ -31,22 +31,26 @@ std::chrono::milliseconds wait_of(double seconds) {
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
 }
 
+struct Args {
+  std::string results, db, svg, html, json, floor = "5", floor_no_history = "10", min_change = "5";
+  std::vector<std::string> figures;
+  double alpha = 0.05;
+  double wait = 30.0;
+  std::size_t last = 10;
+  bool force = false;
+};
+constexpr const char* db_help = "History database (SQLite; env ROOFLINE_HISTORY_DB)";
+constexpr const char* wait_help = "Seconds to wait for another process holding the database";
+
+void add_changes_command(CLI::App* cmd, const std::shared_ptr<Args>& args);
+void add_show_command(CLI::App* cmd, const std::shared_ptr<Args>& args);
+
 }  // namespace
 
 void add_history_command(CLI::App& app, CliState&) {
   auto* cmd = app.add_subcommand("history", "Record runs in a history database and chart their key figures");
   cmd->require_subcommand(1);
-  struct Args {
-    std::string results, db, svg, html, json, floor = "5", floor_no_history = "10", min_change = "5";
-    std::vector<std::string> figures;
-    double alpha = 0.05;
-    double wait = 30.0;
-    std::size_t last = 10;
-    bool force = false;
-  };
   auto args = std::make_shared<Args>();
-  const char* db_help = "History database (SQLite; env ROOFLINE_HISTORY_DB)";
-  const char* wait_help = "Seconds to wait for another process holding the database";
 
   auto* add = cmd->add_subcommand("add", "Add a results file's key figures to the history");
   add->add_option("RESULTS", args->results, "A roofline results file")->required();
@@ -66,8 +70,10 @@ void add_history_command(CLI::App& app, CliState&) {
 
   auto* calibrate = cmd->add_subcommand("calibrate", "Run-to-run spread of each key figure and the gate's A/A false-alarm rate");
   calibrate->add_option("--db", args->db, db_help)->envname("ROOFLINE_HISTORY_DB")->required();
-  calibrate->add_option("--floor", args->floor, "The gate's floor with history, in percent")->capture_default_str();
+  calibrate->add_option("--floor", args->floor, "The gate's floor with history, in percent")
+      ->type_name("PCT")->capture_default_str();
   calibrate->add_option("--floor-no-history", args->floor_no_history, "The gate's floor without history, in percent")
+      ->type_name("PCT")
       ->capture_default_str();
   calibrate->add_option("--alpha", args->alpha, "Family-wise alpha over the key figures, a fraction (0.05, not 5%)")
       ->capture_default_str();
@@ -82,10 +88,18 @@ void add_history_command(CLI::App& app, CliState&) {
     std::fwrite(text.data(), 1, text.size(), stdout);
   });
 
+  add_changes_command(cmd, args);
+  add_show_command(cmd, args);
+}
+
+namespace {
+
+void add_changes_command(CLI::App* cmd, const std::shared_ptr<Args>& args) {
   auto* changes = cmd->add_subcommand("changes", "Change points in each key figure's series (E-divisive means)");
   changes->add_option("--db", args->db, db_help)->envname("ROOFLINE_HISTORY_DB")->required();
   changes->add_option("--figure", args->figures, "Only these key figures (ids, as `history calibrate` lists them)");
   changes->add_option("--min-change", args->min_change, "Smallest change listed, in percent (median after vs before)")
+      ->type_name("PCT")
       ->capture_default_str();
   changes->add_option("--alpha", args->alpha,
                       "Significance: the permutation p-value a change must reach, a fraction (0.05, not 5%)")
@@ -108,6 +122,9 @@ void add_history_command(CLI::App& app, CliState&) {
     if (table) write_output(kStdout, render_changes_text(found), overwrite);
   });
 
+}
+
+void add_show_command(CLI::App* cmd, const std::shared_ptr<Args>& args) {
   auto* show = cmd->add_subcommand("show", "Print the key figures per run and chart their trend");
   show->add_option("--db", args->db, db_help)->envname("ROOFLINE_HISTORY_DB")->required();
   show->add_option("--last", args->last, "How many of the latest runs the table shows")->capture_default_str();
@@ -142,5 +159,7 @@ void add_history_command(CLI::App& app, CliState&) {
     }
   });
 }
+
+}  // namespace
 
 }  // namespace roofline::cli

@@ -270,7 +270,8 @@ void add_llm_command(CLI::App& app, CliState& state) {
       ->type_name("FILE");
   cmd->add_option("--json", a->json, "Write the answer as JSON to FILE (- : stdout, instead of the tables)")->type_name("FILE");
   cmd->add_flag("--measure", a->measure, "Time one layer at the model's shapes here and compare with the estimate");
-  cmd->add_option("--out", a->out, "With --measure: the results file (default: results/llm/<model>_<host>_<date>_<revision>.json)");
+  cmd->add_option("--out", a->out, "With --measure: the results file (default: results/llm/<model>_<host>_<date>_<revision>.json)")
+      ->type_name("FILE");
   cmd->add_option("--profile", a->profile, "With --measure: quick (5 repetitions of 0.1 s per step) or full (10 of 0.5 s)");
   cmd->add_option("--bind", a->bind, "With --measure: thread binding, compact (default), spread or none");
   cmd->add_option("--backends", a->backends, "With --measure: GEMM backends to use, the first that runs each precision "

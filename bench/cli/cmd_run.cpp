@@ -255,7 +255,7 @@ void add_run_command(CLI::App& app, CliState& state) {
   cmd->add_option("--gemm-shape", a->gemm_shape, "GEMM weights shape M,K (default: the profile's)");
   cmd->add_option("--batches", a->batches, "GEMM batch sizes N, e.g. 1,16,256 (default: 1,2,4,...,1024)");
   cmd->add_option("--backends", a->backends, "GEMM backends: eigen,onednn,openblas (default: all built)");
-  cmd->add_option("--out", a->out, "Results file (default: results/<host>_<date>_<revision>.json)");
+  cmd->add_option("--out", a->out, "Results file (default: results/<host>_<date>_<revision>.json)")->type_name("FILE");
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
   cmd->add_flag("--quiet", a->quiet, "No progress (on stderr: a line kept up to date on a terminal, one line per suite "
                                     "otherwise) and no summary");
