@@ -58,6 +58,8 @@ WeightFormat parse_weight_format(const std::string& text, const std::string& fla
   throw InputError(fmt::format("{} '{}': expected {}", flag, text, kAllowed));
 }
 
+const char* weight_format_names() { return kAllowed; }
+
 std::string dequant_family(const std::string& format) {
   for (const char* f : {"q8_0", "q4_0", "q4_k", "q5_k", "q6_k"}) {
     if (format == f) return format;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "conventions.hpp"
 #include "roofline/cli/cli.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline_git_revision.hpp"
@@ -23,7 +24,7 @@ std::string version_line() {
   return fmt::format("{} (commit {}, built {})", ROOFLINE_VERSION_STRING, ROOFLINE_GIT_REVISION, ROOFLINE_BUILD_DATE);
 }
 
-// Every --help ends with its exit codes (issue 63), the codes of roofline/common/errors.hpp as each command uses them.
+// Every --help ends with its exit codes, the codes of roofline/common/errors.hpp as each command uses them.
 constexpr const char* kBadInput = "2 bad input: one line on stderr naming the flag, file or field, nothing written";
 std::string exit_codes(const std::string& path) {
   if (path.empty()) {
@@ -82,7 +83,11 @@ int run_cli(int argc, char** argv) {
   add_devices_command(app, state);
   add_exit_code_footers(app, "");
   try {
-    app.parse(argc, argv);
+    // Old bare output switches (`--json` printing to stdout) become `--json -`, with their deprecation line.
+    std::vector<std::string> args = rewrite_bare_output_flags(std::vector<std::string>(argv, argv + argc));
+    std::vector<const char*> rewritten;
+    for (const std::string& a : args) rewritten.push_back(a.c_str());
+    app.parse(static_cast<int>(rewritten.size()), rewritten.data());
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version (CallForHelp derives from Success)
   } catch (const CLI::ParseError& e) {

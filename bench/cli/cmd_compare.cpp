@@ -3,8 +3,8 @@
 // this machine. Exit 0: clean (or inconclusive, with a loud line); 1: regression; 3: inconclusive with
 // --fail-on-inconclusive, or paired rounds still undecided at their budget (0 with --allow-undecided); 2: bad
 // input, or runs from different machines without --allow-machine-mismatch.
-// Output: a terminal table, --markdown (CI step summary, PR comment) or --json, on stdout or atomically
-// into --out. --print-rerun prints, per regressed figure, the `run` flags that re-measure it
+// Output: a terminal table on stdout; --markdown FILE (CI step summary, PR comment) and --json FILE, `-` for
+// stdout in place of the table (the deprecated --out FILE took the one output on stdout). --print-rerun prints, per regressed figure, the `run` flags that re-measure it
 // (scripts/ci-regression's confirmation).
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "conventions.hpp"
 #include "roofline/common/atomic_file.hpp"
 #include "roofline/regress/compare.hpp"
 #include "roofline/history/history.hpp"
@@ -50,13 +51,15 @@ namespace {
 
 struct Args {
   std::vector<std::string> files;  // BASE NEW, or the run flags in paired mode
-  std::string threshold = "5", floor = "5", floor_no_history = "10", floor_cache = "10", floor_shared = "20", max_steal = "5", max_busy = "10", max_canary_drift = "10", max_core_canary_drift = "10", out, history, figures;
+  std::string json, markdown, text_out;  // destinations; text_out only through the deprecated --out
+  bool text_on_stdout = true;
+  std::string row_threshold = "5", floor = "5", floor_no_history = "10", floor_cache = "10", floor_shared = "20", max_steal = "5", max_busy = "10", max_canary_drift = "10", max_core_canary_drift = "10", out, history, figures;
   std::string base_bin, next_bin, runs_dir;
   double alpha = 0.05;
   int rounds = 6, max_rounds = 40;
   double budget = 420.0;
   unsigned seed = 0;
-  bool markdown = false, json = false, force = false, allow_mismatch = false, fail_on_inconclusive = false;
+  bool force = false, allow_mismatch = false, fail_on_inconclusive = false;
   bool print_rerun = false, allow_undecided = false;
 };
 
@@ -73,13 +76,28 @@ NoiseModel load_noise(const std::string& db, const ResultsDocument& next) {
   return noise_model(history_points(history_runs(db)), next, results_hash(next), db);
 }
 
-void emit(const Args& a, const std::string& output) {
-  if (a.out.empty()) {
-    std::fwrite(output.data(), 1, output.size(), stdout);
-    std::fflush(stdout);
-  } else {
-    write_file_atomically(a.out, output, a.force ? Overwrite::yes : Overwrite::no);
+// Where each output goes: --json and --markdown where given, the text on stdout unless one of them takes it;
+// the deprecated --out FILE takes the output that would go to stdout, and stdout stays empty.
+void resolve_destinations(Args& a) {
+  a.text_on_stdout = !stdout_taken({{"--json", a.json}, {"--markdown", a.markdown}});
+  if (!a.out.empty()) {
+    if (a.json == kStdout) a.json = a.out;
+    else if (a.markdown == kStdout) a.markdown = a.out;
+    else a.text_out = a.out;
+    a.text_on_stdout = false;
   }
+  const Overwrite overwrite = a.force ? Overwrite::yes : Overwrite::no;
+  if (!a.json.empty()) check_output(a.json, overwrite, "--json");
+  if (!a.markdown.empty()) check_output(a.markdown, overwrite, "--markdown");
+  if (!a.text_out.empty()) check_output(a.text_out, overwrite, "--out");
+}
+
+void emit(const Args& a, const std::string& text, const std::string& markdown, const std::string& json_text) {
+  const Overwrite overwrite = a.force ? Overwrite::yes : Overwrite::no;
+  if (!a.json.empty()) write_output(a.json, json_text, overwrite);
+  if (!a.markdown.empty()) write_output(a.markdown, markdown, overwrite);
+  if (!a.text_out.empty()) write_output(a.text_out, text, overwrite);
+  if (a.text_on_stdout) write_output(kStdout, text, overwrite);
 }
 
 void compare_files(const Args& a, const CompareOptions& options, CliState& state) {
@@ -95,10 +113,7 @@ void compare_files(const Args& a, const CompareOptions& options, CliState& state
   const ResultsDocument base = read_results(base_json, a.files[0]);
   if (!next) next = read_results(next_json, a.files[1]);
   const Comparison c = compare_runs(base, a.files[0], *next, a.files[1], options, with_history ? &noise : nullptr);
-  const std::string output = a.json       ? compare_to_json(c).dump(2) + "\n"
-                             : a.markdown ? render_compare_markdown(c)
-                                          : render_compare_text(c);
-  emit(a, output);
+  emit(a, render_compare_text(c), render_compare_markdown(c), compare_to_json(c).dump(2) + "\n");
   // The report (with the mismatch at its top) is out; now refuse to gate.
   if (!c.same_machine && !options.allow_machine_mismatch) throw InputError(machine_mismatch_error(c));
   if (a.print_rerun && c.gate) {
@@ -147,8 +162,7 @@ void compare_paired(const Args& a, const CompareOptions& options, CliState& stat
     head += fmt::format("configuration differs (compared; the figures both have are gated): {}\n",
                         fmt::join(r.configuration_differences, "; "));
   }
-  std::string output;
-  if (a.json) {
+  {
     json doc = gate_to_json(r.gate);
     doc["base_bin"] = a.base_bin;
     doc["new_bin"] = a.next_bin;
@@ -162,12 +176,10 @@ void compare_paired(const Args& a, const CompareOptions& options, CliState& stat
     doc["seconds"] = r.seconds;
     doc["stopped"] = r.stopped;
     doc["exit_code"] = exit_code(r.gate.outcome, options.fail_on_inconclusive, a.allow_undecided);
-    output = doc.dump(2) + "\n";
-  } else {
-    output = a.markdown ? "## roofline compare (paired A/B)\n\n" + markdown_escape(head) + "\n" + render_gate_markdown(r.gate)
-                        : head + "\n" + render_gate_text(r.gate);
+    emit(a, head + "\n" + render_gate_text(r.gate),
+         "## roofline compare (paired A/B)\n\n" + markdown_escape(head) + "\n" + render_gate_markdown(r.gate),
+         doc.dump(2) + "\n");
   }
-  emit(a, output);
   if (r.gate.outcome == Outcome::inconclusive || r.gate.outcome == Outcome::undecided) {
     std::fprintf(stderr, "roofline: %s\n", r.gate.verdict_line.c_str());
   }
@@ -180,34 +192,45 @@ void add_compare_command(CLI::App& app, CliState& state) {
   auto* cmd = app.add_subcommand(
       "compare", "Gate two runs on their key figures (or two builds, paired A/B); exit 1 on a regression");
   auto a = std::make_shared<Args>();
-  cmd->add_option("FILES", a->files, "BASE.json NEW.json; in paired mode, after --: flags for `run`");
+  cmd->add_option("RESULTS", a->files, "BASE.json NEW.json (results files); in paired mode, after --: flags for `run`");
   cmd->add_option("--history", a->history, "History database (SQLite) of earlier runs: per-figure noise thresholds");
   cmd->add_option("--floor", a->floor, "Smallest relative change, in percent, that can gate (with history, paired)")
+      ->type_name("PCT")
       ->capture_default_str();
-  cmd->add_option("--floor-no-history", a->floor_no_history, "The floor without a history, in percent")->capture_default_str();
+  cmd->add_option("--floor-no-history", a->floor_no_history, "The floor without a history, in percent")
+      ->type_name("PCT")->capture_default_str();
   cmd->add_option("--floor-cache", a->floor_cache,
                   "Paired A/B: the floor, in percent, of L1/L2 figures (--floor: compute, dequant, clock)")
+      ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--floor-shared", a->floor_shared,
                   "Paired A/B: the floor, in percent, of L3, DRAM, GEMV/GEMM and roof-of-the-moment figures")
+      ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--max-steal", a->max_steal, "CPU steal, in percent of the run, above which a run is disturbed")
+      ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--max-busy", a->max_busy, "CPU time of other processes, in percent of the run, above which a run is disturbed")
+      ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--max-core-canary-drift", a->max_core_canary_drift,
                   "core canary (L2 read) change, in percent, above which the cores' throughput moved (compute, L1/L2 and "
                   "compute-bound GEMM figures not trusted)")
+      ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--max-canary-drift", a->max_canary_drift,
                   "DRAM canary change, in percent, above which the memory environment moved (L3/DRAM figures not trusted)")
+      ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--figures", a->figures, "Gate only these key figures (comma-separated ids)");
   cmd->add_flag("--fail-on-inconclusive", a->fail_on_inconclusive, "Exit 3 (not 0) on an inconclusive verdict");
-  cmd->add_option("--threshold", a->threshold,
+  cmd->add_option("--row-threshold", a->row_threshold,
                   "Benchmark rows (and plain Google Benchmark files): relative change in percent a regression must exceed")
+      ->type_name("PCT")
       ->capture_default_str();
-  cmd->add_option("--alpha", a->alpha, "Significance: family-wise over the key figures; U test of benchmark rows")
+  add_deprecated_alias(cmd, "--threshold", "--row-threshold", a->row_threshold);
+  cmd->add_option("--alpha", a->alpha, "Significance, a fraction (0.05, not 5%): family-wise over the key figures; U "
+                                       "test of benchmark rows")
       ->capture_default_str();
   cmd->add_option("--base-bin", a->base_bin, "Paired A/B: the baseline roofline executable");
   cmd->add_option("--new-bin", a->next_bin, "Paired A/B: the new roofline executable");
@@ -218,15 +241,17 @@ void add_compare_command(CLI::App& app, CliState& state) {
                 "Paired A/B: exit 0 (not 3) when figures are still undecided at the budget");
   cmd->add_option("--runs-dir", a->runs_dir, "Paired A/B: keep the rounds' results files in this folder");
   cmd->add_option("--seed", a->seed, "Paired A/B: seed of the per-round order (default: random)");
-  auto* md = cmd->add_flag("--markdown", a->markdown, "Markdown output (CI step summary, PR comment)");
-  cmd->add_flag("--json", a->json, "JSON output")->excludes(md);
-  cmd->add_option("--out", a->out, "Write the output to this file (atomically) instead of stdout");
-  cmd->add_flag("--force", a->force, "Overwrite --out if it exists");
+  cmd->add_option("--markdown", a->markdown, "Write the comparison as Markdown (CI step summary, PR comment) to FILE "
+                                             "(- : stdout, instead of the table)")->type_name("FILE");
+  cmd->add_option("--json", a->json, "Write the comparison as JSON to FILE (- : stdout, instead of the table)")
+      ->type_name("FILE");
+  add_deprecated_alias(cmd, "--out", "--json FILE or --markdown FILE (the table: redirect stdout)", a->out);
+  cmd->add_flag("--force", a->force, "Overwrite the --json and --markdown files if they exist");
   cmd->add_flag("--allow-machine-mismatch", a->allow_mismatch, "Gate even when the runs come from different machines");
   cmd->add_flag("--print-rerun", a->print_rerun, "Print 'rerun ID FLAGS' for each regressed key figure");
   cmd->callback([a, &state] {
     CompareOptions options;
-    options.threshold = parse_percent("--threshold", a->threshold);
+    options.threshold = parse_percent("--row-threshold", a->row_threshold);
     options.alpha = a->alpha;
     options.allow_machine_mismatch = a->allow_mismatch;
     options.fail_on_inconclusive = a->fail_on_inconclusive;
@@ -241,7 +266,7 @@ void add_compare_command(CLI::App& app, CliState& state) {
     options.gate.alpha = a->alpha;
     if (!(a->alpha > 0.0 && a->alpha < 1.0)) throw InputError("--alpha must be between 0 and 1");
     if (!a->figures.empty()) options.gate.only_figures = parse_name_list(a->figures, "--figures");
-    if (!a->out.empty()) check_destination(a->out, a->force ? Overwrite::yes : Overwrite::no, "--out");
+    resolve_destinations(*a);
     if (!a->base_bin.empty() || !a->next_bin.empty()) {
       compare_paired(*a, options, state);
     } else {

@@ -59,7 +59,7 @@ std::string format_target(const TargetFacts& f) {
 void add_devices_command(CLI::App& app, CliState&) {
   add_listing_command(
       app, "devices", "List the targets this build can measure: the CPU, OpenCL and CUDA devices",
-      "Print the targets and their facts as JSON",
+      "Write the targets and their facts as JSON",
       [] {
         const Listing l = list_everything();
         std::string out;

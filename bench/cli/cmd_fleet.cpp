@@ -1,4 +1,4 @@
-// `roofline fleet FILES... [--html F] [--json F] [--markdown] [--threshold PCT]`: the fleet analysis
+// `roofline fleet RESULTS... [--html F] [--json F] [--markdown F] [--below-median PCT]`: the fleet analysis
 // (analysis/fleet/fleet.cpp) on per-node results files gathered any way, or on fleet files from `run --mpi`.
 // Exit 0: every node in line; 1: a node flagged or a rank failed; 2: bad input (nothing written). Also the
 // end of `run --mpi` on rank 0: the fleet file, its report and summary.
@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "conventions.hpp"
 #include "roofline/fleet/fleet.hpp"
 #include "roofline/common/errors.hpp"
 
@@ -71,40 +72,46 @@ void add_fleet_command(CLI::App& app, CliState& state) {
                                           "and say why; exit 1 when a node is flagged");
   struct Args {
     std::vector<std::string> files;
-    std::string html, json_out, threshold = "5";
-    bool markdown = false, force = false;
+    std::string html, json_out, markdown, below_median = "5";
+    bool force = false;
   };
   auto args = std::make_shared<Args>();
-  cmd->add_option("FILES", args->files, "Results files (one per node) and/or fleet files from `run --mpi`")->required();
-  cmd->add_option("--html", args->html, "Write the fleet report (self-contained HTML) to this file");
-  cmd->add_option("--json", args->json_out, "Write the analysis as JSON to this file");
-  cmd->add_flag("--markdown", args->markdown, "Markdown on stdout (CI step summary) instead of the text table");
-  cmd->add_option("--threshold", args->threshold, "Percent below the group median a figure must be to be flagged")
+  cmd->add_option("RESULTS", args->files, "Results files (one per node) and/or fleet files from `run --mpi`")->required();
+  cmd->add_option("--html", args->html, "Write the fleet report (self-contained HTML) to FILE (- : stdout)")->type_name("FILE");
+  cmd->add_option("--json", args->json_out, "Write the analysis as JSON to FILE (- : stdout)")->type_name("FILE");
+  cmd->add_option("--markdown", args->markdown, "Write the analysis as Markdown (CI step summary) to FILE (- : stdout)")
+      ->type_name("FILE");
+  cmd->add_option("--below-median", args->below_median,
+                  "Flag a node whose figure is more than this percent below its group's median")
+      ->type_name("PCT")
       ->capture_default_str();
-  cmd->add_flag("--force", args->force, "Overwrite --html and --json if they exist");
+  add_deprecated_alias(cmd, "--threshold", "--below-median", args->below_median);
+  cmd->add_flag("--force", args->force, "Overwrite the --html, --json and --markdown files if they exist");
   cmd->callback([args, cmd, &state] {
-    for (const char* flag : {"--html", "--json", "--threshold"}) {
+    for (const char* flag : {"--html", "--json", "--markdown", "--below-median", "--threshold"}) {
       const CLI::Option* opt = cmd->get_option(flag);
       if (opt->count() > 0 && opt->as<std::string>().find_first_not_of(' ') == std::string::npos) {
         throw InputError(fmt::format("{}: empty value", flag));
       }
     }
     FleetOptions options;
-    options.threshold = parse_percent("--threshold", args->threshold);
+    options.threshold = parse_percent("--below-median", args->below_median);
     const Overwrite overwrite = args->force ? Overwrite::yes : Overwrite::no;
-    if (!args->html.empty()) check_destination(args->html, overwrite, "--html");
-    if (!args->json_out.empty()) check_destination(args->json_out, overwrite, "--json");
+    const bool table = !stdout_taken({{"--html", args->html}, {"--json", args->json_out}, {"--markdown", args->markdown}});
+    if (!args->html.empty()) check_output(args->html, overwrite, "--html");
+    if (!args->json_out.empty()) check_output(args->json_out, overwrite, "--json");
+    if (!args->markdown.empty()) check_output(args->markdown, overwrite, "--markdown");
 
     std::vector<fs::path> files(args->files.begin(), args->files.end());
     // Everything is read and analysed before anything is written: bad input leaves no file behind.
     const FleetAnalysis analysis = analyze_fleet(load_fleet_inputs(files), options);
     const std::string html = args->html.empty() ? "" : render_fleet_html(analysis);
     const std::string json_text = args->json_out.empty() ? "" : fleet_to_json(analysis).dump(2) + "\n";
-    const std::string out = args->markdown ? render_fleet_markdown(analysis) : render_fleet_text(analysis);
-    if (!args->html.empty()) write_file_atomically(args->html, html, overwrite);
-    if (!args->json_out.empty()) write_file_atomically(args->json_out, json_text, overwrite);
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
+    const std::string markdown = args->markdown.empty() ? "" : render_fleet_markdown(analysis);
+    if (!args->html.empty()) write_output(args->html, html, overwrite);
+    if (!args->json_out.empty()) write_output(args->json_out, json_text, overwrite);
+    if (!args->markdown.empty()) write_output(args->markdown, markdown, overwrite);
+    if (table) write_output(kStdout, render_fleet_text(analysis), overwrite);
     state.exit_code = analysis.exit_code();
   });
 }

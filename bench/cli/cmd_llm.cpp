@@ -1,6 +1,6 @@
 // `roofline llm --config CONFIG`: LLM inference bounds from a results file's measured roofline (parameters,
 // KV cache, decode tokens/s per batch and its bound, the batch where decode turns compute-bound, prefill
-// time), as tables, --json or an --html page; --measure times one layer at the model's real shapes on
+// time), as tables, --json FILE or an --html FILE page (`-`: stdout); --list-models prints the shipped models; --measure times one layer at the model's real shapes on
 // this machine through the harness (cmd_llm_measure.cpp), writes its results file and sets the measured
 // seconds beside the estimate (--measured reads such a file back). Every input is checked, and the destinations
 // too, before anything is measured or written.
@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "conventions.hpp"
 #include "llm_measure.hpp"
 #include "roofline/common/atomic_file.hpp"
 #include "roofline/common/errors.hpp"
@@ -47,7 +48,8 @@ struct LlmArgs {
   std::string draft, accept, draft_tokens;
   std::string out, profile = "quick", bind = "compact", backends;  // --measure's
   std::string measured;  // --measured: a file --measure wrote, read back
-  bool json = false, measure = false, force = false, measure_flags = false;
+  std::string json;      // --json FILE
+  bool measure = false, force = false, measure_flags = false, list_models = false;
 };
 
 Precision parse_kv_precision(const std::string& text, const char* flag) {
@@ -194,7 +196,9 @@ void run_llm(const LlmArgs& a, CliState& state) {
   const llm::RoofSource roof = parse_roof(a.roof);
   if (!a.observed.empty()) request.observed = llm::parse_observed(a.observed);
   const Overwrite overwrite = a.force ? Overwrite::yes : Overwrite::no;
-  if (!a.html.empty()) check_destination(a.html, overwrite, "--html");
+  const bool table = !stdout_taken({{"--html", a.html}, {"--json", a.json}});
+  if (!a.html.empty()) check_output(a.html, overwrite, "--html");
+  if (!a.json.empty()) check_output(a.json, overwrite, "--json");
 
   llm::ModelConfig config = llm::load_config(model_config_path(a.config));
   set_speculative(a, request);
@@ -224,12 +228,12 @@ void run_llm(const LlmArgs& a, CliState& state) {
     throw InputError("--out, --profile, --bind and --backends go with --measure (they say where and how the chain is measured)");
   }
 
-  if (!a.html.empty()) write_file_atomically(a.html, llm::render_llm_page(answer), overwrite);
-  if (a.json) {
-    std::printf("%s\n", llm::to_json(answer).dump(2).c_str());
-  } else {
+  if (!a.html.empty()) write_output(a.html, llm::render_llm_page(answer), overwrite);
+  if (!a.json.empty()) write_output(a.json, llm::to_json(answer).dump(2) + "\n", overwrite);
+  if (table) {
     std::fputs(llm::render_llm_text(answer).c_str(), stdout);
     if (!a.html.empty()) std::printf("html     %s\n", a.html.c_str());
+    if (!a.json.empty()) std::printf("json     %s\n", a.json.c_str());
     if (a.measure) std::printf("results  %s\n", answer.measured->run->results_file.c_str());
   }
 }
@@ -239,12 +243,13 @@ void run_llm(const LlmArgs& a, CliState& state) {
 void add_llm_command(CLI::App& app, CliState& state) {
   auto* cmd = app.add_subcommand("llm", "LLM inference bounds (decode per batch, prefill) from a run's measured roofline");
   auto a = std::make_shared<LlmArgs>();
-  cmd->add_option("--config", a->config, "A Hugging Face config.json, or a shipped model: llama-2-7b, llama-2-70b, "
-                                         "llama-3-8b, llama-3.2-1b, mistral-7b, mixtral-8x7b, qwen2-7b, qwen1.5-moe-a2.7b, "
-                                         "deepseek-moe-16b, gemma-7b, gemma-2-9b, phi-3-mini-4k")->required();
+  cmd->add_option("--config", a->config, "A Hugging Face config.json, or the name of a shipped model (--list-models "
+                                         "prints them)");
+  cmd->add_flag("--list-models", a->list_models, "Print the names of the shipped model configs and exit");
   cmd->add_option("--results", a->results, "A results file of `roofline run` (default: the newest in results/)");
-  cmd->add_option("--weights", a->weights, "How the weights are stored: bf16 (default), fp32, int8, or quantized: q8_0, "
-                                           "q4_0, q4_k, q5_k, q6_k (llama.cpp), fp8, int4-gG (G weights per fp16 scale)");
+  cmd->add_option("--weights", a->weights, fmt::format("How the weights are stored (default bf16): {}; q* are llama.cpp's "
+                                                       "blocks, int4-gG has one fp16 scale per G weights",
+                                                       llm::weight_format_names()));
   cmd->add_option("--keep", a->keep, "Tensors stored in another format than --weights: embed=FORMAT,lm_head=FORMAT");
   cmd->add_option("--routing", a->routing, "Experts a MoE step touches per layer: uniform (default, E(1-(1-k/E)^T) for T "
                                            "tokens), best (k), worst (min(E, T k)), touched=N (measured)");
@@ -252,7 +257,8 @@ void add_llm_command(CLI::App& app, CliState& state) {
   cmd->add_option("--observed", a->observed, "Measured speeds, decode=TPS[,prefill=TPS] (tokens/s at the one --batches "
                                              "and --prompt): their MBU, MFU and nearest bound");
   cmd->add_option("--draft", a->draft, "Speculative decoding: the draft model's config (with --accept, --draft-tokens)");
-  cmd->add_option("--accept", a->accept, "Speculative decoding: the probability a drafted token is accepted, in (0, 1]");
+  cmd->add_option("--accept", a->accept, "Speculative decoding: the probability a drafted token is accepted, a fraction "
+                                         "in (0, 1] (0.7, not 70%)");
   cmd->add_option("--draft-tokens", a->draft_tokens, "Speculative decoding: tokens K drafted per target step");
   cmd->add_option("--kv", a->kv, "Precision of the KV cache: bf16 (default), fp32, int8");
   cmd->add_option("--batches", a->batches, "Decode batches (sequences), e.g. 1,8,64 (default)");
@@ -260,18 +266,25 @@ void add_llm_command(CLI::App& app, CliState& state) {
   cmd->add_option("--prompt", a->prompt, "Prompt tokens for prefill, e.g. 512 (default) or 128,512");
   cmd->add_option("--threads", a->threads, "Thread count whose ceilings to use (default: the largest with a DRAM roof)");
   cmd->add_option("--roof", a->roof, "Compute roof: peak (FMA-kernel ceiling, default) or gemm (best GEMM the run attained)");
-  cmd->add_option("--html", a->html, "Also write a self-contained HTML page here");
-  cmd->add_flag("--json", a->json, "Print the answer as JSON instead of tables");
+  cmd->add_option("--html", a->html, "Write a self-contained HTML page to FILE (- : stdout, instead of the tables)")
+      ->type_name("FILE");
+  cmd->add_option("--json", a->json, "Write the answer as JSON to FILE (- : stdout, instead of the tables)")->type_name("FILE");
   cmd->add_flag("--measure", a->measure, "Time one layer at the model's shapes here and compare with the estimate");
-  cmd->add_option("--out", a->out, "With --measure: the results file (default: results/llm/<model>_<host>_<date>_<revision>.json)");
+  cmd->add_option("--out", a->out, "With --measure: the results file (default: results/llm/<model>_<host>_<date>_<revision>.json)")
+      ->type_name("FILE");
   cmd->add_option("--profile", a->profile, "With --measure: quick (5 repetitions of 0.1 s per step) or full (10 of 0.5 s)");
   cmd->add_option("--bind", a->bind, "With --measure: thread binding, compact (default), spread or none");
   cmd->add_option("--backends", a->backends, "With --measure: GEMM backends to use, the first that runs each precision "
                                              "(default: eigen for fp32, onednn for bf16 and int8)");
   cmd->add_option("--measured", a->measured, "A results file of --measure (this model, --weights and --kv): its steps beside "
                                              "the estimate again, nothing measured");
-  cmd->add_flag("--force", a->force, "Overwrite an existing --html or --out file");
+  cmd->add_flag("--force", a->force, "Overwrite an existing --html, --json or --out file");
   cmd->callback([a, cmd, &state] {
+    if (a->list_models) {
+      for (const std::string& name : data_file_names("models")) std::printf("%s\n", name.c_str());
+      return;
+    }
+    if (a->config.empty()) throw InputError("--config is required (a config.json or a shipped model: --list-models)");
     for (const char* flag : {"--out", "--profile", "--bind", "--backends"}) {
       const CLI::Option* opt = cmd->get_option(flag);
       if (opt->count() > 0 && opt->as<std::string>().find_first_not_of(' ') == std::string::npos) {

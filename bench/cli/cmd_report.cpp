@@ -1,7 +1,8 @@
 // `roofline report RESULTS.json`: re-renders a results file, on any machine, long after the run: the HTML
 // report (default: RESULTS.html beside the file), the roofline chart as SVG, CSV of every benchmark point,
 // the terminal summary (--text), and the results file itself (--json; with --rederive, the repaired file
-// with this version's roofline section, so old runs can be compared with new ones). With --spec, the datasheet figures are set beside the measured ones.
+// with this version's roofline section, so old runs can be compared with new ones); each output FILE may be `-`
+// (stdout). With --spec, the datasheet figures are set beside the measured ones (--list-specs: the shipped ones).
 // All inputs are read and all destinations checked before anything is written, so bad input leaves no
 // half-written output.
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "conventions.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "roofline/common/atomic_file.hpp"
 #include "roofline/common/errors.hpp"
@@ -33,6 +35,7 @@ struct ReportArgs {
   bool text = false;
   bool force = false;
   bool rederive = false;
+  bool list_specs = false;
 };
 
 struct Output {
@@ -66,7 +69,13 @@ void run_report(const ReportArgs& a) {
     outputs.push_back({html, "report", ""});
   }
   const Overwrite overwrite = a.force ? Overwrite::yes : Overwrite::no;
+  std::vector<std::pair<std::string, std::string>> destinations;
+  for (const Output& o : outputs) destinations.emplace_back(o.flag, o.path.string());
+  if (a.text) destinations.emplace_back("--text", kStdout);
+  const bool to_stdout = stdout_taken(destinations);
   for (std::size_t i = 0; i < outputs.size(); ++i) {
+    check_output(outputs[i].path.string(), overwrite, outputs[i].flag);
+    if (outputs[i].path == kStdout) continue;
     for (std::size_t j = 0; j < i; ++j) {
       if (fs::weakly_canonical(outputs[i].path) == fs::weakly_canonical(outputs[j].path)) {
         throw InputError(fmt::format("{} and {} name the same file {}", outputs[j].flag, outputs[i].flag,
@@ -76,7 +85,6 @@ void run_report(const ReportArgs& a) {
     if (fs::weakly_canonical(outputs[i].path) == fs::weakly_canonical(a.results)) {
       throw InputError(fmt::format("{}: {} would overwrite the results file", outputs[i].flag, outputs[i].path.string()));
     }
-    check_destination(outputs[i].path, overwrite, outputs[i].flag);
   }
   // Render everything before writing anything.
   for (Output& o : outputs) {
@@ -88,7 +96,8 @@ void run_report(const ReportArgs& a) {
   if (a.text) std::fputs(render_text_summary(results, spec).c_str(), stdout);
   warn_roof_violations(results, a.text);
   for (const Output& o : outputs) {
-    write_file_atomically(o.path, o.content, overwrite);
+    write_output(o.path.string(), o.content, overwrite);
+    if (to_stdout) continue;  // the output on stdout is the whole of stdout
     const char* what = o.flag == "--svg" ? "chart" : o.flag == "--csv" ? "csv" : o.flag == "--json" ? "results" : "report";
     std::printf("%-8s %s\n", what, o.path.string().c_str());
   }
@@ -114,20 +123,31 @@ void warn_roof_violations(const ResultsDocument& results, bool summary) {
 void add_report_command(CLI::App& app, CliState&) {
   auto* cmd = app.add_subcommand("report", "Render a results file: HTML report (default), SVG chart, CSV, text summary");
   auto a = std::make_shared<ReportArgs>();
-  cmd->add_option("results", a->results, "A results file written by `roofline run`")->required();
-  cmd->add_option("--html", a->html, "Write the self-contained HTML report here (default: RESULTS.html beside the file)");
-  cmd->add_option("--svg", a->svg, "Write the roofline chart alone as SVG here");
-  cmd->add_option("--csv", a->csv, "Write one CSV row per benchmark point, with all counters, here");
+  cmd->add_option("RESULTS", a->results, "A results file written by `roofline run`");
+  cmd->add_option("--html", a->html, "Write the self-contained HTML report to FILE (- : stdout; default: RESULTS.html "
+                                     "beside the file)")->type_name("FILE");
+  cmd->add_option("--svg", a->svg, "Write the roofline chart alone as SVG to FILE (- : stdout)")->type_name("FILE");
+  cmd->add_option("--csv", a->csv, "Write one CSV row per benchmark point, with all counters, to FILE (- : stdout)")
+      ->type_name("FILE");
   cmd->add_option("--json", a->json,
-                  "Write the results file here (with --rederive: with the re-derived roofline section)");
+                  "Write the results file to FILE (- : stdout; with --rederive: with the re-derived roofline section)")
+      ->type_name("FILE");
   cmd->add_option("--spec", a->spec,
                   "Advertised figures to compare with: a spec file (JSON; see analysis/specs/README.md) or the name of "
-                  "a shipped one (e.g. intel-xeon-8592plus-emerald-rapids)");
+                  "a shipped one (--list-specs prints them)");
+  cmd->add_flag("--list-specs", a->list_specs, "Print the names of the shipped spec files and exit");
   cmd->add_flag("--text", a->text, "Print the summary tables to the terminal");
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
   cmd->add_flag("--rederive", a->rederive,
                 "Derive the roofline section again from the file's benchmarks with this version's analysis");
-  cmd->callback([a] { run_report(*a); });
+  cmd->callback([a] {
+    if (a->list_specs) {
+      for (const std::string& name : data_file_names("specs")) std::printf("%s\n", name.c_str());
+      return;
+    }
+    if (a->results.empty()) throw InputError("report: give a RESULTS file (see roofline report --help)");
+    run_report(*a);
+  });
 }
 
 }  // namespace roofline::cli

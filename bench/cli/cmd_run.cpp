@@ -85,6 +85,13 @@ Measured measure_and_derive(const MachineFacts& machine, const RunConfig& config
 
 namespace {
 
+// The ISA levels --max-isa takes, lowest first, from the vocabulary (scalar ... amx).
+std::string isa_names() {
+  std::vector<std::string_view> names;
+  for (int i = 0; i <= static_cast<int>(Isa::amx); ++i) names.push_back(to_string(static_cast<Isa>(i)));
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
 RunConfig make_config(const RunArgs& a, const MachineFacts& m) {
   RunConfig c;
   c.profile = parse_profile(a.profile);
@@ -94,7 +101,7 @@ RunConfig make_config(const RunArgs& a, const MachineFacts& m) {
                                       : parse_thread_list(a.threads, m.pus);
   if (!a.max_isa.empty()) {
     const auto isa = parse_isa(a.max_isa);
-    if (!isa) throw InputError(fmt::format("--max-isa '{}': expected scalar, sse, avx2, avx_vnni, avx512 or amx", a.max_isa));
+    if (!isa) throw InputError(fmt::format("--max-isa '{}': expected one of {}", a.max_isa, isa_names()));
     c.max_isa = *isa;
   }
   c.features = m.isa.capped(c.max_isa);
@@ -237,9 +244,10 @@ void add_run_command(CLI::App& app, CliState& state) {
   cmd->add_option("--threads", a->threads, "Thread counts to measure, e.g. 1,2 or all (default: 1 and all cores)")
       ->envname("ROOFLINE_THREADS");
   cmd->add_option("--bind", a->bind, "Thread binding: compact, spread or none")->envname("ROOFLINE_BIND")->capture_default_str();
-  cmd->add_option("--max-isa", a->max_isa, "Highest ISA kernels may use: scalar, sse, avx2, avx_vnni, avx512, amx (default; avx512 also caps oneDNN below AMX)")
+  cmd->add_option("--max-isa", a->max_isa, fmt::format("Highest ISA kernels may use: {} (default: the highest this CPU "
+                                                       "has; avx512 also caps oneDNN below AMX)", isa_names()))
       ->envname("ROOFLINE_MAX_ISA");
-  // The list comes from the harness's own (issue 63: a help text that restated it had lost two suites).
+  // The list comes from the harness's own: a help text that restated it had lost two suites.
   cmd->add_option("--suites", a->suites,
                   fmt::format("Suites to run: {} (default: all; transfer and latency are the --target devices')",
                               fmt::join(kSuiteNames, ",")));
@@ -247,7 +255,7 @@ void add_run_command(CLI::App& app, CliState& state) {
   cmd->add_option("--gemm-shape", a->gemm_shape, "GEMM weights shape M,K (default: the profile's)");
   cmd->add_option("--batches", a->batches, "GEMM batch sizes N, e.g. 1,16,256 (default: 1,2,4,...,1024)");
   cmd->add_option("--backends", a->backends, "GEMM backends: eigen,onednn,openblas (default: all built)");
-  cmd->add_option("--out", a->out, "Results file (default: results/<host>_<date>_<revision>.json)");
+  cmd->add_option("--out", a->out, "Results file (default: results/<host>_<date>_<revision>.json)")->type_name("FILE");
   cmd->add_flag("--force", a->force, "Overwrite existing output files");
   cmd->add_flag("--quiet", a->quiet, "No progress (on stderr: a line kept up to date on a terminal, one line per suite "
                                     "otherwise) and no summary");

@@ -38,7 +38,7 @@ void add_llm_command(CLI::App& app, CliState& state);
 void add_fleet_command(CLI::App& app, CliState& state);
 void add_devices_command(CLI::App& app, CliState& state);
 
-// A listing subcommand (machine, devices): `--json` chooses which of the two printers runs.
+// A listing subcommand (machine, devices): the text on stdout, or with `--json FILE` the JSON (`-`: stdout).
 void add_listing_command(CLI::App& app, const std::string& name, const std::string& help, const std::string& json_help,
                          std::function<std::string()> text, std::function<nlohmann::json()> as_json);
 

@@ -34,17 +34,17 @@ case "$command:$format" in
   report:text) "$exe" report "${files[0]}" --rederive --text >out ;;
   report:csv) "$exe" report "${files[0]}" --rederive --csv out --force >/dev/null ;;
   compare:text) with_exit_code "$exe" compare "${files[@]}" >out 2>&1 ;;
-  compare:markdown) with_exit_code "$exe" compare "${files[@]}" --markdown >out 2>&1 ;;
+  compare:markdown) with_exit_code "$exe" compare "${files[@]}" --markdown - >out 2>&1 ;;
   fleet:text) with_exit_code "$exe" fleet "${files[@]}" >out 2>&1 ;;
-  fleet:markdown) with_exit_code "$exe" fleet "${files[@]}" --markdown >out 2>&1 ;;
+  fleet:markdown) with_exit_code "$exe" fleet "${files[@]}" --markdown - >out 2>&1 ;;
   llm:text) "$exe" llm --config "${files[0]}" --results "${files[1]}" >out ;;
-  llm:json) "$exe" llm --config "${files[0]}" --results "${files[1]}" --json >out ;;
+  llm:json) "$exe" llm --config "${files[0]}" --results "${files[1]}" --json - >out ;;
   llm-q8_0:text) "$exe" llm --config "${files[0]}" --results "${files[1]}" --weights q8_0 --batches 1,8 >out ;;
   # A recorded `llm --measure` file of quantized weights read back beside the estimate: llm-measured-<format>.
   llm-measured-*:text) "$exe" llm --config "${files[0]}" --results "${files[1]}" --weights "${command#llm-measured-}" \
     --measured "${files[2]}" >out ;;
   llm-measured-*:json) "$exe" llm --config "${files[0]}" --results "${files[1]}" --weights "${command#llm-measured-}" \
-    --measured "${files[2]}" --json >out ;;
+    --measured "${files[2]}" --json - >out ;;
   *) echo "golden.sh: unknown command and format '$command $format'" >&2; exit 2 ;;
 esac
 expected="$root/tests/golden/expected/$name.$format"

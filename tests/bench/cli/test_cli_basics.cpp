@@ -95,7 +95,7 @@ TEST(CliBasics, MachinePrintsFactsWithSources) {
   EXPECT_NE(r.out.find("topology"), std::string::npos);
   EXPECT_NE(r.out.find("[source: "), std::string::npos);
   EXPECT_NE(r.out.find("isa"), std::string::npos);
-  r = run_cli({"machine", "--json"});
+  r = run_cli({"machine", "--json", "-"});
   ASSERT_EQ(r.exit_code, 0);
   const json j = json::parse(r.out);
   EXPECT_GT(j["cores"].get<int>(), 0);

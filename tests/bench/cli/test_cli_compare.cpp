@@ -54,24 +54,24 @@ TEST(CliCompare, FewRepetitionsAreMarkedLowConfidence) {
 }
 
 TEST(CliCompare, MarkdownAndJsonOutput) {
-  const CliResult md = compare("base.json", "slow20.json", {"--markdown"});
+  const CliResult md = compare("base.json", "slow20.json", {"--markdown", "-"});
   EXPECT_EQ(md.exit_code, 1);
   EXPECT_NE(md.out.find("## roofline compare"), std::string::npos) << md.out;
   EXPECT_NE(md.out.find("|---|"), std::string::npos);
 
-  const CliResult js = compare("base.json", "slow20.json", {"--json"});
+  const CliResult js = compare("base.json", "slow20.json", {"--json", "-"});
   EXPECT_EQ(js.exit_code, 1);
   const auto doc = nlohmann::json::parse(js.out);
   EXPECT_EQ(doc["summary"]["regressions"], 1);
   EXPECT_EQ(doc["exit_code"], 1);
 
   TempDir dir;
-  const CliResult out = compare("base.json", "same.json", {"--markdown", "--out", (dir / "summary.md").string()});
+  const CliResult out = compare("base.json", "same.json", {"--markdown", (dir / "summary.md").string()});
   EXPECT_EQ(out.exit_code, 0) << out.err;
   EXPECT_NE(read_file(dir / "summary.md").find(":white_check_mark: no regression"), std::string::npos);
   // No overwrite without --force.
-  expect_one_line_error(compare("base.json", "same.json", {"--out", (dir / "summary.md").string()}));
-  EXPECT_EQ(compare("base.json", "same.json", {"--out", (dir / "summary.md").string(), "--force"}).exit_code, 0);
+  expect_one_line_error(compare("base.json", "same.json", {"--markdown", (dir / "summary.md").string()}));
+  EXPECT_EQ(compare("base.json", "same.json", {"--markdown", (dir / "summary.md").string(), "--force"}).exit_code, 0);
 }
 
 TEST(CliCompare, MachineMismatchRefusesToGateUnlessAllowed) {
@@ -85,7 +85,7 @@ TEST(CliCompare, MachineMismatchRefusesToGateUnlessAllowed) {
 }
 
 TEST(CliCompare, PlainGoogleBenchmarkJson) {
-  const CliResult r = compare("gbench_base.json", "gbench_new.json", {"--json"});
+  const CliResult r = compare("gbench_base.json", "gbench_new.json", {"--json", "-"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["base"]["kind"], "google_benchmark");
@@ -106,7 +106,7 @@ TEST(CliCompare, BadInputIsOneLineAndExitTwo) {
   expect_one_line_error(compare("base.json", "schema2.json"));
   expect_one_line_error(compare("base.json", "disjoint.json"));
   expect_one_line_error(compare("base.json", "missing.json"));
-  expect_one_line_error(compare("base.json", "same.json", {"--threshold", "five"}));
+  expect_one_line_error(compare("base.json", "same.json", {"--row-threshold", "five"}));
   const CliResult r = compare("base.json", "disjoint.json");
   EXPECT_NE(r.err.find("no benchmarks in common"), std::string::npos) << r.err;
 }

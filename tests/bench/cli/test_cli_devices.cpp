@@ -22,7 +22,7 @@ TEST(CliDevices, ListsTheCpuAndSaysWhatOfOpenCl) {
 }
 
 TEST(CliDevices, JsonListsTargetsWithFacts) {
-  const CliResult r = run_cli({"devices", "--json"});
+  const CliResult r = run_cli({"devices", "--json", "-"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
   ASSERT_TRUE(j["targets"].is_array());

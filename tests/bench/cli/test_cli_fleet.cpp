@@ -68,12 +68,12 @@ TEST(CliFleet, DramTwentyFivePercentBelowIsFlaggedWithItsCause) {
   EXPECT_EQ(j["nodes"][0]["figures"]["memory/DRAM/triad/threads:2"]["flagged"], true);
   EXPECT_NE(read_file(dir / "fleet.html").find("Roofline fleet: 6 node(s)"), std::string::npos);
   // 25 % is within a 30 % threshold.
-  EXPECT_EQ(fleet(files, {"--threshold", "30"}).exit_code, 0);
+  EXPECT_EQ(fleet(files, {"--below-median", "30"}).exit_code, 0);
 }
 
 TEST(CliFleet, MarkdownForCiSummaries) {
   TempDir dir;
-  const CliResult r = fleet(write_nodes(dir, fleet_with_slow_dram(3)), {"--markdown"});
+  const CliResult r = fleet(write_nodes(dir, fleet_with_slow_dram(3)), {"--markdown", "-"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(r.out.rfind("## Roofline fleet", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("- **FLAGGED** node-1"), std::string::npos) << r.out;
@@ -107,8 +107,8 @@ TEST(CliFleet, BadInputIsOneLineAndWritesNothing) {
   bare["roofline"]["memory_ceilings"] = json::array({{{"level", "DRAM"}, {"kernel", "read"}, {"threads", 2}, {"value", "fast"}}});
   write_file(dir / "bare.json", bare.dump());
   expect_one_line_error(fleet({good[0], (dir / "bare.json").string()}), "bare.json");
-  expect_one_line_error(fleet(good, {"--threshold", "abc"}), "--threshold");
-  expect_one_line_error(fleet(good, {"--threshold", "-5"}), "--threshold");
+  expect_one_line_error(fleet(good, {"--below-median", "abc"}), "--below-median");
+  expect_one_line_error(fleet(good, {"--below-median", "-5"}), "--below-median");
   write_file(html, "keep");
   expect_one_line_error(fleet(good, {"--html", html}), "exists");
   EXPECT_EQ(read_file(html), "keep");

@@ -44,7 +44,7 @@ TEST(CliGate, PairedRegressionIsDecidedAtTheFirstLookThatCan) {
 }
 
 TEST(CliGate, PairedSameBuildIsCleanWithEveryFigureOk) {
-  const CliResult r = paired("base.json", "same.json", {"--rounds", "3", "--max-rounds", "12", "--json"});
+  const CliResult r = paired("base.json", "same.json", {"--rounds", "3", "--max-rounds", "12", "--json", "-"});
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   const json doc = json::parse(r.out);
   EXPECT_EQ(doc["outcome"], "clean");
@@ -97,9 +97,9 @@ TEST(CliGate, InconclusiveIsLoudAndFailsOnlyWhenAsked) {
   EXPECT_TRUE(one_line(r.err)) << r.err;
   EXPECT_EQ(r.err.rfind("roofline: verdict: INCONCLUSIVE: environment disturbed", 0), 0u) << r.err;
   EXPECT_EQ(run_cli({"compare", kDir + "quiet_env.json", kDir + "disturbed.json", "--fail-on-inconclusive"}).exit_code, 3);
-  const CliResult md = run_cli({"compare", kDir + "quiet_env.json", kDir + "disturbed.json", "--markdown"});
+  const CliResult md = run_cli({"compare", kDir + "quiet_env.json", kDir + "disturbed.json", "--markdown", "-"});
   EXPECT_NE(md.out.find(":warning: inconclusive"), std::string::npos) << md.out.substr(0, 300);
-  const CliResult js = run_cli({"compare", kDir + "quiet_env.json", kDir + "disturbed.json", "--json"});
+  const CliResult js = run_cli({"compare", kDir + "quiet_env.json", kDir + "disturbed.json", "--json", "-"});
   EXPECT_EQ(json::parse(js.out)["verdict"], "inconclusive");
 }
 

@@ -56,7 +56,7 @@ TEST_F(CliHistoryChanges, ListsTheStepOfEachMemoryFigure) {
 }
 
 TEST_F(CliHistoryChanges, JsonOneFigureAndTheSizeFloor) {
-  const CliResult r = run_cli({"history", "changes", "--db", db_, "--figure", kTriad, "--json"});
+  const CliResult r = run_cli({"history", "changes", "--db", db_, "--figure", kTriad, "--json", "-"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
   EXPECT_EQ(j["figures"], 1);

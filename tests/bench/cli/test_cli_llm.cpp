@@ -17,7 +17,7 @@ const std::string kResults = (kData / "results_2t.json").string();
 
 nlohmann::json run_json(std::vector<std::string> args) {
   args.insert(args.begin(), "llm");
-  args.push_back("--json");
+  args.insert(args.end(), {"--json", "-"});
   const CliResult r = run_cli(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return nlohmann::json::parse(r.out);

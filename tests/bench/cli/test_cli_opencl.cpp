@@ -22,7 +22,7 @@ using nlohmann::json;
 // host's last-level cache, which some hosts report implausibly (a Zen 5 VM: 508 MiB of L3 per core; the facts then
 // give the level no size: tests/data/topology/zen5-oxide-2vcpu.xml reproduces it through HWLOC_XMLFILE).
 bool device_reports_a_cache(const std::string& target) {
-  const CliResult r = run_cli({"devices", "--json"});
+  const CliResult r = run_cli({"devices", "--json", "-"});
   if (r.exit_code != 0) return false;
   const json devices = json::parse(r.out);
   for (const json& t : devices["targets"]) {
@@ -36,7 +36,7 @@ bool device_reports_a_cache(const std::string& target) {
 
 // The first OpenCL target `roofline devices --json` lists, or "" (and why) when none.
 std::string first_opencl_target(std::string& why) {
-  const CliResult r = run_cli({"devices", "--json"});
+  const CliResult r = run_cli({"devices", "--json", "-"});
   if (r.exit_code != 0) {
     why = "roofline devices failed: " + r.err;
     return "";

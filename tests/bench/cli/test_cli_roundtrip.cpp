@@ -111,7 +111,7 @@ ReadBack read_back_through_every_command(const fs::path& file, const fs::path& d
   }
   // A/A: a file against itself is no regression, whatever the environment said (exit 0).
   rb.expect("compare (A/A)", run_cli({"compare", f, f}));
-  rb.expect("compare --json (A/A)", run_cli({"compare", f, f, "--json"}));
+  rb.expect("compare --json (A/A)", run_cli({"compare", f, f, "--json", "-"}));
   if (const std::string py = gbench_compare_py(); !py.empty()) {
     rb.expect("Google Benchmark's compare.py benchmarks", run_executable("/usr/bin/python3", {py, "benchmarks", f, f}, {}));
   }
@@ -125,7 +125,7 @@ ReadBack read_back_through_every_command(const fs::path& file, const fs::path& d
   llm.insert(llm.end(), llm_target.begin(), llm_target.end());
   rb.expect("llm", run_cli(llm));
   std::vector<std::string> llm_json = llm;
-  llm_json.push_back("--json");
+  llm_json.insert(llm_json.end(), {"--json", "-"});
   rb.expect("llm --json", run_cli(llm_json));
   rb.expect("fleet (two nodes)", run_cli({"fleet", f, as_other_node(file, dir).string()}));
   const std::string db = (dir / "history.db").string();

@@ -37,6 +37,8 @@ WeightFormat native_format(Precision p);
 // bf16, fp32, int8, q8_0, q4_0, q4_k, q5_k, q6_k, fp8, int4-gG (G a positive multiple of 8, at most
 // 4096). Throws InputError naming `flag` and what is allowed otherwise.
 WeightFormat parse_weight_format(const std::string& text, const std::string& flag);
+// The formats parse_weight_format accepts, as help texts and errors list them.
+const char* weight_format_names();
 
 // The dequant-dot kernel family that measures a format (roofline.dequant_ceilings' "format"): the format's
 // own name for q8_0, q4_0, q4_k, q5_k and q6_k, "int4" for every int4-gG (measured at G = 128; the scale per
