@@ -39,7 +39,7 @@ set(ROOFLINE_LAYER_USES
   "kernels/cpu=common kernels/cpu"
   "kernels/cuda=common kernels/cuda"
   "bench/facts=common facts"
-  "bench/harness=common kernels/cpu facts harness"
+  "bench/harness=common records kernels/cpu facts harness"
   "bench/targets/cpu=common kernels/cpu facts harness cpu"
   "bench/targets/opencl=common facts harness opencl"
   "bench/targets/cuda=common kernels/cuda harness cuda"

@@ -285,6 +285,47 @@ std::vector<const BenchmarkEntry*> benchmark_entries(const ResultsDocument& doc,
   return out;
 }
 
+void set_number(BenchmarkEntry& entry, const std::string& key, double value) {
+  bool typed = false;
+  visit_fields(entry, [&](const char* name, auto& member) {
+    if (key != name) return;
+    member.reset();
+    if constexpr (std::is_same_v<typename std::remove_reference_t<decltype(member)>::value_type, double>) {
+      if (std::isfinite(value)) {
+        member = value;
+        typed = true;
+      }
+    }
+  });
+  entry.integer_numbers.erase(key);
+  if (typed) entry.extra.erase(key);
+  else entry.extra[key] = std::isfinite(value) ? json(value) : json(nullptr);
+}
+
+void set_field(BenchmarkEntry& entry, const std::string& key, const json& value) {
+  bool typed = false;
+  visit_fields(entry, [&](const char* name, auto& member) {
+    if (key != name) return;
+    member.reset();
+    if (value.is_null()) return;  // null: kept in extra, as the reader keeps it
+    typename std::remove_reference_t<decltype(member)>::value_type read{};
+    std::set<std::string> ints;
+    try {
+      read_value(value, read, ReadContext{}, key, ints, key);
+    } catch (const Mismatch&) {
+      return;  // another kind than the member's: kept in extra, as the lenient reader keeps it
+    }
+    member = std::move(read);
+    std::erase_if(entry.integer_numbers, [&key](const std::string& path) {
+      return path == key || path.starts_with(key + ".") || path.starts_with(key + "[");
+    });
+    entry.integer_numbers.insert(ints.begin(), ints.end());
+    typed = true;
+  });
+  if (typed) entry.extra.erase(key);
+  else entry.extra[key] = value;
+}
+
 json to_json(const ResultsDocument& doc) {
   json j = doc.extra.is_object() ? doc.extra : json::object();
   j["context"] = write_object(doc.context);

@@ -127,8 +127,7 @@ FleetAnalysis analyze_fleet(std::vector<FleetNode> nodes, const FleetOptions& op
     const FleetNode& n = fleet.nodes[i];
     if (!n.ok) continue;
     try {
-      // key_figures.hpp reads the JSON a document writes (the key figures are not on the typed model yet).
-      for (KeyFigure& f : key_figures(to_json(n.results))) {
+      for (KeyFigure& f : key_figures(n.results)) {
         order[i].push_back(f.id);
         figures[i][f.id] = std::move(f);
       }

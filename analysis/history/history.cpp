@@ -241,11 +241,10 @@ std::vector<HistoryPoint> history_points(const std::vector<HistoryRun>& runs) {
 
 HistoryAddResult history_add(const fs::path& path, const ResultsDocument& results, const std::string& source,
                              std::chrono::milliseconds wait) {
-  // The key figures still read the file's JSON (key_figures.hpp; the canary and the identities read the document):
-  // the document written back, which is the file's own text, so its hash is the file's as before.
+  // The document written back is the file's own text, so its hash is the file's as before.
   const json doc = to_json(results);
   std::vector<HistoryFigure> figures;
-  for (const KeyFigure& f : key_figures(doc)) figures.push_back({f.id, f.label, f.value, f.unit, f.threads, f.group});
+  for (const KeyFigure& f : key_figures(results)) figures.push_back({f.id, f.label, f.value, f.unit, f.threads, f.group});
   // The run's memory state, for the gate's memory-environment check against the history (not gated).
   if (const double canary = canary_level(results); canary > 0.0) {
     figures.push_back({kCanaryFigureId, "DRAM triad canary (environment)", canary, "B/s", 0, "environment"});

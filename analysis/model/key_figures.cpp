@@ -348,6 +348,11 @@ std::vector<std::pair<std::string, double>> canary_points(const ResultsDocument&
   return out;
 }
 
+std::vector<KeyFigure> key_figures(const ResultsDocument& results) {
+  // The document written back is the file's own text (results_document.hpp): the same figures as the file's JSON.
+  return key_figures(to_json(results));
+}
+
 std::vector<KeyFigure> key_figures(const json& results) {
   const ResultsView view(results);
   return key_figures(view);

@@ -360,9 +360,8 @@ void judge_distrusting(Gate& g, const FigurePairs& pairs, const NoiseModel* nois
 }  // namespace
 
 Gate gate_runs(const ResultsDocument& base, const ResultsDocument& next, const NoiseModel* noise, const GateOptions& options) {
-  // key_figures.hpp reads the JSON a document writes (the key figures are not on the typed model yet).
-  const std::vector<KeyFigure> base_figures = key_figures(to_json(base));
-  std::vector<KeyFigure> next_figures = key_figures(to_json(next));
+  const std::vector<KeyFigure> base_figures = key_figures(base);
+  std::vector<KeyFigure> next_figures = key_figures(next);
   Gate g;
   g.level_changes = level_boundary_changes(base, next);
   g.level_starts = level_start_changes(base, next);

@@ -63,7 +63,7 @@ ResultsDocument run_one(const std::string& bin, const fs::path& out, const std::
 // between runs (the gate profile sweeps one size per octave) changes no figure's statistic, only its own noise.
 std::vector<KeyFigure> aligned_figures(const ResultsDocument& reference, const std::vector<KeyFigure>& reference_figures,
                                        const ResultsDocument& run) {
-  std::vector<KeyFigure> figures = key_figures(to_json(run));
+  std::vector<KeyFigure> figures = key_figures(run);
   if (&reference != &run) align_memory_figures(reference, reference_figures, run, figures);
   return figures;
 }
@@ -129,7 +129,7 @@ PairedResult run_paired(const PairedOptions& o, const GateOptions& gate, const s
     }
     if (r == 1) {
       reference = base;
-      reference_figures = key_figures(to_json(reference));
+      reference_figures = key_figures(reference);
     }
     add_round(result.rounds, reference, reference_figures, base, next, gate);
     result.rounds.round_seconds.push_back(elapsed() - round_start);

@@ -72,14 +72,14 @@ std::vector<std::string> wanted_suites(const Target& target, const RunConfig& co
 
 // The seconds the timed loops of the entries from `first` on took (each repetition's time per iteration times its
 // iterations): set against a suite's wall_seconds, what its set-up, first touch, validation and harness cost.
-double timed_seconds(const std::vector<json>& entries, std::size_t first) {
+double timed_seconds(const std::vector<BenchmarkEntry>& entries, std::size_t first) {
   double total = 0.0;
   for (std::size_t i = first; i < entries.size(); ++i) {
-    const json& e = entries[i];
-    if (e.value("run_type", "") != "iteration" || e.value("error_occurred", false)) continue;
-    const std::string unit = e.value("time_unit", "ns");
+    const BenchmarkEntry& e = entries[i];
+    if (e.run_type.value_or("") != "iteration" || e.error_occurred.value_or(false)) continue;
+    const std::string unit = e.time_unit.value_or("ns");
     const double scale = unit == "s" ? 1.0 : unit == "ms" ? 1e-3 : unit == "us" ? 1e-6 : 1e-9;
-    total += e.value("real_time", 0.0) * scale * e.value("iterations", 0.0);
+    total += e.real_time.value_or(0.0) * scale * static_cast<double>(e.iterations.value_or(0));
   }
   return total;
 }
@@ -97,13 +97,13 @@ void run_target(Target& target, const RunConfig& config, const RunPlan& plan, Ru
     if (!suites_context.empty()) between(prefix + suite);
     progress.begin_suite(prefix + suite);
     SuiteOutput out;
-    const std::size_t first_entry = runner.entries().size();
+    const std::size_t first_entry = runner.records().size();
     const auto started = std::chrono::steady_clock::now();
     const SuiteBudget& budget = runner.begin_suite(suite_budget_seconds(config.profile, is_device(target), suite));
     target.run_suite(suite, config, runner, out);
     const double seconds = seconds_since(started);
     out.context["wall_seconds"] = seconds;
-    out.context["timed_seconds"] = timed_seconds(runner.entries(), first_entry);
+    out.context["timed_seconds"] = timed_seconds(runner.records(), first_entry);
     out.context["budget_seconds"] = budget.seconds();
     out.context["budget_cuts"] = budget.cuts();
     for (const SuitePlan& p : plan.suites) {
@@ -263,7 +263,12 @@ Measured measure(const MachineFacts& machine, const RunConfig& config, std::vect
                "batches, said in context.plan's notes); nothing of the plan is cut at run time, and a suite that takes "
                "longer than its estimate says so in the notes"}};
 
-  json doc = {{"context", context}, {"benchmarks", runner.entries()}};  // the caller derives its roofline section
+  // The records' one writer (issue 61): the typed entries as the runner built them; the context, not typed here yet,
+  // as its fields. The caller derives its roofline section.
+  ResultsDocument results;
+  results.context.extra = std::move(context);
+  results.benchmarks = runner.records();
+  json doc = to_json(results);
   std::vector<std::string> failures = runner.failures();
   failures.insert(failures.end(), lost.begin(), lost.end());
   return {std::move(doc), failures, seconds};

@@ -1,18 +1,16 @@
-// Runs BenchmarkSpecs through Google Benchmark: see runner.hpp. Google Benchmark's own JSONReporter
-// formats every entry (so results stay readable by its tools); we only parse its output back and attach
-// each entry's labels.
+// Runs BenchmarkSpecs through Google Benchmark: see runner.hpp. Our own reporter (entry_reporter.hpp, issue 61)
+// turns each Run into a typed entry as Google Benchmark reports it; the runner adds each entry's labels (its spec's,
+// by registration position) and the min_time name, and the records' one writer writes them.
 #include "roofline/harness/runner.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <map>
 #include <mutex>
-#include <regex>
-#include <sstream>
 
 #include <fmt/format.h>
 
+#include "roofline/harness/entry_reporter.hpp"
 #include "roofline/harness/progress.hpp"
 
 namespace roofline {
@@ -22,33 +20,6 @@ namespace {
 
 double max_of(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); }
 double min_of(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end()); }
-
-// Forwards to Google Benchmark's JSONReporter (writing into a string) and shows progress.
-class CollectingReporter : public benchmark::BenchmarkReporter {
- public:
-  CollectingReporter(Progress* progress, std::size_t total) : progress_(progress), total_(total) {
-    json_.SetOutputStream(&out_);
-    json_.SetErrorStream(&err_);
-  }
-  bool ReportContext(const Context& context) override { return json_.ReportContext(context); }
-  void ReportRuns(const std::vector<Run>& runs) override {
-    json_.ReportRuns(runs);
-    if (progress_ != nullptr && !runs.empty() && runs.front().run_type == Run::RT_Iteration) {
-      ++done_;
-      progress_->update(fmt::format("{}/{} {}", std::min(done_, total_), total_, runs.front().run_name.function_name));
-    }
-  }
-  void Finalize() override { json_.Finalize(); }
-  std::string text() const { return out_.str(); }
-
- private:
-  benchmark::JSONReporter json_;
-  std::stringstream out_;
-  std::stringstream err_;
-  Progress* progress_;
-  std::size_t total_;
-  std::size_t done_ = 0;
-};
 
 std::string label_text(const json& labels) {
   std::string s;
@@ -76,17 +47,19 @@ void initialize_google_benchmark() {
 
 // Google Benchmark emits no aggregates for a single repetition; the analysis reads medians and maxima
 // uniformly, so add them here (the median and max of one value are that value), marked as such.
-void add_single_repetition_aggregates(std::vector<json>& entries) {
-  std::vector<json> extra;
-  for (const json& e : entries) {
-    if (e.value("run_type", "") != "iteration" || e.value("repetitions", 1) != 1) continue;
+void add_single_repetition_aggregates(std::vector<BenchmarkEntry>& entries, std::size_t first) {
+  std::vector<BenchmarkEntry> extra;
+  for (std::size_t i = first; i < entries.size(); ++i) {
+    const BenchmarkEntry& e = entries[i];
+    if (e.run_type.value_or("") != "iteration" || e.repetitions.value_or(1) != 1) continue;
     for (const char* name : {"mean", "median", "max", "min"}) {
-      json a = e;
-      a["name"] = e.value("run_name", e.value("name", "")) + "_" + name;
-      a["run_type"] = "aggregate";
-      a["aggregate_name"] = name;
-      a["aggregate_of_single_repetition"] = true;
-      a.erase("repetition_index");
+      BenchmarkEntry a = e;
+      a.name = e.run_name.value_or(e.name.value_or("")) + "_" + name;
+      a.run_type = "aggregate";
+      a.aggregate_name = name;
+      a.extra["aggregate_of_single_repetition"] = true;
+      a.repetition_index.reset();
+      a.extra.erase("repetition_index");
       extra.push_back(std::move(a));
     }
   }
@@ -127,17 +100,15 @@ class CalibrationReporter : public benchmark::BenchmarkReporter {
 
 // A calibrated spec's entries: "/iterations:N" (N from this run's calibration) back to "/min_time:T" in name and
 // run_name, Google Benchmark's name for a repetition of at least T seconds, so that names match across runs.
-void keep_min_time_name(json& e, const std::vector<BenchmarkSpec>& specs) {
-  if (!e.contains("family_index") || !e["family_index"].is_number_unsigned()) return;
-  const auto index = e["family_index"].get<std::size_t>();
+void keep_min_time_name(BenchmarkEntry& e, const std::vector<BenchmarkSpec>& specs) {
+  if (!e.family_index || *e.family_index < 0) return;
+  const auto index = static_cast<std::size_t>(*e.family_index);
   if (index >= specs.size() || !specs[index].calibrated) return;
   const std::string from = fmt::format("/iterations:{}/", specs[index].iterations);
   const std::string to = fmt::format("/min_time:{:.3f}/", specs[index].min_time_s);
-  for (const char* key : {"name", "run_name"}) {
-    if (!e.contains(key) || !e[key].is_string()) continue;
-    std::string text = e[key].get<std::string>();
-    if (const std::size_t at = text.find(from); at != std::string::npos) text.replace(at, from.size(), to);
-    e[key] = text;
+  for (std::optional<std::string>* text : {&e.name, &e.run_name}) {
+    if (!*text) continue;
+    if (const std::size_t at = (*text)->find(from); at != std::string::npos) (*text)->replace(at, from.size(), to);
   }
 }
 
@@ -176,31 +147,27 @@ void Runner::calibrate(std::vector<BenchmarkSpec>& specs) {
   }
 }
 
-std::string nan_as_null(const std::string& text) {
-  // Google Benchmark writes a non-finite double as a bare NaN or Infinity, which JSON has not: the cv
-  // aggregate of a counter whose mean is 0 (e.g. huge_page_bytes of arrays on 4 KiB pages) is 0/0. Each is
-  // a whole value after ": ", never inside a string (names and labels are quoted).
-  static const std::regex bare(R"(: (-?NaN|-?Infinity)(?=[,\n\r}]))");
-  return std::regex_replace(text, bare, ": null");
-}
-
-std::vector<json> Runner::run(const std::vector<BenchmarkSpec>& specs) {
+std::vector<json> Runner::entries() const {
   std::vector<json> out;
-  std::vector<BenchmarkSpec> together;
-  for (const BenchmarkSpec& spec : specs) {
-    if (!spec.bracket) {
-      together.push_back(spec);
-      continue;
-    }
-    std::vector<json> entries = run_bracketed(spec);
-    out.insert(out.end(), std::make_move_iterator(entries.begin()), std::make_move_iterator(entries.end()));
-  }
-  std::vector<json> rest = run_together(together);
-  out.insert(out.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
+  out.reserve(entries_.size());
+  for (const BenchmarkEntry& e : entries_) out.push_back(to_json(e));
   return out;
 }
 
-std::vector<json> Runner::run_bracketed(const BenchmarkSpec& spec_in) {
+std::vector<json> Runner::run(const std::vector<BenchmarkSpec>& specs) {
+  const std::size_t first = entries_.size();
+  std::vector<BenchmarkSpec> together;
+  for (const BenchmarkSpec& spec : specs) {
+    if (spec.bracket) run_bracketed(spec);
+    else together.push_back(spec);
+  }
+  run_together(together);
+  std::vector<json> out;
+  for (std::size_t i = first; i < entries_.size(); ++i) out.push_back(to_json(entries_[i]));
+  return out;
+}
+
+void Runner::run_bracketed(const BenchmarkSpec& spec_in) {
   BenchmarkSpec spec = spec_in;
   const SpecBracket bracket = *spec.bracket;
   spec.bracket.reset();
@@ -212,10 +179,11 @@ std::vector<json> Runner::run_bracketed(const BenchmarkSpec& spec_in) {
     const std::string message = fmt::format("{} before the benchmark: {}", bracket.key, ex.what());
     spec.body = [message](benchmark::State& state) { state.SkipWithError(message.c_str()); };
     spec.repetitions = 1;
-    return run_together({spec});
+    run_together({spec});
+    return;
   }
   const std::size_t first = entries_.size();
-  std::vector<json> out = run_together({spec});
+  run_together({spec});
   try {
     measured["after"] = bracket.measure();
   } catch (const std::exception& ex) {
@@ -223,17 +191,14 @@ std::vector<json> Runner::run_bracketed(const BenchmarkSpec& spec_in) {
     measured["after"] = nullptr;
     measured["error"] = ex.what();
   }
-  for (json& e : out) e[bracket.key] = measured;
-  for (std::size_t i = first; i < entries_.size(); ++i) entries_[i][bracket.key] = measured;
-  return out;
+  for (std::size_t i = first; i < entries_.size(); ++i) set_field(entries_[i], bracket.key, measured);
 }
 
-std::vector<json> Runner::run_together(const std::vector<BenchmarkSpec>& specs_in) {
-  if (specs_in.empty()) return {};
+void Runner::run_together(const std::vector<BenchmarkSpec>& specs_in) {
+  if (specs_in.empty()) return;
   initialize_google_benchmark();
   benchmark::ClearRegisteredBenchmarks();
 
-  std::map<std::string, const BenchmarkSpec*> by_run_name;
   std::vector<BenchmarkSpec> stamped = stamp_target(specs_in, target_, name_prefix_);
   calibrate(stamped);
   const std::vector<BenchmarkSpec>& specs = stamped;
@@ -253,48 +218,34 @@ std::vector<json> Runner::run_together(const std::vector<BenchmarkSpec>& specs_i
     b->Repetitions(std::max(1, spec.repetitions));
     b->ComputeStatistics("max", &max_of)->ComputeStatistics("min", &min_of);
     if (spec.configure) spec.configure(b);
-    by_run_name[spec.name + (spec.manual_time ? "/manual_time" : "/real_time")] = &spec;
-    by_run_name[spec.name] = &spec;
   }
 
-  CollectingReporter reporter(progress_, specs.size());
+  EntryReporter reporter(progress_, specs.size());
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::ClearRegisteredBenchmarks();
 
-  json doc;
-  try {
-    doc = json::parse(nan_as_null(reporter.text()));
-  } catch (const json::exception& e) {
-    failures_.push_back(fmt::format("internal: Google Benchmark's JSON could not be parsed: {}", e.what()));
-    return {};
-  }
-  if (context_.is_null()) {
-    context_ = doc.value("context", json::object());
+  if (context_.is_null() && reporter.context().is_object()) {
+    context_ = reporter.context();
     context_["random_interleaving"] = kRandomInterleaving;
+  } else if (context_.is_null()) {
+    failures_.push_back(reporter.context_error());
   }
 
-  std::vector<json> out;
-  for (json& e : doc["benchmarks"]) {
+  const std::size_t first = entries_.size();
+  for (BenchmarkEntry& e : reporter.entries()) {
     keep_min_time_name(e, specs);
-    const std::string run_name = e.value("run_name", e.value("name", ""));
-    const auto it = by_run_name.find(run_name);
-    if (it != by_run_name.end()) {
-      e["labels"] = it->second->labels;
-    } else if (e.contains("family_index") && e["family_index"].is_number_unsigned() &&
-               e["family_index"].get<std::size_t>() < specs.size()) {
-      // Google Benchmark appends "/min_time:.../repeats:N" to run names; family_index is the position of
-      // the registration in this batch, which is the spec's position.
-      e["labels"] = specs[e["family_index"].get<std::size_t>()].labels;
+    // family_index is the position of the registration in this batch, which is the spec's position.
+    if (e.family_index && *e.family_index >= 0 && static_cast<std::size_t>(*e.family_index) < specs.size()) {
+      set_field(e, "labels", specs[static_cast<std::size_t>(*e.family_index)].labels);
     }
-    if (e.value("error_occurred", false) && e.value("run_type", "") == "iteration") {
-      const std::string failure = fmt::format("{}: {}", run_name, e.value("error_message", "failed"));
+    if (e.error_occurred.value_or(false) && e.run_type.value_or("") == "iteration") {
+      const std::string failure =
+          fmt::format("{}: {}", e.run_name.value_or(e.name.value_or("")), e.error_message.value_or("failed"));
       if (std::find(failures_.begin(), failures_.end(), failure) == failures_.end()) failures_.push_back(failure);
     }
-    out.push_back(std::move(e));
+    entries_.push_back(std::move(e));
   }
-  add_single_repetition_aggregates(out);
-  entries_.insert(entries_.end(), out.begin(), out.end());
-  return out;
+  add_single_repetition_aggregates(entries_, first);
 }
 
 }  // namespace roofline

@@ -118,7 +118,7 @@ TEST(Runner, CalibratedRepetitionsRunTheirWindowFromTheCallsRate) {
 }
 
 // A counter that is 0 in every repetition (huge_page_bytes on 4 KiB pages) has a cv of 0/0, which Google
-// Benchmark writes as a bare NaN: the batch must still parse, that value null.
+// Benchmark's JSONReporter writes as a bare NaN: our reporter writes it null, and the batch is kept.
 TEST(Runner, ZeroCounterKeepsTheBatch) {
   Runner runner;
   BenchmarkSpec s = spec("zero", false);
@@ -136,8 +136,6 @@ TEST(Runner, ZeroCounterKeepsTheBatch) {
     EXPECT_TRUE(e["huge_page_bytes"].is_null()) << e.dump();
   }
   EXPECT_EQ(cv, 1);
-  EXPECT_EQ(nan_as_null("{\"a\": NaN,\n \"b\": -Infinity}\n"), "{\"a\": null,\n \"b\": null}\n");
-  EXPECT_EQ(nan_as_null("{\"name\": \"x: NaN\"}"), "{\"name\": \"x: NaN\"}");
 }
 
 }  // namespace roofline

@@ -260,6 +260,16 @@ nlohmann::json to_json(const EntryLabels& labels);
 nlohmann::json to_json(const ResultsContext& context);
 nlohmann::json to_json(const RooflineSection& roofline);
 
+// The builders of an entry (issue 61, step 2: the harness's reporter builds each entry typed from Google Benchmark's
+// Run, with no JSON text between). Each puts `key` in its typed member where the entry has one of that kind, else in
+// `extra`, as read_records would have put the same field of a file, so that to_json writes it as a file has it.
+// A number (a Google Benchmark counter: bytes_per_second, ...); a non-finite one is null (JSON has no NaN: the cv
+// aggregate of a counter that is 0 in every repetition is 0/0).
+void set_number(BenchmarkEntry& entry, const std::string& key, double value);
+// A value a suite hands the harness as JSON (its labels, its bracket's measurement: runner.hpp), read as the lenient
+// reader reads that field of a file (an integer stays an integer when written).
+void set_field(BenchmarkEntry& entry, const std::string& key, const nlohmann::json& value);
+
 // Every field the typed model holds, as the catalogue (results/fields.txt) writes its path (`[]` an array's
 // elements, `*` a map's keys) with its kind: `text`, `integer`, `number`, `flag`, `any` (kept as JSON), `map` (its
 // keys are data, `path.*` its values), or `record` for a typed object (`open record`: context and roofline, whose other fields are sections not typed yet).

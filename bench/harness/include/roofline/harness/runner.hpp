@@ -1,7 +1,8 @@
-// Running benchmarks through Google Benchmark and collecting their JSON entries. A suite describes each
+// Running benchmarks through Google Benchmark and collecting their entries. A suite describes each
 // benchmark as a BenchmarkSpec (name, labels, body, options) and hands a batch to Runner::run, which
 // registers them, runs them with a progress line, and returns their entries: per repetition plus the
-// median/mean/stddev/cv/max aggregates. Suites may call run() several times (e.g. a sweep that stops
+// median/mean/stddev/cv/max aggregates. The runner keeps them typed (roofline::records' BenchmarkEntry, built by
+// its own reporter from Google Benchmark's Run: issue 61); the results file is written by the records' to_json. Suites may call run() several times (e.g. a sweep that stops
 // once the curve is flat); all entries end up in one results file.
 #pragma once
 
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/harness/budget.hpp"
+#include "roofline/records/results_document.hpp"
 
 namespace roofline {
 
@@ -69,20 +71,19 @@ struct BenchmarkSpec {
 // records it as "random_interleaving".
 inline constexpr bool kRandomInterleaving = true;
 
-// Google Benchmark's JSON text with its bare NaN/Infinity values (not JSON) written as null.
-std::string nan_as_null(const std::string& text);
-
 class Runner {
  public:
   explicit Runner(Progress* progress = nullptr) : progress_(progress) {}
 
-  // Registers, runs and returns the JSON entries of these benchmarks (Google Benchmark's JSON format,
-  // with "labels" added). Entries with error_occurred are kept and remembered in failures(). Specs with a
+  // Registers, runs and returns the entries of these benchmarks as the results file writes them (Google Benchmark's
+  // JSON format, with "labels" added; for the suites that read them as JSON). Entries with error_occurred are kept and remembered in failures(). Specs with a
   // bracket run first, each alone between its two measurements; the others together, interleaved.
   std::vector<nlohmann::json> run(const std::vector<BenchmarkSpec>& specs);
 
-  // Every entry collected by all run() calls, in order.
-  [[nodiscard]] const std::vector<nlohmann::json>& entries() const { return entries_; }
+  // Every entry collected by all run() calls, in order, typed.
+  [[nodiscard]] const std::vector<BenchmarkEntry>& records() const { return entries_; }
+  // The same as the results file writes them (to_json), for the suites that read them as JSON.
+  [[nodiscard]] std::vector<nlohmann::json> entries() const;
   // Google Benchmark's context object from the first run() call.
   [[nodiscard]] const nlohmann::json& context() const { return context_; }
   // The progress line the runner shows (nullptr: none), for a suite that says what it sets up between its specs.
@@ -103,13 +104,14 @@ class Runner {
   [[nodiscard]] SuiteBudget& budget() { return budget_; }
 
  private:
-  std::vector<nlohmann::json> run_together(const std::vector<BenchmarkSpec>& specs);
-  std::vector<nlohmann::json> run_bracketed(const BenchmarkSpec& spec);
+  // Each appends its entries to entries_.
+  void run_together(const std::vector<BenchmarkSpec>& specs);
+  void run_bracketed(const BenchmarkSpec& spec);
   // Fills `iterations` of the specs that ask to be calibrated (BenchmarkSpec::calibrate).
   void calibrate(std::vector<BenchmarkSpec>& specs);
 
   Progress* progress_;
-  std::vector<nlohmann::json> entries_;
+  std::vector<BenchmarkEntry> entries_;
   nlohmann::json context_;
   std::vector<std::string> failures_;
   std::string target_;
