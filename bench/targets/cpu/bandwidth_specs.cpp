@@ -48,7 +48,7 @@ double measure_call_overhead(StreamArena& arena, int threads, const IsaFeatures&
 }
 
 double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_call, int repetitions,
-                            double min_time_s, int threads, std::uint64_t cache_bytes) {
+                            double min_time_s, int threads, std::uint64_t cache_bytes, bool first_touch) {
   // Planning rates, low for a cache and typical for DRAM (the 2-vCPU guests read their L2 at 100-200 GB/s a thread,
   // DRAM at 20-40 GB/s): 50 GB/s per thread from a cache, 25 GB/s from DRAM (a 16 MiB cache assumed when none is
   // plausible). Set-up per byte of the working set as measured there (issue 60: 0.44 ns/B over a quick sweep's DRAM
@@ -61,7 +61,9 @@ double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_c
   // Calibrated repetitions (runner.hpp): one call when longer than the window, else the window plus half a call of
   // rounding up on average; one calibration call.
   const double repetition_s = call_s >= min_time_s ? call_s : min_time_s + call_s / 2.0;
-  return call_s + repetitions * repetition_s + ws / 4e9 + (ws < kHugePageThreshold ? 2.0 : 1.0) * ws / 10e9 + 0.002;
+  // A size carved from its batch's largest arrays (StreamArena::get) first-touches nothing of its own.
+  const double setup_s = first_touch ? ws / 4e9 : 0.0;
+  return call_s + repetitions * repetition_s + setup_s + (ws < kHugePageThreshold ? 2.0 : 1.0) * ws / 10e9 + 0.002;
 }
 
 BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
@@ -85,7 +87,9 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
   spec.repetitions = key || settings.bandwidth.sweep_every_kernel ? settings.bandwidth.repetitions
                                                                   : settings.bandwidth.spot_repetitions;
   const int repetitions = spec.repetitions;
-  spec.estimate_s = stream_spec_estimate(working_set, bytes_per_call, repetitions, spec.min_time_s, threads, cache_bytes);
+  const bool carved = capacity > n && n * sizeof(double) >= kHugePageThreshold && arena.numa_nodes() <= 1;
+  spec.estimate_s =
+      stream_spec_estimate(working_set, bytes_per_call, repetitions, spec.min_time_s, threads, cache_bytes, !carved);
   auto calls = std::make_shared<int>(0);
   spec.body = [&arena, kernel, n, threads, passes, bytes_per_call, wa_bytes_per_call, working_set, features,
                repetitions, calls, call_overhead_s, pages, capacity](benchmark::State& state) {

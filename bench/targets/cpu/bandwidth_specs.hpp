@@ -26,9 +26,10 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
 
 // The planned wall time of one bandwidth benchmark: Google Benchmark's first call and each repetition's window
 // (at least its minimum time) at a rate assumed for planning only (a cache's or DRAM's, by where the working set
-// lies), plus allocation, first touch and the two validations. Never a measured figure.
+// lies), plus allocation and first touch (`first_touch`: not for a size carved from its batch's largest arrays) and
+// the validations. Never a measured figure.
 double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_call, int repetitions,
-                            double min_time_s, int threads, std::uint64_t cache_bytes);
+                            double min_time_s, int threads, std::uint64_t cache_bytes, bool first_touch = true);
 
 // Specs for `kernels` at each of `sizes` (one batch), grouped by arity; a (kernel, elements) pair already in `planned`
 // is skipped. Mapped arrays of one arity share the batch's largest (StreamArena::get's capacity).
