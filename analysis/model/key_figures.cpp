@@ -194,12 +194,25 @@ void add_gemv_of_roof_now(const json& roofline, std::vector<KeyFigure>& out) {
   }
 }
 
+// The weights' shape of a placement ("6144x6144"), "" when the entry has none. A GEMV/GEMM figure's statistic names
+// it: two runs whose plans sized the weights differently (another cache verdict, another shape rule, --gemm-shape)
+// measured different work, and the gate lists that figure as not comparable instead of judging it.
+std::string shape_of(const json& e) {
+  if (!e.contains("m") || !e.contains("k") || !e["m"].is_number_integer() || !e["k"].is_number_integer()) return "";
+  return fmt::format("{}x{}", e["m"].get<long long>(), e["k"].get<long long>());
+}
+
+std::string best_backend_at(const std::string& shape) {
+  return shape.empty() ? "best backend" : "best backend at " + shape;
+}
+
 void add_gemm(const json& roofline, const TargetView& t, std::vector<KeyFigure>& out) {
   struct Best {
     double value = 0.0;
     std::string backend;
     bool shared_memory = false;
     double roof_now = 0.0;
+    std::string shape;  // "MxK" of the weights the best backend ran at
   };
   std::map<std::tuple<int, int, int>, Best> best;  // (threads, precision order, batch) -> best backend
   for (const json& e : section_array(roofline, "placements")) {
@@ -216,7 +229,7 @@ void add_gemm(const json& roofline, const TargetView& t, std::vector<KeyFigure>&
       // operands whose level is unknown are not said to be shared.
       const std::string resident = text_field(e, "placements", "resident_level", "unknown");
       const bool shared = resident != "unknown" && shared_level(t, resident);
-      b = {value, text_field(e, "placements", "backend", "unknown"), shared, roof_now_bandwidth(e)};
+      b = {value, text_field(e, "placements", "backend", "unknown"), shared, roof_now_bandwidth(e), shape_of(e)};
     }
   }
   std::set<std::pair<int, int>> seen;  // (threads, precision)
@@ -232,14 +245,14 @@ void add_gemm(const json& roofline, const TargetView& t, std::vector<KeyFigure>&
     if (one != best.end()) {
       out.push_back({fmt::format("gemm/{}/batch:1{}", to_string(precision), threads_id(threads)), "gemm",
                      fmt::format("GEMV {} batch 1 ({}){}", to_string(precision), one->second.backend, threads_words(threads)),
-                     threads, one->second.value, unit, true, "best backend", one->second.shared_memory, "",
-                     one->second.roof_now});
+                     threads, one->second.value, unit, true, best_backend_at(one->second.shape),
+                     one->second.shared_memory, "", one->second.roof_now});
     }
     if (largest > 1) {
       const Best& b = best.at({threads, p, largest});
       out.push_back({fmt::format("gemm/{}/batch:max{}", to_string(precision), threads_id(threads)), "gemm",
                      fmt::format("GEMM {} batch {} ({}){}", to_string(precision), largest, b.backend, threads_words(threads)),
-                     threads, b.value, unit, true, "best backend", b.shared_memory, "", b.roof_now});
+                     threads, b.value, unit, true, best_backend_at(b.shape), b.shared_memory, "", b.roof_now});
     }
   }
   add_gemv_of_roof_now(roofline, out);

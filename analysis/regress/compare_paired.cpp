@@ -124,6 +124,7 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double 
     if (!row) continue;
     g.figures.push_back(std::move(*row));
   }
+  for (const auto& [id, why] : rounds.mismatched) g.not_comparable.push_back(fmt::format("{} {}", id, why));
   if (g.figures.empty()) throw InputError("the paired runs have no key figure measured in every round");
 
   const auto count = [&](Verdict v) {

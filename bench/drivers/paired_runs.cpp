@@ -71,17 +71,24 @@ std::vector<KeyFigure> aligned_figures(const ResultsDocument& reference, const s
 void add_round(PairedRounds& rounds, const ResultsDocument& reference, const std::vector<KeyFigure>& reference_figures,
                const ResultsDocument& base, const ResultsDocument& next, const GateOptions& gate) {
   // key_figures.hpp reads the JSON a document writes (the key figures are not on the typed model yet).
-  std::map<std::string, double> b;
-  for (const KeyFigure& f : aligned_figures(reference, reference_figures, base)) b[f.id] = f.value;
-  const std::vector<KeyFigure> n = aligned_figures(reference, reference_figures, next);
+  std::map<std::string, KeyFigure> b;
+  for (KeyFigure& f : aligned_figures(reference, reference_figures, base)) b[f.id] = std::move(f);
+  std::vector<KeyFigure> n = aligned_figures(reference, reference_figures, next);
+  // Like with like: a figure the two builds take differently (a GEMM at another shape) is not paired.
+  std::erase_if(n, [&](const KeyFigure& f) {
+    const auto it = b.find(f.id);
+    if (it == b.end() || it->second.statistic == f.statistic) return false;
+    rounds.mismatched[f.id] = fmt::format("(base: {}, new: {})", it->second.statistic, f.statistic);
+    return true;
+  });
   if (rounds.rounds == 0) {
     for (const KeyFigure& f : n) {
       if (b.contains(f.id)) rounds.figures.push_back(f);
     }
   }
   for (const KeyFigure& f : n) {
-    if (b.contains(f.id)) {
-      rounds.base[f.id].push_back(b[f.id]);
+    if (b.contains(f.id) && !rounds.mismatched.contains(f.id)) {
+      rounds.base[f.id].push_back(b[f.id].value);
       rounds.next[f.id].push_back(f.value);
     }
   }

@@ -56,6 +56,32 @@ TEST(KeyFigures, EveryLevelPrecisionClockAndGemmPerThreadCount) {
   EXPECT_NE(find(figures, "gemm/int8/batch:1/threads:2"), nullptr);
 }
 
+TEST(KeyFigures, AGemmFiguresStatisticNamesItsShapeSoThatAnotherShapeIsNotComparable) {
+  json doc = load_json_file(kDir + "/report_full.json");
+  const KeyFigure gemm = at(key_figures(doc), "gemm/fp32/batch:max/threads:2");
+  std::string shape;
+  for (const json& p : doc["roofline"]["placements"]) {
+    if (p["precision"] == "fp32" && p["batch"] == 256 && p["value"].get<double>() == gemm.value) {
+      shape = std::to_string(p["m"].get<long long>()) + "x" + std::to_string(p["k"].get<long long>());
+    }
+  }
+  ASSERT_FALSE(shape.empty());
+  EXPECT_EQ(gemm.statistic, "best backend at " + shape);
+  // The same point at other weights (a plan that sized them differently) is another statistic, whatever its value.
+  for (json& p : doc["roofline"]["placements"]) {
+    if (p["precision"] == "fp32") p["m"] = p["m"].get<long long>() * 2;
+  }
+  const KeyFigure moved = at(key_figures(doc), "gemm/fp32/batch:max/threads:2");
+  EXPECT_EQ(moved.value, gemm.value);
+  EXPECT_NE(moved.statistic, gemm.statistic);
+  // A placement without its shape keeps the plain statistic.
+  for (json& p : doc["roofline"]["placements"]) {
+    p.erase("m");
+    p.erase("k");
+  }
+  EXPECT_EQ(at(key_figures(doc), "gemm/fp32/batch:max/threads:2").statistic, "best backend");
+}
+
 TEST(KeyFigures, MatrixEngineIsItsOwnFigure) {
   json doc = load_json_file(kDir + "/report_full.json");
   json amx = doc["roofline"]["compute_ceilings"][0];

@@ -39,6 +39,20 @@ PairedRounds rounds_of(const std::vector<double>& triad_ratios) {
   return r;
 }
 
+TEST(PairedGate, AFigureTheBuildsTakeDifferentlyIsListedNotPaired) {
+  // A GEMM the base build ran at another shape (paired_runs.cpp leaves it out of the rounds and says why).
+  PairedRounds r = rounds_of(std::vector<double>(8, 1.0));
+  const std::string id = r.figures.front().id;
+  r.base.erase(id);
+  r.next.erase(id);
+  r.figures.erase(r.figures.begin());
+  r.mismatched[id] = "(base: best backend at 6144x6144, new: best backend at 2560x2560)";
+  const Gate g = gate_paired(r, GateOptions{}, 0.05 / 4, 0.05, true);
+  EXPECT_TRUE(std::none_of(g.figures.begin(), g.figures.end(), [&](const FigureRow& row) { return row.figure.id == id; }));
+  ASSERT_EQ(g.not_comparable.size(), 1u);
+  EXPECT_EQ(g.not_comparable.front(), id + " (base: best backend at 6144x6144, new: best backend at 2560x2560)");
+}
+
 TEST(PairedGate, DecidesEachFigureByItsInterval) {
   // Every round 20% slower: below 2^-n > gamma no interval exists, so nothing is decided yet; 4 figures and one look
   // give gamma = 0.05 / 4, an interval from 7 rounds on (2^-7 < 0.0125); each figure's own interval takes 0.05.

@@ -246,6 +246,9 @@ Gate gate_runs(const ResultsDocument& base, const ResultsDocument& next, const N
 struct PairedRounds {
   std::vector<KeyFigure> figures;                     // from the first round's new run
   std::map<std::string, std::vector<double>> base, next;
+  // Figures whose statistic differs between the builds (e.g. a GEMM at another shape): id -> "(base: .., new: ..)",
+  // listed as not comparable, never paired.
+  std::map<std::string, std::string> mismatched;
   std::vector<EnvironmentCheck> environments;          // every run's
   int rounds = 0;
   std::vector<double> round_seconds;                   // wall time of each round (both runs)
