@@ -162,6 +162,11 @@ DocumentView::DocumentView(const ResultsDocument& doc) : doc_(&doc), host_(host_
   for (const std::string& id : held) restricted_[id] = restricted(doc, id);
 }
 
+const TargetView* DocumentView::target(const std::string& id) const {
+  const auto it = std::find_if(targets_.begin(), targets_.end(), [&](const TargetView& t) { return t.id == id; });
+  return it == targets_.end() ? nullptr : &*it;
+}
+
 const ResultsDocument& DocumentView::target_document(const std::string& target) const {
   const auto it = restricted_.find(target);
   return it == restricted_.end() ? *doc_ : it->second;

@@ -258,13 +258,11 @@ void check_consistency(const std::map<int, std::vector<Range>>& by_threads, json
 
 }  // namespace
 
-std::pair<double, int> plateau_median_over(const ResultsView& view, const TargetView& target, int threads,
+std::pair<double, int> plateau_median_over(const DocumentView& view, const TargetView& target, int threads,
                                            const std::string& kernel, double lo, double hi) {
-  const json& results = view.target_document(target.id);
-  if (!results.is_object() || !results.contains("context")) return {0.0, 0};
   std::vector<std::pair<double, double>> medians;
   double smallest = 0.0;  // the kernel's smallest size: a range holding it starts the curve (plateau_figure)
-  for (const auto& [key, p] : collect_points(results)) {
+  for (const auto& [key, p] : collect_points(sweep_samples(view.target_document(target.id)))) {
     if (std::get<0>(key) != threads || std::get<1>(key) != kernel) continue;
     smallest = smallest == 0.0 ? p.bytes : std::min(smallest, p.bytes);
     if (in_range(p.bytes, lo, hi)) medians.emplace_back(p.bytes, p.median);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "roofline/model/plateaus.hpp"
+#include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
 
 namespace roofline::memory_detail {
@@ -20,43 +21,72 @@ namespace {
 using Variant = std::pair<long long, std::string>;  // width, pattern
 using VariantKey = std::tuple<int, std::string, Variant, double>;
 
-bool variant_key_of(const json& e, VariantKey& key) {
+VariantKey variant_key_of(const SweepSample& s) {
+  return VariantKey{s.threads, s.kernel, Variant{s.width, s.pattern}, s.bytes};
+}
+
+// A sample of one JSON entry: false where it has no kernel, no positive size or no rate (variant_key_of's rules).
+bool json_sample(const json& e, const std::string& aggregate, SweepSample& s) {
   if (!e.contains("labels") || !e["labels"].is_object()) return false;
   const json& l = e["labels"];
   if (!l.contains("kernel") || !l["kernel"].is_string()) return false;
-  const double ws = counter(e, "working_set_bytes", 0.0);
-  if (ws <= 0.0 || counter(e, "bytes_per_second", -1.0) < 0.0) return false;
-  const int threads = l.contains("threads") && l["threads"].is_number() ? l["threads"].get<int>() : 0;
-  const long long width = l.contains("width") && l["width"].is_number() ? l["width"].get<long long>() : 0;
-  const std::string pattern = l.contains("pattern") && l["pattern"].is_string() ? l["pattern"].get<std::string>() : "";
-  key = VariantKey{threads, l["kernel"].get<std::string>(), Variant{width, pattern}, ws};
+  s.bytes = counter(e, "working_set_bytes", 0.0);
+  s.rate = counter(e, "bytes_per_second", -1.0);
+  if (s.bytes <= 0.0 || s.rate < 0.0) return false;
+  s.aggregate = aggregate;
+  s.threads = l.contains("threads") && l["threads"].is_number() ? l["threads"].get<int>() : 0;
+  s.kernel = l["kernel"].get<std::string>();
+  s.width = l.contains("width") && l["width"].is_number() ? l["width"].get<long long>() : 0;
+  s.pattern = l.contains("pattern") && l["pattern"].is_string() ? l["pattern"].get<std::string>() : "";
+  s.write_allocate = counter(e, "bytes_per_second_write_allocate", -1.0);
+  s.name = entry_name(e);
+  return true;
+}
+
+// The same of one typed entry: a field the lenient reader kept in `extra` (written in another kind) reads as the
+// JSON reader read it (record_fields.hpp).
+bool typed_sample(const BenchmarkEntry& e, const std::string& aggregate, SweepSample& s) {
+  if (!e.labels || !e.labels->kernel) return false;
+  const EntryLabels& l = *e.labels;
+  s.bytes = fields::amount(ROOFLINE_FIELD(e, working_set_bytes), 0.0);
+  s.rate = fields::amount(ROOFLINE_FIELD(e, bytes_per_second), -1.0);
+  if (s.bytes <= 0.0 || s.rate < 0.0) return false;
+  s.aggregate = aggregate;
+  s.threads = static_cast<int>(fields::whole(l.threads, l, "threads").value_or(0));
+  s.kernel = *l.kernel;
+  s.width = fields::whole(l.width, l, "width").value_or(0);
+  // labels.pattern (a device's access pattern) is no field of the catalogue yet: the lenient reader keeps it in `extra`.
+  const auto pattern = l.extra.find("pattern");
+  s.pattern = pattern != l.extra.end() && pattern->is_string() ? pattern->get<std::string>() : "";
+  s.write_allocate = fields::amount(ROOFLINE_FIELD(e, bytes_per_second_write_allocate), -1.0);
+  s.name = e.run_name ? *e.run_name : e.name.value_or("");
   return true;
 }
 
 // Every variant's points, by (threads, kernel, variant, bytes).
-std::map<VariantKey, Point> variant_points(const json& results) {
+std::map<VariantKey, Point> variant_points(const std::vector<SweepSample>& samples) {
   std::map<VariantKey, Point> points;
   std::map<VariantKey, std::pair<double, std::string>> best_repetition;  // its value and name
-  VariantKey key;
-  for (const json& e : benchmark_entries(results, "bandwidth")) {
-    if (!variant_key_of(e, key)) continue;
+  for (const SweepSample& s : samples) {
+    if (!s.aggregate.empty()) continue;
+    const VariantKey key = variant_key_of(s);
     Point& p = points[key];
-    p.bytes = std::get<3>(key);
-    p.repetitions.push_back(counter(e, "bytes_per_second"));
+    p.bytes = s.bytes;
+    p.repetitions.push_back(s.rate);
     auto& [best_value, best_name] = best_repetition[key];
-    if (best_name.empty() || p.repetitions.back() > best_value) std::tie(best_value, best_name) = std::make_pair(p.repetitions.back(), entry_name(e));
-    p.write_allocate.push_back(counter(e, "bytes_per_second_write_allocate", -1.0));
-    if (p.benchmark.empty()) p.benchmark = entry_name(e);
+    if (best_name.empty() || p.repetitions.back() > best_value) std::tie(best_value, best_name) = std::make_pair(s.rate, s.name);
+    p.write_allocate.push_back(s.write_allocate);
+    if (p.benchmark.empty()) p.benchmark = s.name;
   }
   for (const char* aggregate : {"median", "max"}) {
-    for (const json& e : benchmark_entries(results, "bandwidth", aggregate)) {
-      if (!variant_key_of(e, key)) continue;
-      Point& p = points[key];
-      p.bytes = std::get<3>(key);
+    for (const SweepSample& s : samples) {
+      if (s.aggregate != aggregate) continue;
+      Point& p = points[variant_key_of(s)];
+      p.bytes = s.bytes;
       const bool median = std::string(aggregate) == "median";
-      (median ? p.median : p.best) = counter(e, "bytes_per_second");
-      (median ? p.median_write_allocate : p.best_write_allocate) = counter(e, "bytes_per_second_write_allocate", -1.0);
-      if (p.benchmark.empty()) p.benchmark = entry_name(e);
+      (median ? p.median : p.best) = s.rate;
+      (median ? p.median_write_allocate : p.best_write_allocate) = s.write_allocate;
+      if (p.benchmark.empty()) p.benchmark = s.name;
     }
   }
   for (auto& [k, p] : points) {
@@ -98,8 +128,32 @@ std::map<std::pair<int, std::string>, Variant> kept_variants(const std::map<Vari
 
 }  // namespace
 
-std::map<Key, Point> collect_points(const json& results) {
-  const std::map<VariantKey, Point> all = variant_points(results);
+std::vector<SweepSample> sweep_samples(const json& results, const std::string& suite) {
+  std::vector<SweepSample> out;
+  SweepSample s;
+  for (const char* aggregate : {"", "median", "max"}) {
+    for (const json& e : benchmark_entries(results, suite, aggregate)) {
+      if (json_sample(e, aggregate, s)) out.push_back(s);
+    }
+  }
+  return out;
+}
+
+std::vector<SweepSample> sweep_samples(const ResultsDocument& results, const std::string& suite) {
+  std::vector<SweepSample> out;
+  SweepSample s;
+  for (const char* aggregate : {"", "median", "max"}) {
+    for (const BenchmarkEntry* e : benchmark_entries(results, suite, aggregate)) {
+      if (typed_sample(*e, aggregate, s)) out.push_back(s);
+    }
+  }
+  return out;
+}
+
+std::map<Key, Point> collect_points(const json& results) { return collect_points(sweep_samples(results)); }
+
+std::map<Key, Point> collect_points(const std::vector<SweepSample>& samples) {
+  const std::map<VariantKey, Point> all = variant_points(samples);
   const auto kept = kept_variants(all);
   std::map<Key, Point> points;
   for (const auto& [k, p] : all) {

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/model/results_document.hpp"
 #include "roofline/model/results_view.hpp"
 #include "roofline/common/statistics.hpp"
 
@@ -51,10 +52,33 @@ struct Range {
 // An entry's run_name, else its name.
 std::string entry_name(const nlohmann::json& e);
 
-// Collects the points from the bandwidth suite's entries of `results` (one target's document: repetitions and
-// median/max aggregates). A kernel measured in several variants at one thread count (vector widths or access
-// patterns: a device's) is kept in one: the variant with the highest geometric mean of its per-size medians over
-// the sizes every variant was measured at (the max over variants at each size would be lifted by noise alone).
+// One bandwidth-suite entry as the points read it (issue 61): its repetition's or aggregate's rate, size and
+// variant, read once from a target's typed document or, until the memory derivation takes the typed document
+// too, from its JSON, by the same rules (a label of the wrong kind reads as absent, a number as a JSON reader
+// took it).
+struct SweepSample {
+  std::string aggregate;  // "" for a repetition, else "median" or "max"
+  int threads = 0;        // labels.threads, 0 where absent (a device)
+  std::string kernel;
+  long long width = 0;  // labels.width, 0 where absent
+  std::string pattern;  // labels.pattern, "" where absent
+  double bytes = 0.0;   // working_set_bytes
+  double rate = 0.0;    // bytes_per_second
+  double write_allocate = -1.0;  // bytes_per_second_write_allocate (-1: absent)
+  std::string name;              // entry_name
+};
+
+// The samples of the suite `suite` (labels.suite): its repetitions in file order, then its median aggregates,
+// then its max aggregates; failed entries, and entries without a kernel, a positive size or a rate, left out.
+std::vector<SweepSample> sweep_samples(const nlohmann::json& results, const std::string& suite = "bandwidth");
+std::vector<SweepSample> sweep_samples(const ResultsDocument& results, const std::string& suite = "bandwidth");
+
+// Collects the points from the bandwidth suite's samples (one target's: repetitions and median/max aggregates).
+// A kernel measured in several variants at one thread count (vector widths or access patterns: a device's) is
+// kept in one: the variant with the highest geometric mean of its per-size medians over the sizes every variant
+// was measured at (the max over variants at each size would be lifted by noise alone).
+std::map<Key, Point> collect_points(const std::vector<SweepSample>& samples);
+// collect_points(sweep_samples(results)).
 std::map<Key, Point> collect_points(const nlohmann::json& results);
 
 // A level's range on the reference curve, widened by 1% so that other kernels' sizes (rounded to whole

@@ -158,5 +158,29 @@ TEST(DocumentView, AFileOfOneTargetIsItsOwnPartAndTwoTargetsAreSplit) {
   EXPECT_EQ(total, two.benchmarks.size());
 }
 
+// The rule the typed derivations inherit (issue 61, step 3): a file whose entries are all one target's is not split,
+// so every target it lists, a device without entries too, is handed the whole document, as ResultsView hands it.
+// (Key figures take each listed target's figures from its part: the device's are the CPU's, prefixed.)
+TEST(DocumentView, EveryListedTargetGetsTheWholeFileWhenOnlyTheCpuHasEntries) {
+  json doc = load_json_file(kOld);
+  doc["context"]["targets"] = json::array(
+      {{{"target", "opencl:0.0"}, {"kind", "gpu"}, {"memory_levels", {{{"name", "L2"}, {"capacity_bytes", 4194304}}, {{"name", "VRAM"}}}}}});
+  const ResultsDocument d = typed(doc);
+  const DocumentView typed_view(d);
+  const ResultsView json_view(doc);
+  ASSERT_EQ(typed_view.targets().size(), 2u);
+  ASSERT_EQ(json_view.targets().size(), 2u);
+  EXPECT_FALSE(typed_view.has_entries("opencl:0.0"));
+  for (const TargetView& t : json_view.targets()) {
+    SCOPED_TRACE(t.id);
+    EXPECT_EQ(&typed_view.target_document(t.id), &d);
+    EXPECT_EQ(&json_view.target_document(t.id), &doc);
+    EXPECT_FALSE(typed_view.target_document(t.id).benchmarks.empty());
+  }
+  ASSERT_NE(typed_view.target("opencl:0.0"), nullptr);
+  EXPECT_EQ(typed_view.target("opencl:0.0")->memory_levels.size(), 2u);
+  EXPECT_EQ(typed_view.target("npu:0"), nullptr);
+}
+
 }  // namespace
 }  // namespace roofline

@@ -14,6 +14,7 @@
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/plateaus.hpp"
 #include "support/notes.hpp"
+#include "support/typed_results.hpp"
 #include "synthetic_curves.hpp"
 
 namespace roofline {
@@ -419,10 +420,11 @@ TEST(MemoryCeilings, TheFirstLevelsFigureLeavesOutItsOverheadBoundSizes) {
   EXPECT_EQ((*l1)["min_bytes"], 4096);  // the level's range and roof keep every size
   EXPECT_DOUBLE_EQ((*l1)["plateau_median"].get<double>(), 610 * GB);
   // The gate's figure over the base's sizes (compare_levels.cpp) follows the same rule; a later level keeps all.
-  const ResultsView view(doc);
-  EXPECT_DOUBLE_EQ(plateau_median_over(view, view.cpu(), 2, "read", 4 * KiB, 64 * KiB).first, 610 * GB);
+  const ResultsDocument typed_doc = typed_fragment(doc);
+  const DocumentView view(typed_doc);
+  EXPECT_DOUBLE_EQ(plateau_median_over(view, view.targets().front(), 2, "read", 4 * KiB, 64 * KiB).first, 610 * GB);
   // A range without the smallest size does not start the curve: every size counts (521, 560, 610, 610).
-  EXPECT_DOUBLE_EQ(plateau_median_over(view, view.cpu(), 2, "read", 8 * KiB, 64 * KiB).first, 585 * GB);
+  EXPECT_DOUBLE_EQ(plateau_median_over(view, view.targets().front(), 2, "read", 8 * KiB, 64 * KiB).first, 585 * GB);
   const json* dram = find_ceiling(out, "DRAM", "read", 2);
   ASSERT_NE(dram, nullptr);
   EXPECT_DOUBLE_EQ((*dram)["plateau_median"].get<double>(), 45 * GB);

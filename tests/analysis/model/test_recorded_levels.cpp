@@ -11,8 +11,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/model/document_view.hpp"
 #include "roofline/model/memory_ceilings.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "support/gzip_json.hpp"
+#include "support/recorded_files.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -104,6 +108,30 @@ TEST(RecordedZen4Full, EveryLevelAgreesAndL3KeepsItsPlateau) {
   const double plateau = read_plateau(results, 1, 2 * mib, 8 * mib);
   ASSERT_GT(plateau, 0.0);
   EXPECT_NEAR(read_ceiling(derived, "L3", 1) / plateau, 1.0, 0.1) << plateau;
+}
+
+// Issue 61, step 3: compare's figure over a range of sizes (plateau_median_over) reads the typed document. Over each
+// derived ceiling's own sizes it is that ceiling's plateau median, which the derivation took from the file's JSON:
+// on every target of every recorded run, the typed samples are the JSON's.
+TEST(RecordedRuns, TheTypedFigureOverACeilingsOwnSizesIsItsPlateauMedian) {
+  int checked = 0;
+  for (const auto& [name, doc] : testing::every_results_file()) {
+    SCOPED_TRACE(name);
+    const ResultsDocument typed_doc = testing::typed(doc, name);
+    const DocumentView view(typed_doc);
+    const json section = derive_roofline(doc);
+    for (const json& c : section["memory_ceilings"]) {
+      SCOPED_TRACE(c.dump());
+      const TargetView* target = view.target(c["target"].get<std::string>());
+      ASSERT_NE(target, nullptr);
+      const auto [value, sizes] = plateau_median_over(view, *target, c.value("threads", 0), c["kernel"].get<std::string>(),
+                                                      c["min_bytes"].get<double>(), c["max_bytes"].get<double>());
+      EXPECT_EQ(sizes, c["points"].get<int>());
+      EXPECT_DOUBLE_EQ(value, c["plateau_median"].get<double>());
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
 }
 
 }  // namespace

@@ -28,6 +28,8 @@ class DocumentView {
 
   [[nodiscard]] const HostFacts& host() const { return host_; }
   [[nodiscard]] const std::vector<TargetView>& targets() const { return targets_; }
+  // The target of that id, or nullptr.
+  [[nodiscard]] const TargetView* target(const std::string& id) const;
   // The targets after the host's, in the file's order.
   [[nodiscard]] std::span<const TargetView> devices() const { return std::span(targets_).subspan(1); }
   [[nodiscard]] bool has_entries(const std::string& target) const { return entry_counts_.count(target) > 0; }

@@ -26,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/model/document_view.hpp"
 #include "roofline/model/plateaus.hpp"
 #include "roofline/model/results_view.hpp"
 
@@ -52,8 +53,9 @@ std::vector<ReportedLevel> target_reported_levels(const TargetView& target, int 
 
 // The plateau median (the median of each size's median) of `target`'s `kernel` at `threads` over the sizes of its
 // main sweep in [lo, hi] (1% slack at both ends, as the levels' ranges have), and how many sizes that was (0: none,
-// and the value 0). Compare takes a new run's memory figure over the base's sizes with it.
-std::pair<double, int> plateau_median_over(const ResultsView& view, const TargetView& target, int threads,
+// and the value 0). Compare takes a new run's memory figure over the base's sizes with it, from the typed document
+// (issue 61, step 3: its entries read as the derivation reads the file's, memory_points.hpp's sweep_samples).
+std::pair<double, int> plateau_median_over(const DocumentView& view, const TargetView& target, int threads,
                                            const std::string& kernel, double lo, double hi);
 
 // The cache levels context.machine reports, as capacity seen by `threads` threads bound with `policy`
