@@ -57,9 +57,10 @@ std::vector<ReportedLevel> reported_levels(const HostFacts& host, int threads, c
   std::vector<ReportedCache> caches;
   for (const CacheFacts& c : host.caches) {
     caches.push_back({static_cast<int>(c.level.value_or(0)), c.type, c.size_bytes,
-                      static_cast<int>(c.instances.value_or(0)), static_cast<int>(c.cores_per_instance.value_or(0))});
+                      static_cast<int>(c.instances.value_or(0)), static_cast<int>(c.cores_per_instance.value_or(0)),
+                      c.source});
   }
-  return reported_levels(caches, threads, policy);
+  return cache_verdict(caches, threads, policy, host.memory_total_bytes).levels;
 }
 
 LevelNames level_names(const TargetView& t) {
@@ -78,13 +79,21 @@ LevelNames level_names(const TargetView& t) {
   return names;
 }
 
-std::vector<ReportedLevel> target_reported_levels(const TargetView& t, int threads) {
-  if (!t.caches.empty()) return reported_levels(t.caches, std::max(threads, 1), t.binding);
-  std::vector<ReportedLevel> out;
+CacheVerdict target_cache_verdict(const TargetView& t, int threads) {
+  if (!t.caches.empty()) return cache_verdict(t.caches, std::max(threads, 1), t.binding, t.memory_total_bytes);
+  CacheVerdict v;
   for (std::size_t i = 0; i + 1 < t.memory_levels.size(); ++i) {
-    if (t.memory_levels[i].capacity_bytes > 0.0) out.emplace_back(t.memory_levels[i].name, t.memory_levels[i].capacity_bytes);
+    const double bytes = t.memory_levels[i].capacity_bytes;
+    if (bytes <= 0.0) continue;
+    v.levels.emplace_back(t.memory_levels[i].name, bytes);
+    v.largest_plausible_bytes = std::max(v.largest_plausible_bytes, bytes);
   }
-  return out;
+  v.dram_threshold_bytes = v.largest_plausible_bytes;
+  return v;
+}
+
+std::vector<ReportedLevel> target_reported_levels(const TargetView& t, int threads) {
+  return target_cache_verdict(t, threads).levels;
 }
 
 namespace {

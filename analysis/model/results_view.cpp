@@ -194,7 +194,8 @@ void host_facts_to_cpu(const HostFacts& host, TargetView& cpu) {
   cpu.caches.clear();
   for (const CacheFacts& c : host.caches) {
     cpu.caches.push_back({static_cast<int>(c.level.value_or(0)), c.type, c.size_bytes,
-                          static_cast<int>(c.instances.value_or(0)), static_cast<int>(c.cores_per_instance.value_or(0))});
+                          static_cast<int>(c.instances.value_or(0)), static_cast<int>(c.cores_per_instance.value_or(0)),
+                          c.source});
   }
 }
 

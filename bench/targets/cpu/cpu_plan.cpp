@@ -220,7 +220,7 @@ BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machin
     for (const ReportedLevel& l : t.levels) t.cache_bytes = std::max<std::uint64_t>(t.cache_bytes, std::uint64_t(l.bytes));
     // A last level of unknown size: sweep to 8x the most a real CPU caches for these threads (not to 8x the L2, inside
     // that level, nor to a fixed gibibyte).
-    const std::uint64_t reach_bytes = last_cache_unknown(machine) ? unknown_last_cache_bytes(threads) : t.cache_bytes;
+    const std::uint64_t reach_bytes = dram_threshold_bytes(machine, threads, config.bind);
     t.sweep = plan_sweep(config.profile, config.sizes, reach_bytes, config.memory_budget_bytes, per_octave);
     p.per_octave = t.sweep.per_octave;
     if (!p.spot.empty()) t.spot_sizes = spot_sizes(t, reach_bytes);

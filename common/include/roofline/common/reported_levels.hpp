@@ -1,9 +1,12 @@
 // The cache levels a machine reports, as capacity seen by the threads of one run, each marked plausible or not
-// (issue 47: moved from analysis/model's memory_ceilings.hpp and plateaus.hpp): the analysis takes them as priors for
-// where the levels of a recorded curve end, a plan (roofline/harness/plausible_caches.hpp) sizes its sweep and shapes
-// from them. One definition below both sides, over the plain cache facts both have.
+// (issue 47: moved from analysis/model's memory_ceilings.hpp and plateaus.hpp), and the one verdict on them (issue 61
+// step 6: cache_verdict): the analysis takes its levels as priors for where the levels of a recorded curve end, a plan
+// (roofline/harness/plausible_caches.hpp) sizes its sweep, shapes, DRAM GEMVs and llm chain from it. One definition
+// below both sides, over the plain cache facts both have, so that the plan and the analysis cannot disagree on a
+// machine (tests/bench/drivers/test_cache_verdict.cpp holds them to it on every recorded machine).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +20,7 @@ struct ReportedCache {
   double size_bytes = 0.0; // of one instance
   int instances = 0;
   int cores_per_instance = 0;
+  std::string source;      // who reported it: "hwloc", "cpuid", "sysconf" ("" : the machine)
 };
 
 // A cache level as the machine facts report it, as capacity seen by the threads of one run (per-core
@@ -43,14 +47,37 @@ inline constexpr double kLargestCacheSharePerCore[3] = {256.0 * 1024, 8.0 * 1024
 // CCDs caches 64 MiB of a working set), never a fixed size.
 inline constexpr double kLargestRealL3BytesPerCore = 32.0 * 1024 * 1024;
 
-// Why a reported cache is implausible ("" when it is plausible): its per-core share (size per instance over the
-// cores sharing it) beyond what any CPU has, or no larger than the level before it (`previous_bytes`, both as
-// seen by the run's threads).
-std::string implausible_cache(int level, double size, int cores_per_instance, double previous_bytes, double seen_bytes);
+// The most a real CPU caches for `threads` threads where the machine reports a last level whose size is not
+// plausible: kLargestRealL3BytesPerCore for each core they use.
+std::uint64_t unknown_last_cache_bytes(int threads);
 
-// The cache levels of `caches`, as capacity seen by `threads` threads bound with `policy` ("compact" or "spread"):
-// per-instance size x instances those threads use, each marked plausible or not.
-std::vector<ReportedLevel> reported_levels(const std::vector<ReportedCache>& caches, int threads,
-                                           const std::string& policy);
+// The verdict on a machine's reported caches for `threads` threads bound with `policy` ("compact" or "spread"): one
+// pure function of the caches (level, size, instances, cores per instance) and the memory (0: unknown), what the plan
+// and the analysis both believe. A cache is implausible when its share per core (size per instance over the cores
+// sharing it; unknown sharing: the whole instance) exceeds kLargestCacheSharePerCore, or when all its instances
+// together exceed an eighth of the memory; a level is implausible when one of its caches is, or when these threads
+// see no more of it than of the level before it.
+struct CacheVerdict {
+  // L1..L3 as reported (the first data or unified cache of each level), as capacity these threads see, each marked
+  // plausible or not (`why`): an implausible level still exists, but is no prior for where it ends.
+  std::vector<ReportedLevel> levels;
+  // One sentence per reported cache whose size no CPU has, naming who reported it (the plan's notes).
+  std::vector<std::string> implausible_caches;
+  // A cache level deeper than every plausible one has a size no CPU has: the last level's size is unknown.
+  bool last_level_unknown = false;
+  // The largest plausible level as these threads see it (0: none reported, or none plausible).
+  double largest_plausible_bytes = 0.0;
+  // The largest plausible cache instance (0: none).
+  double largest_plausible_instance_bytes = 0.0;
+  // What a working set must exceed to live in main memory: largest_plausible_bytes, or unknown_last_cache_bytes
+  // where the last level's size is unknown (0: no cache reported).
+  double dram_threshold_bytes = 0.0;
+
+  // The plausible levels only, in order.
+  std::vector<ReportedLevel> plausible_levels() const;
+};
+
+CacheVerdict cache_verdict(const std::vector<ReportedCache>& caches, int threads, const std::string& policy,
+                           double memory_total_bytes);
 
 }  // namespace roofline

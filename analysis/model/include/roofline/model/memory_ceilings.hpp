@@ -46,9 +46,12 @@ nlohmann::json derive_memory_ceilings(const nlohmann::json& results);
 // memory (one unlisted cache level, called "cache", where its facts list none).
 LevelNames level_names(const TargetView& target);
 
-// The levels a target reports at `threads` threads (0: the whole target), the priors of its level detection: from
-// its cache topology and binding (reported_levels below) where it has one, else its facts' inner levels and their
-// capacities (0: not reported).
+// What the analysis believes of a target's caches at `threads` threads (0: the whole target): the one verdict of
+// roofline/common/reported_levels.hpp (cache_verdict, the plan's too) over its cache topology, binding and memory
+// where it has a topology, else its facts' inner levels and their capacities (0: not reported), each taken as
+// plausible, the largest of them the DRAM threshold.
+CacheVerdict target_cache_verdict(const TargetView& target, int threads);
+// The levels a target reports at `threads` threads, the priors of its level detection: target_cache_verdict's.
 std::vector<ReportedLevel> target_reported_levels(const TargetView& target, int threads);
 
 // The plateau median (the median of each size's median) of `target`'s `kernel` at `threads` over the sizes of its
@@ -60,7 +63,7 @@ std::pair<double, int> plateau_median_over(const DocumentView& view, const Targe
 
 // The cache levels context.machine reports, as capacity seen by `threads` threads bound with `policy`
 // ("compact" or "spread"): per-instance size x instances those threads use, each marked plausible or not
-// (roofline/common/reported_levels.hpp: the rule, implausible_cache, and the plain caches' overload).
+// with the host's memory (the levels of roofline/common/reported_levels.hpp's cache_verdict).
 std::vector<ReportedLevel> reported_levels(const HostFacts& host, int threads, const std::string& policy);
 std::vector<ReportedLevel> reported_levels(const nlohmann::json& machine, int threads, const std::string& policy);
 

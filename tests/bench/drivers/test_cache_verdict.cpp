@@ -1,0 +1,172 @@
+// Issue 61 step 6: one cache-plausibility verdict (cache_verdict, roofline/common/reported_levels.hpp), and the plan
+// and the analysis agree on it for every recorded machine. For each recorded results file (tests/data/golden and
+// results/reference; ../shared/recorded too where the checkout has it), the plan's side reads the file's machine facts
+// as a run would hold them (machine_from_json of context.machine, its binding) and the analysis's side reads the same
+// file (ResultsView's CPU target): at every thread count from 1 to the most the file ran, both believe the same levels
+// of the same sizes, the same largest plausible cache and the same DRAM threshold, and what the plan builds from it
+// (the sweep's levels and end, the DRAM dequant GEMVs' weights) is that verdict. Hand-made machines cover the rules
+// the two sides once applied differently. Nothing is measured. Here, beside the llm chain, because this binary links
+// both the CPU target's plan and the analysis.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "roofline/cpu/cpu_plan.hpp"
+#include "roofline/facts/machine.hpp"
+#include "roofline/harness/plausible_caches.hpp"
+#include "roofline/harness/sweep_plan.hpp"
+#include "roofline/model/memory_ceilings.hpp"
+#include "roofline/model/results_view.hpp"
+#include "support/gzip_json.hpp"
+
+namespace roofline {
+namespace {
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr std::uint64_t MiB = 1ull << 20;
+
+std::vector<fs::path> recorded_files() {
+  const fs::path root(ROOFLINE_SOURCE_DIR);
+  std::vector<fs::path> files;
+  for (const fs::path& folder : {root / "tests" / "data" / "golden", root / "results" / "reference",
+                                 root / ".." / "shared" / "recorded"}) {
+    if (!fs::is_directory(folder)) continue;
+    for (const auto& e : fs::directory_iterator(folder)) {
+      if (e.path().string().ends_with(".json.gz")) files.push_back(e.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string policy_of(const json& results) {
+  const json& ctx = results["context"];
+  if (ctx.contains("binding") && ctx["binding"].is_object() && ctx["binding"].value("policy", "").size() > 0) {
+    return ctx["binding"]["policy"].get<std::string>();
+  }
+  return "compact";
+}
+
+std::vector<int> thread_counts_of(const json& results) {
+  std::vector<int> counts;
+  const json& ctx = results["context"];
+  if (ctx.contains("threads") && ctx["threads"].is_array()) {
+    for (const json& t : ctx["threads"]) counts.push_back(t.get<int>());
+  }
+  if (counts.empty()) counts.push_back(1);
+  std::sort(counts.begin(), counts.end());
+  return counts;
+}
+
+// The two verdicts are one: levels (name, size, plausible), the caches not believed, the largest plausible cache and
+// the DRAM threshold.
+void expect_same_verdict(const CacheVerdict& plan, const CacheVerdict& analysis, const std::string& where) {
+  ASSERT_EQ(plan.levels.size(), analysis.levels.size()) << where;
+  for (std::size_t i = 0; i < plan.levels.size(); ++i) {
+    EXPECT_EQ(plan.levels[i].name, analysis.levels[i].name) << where;
+    EXPECT_EQ(plan.levels[i].bytes, analysis.levels[i].bytes) << where << " " << plan.levels[i].name;
+    EXPECT_EQ(plan.levels[i].plausible, analysis.levels[i].plausible) << where << " " << plan.levels[i].name;
+    EXPECT_EQ(plan.levels[i].why, analysis.levels[i].why) << where << " " << plan.levels[i].name;
+  }
+  EXPECT_EQ(plan.implausible_caches, analysis.implausible_caches) << where;
+  EXPECT_EQ(plan.last_level_unknown, analysis.last_level_unknown) << where;
+  EXPECT_EQ(plan.largest_plausible_bytes, analysis.largest_plausible_bytes) << where;
+  EXPECT_EQ(plan.dram_threshold_bytes, analysis.dram_threshold_bytes) << where;
+}
+
+// What the plan builds from the analysis's verdict: the sweep's levels and end at every thread count, the DRAM
+// dequant GEMVs' weights at the most threads.
+void expect_plan_built_from(const MachineFacts& machine, BindPolicy bind, const std::vector<int>& counts,
+                            const TargetView& cpu, const std::string& where) {
+  RunConfig config;
+  config.thread_counts = counts;
+  config.bind = bind;
+  const BandwidthPlan plan = plan_bandwidth(config, machine);
+  ASSERT_EQ(plan.per_threads.size(), counts.size()) << where;
+  for (const BandwidthThreadPlan& t : plan.per_threads) {
+    const CacheVerdict believed = target_cache_verdict(cpu, t.threads);
+    const std::vector<ReportedLevel> levels = believed.plausible_levels();
+    ASSERT_EQ(t.levels.size(), levels.size()) << where << " " << t.threads;
+    for (std::size_t i = 0; i < levels.size(); ++i) EXPECT_EQ(t.levels[i].bytes, levels[i].bytes) << where;
+    EXPECT_EQ(double(t.cache_bytes), believed.largest_plausible_bytes) << where << " " << t.threads;
+    if (believed.dram_threshold_bytes > 0.0) {
+      EXPECT_EQ(double(t.sweep.planned_end_bytes), double(kSweepEndCacheFactor) * believed.dram_threshold_bytes) << where;
+    }
+  }
+  const double dram = target_cache_verdict(cpu, counts.back()).dram_threshold_bytes;
+  EXPECT_EQ(double(dequant_gemv_weight_bytes(config, machine)), std::clamp(4.0 * dram, 128.0 * MiB, 1024.0 * MiB))
+      << where;
+}
+
+TEST(CacheVerdict, ThePlanAndTheAnalysisAgreeOnEveryRecordedMachine) {
+  const std::vector<fs::path> files = recorded_files();
+  ASSERT_GE(files.size(), 7u);  // the recorded runs of ../shared/recorded, held in tests/data/golden
+  int machines = 0, unknown_last = 0;
+  for (const fs::path& file : files) {
+    const json results = testing::load_gz(file.string());
+    ASSERT_TRUE(results.is_object()) << file;
+    if (!results.contains("context") || !results["context"].contains("machine")) continue;
+    const MachineFacts machine = machine_from_json(results["context"]["machine"]);
+    const BindPolicy bind = parse_bind_policy(policy_of(results));
+    const ResultsView view(results);
+    const TargetView& cpu = view.cpu();
+    const std::vector<int> counts = thread_counts_of(results);
+    ++machines;
+    for (int threads = 1; threads <= counts.back(); ++threads) {
+      const std::string where = file.filename().string() + " at " + std::to_string(threads) + " thread(s)";
+      const CacheVerdict plan = cache_verdict(machine, threads, bind);
+      expect_same_verdict(plan, target_cache_verdict(cpu, threads), where);
+      EXPECT_EQ(double(dram_threshold_bytes(machine, threads, bind)), plan.dram_threshold_bytes) << where;
+      unknown_last += plan.last_level_unknown ? 1 : 0;
+    }
+    expect_plan_built_from(machine, bind, counts, cpu, file.filename().string());
+  }
+  EXPECT_GE(machines, 7);
+  EXPECT_GT(unknown_last, 0);  // the Zen 5 guest's 508 MiB L3 per core and the Emerald Rapids guest's 150 MiB
+}
+
+// A results file holding only these machine facts and binding, as the analysis reads one.
+json results_with(const MachineFacts& machine, const std::string& policy) {
+  return json{{"context", {{"machine", to_json(machine)}, {"threads", {1, 2}}, {"binding", {{"policy", policy}}}}},
+              {"benchmarks", json::array()}};
+}
+
+TEST(CacheVerdict, TheRulesTheTwoSidesOnceAppliedDifferentlyAreOne) {
+  MachineFacts base = machine_from_json(testing::load_gz(std::string(ROOFLINE_TEST_DATA_DIR) +
+                                                         "/golden/zen4-2vcpu_quick.json.gz")["context"]["machine"]);
+  std::vector<std::pair<std::string, MachineFacts>> cases;
+  MachineFacts l2 = base;  // a 12 MiB-per-core L2: the plan's 16 MiB limit believed it, the analysis's 8 MiB did not
+  l2.caches[1].size_bytes = 12 * MiB;
+  cases.emplace_back("12 MiB L2 per core", l2);
+  MachineFacts memory = base;  // 64 L3s of 32 MiB on 4 GiB: only the plan's rule looked at the memory
+  memory.memory_total_bytes = 4096 * MiB;
+  memory.caches[2].instances = 64;
+  memory.caches[2].cores_per_instance = 1;
+  cases.emplace_back("L3s over an eighth of the memory", memory);
+  MachineFacts unshared = base;  // a 96 MiB L3 of unknown sharing: the analysis took it as shared by every core
+  unshared.caches[2].size_bytes = 96 * MiB;
+  unshared.caches[2].cores_per_instance = 0;
+  cases.emplace_back("96 MiB L3, sharing unknown", unshared);
+  for (const auto& [what, machine] : cases) {
+    for (const std::string policy : {"compact", "spread"}) {
+      const json results = results_with(machine, policy);
+      const ResultsView view(results);
+      for (int threads : {1, 2}) {
+        const std::string where = what + ", " + policy + ", " + std::to_string(threads) + " thread(s)";
+        const CacheVerdict plan = cache_verdict(machine, threads, parse_bind_policy(policy));
+        expect_same_verdict(plan, target_cache_verdict(view.cpu(), threads), where);
+        EXPECT_FALSE(plan.implausible_caches.empty()) << where;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace roofline
