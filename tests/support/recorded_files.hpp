@@ -35,4 +35,21 @@ inline std::vector<std::pair<std::string, nlohmann::json>> every_results_file() 
   return docs;
 }
 
+// The paths of the recorded runs (*.json.gz) in tests/data/golden, results/reference and, where this checkout has it,
+// ../shared/recorded, sorted: the tests that must hold on every real machine seen so far.
+inline std::vector<std::filesystem::path> recorded_run_paths() {
+  namespace fs = std::filesystem;
+  const fs::path root(ROOFLINE_SOURCE_DIR);
+  std::vector<fs::path> files;
+  for (const fs::path& folder : {root / "tests" / "data" / "golden", root / "results" / "reference",
+                                 root / ".." / "shared" / "recorded"}) {
+    if (!fs::is_directory(folder)) continue;
+    for (const auto& e : fs::directory_iterator(folder)) {
+      if (e.path().string().ends_with(".json.gz")) files.push_back(e.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 }  // namespace roofline::testing

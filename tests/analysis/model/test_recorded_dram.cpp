@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/recorded_files.hpp"
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/plateaus.hpp"
 #include "roofline/model/results_view.hpp"
@@ -24,20 +25,7 @@ namespace {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-std::vector<fs::path> recorded_files() {
-  const fs::path root(ROOFLINE_SOURCE_DIR);
-  std::vector<fs::path> files;
-  for (const fs::path& folder : {root / "tests" / "data" / "golden", root / "results" / "reference",
-                                 root / ".." / "shared" / "recorded"}) {
-    if (!fs::is_directory(folder)) continue;
-    for (const auto& e : fs::directory_iterator(folder)) {
-      const std::string name = e.path().filename().string();
-      if (name.size() > 8 && name.substr(name.size() - 8) == ".json.gz") files.push_back(e.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<fs::path> recorded_files() { return testing::recorded_run_paths(); }
 
 std::string policy_of(const json& results) {
   const json& ctx = results["context"];

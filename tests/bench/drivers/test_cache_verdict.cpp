@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/recorded_files.hpp"
 #include "roofline/cpu/cpu_plan.hpp"
 #include "roofline/facts/machine.hpp"
 #include "roofline/harness/plausible_caches.hpp"
@@ -32,19 +33,7 @@ namespace fs = std::filesystem;
 
 constexpr std::uint64_t MiB = 1ull << 20;
 
-std::vector<fs::path> recorded_files() {
-  const fs::path root(ROOFLINE_SOURCE_DIR);
-  std::vector<fs::path> files;
-  for (const fs::path& folder : {root / "tests" / "data" / "golden", root / "results" / "reference",
-                                 root / ".." / "shared" / "recorded"}) {
-    if (!fs::is_directory(folder)) continue;
-    for (const auto& e : fs::directory_iterator(folder)) {
-      if (e.path().string().ends_with(".json.gz")) files.push_back(e.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<fs::path> recorded_files() { return testing::recorded_run_paths(); }
 
 std::string policy_of(const json& results) {
   const json& ctx = results["context"];
