@@ -87,7 +87,7 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
   spec.repetitions = key || settings.bandwidth.sweep_every_kernel ? settings.bandwidth.repetitions
                                                                   : settings.bandwidth.spot_repetitions;
   const int repetitions = spec.repetitions;
-  const bool carved = capacity > n && n * sizeof(double) >= kHugePageThreshold && arena.numa_nodes() <= 1;
+  const bool carved = arena.carves(n, capacity);
   spec.estimate_s =
       stream_spec_estimate(working_set, bytes_per_call, repetitions, spec.min_time_s, threads, cache_bytes, !carved);
   auto calls = std::make_shared<int>(0);

@@ -70,8 +70,7 @@ class StreamArena {
   StreamArrays get(StreamKernel kernel, std::size_t n, int threads, PageSize pages = PageSize::huge_2m,
                    std::size_t capacity = 0) {
     const int arity = stream_array_count(kernel);
-    const bool carved = capacity > n && n * sizeof(double) >= kHugePageThreshold && numa_nodes() <= 1;
-    const std::size_t extent = carved ? capacity : n;
+    const std::size_t extent = carves(n, capacity) ? capacity : n;
     Set* set = find(arity, extent, threads, pages);
     if (set == nullptr) {
       set = allocate_set(arity, extent, threads, pages);
@@ -123,8 +122,11 @@ class StreamArena {
     if (machine_.numa_nodes > 1) release_kept_mappings();
   }
 
-  // Whether get() carves sizes from a capacity here: only on one NUMA node.
-  [[nodiscard]] int numa_nodes() const { return machine_.numa_nodes; }
+  // Whether get() gives n elements as the first of a set of `capacity` (mapped arrays, one NUMA node), not a set of
+  // their own: the one rule, which the plan's estimate asks too.
+  [[nodiscard]] bool carves(std::size_t n, std::size_t capacity) const {
+    return capacity > n && n * sizeof(double) >= kHugePageThreshold && machine_.numa_nodes <= 1;
+  }
 
   // What the mapped arrays of the set last asked for got, read once after their first touch; nullptr for heap arrays.
   [[nodiscard]] const PageRecord* pages() const {
