@@ -200,7 +200,7 @@ void add_compare_command(CLI::App& app, CliState& state) {
   cmd->add_option("--floor-no-history", a->floor_no_history, "The floor without a history, in percent")
       ->type_name("PCT")->capture_default_str();
   cmd->add_option("--floor-cache", a->floor_cache,
-                  "Paired A/B: the floor, in percent, of L1/L2 figures (--floor: compute, dequant, clock)")
+                  "Paired A/B: the floor, in percent, of L1/L2 and multi-thread dequant figures (--floor: compute, 1-thread dequant, clock)")
       ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--floor-shared", a->floor_shared,

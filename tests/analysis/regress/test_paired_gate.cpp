@@ -86,6 +86,14 @@ TEST(PairedGate, DecidesEachFigureByItsInterval) {
   f.threads = 2;
   f.group = "compute";
   EXPECT_DOUBLE_EQ(paired_floor(f, GateOptions{}), 0.05);
+  f.group = "dequant";
+  f.id = "dequant/q4_k/threads:1";
+  f.threads = 1;
+  EXPECT_DOUBLE_EQ(paired_floor(f, GateOptions{}), 0.05);
+  // At more than one thread a dequant dot scatters as the private caches do (paired_floor).
+  f.id = "dequant/q4_k/threads:2";
+  f.threads = 2;
+  EXPECT_DOUBLE_EQ(paired_floor(f, GateOptions{}), 0.10);
   f.group = "memory";
   f.id = "memory/L1/read/threads:2";
   EXPECT_DOUBLE_EQ(paired_floor(f, GateOptions{}), 0.10);

@@ -73,8 +73,9 @@ inline constexpr int kHistoryWindow = 30;
 struct GateOptions {
   double floor = 0.05;             // relative, with history; paired: the floor of compute, dequant and clock figures
   // Paired rounds, by how much a figure's runs scatter on a shared 2-vCPU VM (7 gate runs of one build, robust sd):
-  //  - floor (5%): compute, dequant and the clock, which stay within 1-2%;
-  //  - floor_cache (10%): the private caches (L1, L2), 3-11%;
+  //  - floor (5%): compute, dequant at one thread and the clock, which stay within 1-2%;
+  //  - floor_cache (10%): the private caches (L1, L2), 3-11%, and dequant at more than one thread (a robust sd
+  //    under 1%, but a tenth of the runs 17-49% low while the host loads one core's sibling: paired_floor);
   //  - floor_shared (20%): what rests on the memory the cores share (L3, DRAM, GEMV at batch 1, its roof of the
   //    moment), 6-24%: the host's memory state moves between the two runs of a round; and GEMM through the libraries
   //    at the largest batch, whose 2-thread runs scatter 19-27%.
