@@ -57,10 +57,12 @@ std::vector<std::uint64_t> spot_sizes(const BandwidthThreadPlan& t, std::uint64_
   return out;
 }
 
-// A call's planned time: its operations at the planning rate, or its operands from DRAM at the planning DRAM rate.
-double gemm_call_estimate(const GemmGroup& g, int n, const IsaFeatures& isa) {
+// A call's planned time: its operations at `rate_factor` x the planning rate, or its operands from DRAM at the
+// planning DRAM rate. Repetitions are chosen at the planning rate itself (1), the estimate at what the libraries
+// reach (kGemmExpectedOverPlanningRate).
+double gemm_call_estimate(const GemmGroup& g, int n, const IsaFeatures& isa, double rate_factor = 1.0) {
   const GemmShape shape{g.m, n, g.k};
-  return std::max(gemm_operations(shape) / (planning_ops_per_thread(g.precision, isa) * g.threads),
+  return std::max(gemm_operations(shape) / (rate_factor * planning_ops_per_thread(g.precision, isa) * g.threads),
                   gemm_compulsory_bytes(shape, g.precision) / kPlanningDramBytesPerSecond);
 }
 
@@ -151,7 +153,7 @@ SuitePlan gemm_suite(const GemmPlan& plan, const RunConfig& config) {
     // Preparation (allocation, first-touch fill, packing) at a planning 1 GB/s, in the group's first entry.
     double prepare = g.backend->footprint_bytes(gemm_request(plan, g, config)) / 1e9;
     for (const int n : g.batches) {
-      const double call = gemm_call_estimate(g, n, config.features);
+      const double call = gemm_call_estimate(g, n, config.features, kGemmExpectedOverPlanningRate);
       const int reps = gemm_planned_repetitions(g, n, config);
       const double probes = n == 1 ? 6.0 * kProbeMinSeconds : 0.0;  // two probes of 3-8 samples, at least 10 ms each
       s.entries.push_back({"cpu", "gemm", gemm_spec_name(g, n), g.threads, reps,

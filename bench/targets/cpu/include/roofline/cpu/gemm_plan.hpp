@@ -32,6 +32,13 @@ struct GemmGroup {
 // 2.5x fp32 with bf16 dot products, int8 5x with VNNI. Never a measured figure: only the plan uses it (estimates,
 // and which batches are compute-bound by construction), so a plan is the same in every run of one machine.
 double planning_ops_per_thread(Precision p, const IsaFeatures& isa);
+// The plan's time estimate (not its shapes, repetitions or compute-bound split, which planning_ops_per_thread sets)
+// counts a call's operations at this many times the planning rate: what the libraries reach at the compute shapes
+// (per thread, 2 threads, batch:max of the quick runs: Zen 4 eigen fp32 109 GFLOP/s, oneDNN bf16 220, int8 440, eigen
+// fp64 30, 1.25-2.3x the planning rate; EMR eigen fp32 84-125, oneDNN int8 1211; Zen 5 eigen fp32 181-210), the
+// low end of them, so that an estimate is seldom short. At the planning rate itself the compute shapes' entries were
+// planned at twice their wall time (issue 60: the plan 16% over the quick profile's wall on the oxide host).
+inline constexpr double kGemmExpectedOverPlanningRate = 1.75;
 // The DRAM rate a plan assumes (deliberately low): with planning_ops_per_thread, the planning ridge.
 inline constexpr double kPlanningDramBytesPerSecond = 12e9;
 // A batch whose arithmetic intensity at the DRAM shape is at least this many times the planning ridge (the group's
