@@ -9,6 +9,7 @@
 #include "roofline/report/advertised.hpp"
 #include "roofline/report/report_tables.hpp"
 #include "roofline/model/roofline_section.hpp"
+#include "roofline/common/arm_pipes.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/model/results_document.hpp"
@@ -36,6 +37,21 @@ TEST(Spec, ShippedSpecsParse) {
     ++count;
   }
   EXPECT_GE(count, 3);
+}
+
+// The ARM specs' figures (issue 62) are the pipe table's: cores x clock x pipes x lanes x 2 FLOP per FMA, as stated or
+// as derived from it (within the datasheets' rounding).
+TEST(Spec, ArmSpecsAgreeWithThePipeTable) {
+  const double v2_fp64 = known_arm_pipes("neoverse_v2", "fma", "fp64", "neon", 128).at(0) * 2.0 * 2.0;  // FLOP/cycle
+  for (const char* name : {"aws-graviton4.json", "nvidia-grace-cpu-superchip.json"}) {
+    SCOPED_TRACE(name);
+    const Spec spec = load_spec(fs::path(ROOFLINE_SOURCE_DIR) / "analysis" / "specs" / name);
+    for (const SpecPeak& p : spec.peaks) {
+      const double per_cycle = p.precision == "fp64" ? v2_fp64 : p.precision == "fp32" ? 2.0 * v2_fp64 : 0.0;
+      ASSERT_GT(per_cycle, 0.0) << p.precision;
+      EXPECT_NEAR(p.value / (spec.cores * spec.clock_hz * per_cycle), 1.0, 0.02) << p.precision;
+    }
+  }
 }
 
 TEST(Spec, ParsesUnitsAndSparsity) {

@@ -1,0 +1,141 @@
+// ARM64 identity and features (issue 62): MIDR decoding, the core table, /proc/cpuinfo's blocks and core kinds, from
+// the text of real machines' files.
+#include <gtest/gtest.h>
+
+#include "roofline/facts/arm_cpu.hpp"
+
+namespace roofline {
+namespace {
+
+// A Graviton3 (Neoverse V1 r1p1), two of its vCPUs, as its kernel writes /proc/cpuinfo.
+constexpr const char* kGraviton3 = R"(processor	: 0
+BogoMIPS	: 2100.00
+Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve asimdfhm dit uscat ilrcpc flagm ssbs paca pacg dcpodp svei8mm svebf16 i8mm bf16 dgh rng
+CPU implementer	: 0x41
+CPU architecture: 8
+CPU variant	: 0x1
+CPU part	: 0xd40
+CPU revision	: 1
+
+processor	: 1
+BogoMIPS	: 2100.00
+Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve asimdfhm dit uscat ilrcpc flagm ssbs paca pacg dcpodp svei8mm svebf16 i8mm bf16 dgh rng
+CPU implementer	: 0x41
+CPU architecture: 8
+CPU variant	: 0x1
+CPU part	: 0xd40
+CPU revision	: 1
+)";
+
+// A big.LITTLE board (RK3588): Cortex-A55 cores 0-1 and Cortex-A76 cores 2-3 (shortened from eight).
+constexpr const char* kBigLittle = R"(processor	: 0
+Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp
+CPU implementer	: 0x41
+CPU architecture: 8
+CPU variant	: 0x2
+CPU part	: 0xd05
+CPU revision	: 0
+
+processor	: 1
+Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp
+CPU implementer	: 0x41
+CPU architecture: 8
+CPU variant	: 0x2
+CPU part	: 0xd05
+CPU revision	: 0
+
+processor	: 2
+Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp
+CPU implementer	: 0x41
+CPU architecture: 8
+CPU variant	: 0x4
+CPU part	: 0xd0b
+CPU revision	: 0
+
+processor	: 3
+Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp
+CPU implementer	: 0x41
+CPU architecture: 8
+CPU variant	: 0x4
+CPU part	: 0xd0b
+CPU revision	: 0
+)";
+
+constexpr const char* kX86 = R"(processor	: 0
+vendor_id	: AuthenticAMD
+cpu family	: 25
+model		: 17
+flags		: fpu vme de pse tsc msr pae mce cx8 apic sep mtrr avx512f
+)";
+
+TEST(ArmCpu, MidrDecodesIntoItsFields) {
+  // Grace and Graviton4: Neoverse V2 r0p1, as /sys writes midr_el1.
+  const auto m = parse_midr("0x00000000410fd4f1\n");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->implementer, 0x41u);
+  EXPECT_EQ(m->variant, 0u);
+  EXPECT_EQ(m->architecture, 0xfu);
+  EXPECT_EQ(m->part, 0xd4fu);
+  EXPECT_EQ(m->revision, 1u);
+  EXPECT_FALSE(parse_midr("410fd4f1"));  // not written as /sys writes it
+  EXPECT_FALSE(parse_midr("0xnothex"));
+  EXPECT_FALSE(parse_midr(""));
+}
+
+TEST(ArmCpu, TheTableNamesTheCoresOurUsersRunOn) {
+  EXPECT_EQ(arm_core(0x41, 0xd4f)->name, "Neoverse V2");  // Grace, Graviton4
+  EXPECT_EQ(arm_core(0x41, 0xd4f)->microarchitecture, "neoverse_v2");
+  EXPECT_EQ(arm_core(0x41, 0xd40)->microarchitecture, "neoverse_v1");  // Graviton3
+  EXPECT_EQ(arm_core(0x41, 0xd0c)->microarchitecture, "neoverse_n1");  // Graviton2, Ampere Altra
+  EXPECT_EQ(arm_core(0x41, 0xd42)->microarchitecture, "cortex_a78ae");  // Jetson Orin
+  EXPECT_EQ(arm_core(0xc0, 0xac3)->implementer, "Ampere");
+  EXPECT_EQ(arm_core(0x61, 0x023)->implementer, "Apple");
+  EXPECT_EQ(arm_core(0x6d, 0xd49)->microarchitecture, "neoverse_n2");  // Cobalt 100 under Microsoft's code
+  EXPECT_FALSE(arm_core(0x41, 0xfff));
+  EXPECT_EQ(arm_implementer_name(0x4e), "NVIDIA");
+  EXPECT_EQ(arm_implementer_name(0x99), "");
+}
+
+TEST(ArmCpu, CpuinfoGivesEachCpusMidrAndFeatures) {
+  const std::vector<ArmCpuEntry> cpus = parse_arm_cpuinfo(kGraviton3);
+  ASSERT_EQ(cpus.size(), 2u);
+  EXPECT_EQ(cpus[1].processor, 1);
+  EXPECT_EQ(cpus[0].midr, (ArmMidr{0x41, 0x1, 0xf, 0xd40, 1}));
+  const ArmFeatures f = arm_features(cpus[0].features);
+  EXPECT_TRUE(f.asimd);
+  EXPECT_TRUE(f.fp16);
+  EXPECT_TRUE(f.dotprod);
+  EXPECT_TRUE(f.i8mm);
+  EXPECT_TRUE(f.bf16);
+  EXPECT_TRUE(f.sve);
+  EXPECT_FALSE(f.sve2);  // Graviton3 is SVE (1) only
+  EXPECT_TRUE(f.sve_i8mm);
+  EXPECT_FALSE(f.sme);
+}
+
+TEST(ArmCpu, OneKindOfCoreOnAServerTwoOnABigLittleBoard) {
+  const auto server = arm_core_kinds(parse_arm_cpuinfo(kGraviton3));
+  ASSERT_EQ(server.size(), 1u);
+  EXPECT_EQ(server[0].core->name, "Neoverse V1");
+  EXPECT_EQ(server[0].cpus, (std::vector<int>{0, 1}));
+
+  const auto board = arm_core_kinds(parse_arm_cpuinfo(kBigLittle));
+  ASSERT_EQ(board.size(), 2u);
+  EXPECT_EQ(board[0].core->name, "Cortex-A55");
+  EXPECT_EQ(board[0].cpus, (std::vector<int>{0, 1}));
+  EXPECT_EQ(board[1].core->name, "Cortex-A76");
+  EXPECT_EQ(board[1].cpus, (std::vector<int>{2, 3}));
+  EXPECT_TRUE(board[1].features.dotprod);
+  EXPECT_FALSE(board[1].features.sve);
+}
+
+TEST(ArmCpu, AnX86CpuinfoHasNoArmCpus) {
+  EXPECT_TRUE(parse_arm_cpuinfo(kX86).empty());
+  EXPECT_TRUE(parse_arm_cpuinfo("").empty());
+#if !defined(__aarch64__)
+  EXPECT_TRUE(arm_cpu_facts().empty());  // this machine's own files
+#endif
+}
+
+}  // namespace
+}  // namespace roofline
