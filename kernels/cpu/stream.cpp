@@ -13,19 +13,16 @@
 namespace roofline {
 
 const std::vector<StreamKernelInfo>& stream_kernels() {
-  // name, words read, words written, words with write-allocate, FLOP per element, lowest ISA,
-  // non-temporal, formula
-  static const std::vector<StreamKernelInfo> table = {
-      {StreamKernel::copy, "copy", 1, 1, 3, 0, Isa::scalar, false, "c = a"},
-      {StreamKernel::scale, "scale", 1, 1, 3, 1, Isa::scalar, false, "b = s*c"},
-      {StreamKernel::add, "add", 2, 1, 4, 1, Isa::scalar, false, "c = a + b"},
-      {StreamKernel::triad, "triad", 2, 1, 4, 2, Isa::scalar, false, "a = b + s*c"},
-      {StreamKernel::read, "read", 1, 0, 1, 1, Isa::scalar, false, "sum += a"},
-      {StreamKernel::write, "write", 0, 1, 2, 0, Isa::scalar, false, "a = v"},
-      {StreamKernel::copy_nt, "copy_nt", 1, 1, 2, 0, Isa::sse, true, "c = a (streaming stores)"},
-      {StreamKernel::triad_nt, "triad_nt", 2, 1, 3, 2, Isa::sse, true, "a = b + s*c (streaming stores)"},
-      {StreamKernel::write_nt, "write_nt", 0, 1, 1, 0, Isa::sse, true, "a = v (streaming stores)"},
-  };
+  // Each row of the one STREAM table (roofline/common/stream_kernels.hpp) in fp64 words, with the CPU's columns: the
+  // traffic with write-allocate, and the lowest ISA (the streaming stores' movntpd is SSE2).
+  static const std::vector<StreamKernelInfo> table = [] {
+    std::vector<StreamKernelInfo> rows;
+    for (const StreamKernelRow& r : kStreamKernelRows) {
+      rows.push_back({r.kernel, r.name, r.words_read, r.words_written, stream_words_write_allocate(r.kernel),
+                      r.flops_per_element, r.non_temporal ? Isa::sse : Isa::scalar, r.non_temporal, r.formula});
+    }
+    return rows;
+  }();
   return table;
 }
 
@@ -33,12 +30,7 @@ const StreamKernelInfo& stream_kernel_info(StreamKernel kernel) {
   return stream_kernels()[static_cast<std::size_t>(kernel)];
 }
 
-std::optional<StreamKernel> parse_stream_kernel(std::string_view name) {
-  for (const StreamKernelInfo& k : stream_kernels()) {
-    if (k.name == name) return k.kernel;
-  }
-  return std::nullopt;
-}
+std::optional<StreamKernel> parse_stream_kernel(std::string_view name) { return stream_kernel_named(name); }
 
 StreamArrayUse stream_kernel_uses(StreamKernel kernel) {
   switch (kernel) {
@@ -61,8 +53,7 @@ int stream_array_count(StreamKernel kernel) {
 }
 
 std::uint64_t stream_bytes_per_pass(StreamKernel kernel, std::size_t n) {
-  const StreamKernelInfo& k = stream_kernel_info(kernel);
-  return static_cast<std::uint64_t>(k.words_read + k.words_written) * sizeof(double) * n;
+  return static_cast<std::uint64_t>(stream_words_per_element(kernel)) * sizeof(double) * n;
 }
 
 std::uint64_t stream_bytes_per_pass_write_allocate(StreamKernel kernel, std::size_t n) {

@@ -131,16 +131,6 @@ __global__ void verify_kernel(const std::uint32_t* a, std::uint64_t words, int k
 
 }  // namespace
 
-const MemoryKernelRow& memory_row(MemoryKernel k) {
-  static constexpr std::array<MemoryKernelRow, 4> rows{{
-      {MemoryKernel::read, "read", 1, 0},
-      {MemoryKernel::copy, "copy", 1, 1},
-      {MemoryKernel::triad, "triad", 2, 1},
-      {MemoryKernel::write, "write", 0, 1},
-  }};
-  return rows.at(static_cast<std::size_t>(k));
-}
-
 int memory_blocks_per_sm(MemoryKernel k, int threads) {
   int blocks = 0;
   cudaError_t status = cudaSuccess;

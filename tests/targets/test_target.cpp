@@ -17,6 +17,7 @@
 #include "roofline/harness/benchmark_name.hpp"
 #include "roofline/common/gemm_labels.hpp"
 #include "roofline/harness/run_config.hpp"
+#include "roofline/harness/run_plan.hpp"
 #include "roofline/common/gemm_count.hpp"
 
 namespace roofline::testing {
@@ -131,6 +132,14 @@ std::vector<DeviceWork> latency_work() {
   return {prepared(benchmark_name(BenchmarkKey("latency", {"launch"})), {{"suite", "latency"}, {"kernel", "empty"}}, 5e-6)};
 }
 
+std::vector<DeviceWork> suite_work(const std::string& suite) {
+  return suite == "bandwidth" ? bandwidth_work()
+         : suite == "compute" ? compute_work()
+         : suite == "gemm"    ? gemm_work()
+         : suite == "transfer" ? transfer_work()
+                               : latency_work();
+}
+
 class TestTarget final : public Target {
  public:
   explicit TestTarget(TargetFacts facts) : facts_(std::move(facts)) {}
@@ -138,13 +147,24 @@ class TestTarget final : public Target {
   [[nodiscard]] std::vector<std::string> suites() const override {
     return {"bandwidth", "compute", "gemm", "transfer", "latency"};
   }
+  // Its plan is its prepared work, named as the work names it: the suites `config` asks for, in run order, each
+  // entry's repetitions (issue 61, step 4: every target plans). Estimated at twice each repetition's minimum time
+  // (Google Benchmark's search for the iteration count) and 10 ms an entry for the harness around it.
+  [[nodiscard]] std::vector<SuitePlan> plan(const RunConfig& config) override {
+    std::vector<SuitePlan> out;
+    for (const std::string& suite : suites()) {
+      if (!config.wants_suite(suite)) continue;
+      SuitePlan s{facts_.target, suite, 0.0, {}, {}};
+      for (const DeviceWork& w : suite_work(suite)) {
+        s.entries.push_back({facts_.target, suite, w.name, 0, w.repetitions, 0.01 + 2.0 * w.repetitions * w.min_time_s});
+      }
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
   void run_suite(const std::string& suite, const RunConfig&, Runner& runner, SuiteOutput& out) override {
     if (env_is("ROOFLINE_TEST_TARGET_LOSE", suite)) throw TargetLost(fmt::format("prepared loss during {}", suite));
-    std::vector<DeviceWork> work = suite == "bandwidth" ? bandwidth_work()
-                                   : suite == "compute" ? compute_work()
-                                   : suite == "gemm"    ? gemm_work()
-                                   : suite == "transfer" ? transfer_work()
-                                                         : latency_work();
+    std::vector<DeviceWork> work = suite_work(suite);
     if (env_is("ROOFLINE_TEST_TARGET_FAIL", suite)) {
       work.front().validate = [] { return std::string("prepared wrong result (ROOFLINE_TEST_TARGET_FAIL)"); };
     }

@@ -90,52 +90,37 @@ SuitePlan bandwidth_suite(const BandwidthPlan& plan, const RunConfig& config, co
   return s;
 }
 
-SuitePlan compute_suite(const RunConfig& config, const MachineFacts& machine) {
+SuitePlan compute_suite(const ComputePlan& plan, const RunConfig& config) {
   const ProfileSettings& settings = profile_settings(config.profile);
   const double min_time = settings.compute.min_time_s;
   const int reps = settings.compute.repetitions;
   SuitePlan s{"cpu", "compute", suite_budget_seconds(config.profile, false, "compute"), {}, {}};
-  const PeakSelection selection = select_peak_variants(config.features);
-  // The dequant-dot rows (suite_dequant_dot.cpp): each format's best ISA (quick) or every row (full), in L1 and L2.
-  std::vector<const QuantDotVariant*> runnable, best;
-  for (const QuantDotVariant& v : quant_dot_variants()) {
-    if (!quant_dot_runnable(v, config.features)) continue;
-    runnable.push_back(&v);
-    if (!best.empty() && best.back()->format == v.format) best.back() = &v;
-    else best.push_back(&v);
-  }
-  const bool quick = config.profile != Profile::full;
-  const std::vector<const QuantDotVariant*>& dequant = quick ? best : runnable;
-  const std::vector<Level> levels{Level::L1, Level::L2};  // both profiles, every thread count (issue 48)
-  for (const int t : config.thread_counts) {
+  for (const int t : plan.threads) {
     // One calibration call (runner.hpp), then the repetitions.
     s.entries.push_back({"cpu", "compute", clock_spec_name(t), t, reps, 0.002 + reps * repetition_seconds(0.002, min_time)});
-    for (const PeakVariant* v : selection.runnable) {
+    for (const PeakVariant* v : plan.peak.runnable) {
       s.entries.push_back({"cpu", "compute", peak_spec_name(*v, t), t, reps, 0.003 + reps * repetition_seconds(0.003, min_time)});
     }
   }
-  for (const int t : config.thread_counts) {
-    for (const Level level : levels) {
-      for (const QuantDotVariant* v : dequant) {
+  // The dequant-dot rows (suite_dequant_dot.cpp), in L1 and L2.
+  for (const int t : plan.threads) {
+    for (const Level level : plan.dequant_levels) {
+      for (const QuantDotVariant* v : plan.dequant) {
         s.entries.push_back({"cpu", "compute",
                              dequant_dot_spec_name(*v, level, t),
                              t, reps, 0.01 + reps * repetition_seconds(0.003, min_time)});
       }
     }
   }
-  // The DRAM GEMVs (suite_dequant_dot.cpp's run_dequant_gemv_rows): each format's best kernel, batch 1 at the
-  // largest thread count (quick) or batches 1-16 at every thread count (full). Their weights (4x the L3, 128 MiB to
-  // 1 GiB) are made once per format: planned at about half a second an entry, weights included.
-  const int largest = *std::max_element(config.thread_counts.begin(), config.thread_counts.end());
-  const std::vector<int> gemv_threads = quick ? std::vector<int>{largest} : config.thread_counts;
-  const std::vector<int> gemv_batches = quick ? std::vector<int>{1} : std::vector<int>{1, 2, 4, 8, 16};
-  // Each format's weights are made by its first entry (at a planning 1 GB/s: block quantization of random weights);
-  // a call streams them once per activation column from DRAM at the planning rate; one warm-up call, one calibration.
-  const double weights = static_cast<double>(dequant_gemv_weight_bytes(config, machine));
-  for (const QuantDotVariant* v : best) {
+  // The DRAM GEMVs (suite_dequant_dot.cpp's run_dequant_gemv_rows). Their weights (4x the L3, 128 MiB to 1 GiB) are
+  // made once per format: planned at about half a second an entry, weights included. Each format's weights are made by
+  // its first entry (at a planning 1 GB/s: block quantization of random weights); a call streams them once per
+  // activation column from DRAM at the planning rate; one warm-up call, one calibration.
+  const double weights = static_cast<double>(plan.gemv_weight_bytes);
+  for (const QuantDotVariant* v : plan.dequant_best) {
     double make = weights / 1e9;
-    for (const int t : gemv_threads) {
-      for (const int b : gemv_batches) {
+    for (const int t : plan.gemv_threads) {
+      for (const int b : plan.gemv_batches) {
         const double call = b * weights / kPlanningDramBytesPerSecond;
         s.entries.push_back({"cpu", "compute", dequant_gemv_spec_name(*v, b, t), t, reps,
                              make + 2.0 * call + reps * repetition_seconds(call, min_time)});
@@ -155,7 +140,8 @@ SuitePlan gemm_suite(const GemmPlan& plan, const RunConfig& config) {
     for (const int n : g.batches) {
       const double call = gemm_call_estimate(g, n, config.features, kGemmExpectedOverPlanningRate);
       const int reps = gemm_planned_repetitions(g, n, config);
-      const double probes = n == 1 ? 6.0 * kProbeMinSeconds : 0.0;  // two probes of 3-8 samples, at least 10 ms each
+      // Two probes of 3-8 samples, at least 10 ms each, where the plan brackets the point with them.
+      const double probes = gemm_roof_probe_planned(g, n, config.features) ? 6.0 * kProbeMinSeconds : 0.0;
       s.entries.push_back({"cpu", "gemm", gemm_spec_name(g, n), g.threads, reps,
                            prepare + call + reps * repetition_seconds(call, settings.min_time_s) + probes});
       prepare = 0.0;
@@ -255,6 +241,34 @@ GemmPlan plan_cpu_gemm(const RunConfig& config, const MachineFacts& machine) {
   return plan_gemm(config, static_cast<double>(cache), source);
 }
 
+ComputePlan plan_compute(const RunConfig& config, const MachineFacts& machine) {
+  ComputePlan p;
+  p.threads = config.thread_counts;
+  p.peak = select_peak_variants(config.features);
+  for (const QuantDotVariant& v : quant_dot_variants()) {
+    if (!quant_dot_runnable(v, config.features)) {
+      p.dequant_not_supported.push_back(&v);
+      continue;
+    }
+    p.dequant_runnable.push_back(&v);
+    if (!p.dequant_best.empty() && p.dequant_best.back()->format == v.format) p.dequant_best.back() = &v;
+    else p.dequant_best.push_back(&v);
+  }
+  // Quick: each format's best ISA; full: every row. Both profiles, every thread count (issue 48).
+  p.quick = config.profile != Profile::full;
+  p.dequant = p.quick ? p.dequant_best : p.dequant_runnable;
+  p.dequant_levels = {Level::L1, Level::L2};
+  // The DRAM GEMVs: each format's best kernel, batch 1 at the largest thread count (quick) or batches 1-16 at every
+  // thread count (full).
+  if (!config.thread_counts.empty()) {
+    const int largest = *std::max_element(config.thread_counts.begin(), config.thread_counts.end());
+    p.gemv_threads = p.quick ? std::vector<int>{largest} : config.thread_counts;
+  }
+  p.gemv_batches = p.quick ? std::vector<int>{1} : std::vector<int>{1, 2, 4, 8, 16};
+  p.gemv_weight_bytes = dequant_gemv_weight_bytes(config, machine);
+  return p;
+}
+
 std::string clock_spec_name(int threads) {
   BenchmarkKey key("clock", {"add_chain"});
   key.threads = threads;
@@ -298,7 +312,8 @@ int gemm_planned_repetitions(const GemmGroup& g, int n, const RunConfig& config)
 CpuPlan plan_cpu(const RunConfig& config, const MachineFacts& machine) {
   CpuPlan plan;
   plan.bandwidth = plan_bandwidth(config, machine);
-  if (config.wants_suite("compute")) plan.suites.push_back(compute_suite(config, machine));
+  plan.compute = plan_compute(config, machine);
+  if (config.wants_suite("compute")) plan.suites.push_back(compute_suite(plan.compute, config));
   if (config.wants_suite("gemm")) {
     plan.gemm = plan_cpu_gemm(config, machine);
     plan.suites.push_back(thinned_gemm_suite(plan.gemm, config));

@@ -121,6 +121,11 @@ double planning_ops_per_thread(Precision p, const IsaFeatures& isa) {
   }
 }
 
+bool gemm_roof_probe_planned(const GemmGroup& g, int n, const IsaFeatures& isa) {
+  if (n == 1) return true;
+  return gemm_arithmetic_intensity(GemmShape{g.m, n, g.k}, g.precision) < kComputeBoundRidgeFactor * planning_ridge(g, isa);
+}
+
 std::vector<int> default_gemm_batches() {
   std::vector<int> out;
   for (int n = 1; n <= 1024; n *= 2) out.push_back(n);

@@ -172,8 +172,10 @@ BenchmarkSpec peak_spec(const PeakVariant& v, int threads, const std::vector<int
 }  // namespace
 
 void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
-                       CpuRunState& /*state*/) {
-  const PeakSelection selection = select_peak_variants(config.features);
+                       CpuRunState& state) {
+  // The plan's rows (cpu_plan.hpp: plan_compute), fixed before the first measurement; no list of the suite's own.
+  const ComputePlan& compute = state.plan.compute;
+  const PeakSelection& selection = compute.peak;
   const Plan plan = plan_for(config);
 
   json variants = json::array();
@@ -201,14 +203,14 @@ void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Run
   }
 
   // Every kernel at every thread count, as planned (cpu_plan.hpp): nothing is cut at run time.
-  for (const int threads : config.thread_counts) {
+  for (const int threads : compute.threads) {
     const std::vector<int> pus = binding_plan(machine, threads, config.bind);
     runner.run({clock_spec(threads, pus, plan)});
     std::vector<BenchmarkSpec> specs;
     for (const PeakVariant* v : selection.runnable) specs.push_back(peak_spec(*v, threads, pus, plan));
     runner.run(specs);
   }
-  run_dequant_dot_rows(config, machine, runner, out);
+  run_dequant_dot_rows(compute, config, machine, runner, out);
 }
 
 }  // namespace roofline

@@ -18,6 +18,8 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -38,15 +40,14 @@ namespace {
 constexpr std::int64_t kCols = 2048;
 constexpr double kWeightsPerCall = 8.0e6;  // per thread
 constexpr std::int64_t kGemvRowStride = 61;  // rows checked in the DRAM GEMVs
-constexpr std::array<int, 5> kGemvBatches{1, 2, 4, 8, 16};
 
 struct Placement {
   Level level;
   std::uint64_t bytes_per_thread;  // the weights' share of one thread
 };
 
-// Half of each private level per thread (L1d, L2), from the machine's facts; 48 KiB / 1 MiB when unknown.
-std::vector<Placement> placements(const MachineFacts& machine) {
+// Half of each planned private level per thread (L1d, L2), from the machine's facts; 48 KiB / 1 MiB when unknown.
+std::vector<Placement> placements(const std::vector<Level>& levels, const MachineFacts& machine) {
   std::uint64_t l1 = 48 * 1024, l2 = 1024 * 1024;
   for (const CacheInfo& c : machine.caches) {
     if (c.type == "instruction" || c.size_bytes == 0) continue;
@@ -54,7 +55,16 @@ std::vector<Placement> placements(const MachineFacts& machine) {
     if (c.level == 1) l1 = share;
     if (c.level == 2) l2 = share;
   }
-  return {{Level::L1, l1 / 2}, {Level::L2, l2 / 2}};
+  std::vector<Placement> out;
+  for (const Level level : levels) {
+    if (level != Level::L1 && level != Level::L2) {
+      std::fprintf(stderr, "dequant-dot: weights planned in %s, a level without a private share\n",
+                   std::string(to_string(level)).c_str());
+      std::abort();
+    }
+    out.push_back({level, (level == Level::L1 ? l1 : l2) / 2});
+  }
+  return out;
 }
 
 json variant_json(const QuantDotVariant& v) {
@@ -191,25 +201,21 @@ BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, 
 // The DRAM GEMV placements. The full profile: each format's best kernel at every batch and thread count. The
 // quick profile: batch 1 at the largest thread count only (the step `roofline llm` estimates), a fraction of a
 // second per format, most of it making the weights.
-void run_dequant_gemv_rows(const RunConfig& config, const MachineFacts& machine, const std::vector<const QuantDotVariant*>& best,
+void run_dequant_gemv_rows(const ComputePlan& plan, const MachineFacts& machine, const RunConfig& config,
                            const ProfileSettings& settings, Runner& runner, SuiteOutput& out) {
-  const bool quick = config.profile != Profile::full;
-  const std::uint64_t weight_bytes = dequant_gemv_weight_bytes(config, machine);
-  const std::vector<int> batches = quick ? std::vector<int>{1} : std::vector<int>(kGemvBatches.begin(), kGemvBatches.end());
-  const std::vector<int> thread_counts =
-      quick ? std::vector<int>{*std::max_element(config.thread_counts.begin(), config.thread_counts.end())} : config.thread_counts;
-  out.context["dequant_gemv"] = {{"weight_bytes", weight_bytes}, {"batches", batches}, {"threads", thread_counts},
+  const std::uint64_t weight_bytes = plan.gemv_weight_bytes;
+  out.context["dequant_gemv"] = {{"weight_bytes", weight_bytes}, {"batches", plan.gemv_batches}, {"threads", plan.gemv_threads},
                                  {"cols", kCols}, {"checked_row_stride", kGemvRowStride}};
-  if (quick) out.context["dequant_gemv"]["quick"] = "batch 1 at the largest thread count; --profile full runs batches 1-16 at every thread count";
+  if (plan.quick) out.context["dequant_gemv"]["quick"] = "batch 1 at the largest thread count; --profile full runs batches 1-16 at every thread count";
   const auto storage = std::make_shared<QuantMatrix>();
-  for (const QuantDotVariant* v : best) {
+  for (const QuantDotVariant* v : plan.dequant_best) {
     // One format at a time, its weights made once for every batch and thread count over the previous format's.
     const std::int64_t rows = static_cast<std::int64_t>(weight_bytes) / quant_row_bytes(v->format, kCols);
     const SharedWeights weights{storage, std::make_shared<bool>(false)};
     std::vector<BenchmarkSpec> specs;
-    for (const int threads : thread_counts) {
+    for (const int threads : plan.gemv_threads) {
       const std::vector<int> pus = binding_plan(machine, threads, config.bind);
-      for (const int b : batches) specs.push_back(gemv_spec(*v, weights, rows, b, threads, pus, settings));
+      for (const int b : plan.gemv_batches) specs.push_back(gemv_spec(*v, weights, rows, b, threads, pus, settings));
     }
     runner.run(specs);
   }
@@ -217,20 +223,20 @@ void run_dequant_gemv_rows(const RunConfig& config, const MachineFacts& machine,
 
 }  // namespace
 
-void run_dequant_dot_rows(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out) {
-  std::vector<const QuantDotVariant*> runnable;
+void run_dequant_dot_rows(const ComputePlan& plan, const RunConfig& config, const MachineFacts& machine, Runner& runner,
+                          SuiteOutput& out) {
+  // The plan's rows (cpu_plan.hpp: plan_compute), fixed before measuring: every thread count (no budget cut: llm
+  // estimates at the largest thread count and needs the dequant rate there). The quick profile measures each format's
+  // best ISA with its weights in L1 and in L2; the full profile every format x ISA row. Every row validates in the
+  // unit tests (test_kernels) whatever the profile.
   json variants = json::array(), not_supported = json::array();
-  for (const QuantDotVariant& v : quant_dot_variants()) {
-    if (quant_dot_runnable(v, config.features)) {
-      runnable.push_back(&v);
-      variants.push_back(variant_json(v));
-    } else {
-      json row = variant_json(v);
-      row["reason"] = not_supported_reason(v, config, machine);
-      not_supported.push_back(row);
-    }
+  for (const QuantDotVariant* v : plan.dequant_runnable) variants.push_back(variant_json(*v));
+  for (const QuantDotVariant* v : plan.dequant_not_supported) {
+    json row = variant_json(*v);
+    row["reason"] = not_supported_reason(*v, config, machine);
+    not_supported.push_back(row);
   }
-  const std::vector<Placement> where = placements(machine);
+  const std::vector<Placement> where = placements(plan.dequant_levels, machine);
   json levels = json::array();
   for (const Placement& p : where) levels.push_back({{"level", std::string(to_string(p.level))}, {"weight_bytes_per_thread", p.bytes_per_thread}});
   out.context["dequant_dot"] = {
@@ -247,32 +253,20 @@ void run_dequant_dot_rows(const RunConfig& config, const MachineFacts& machine, 
     out.notes.push_back(fmt::format("compute: {} dequant-dot format x ISA rows not supported on this CPU or above "
                                     "--max-isa {}", not_supported.size(), to_string(config.max_isa)));
   }
-  // Each format's best kernel (the table lists a format's ISAs best last).
-  std::vector<const QuantDotVariant*> best;
-  for (const QuantDotVariant* v : runnable) {
-    if (!best.empty() && best.back()->format == v->format) best.back() = v;
-    else best.push_back(v);
-  }
-  // Every thread count of the plan, fixed before measuring (no budget cut: llm estimates at the largest thread
-  // count and needs the dequant rate there). The quick profile measures each format's best ISA with its weights
-  // in L1 and in L2; the full profile every format x ISA row. Every row validates in the unit tests
-  // (test_kernels) whatever the profile.
-  const bool quick = config.profile != Profile::full;
-  const std::vector<const QuantDotVariant*>& measured = quick ? best : runnable;
-  if (quick) {
+  if (plan.quick) {
     out.context["dequant_dot"]["quick"] = "each format's best ISA, weights in L1 and L2, at every thread count; "
                                           "--profile full runs every format x ISA row";
   }
   const ProfileSettings& settings = profile_settings(config.profile);
-  for (const int threads : config.thread_counts) {
+  for (const int threads : plan.threads) {
     const std::vector<int> pus = binding_plan(machine, threads, config.bind);
     std::vector<BenchmarkSpec> specs;
     for (const Placement& p : where) {
-      for (const QuantDotVariant* v : measured) specs.push_back(dequant_spec(*v, p, threads, pus, settings));
+      for (const QuantDotVariant* v : plan.dequant) specs.push_back(dequant_spec(*v, p, threads, pus, settings));
     }
     runner.run(specs);
   }
-  run_dequant_gemv_rows(config, machine, best, settings, runner, out);
+  run_dequant_gemv_rows(plan, machine, config, settings, runner, out);
 }
 
 }  // namespace roofline

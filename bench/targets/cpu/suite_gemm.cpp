@@ -41,46 +41,6 @@ double timed_call(GemmProblem& problem) {
   return seconds_since(start);
 }
 
-// The rate of the best entry of this run so far at (suite, threads) matching `keep`, in `counter`; 0: none.
-template <class Keep>
-double best_rate(const std::vector<json>& entries, const char* suite, int threads, const char* counter, Keep keep) {
-  double best = 0.0;
-  for (const json& e : entries) {
-    if (e.value("run_type", "") != "iteration" || e.value("error_occurred", false) || !e.contains("labels")) continue;
-    const json& l = e["labels"];
-    if (l.value("suite", "") != suite || l.value("threads", 0) != threads || !keep(e)) continue;
-    if (e.contains(counter) && e[counter].is_number()) best = std::max(best, e[counter].get<double>());
-  }
-  return best;
-}
-
-// Whether batch n of group g is memory-bound on this run's own ceilings so far: its AI below the ridge of
-// the precision's best compute rate and the read rate at the working set nearest the operands' size. GEMV
-// (batch 1) always is; without both ceilings in this run only GEMV is taken as memory-bound.
-bool memory_bound(const GemmGroup& g, int n, const std::vector<json>& entries) {
-  if (n == 1) return true;
-  const GemmShape shape{g.m, n, g.k};
-  const double operands = gemm_compulsory_bytes(shape, g.precision);
-  const std::string precision(to_string(g.precision));
-  const double peak = best_rate(entries, "compute", g.threads, is_integer(g.precision) ? "op_per_second" : "flop_per_second",
-                                [&](const json& e) { return e["labels"].value("precision", "") == precision; });
-  // The read size nearest the operands' (log distance), then the best read there.
-  double nearest = 0.0;
-  for (const json& e : entries) {
-    if (!e.contains("labels") || e["labels"].value("suite", "") != "bandwidth" || e["labels"].value("kernel", "") != "read" ||
-        e["labels"].value("threads", 0) != g.threads || !e.contains("working_set_bytes") || !e["working_set_bytes"].is_number()) {
-      continue;
-    }
-    const double ws = e["working_set_bytes"].get<double>();
-    if (ws > 0.0 && (nearest == 0.0 || std::fabs(std::log(ws / operands)) < std::fabs(std::log(nearest / operands)))) nearest = ws;
-  }
-  const double bw = best_rate(entries, "bandwidth", g.threads, "bytes_per_second", [&](const json& e) {
-    return e["labels"].value("kernel", "") == "read" && e.value("working_set_bytes", 0.0) == nearest;
-  });
-  if (peak <= 0.0 || bw <= 0.0) return false;
-  return gemm_arithmetic_intensity(shape, g.precision) < peak / bw;
-}
-
 BenchmarkSpec make_spec(const GemmGroup& g, int n, std::shared_ptr<GemmProblem> problem,
                         const std::string& implementation, int repetitions, double min_time_s) {
   const GemmShape shape{g.m, n, g.k};
@@ -229,8 +189,9 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
       group["implementations"] = implementations;
       for (int n : g.batches) {
         specs.push_back(batch_spec(g, n, problem, config));
-        // The roof of the moment around a memory-bound point: a read probe of its operands' size (roof_probe.hpp).
-        if (memory_bound(g, n, runner.entries())) {
+        // The roof of the moment around a point the plan does not make compute-bound: a read probe of its operands'
+        // size (roof_probe.hpp). Decided by the plan (gemm_plan.hpp), never by this run's measured peak.
+        if (gemm_roof_probe_planned(g, n, config.features)) {
           const auto bytes = static_cast<std::uint64_t>(gemm_compulsory_bytes(GemmShape{g.m, n, g.k}, g.precision));
           if (probe.reserve(g.threads, bytes)) {
             const int threads = g.threads;
@@ -267,9 +228,11 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
                      {"seconds", probe.seconds()},
                      {"method", fmt::format("a read probe of the operands' size (2 MiB pages from 4 MiB up, the point's "
                                             "threads and binding; best of {}-{} samples, at least {} ms) right before "
-                                            "and right after the repetitions of every memory-bound point (batch 1 always; "
-                                            "other batches when their AI is below this run's ridge)",
-                                            kProbeMinSamples, kProbeMaxSamples, kProbeMinSeconds * 1e3)}};
+                                            "and right after the repetitions of every point the plan does not make compute-bound (batch 1 always; "
+                                            "other batches when their AI is below {}x the planning ridge, as the plan "
+                                            "says: gemm_plan.hpp)",
+                                            kProbeMinSamples, kProbeMaxSamples, kProbeMinSeconds * 1e3,
+                                            kComputeBoundRidgeFactor)}};
   for (const std::string& why : unprobed) out.notes.push_back("gemm: no roof now for " + why + ".");
 }
 

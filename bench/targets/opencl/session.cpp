@@ -12,15 +12,7 @@
 
 namespace roofline::opencl {
 
-std::string to_string(MemoryKernel k) {
-  switch (k) {
-    case MemoryKernel::read: return "read";
-    case MemoryKernel::copy: return "copy";
-    case MemoryKernel::triad: return "triad";
-    case MemoryKernel::write: return "write";
-  }
-  return "?";
-}
+std::string to_string(MemoryKernel k) { return std::string(stream_kernel_row(stream_kernel(k)).name); }
 
 std::string to_string(ComputeKind k) {
   switch (k) {
@@ -33,7 +25,7 @@ std::string to_string(ComputeKind k) {
   return "?";
 }
 
-int arrays_counted(MemoryKernel k) { return k == MemoryKernel::copy ? 2 : k == MemoryKernel::triad ? 3 : 1; }
+int arrays_counted(MemoryKernel k) { return stream_words_per_element(stream_kernel(k)); }
 
 Session::Session(const DeviceFacts& facts) : facts_(facts), impl_(std::make_unique<Impl>()) {
   const std::vector<cl_platform_id> ps = detail::platforms();

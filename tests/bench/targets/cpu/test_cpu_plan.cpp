@@ -122,6 +122,44 @@ TEST(CpuPlan, TheSamePlanTwiceEveryBenchmarkOnce) {
   EXPECT_NE(rf.hash(), ra.hash());
 }
 
+// The compute suite's plan is its rows (issue 61, step 4: the suite measures these, with no list of its own): the
+// clock and every runnable peak row at each thread count, the dequant-dot rows in L1 and L2, the DRAM GEMVs; quick
+// measures each format's best dequant row and batch 1 at the largest thread count, full every row and batches 1-16.
+TEST(CpuPlan, TheComputeSuitesEntriesAreItsPlansRows) {
+  for (const Profile profile : {Profile::quick, Profile::full}) {
+    RunConfig c = quick_config();
+    c.profile = profile;
+    const CpuPlan p = plan_cpu(c, zen5_guest());
+    const ComputePlan& compute = p.compute;
+    EXPECT_EQ(compute.threads, c.thread_counts);
+    EXPECT_EQ(compute.dequant_levels, (std::vector<Level>{Level::L1, Level::L2}));
+    const bool quick = profile == Profile::quick;
+    EXPECT_EQ(compute.dequant, quick ? compute.dequant_best : compute.dequant_runnable);
+    EXPECT_EQ(compute.gemv_threads, quick ? std::vector<int>{2} : c.thread_counts);
+    EXPECT_EQ(compute.gemv_batches, quick ? std::vector<int>{1} : (std::vector<int>{1, 2, 4, 8, 16}));
+    std::vector<std::string> rows;
+    for (const int t : compute.threads) {
+      rows.push_back(clock_spec_name(t));
+      for (const PeakVariant* v : compute.peak.runnable) rows.push_back(peak_spec_name(*v, t));
+    }
+    for (const int t : compute.threads) {
+      for (const Level level : compute.dequant_levels) {
+        for (const QuantDotVariant* v : compute.dequant) rows.push_back(dequant_dot_spec_name(*v, level, t));
+      }
+    }
+    for (const QuantDotVariant* v : compute.dequant_best) {
+      for (const int t : compute.gemv_threads) {
+        for (const int b : compute.gemv_batches) rows.push_back(dequant_gemv_spec_name(*v, b, t));
+      }
+    }
+    const auto suite = std::find_if(p.suites.begin(), p.suites.end(), [](const SuitePlan& s) { return s.suite == "compute"; });
+    ASSERT_NE(suite, p.suites.end());
+    std::vector<std::string> planned;
+    for (const PlanEntry& e : suite->entries) planned.push_back(e.name);
+    EXPECT_EQ(planned, rows);
+  }
+}
+
 TEST(CpuPlan, GemmShapesComeFromThePlausibleCache) {
   const GemmPlan g = plan_cpu_gemm(quick_config(), zen5_guest());
   ASSERT_FALSE(g.groups.empty());

@@ -124,6 +124,38 @@ TEST(GemmPlan, ShapesPerBatchFromWhatEachPointMustShow) {
   }
 }
 
+// The roof of the moment around a point is the plan's decision (issue 61, step 4), never this run's measured peak:
+// batch 1 always, every batch at the DRAM shape of a split group (memory-bound by the planning ridge), no batch of a
+// compute-shape group; the same points in every plan of one machine.
+TEST(GemmPlan, RoofProbesAreDecidedByThePlan) {
+  RunConfig c = two_threads(Profile::quick);
+  c.features = avx512();
+  const GemmPlan plan = plan_gemm(c, 32.0 * 1024 * 1024, "test");
+  int probed = 0;
+  for (const GemmGroup& g : plan.groups) {
+    for (int n : g.batches) {
+      const bool probe = gemm_roof_probe_planned(g, n, c.features);
+      if (n == 1) {
+        EXPECT_TRUE(probe);
+      }
+      if (g.compute_shape) {
+        EXPECT_FALSE(probe) << gemm_spec_name(g, n);
+      }
+      probed += probe && n > 1;
+    }
+  }
+  // The eigen fp32 curve at the DRAM shape (1..64) is probed throughout.
+  const GemmGroup* curve = find(plan, "eigen", Precision::fp32, 2);
+  ASSERT_NE(curve, nullptr);
+  for (int n : curve->batches) EXPECT_TRUE(gemm_roof_probe_planned(*curve, n, c.features)) << n;
+  EXPECT_GT(probed, 0);
+  // A batch far past the ridge at a user's shape is not probed; the rule reads the ISA, not a measurement.
+  GemmGroup user = *curve;
+  user.m = user.k = 8192;
+  EXPECT_FALSE(gemm_roof_probe_planned(user, 1024, c.features));
+  EXPECT_TRUE(gemm_roof_probe_planned(user, 1, c.features));
+}
+
 TEST(GemmPlan, AUserShapeKeepsEveryBatch) {
   RunConfig c = two_threads(Profile::quick);
   c.features = avx512();

@@ -234,6 +234,26 @@ TEST(CudaKernelClosedForms, ReadSumAndPatterns) {
   EXPECT_LT(memory_pattern(12345) + kTriadScalar * triad_pattern(12345), 1 << 24);
 }
 
+// The memory kernels' rows are the one STREAM table's (roofline/common/stream_kernels.hpp): same names and counts.
+TEST(CudaKernelClosedForms, MemoryRowsAreTheStreamTables) {
+  struct Expected {
+    MemoryKernel kernel;
+    const char* name;
+    int read, written;
+  };
+  const Expected rows[] = {{MemoryKernel::read, "read", 1, 0}, {MemoryKernel::copy, "copy", 1, 1},
+                           {MemoryKernel::triad, "triad", 2, 1}, {MemoryKernel::write, "write", 0, 1}};
+  ASSERT_EQ(std::size(rows), kMemoryKernels.size());
+  for (const Expected& e : rows) {
+    const MemoryKernelRow r = memory_row(e.kernel);
+    EXPECT_EQ(r.kernel, e.kernel);
+    EXPECT_EQ(std::string(r.name), e.name);
+    EXPECT_EQ(r.arrays_read, e.read);
+    EXPECT_EQ(r.arrays_written, e.written);
+    EXPECT_EQ(stream_kernel_row(stream_kernel(e.kernel)).name, e.name);
+  }
+}
+
 TEST(CudaKernelClosedForms, FmaChainReturnsToItsSeedEveryTwoSteps) {
   // seeds t % 8 + chain + lane; a = -1, b = 3
   EXPECT_EQ(expected_fma_output(0, 2, 1), 0 + 1 + 2 + 3 + 4 + 5 + 6 + 7);

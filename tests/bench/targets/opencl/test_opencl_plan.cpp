@@ -8,6 +8,7 @@
 
 #include "roofline/harness/run_plan.hpp"
 #include "roofline/opencl/device_plan.hpp"
+#include "roofline/opencl/measure.hpp"
 
 namespace roofline::opencl {
 namespace {
@@ -51,6 +52,18 @@ bool any_note_has(const SuitePlan& s, const std::string& text) {
     if (n.find(text) != std::string::npos) return true;
   }
   return false;
+}
+
+// The device's memory kernels are rows of the one STREAM table (roofline/common/stream_kernels.hpp): their names and
+// the 32-bit words they count per element (read 1, copy 2, triad 3, write 1) come from it.
+TEST(OpenClPlan, MemoryKernelsAreTheStreamTablesRows) {
+  const std::pair<MemoryKernel, int> counted[] = {
+      {MemoryKernel::read, 1}, {MemoryKernel::copy, 2}, {MemoryKernel::triad, 3}, {MemoryKernel::write, 1}};
+  for (const auto& [k, words] : counted) {
+    EXPECT_EQ(arrays_counted(k), words) << to_string(k);
+    EXPECT_EQ(to_string(k), stream_kernel_row(stream_kernel(k)).name);
+  }
+  EXPECT_EQ(to_string(MemoryKernel::triad), "triad");
 }
 
 TEST(OpenClPlan, TheSamePlanTwice) {

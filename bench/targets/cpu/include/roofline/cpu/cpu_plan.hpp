@@ -45,8 +45,27 @@ BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machin
 // The GEMM plan with its shapes from the plausible caches (never from the run's curve).
 GemmPlan plan_cpu_gemm(const RunConfig& config, const MachineFacts& machine);
 
+// The compute suite's rows (issue 61, step 4), from the ISA features (under the --max-isa cap), the thread counts and
+// the plausible caches alone: the plan names its entries from these and the suite (suite_compute.cpp,
+// suite_dequant_dot.cpp) measures exactly these, in this order, with no list of its own.
+struct ComputePlan {
+  std::vector<int> threads;  // the clock, the FMA/dot peaks and the dequant-dot rows run at each
+  PeakSelection peak;        // the FMA/dot rows that run, and each row that cannot (said in the context)
+  std::vector<const QuantDotVariant*> dequant_runnable;       // every dequant-dot row this CPU runs under the cap
+  std::vector<const QuantDotVariant*> dequant_not_supported;  // the others (said in the context)
+  std::vector<const QuantDotVariant*> dequant_best;           // each format's best (the table lists its ISAs best last)
+  std::vector<const QuantDotVariant*> dequant;                // measured: the best (quick) or every runnable row (full)
+  std::vector<Level> dequant_levels;                          // where their weights live: L1 and L2
+  std::vector<int> gemv_threads;   // the DRAM GEMVs' (each format's best): the largest (quick) or every thread count
+  std::vector<int> gemv_batches;   // 1 (quick) or 1, 2, 4, 8, 16
+  std::uint64_t gemv_weight_bytes = 0;  // dequant_gemv_weight_bytes
+  bool quick = true;
+};
+ComputePlan plan_compute(const RunConfig& config, const MachineFacts& machine);
+
 struct CpuPlan {
   BandwidthPlan bandwidth;
+  ComputePlan compute;
   GemmPlan gemm;
   std::vector<SuitePlan> suites;  // the suites `config` asks for, in run order, every benchmark with its estimate
 };

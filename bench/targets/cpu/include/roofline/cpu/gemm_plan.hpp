@@ -77,6 +77,12 @@ std::vector<int> default_gemm_batches();
 // it came from ("the bandwidth curve", "hwloc").
 GemmPlan plan_gemm(const RunConfig& config, double cache_bytes = 0.0, const std::string& cache_source = "");
 
+// Whether the plan brackets batch n of group g with a roof-of-the-moment probe (roof_probe.hpp): batch 1 (the GEMV)
+// always, and every batch that is not compute-bound by construction at the group's own shape (its AI below
+// kComputeBoundRidgeFactor x the group's planning ridge). From the ISA and the shape alone, like the split into compute
+// groups, never from this run's measured peak or curve: two runs of one build on one machine probe the same points.
+bool gemm_roof_probe_planned(const GemmGroup& g, int n, const IsaFeatures& isa);
+
 // The benchmark name of batch n of a group: "gemm/<backend>/<precision>/threads:T/m:M/k:K/batch:N".
 std::string gemm_spec_name(const GemmGroup& g, int n);
 // What every name of the group starts with: "gemm/<backend>/<precision>/threads:T" (its failed set-up's name adds

@@ -37,8 +37,10 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
                          CpuRunState& state);
 void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
                        CpuRunState& state);
-// The compute suite's dequant-dot rows (suite_dequant_dot.cpp): block-format x ISA GEMVs in L1 and L2.
-void run_dequant_dot_rows(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out);
+// The compute suite's dequant-dot rows (suite_dequant_dot.cpp): the plan's block-format x ISA GEMVs in L1 and L2, then
+// its DRAM GEMVs.
+void run_dequant_dot_rows(const ComputePlan& plan, const RunConfig& config, const MachineFacts& machine, Runner& runner,
+                          SuiteOutput& out);
 void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
                     CpuRunState& state);
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "roofline/common/stream_kernels.hpp"
 #include "roofline/opencl/device_facts.hpp"
 
 namespace roofline::opencl {
@@ -22,7 +23,15 @@ class OpenClError : public std::runtime_error {
   explicit OpenClError(const std::string& message) : std::runtime_error(message) {}
 };
 
+// The STREAM kernels a device runs (kernels/opencl/memory.cl), each a row of the one STREAM table
+// (roofline/common/stream_kernels.hpp): its name and the 32-bit words it reads and writes per element come from there.
 enum class MemoryKernel { read, copy, triad, write };
+constexpr StreamKernel stream_kernel(MemoryKernel k) {
+  return k == MemoryKernel::read ? StreamKernel::read
+         : k == MemoryKernel::copy ? StreamKernel::copy
+         : k == MemoryKernel::triad ? StreamKernel::triad
+                                    : StreamKernel::write;
+}
 // int8: 4-lane int8 dot products with accumulate (cl_khr_integer_dot_product; emulated exactly where the device
 // lacks it, which only tests use: a run measures it only where the device has the extension).
 enum class ComputeKind { fp32, fp64, fp16, int32, int8 };
@@ -31,9 +40,9 @@ inline constexpr std::array<MemoryKernel, 4> kMemoryKernels{MemoryKernel::read, 
                                                             MemoryKernel::triad, MemoryKernel::write};
 inline constexpr std::array<ComputeKind, 5> kComputeKinds{ComputeKind::fp32, ComputeKind::fp64, ComputeKind::fp16,
                                                           ComputeKind::int32, ComputeKind::int8};
-std::string to_string(MemoryKernel k);
+std::string to_string(MemoryKernel k);  // the table's name
 std::string to_string(ComputeKind k);
-// STREAM's convention: the 32-bit words the kernel names per element (read 1, copy 2, triad 3, write 1).
+// STREAM's convention, from the table: the 32-bit words the kernel names per element (read 1, copy 2, triad 3, write 1).
 int arrays_counted(MemoryKernel k);
 
 // One measurement: the seconds of each timed repetition and what they moved or computed.

@@ -1,6 +1,7 @@
 // STREAM-style bandwidth kernels over fp64 arrays: copy, scale, add, triad (STREAM's definitions), a
 // read-only sum, a write-only fill, and non-temporal (streaming-store) variants of copy, triad and fill.
-// One metadata table (stream_kernels()) says what each kernel moves; bytes are computed from it only.
+// What each kernel reads, writes and computes is the one STREAM table every target uses
+// (roofline/common/stream_kernels.hpp); stream_kernels() adds the CPU's columns, and bytes are computed from it only.
 // Kernels run their own OpenMP region with a static partition (stream_chunk) that the first-touch
 // initialization uses too, so every thread touches the same pages in init and in the timed kernel.
 #pragma once
@@ -12,14 +13,14 @@
 #include <string_view>
 #include <vector>
 
+#include "roofline/common/stream_kernels.hpp"
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 
-enum class StreamKernel { copy, scale, add, triad, read, write, copy_nt, triad_nt, write_nt };
-
-// One row per kernel. Arrays a, b, c are used in that order: a kernel with `arrays` == 2 uses a and c
-// (copy c=a, scale b=s*c uses b and c; see stream_kernel_uses()).
+// One row per kernel: the common table's row (StreamKernelRow: name, words, FLOPs, streaming stores, formula) in fp64
+// words, with the CPU's columns derived from it (write-allocate traffic, the lowest ISA). Arrays a, b, c are used in
+// that order (copy c=a, scale b=s*c uses b and c; see stream_kernel_uses()).
 struct StreamKernelInfo {
   StreamKernel kernel;
   std::string_view name;       // as in results files: "copy", "triad_nt", ...

@@ -1,6 +1,7 @@
 // The CUDA memory kernels (issue 23): read, copy, triad and write over device buffers, 16-byte loads and stores,
 // grid-stride, four independent 16-byte accesses per thread per step so enough bytes are in flight to cover HBM's
-// latency. One metadata row each (the words STREAM counts); the validators replay each kernel's closed form on
+// latency. Each is a row of the one STREAM table (roofline/common/stream_kernels.hpp: its name, the words it reads and
+// writes, 4-byte words here); the validators replay each kernel's closed form on
 // the device and count mismatches, so a 4 GiB check costs one pass rather than a copy to the host.
 #pragma once
 
@@ -8,20 +9,32 @@
 #include <cstdint>
 #include <string>
 
+#include "roofline/common/stream_kernels.hpp"
+
 namespace roofline::cuda {
 
 enum class MemoryKernel { read, copy, triad, write };
 inline constexpr std::array<MemoryKernel, 4> kMemoryKernels{MemoryKernel::read, MemoryKernel::copy,
                                                             MemoryKernel::triad, MemoryKernel::write};
 
-// STREAM's count: the arrays a kernel names per element (read 1, copy 2, triad 3, write 1), 4-byte words each.
+constexpr StreamKernel stream_kernel(MemoryKernel k) {
+  return k == MemoryKernel::read ? StreamKernel::read
+         : k == MemoryKernel::copy ? StreamKernel::copy
+         : k == MemoryKernel::triad ? StreamKernel::triad
+                                    : StreamKernel::write;
+}
+
+// STREAM's count, the table's: the arrays a kernel names per element (read 1, copy 2, triad 3, write 1), 4-byte words each.
 struct MemoryKernelRow {
   MemoryKernel kernel;
   const char* name;
   int arrays_read;
   int arrays_written;
 };
-const MemoryKernelRow& memory_row(MemoryKernel k);
+constexpr MemoryKernelRow memory_row(MemoryKernel k) {
+  const StreamKernelRow& r = stream_kernel_row(stream_kernel(k));
+  return {k, r.name.data(), r.words_read, r.words_written};  // the table's names are literals: terminated
+}
 
 // Three device buffers of `words` 32-bit words each (a multiple of 4: whole 16-byte vectors) and a two-word
 // device scratch (`scratch[0]` the read kernel's sum, `scratch[1]` the validators' mismatch count).
