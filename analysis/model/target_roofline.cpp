@@ -85,7 +85,7 @@ void add_placements(const ResultsView& view, const TargetView& t, json& out) {
 }
 
 // The target's dequant-dot ceilings and placements, where it ran dequant-dot kernels (the CPU's derivation's).
-void add_dequant(const ResultsView& view, const TargetView& t, json& out) {
+void add_dequant(const DocumentView& view, const TargetView& t, json& out) {
   add_part(t, derive_dequant_ceilings(view, t, out), out);
 }
 
@@ -97,8 +97,8 @@ json derive_target_roofline(const DocumentView& view, const TargetView& target) 
               {"ridge_points", json::array()},     {"placements", json::array()},      {"notes", json::array()}};
   if (!view.has_entries(target.id)) return out;
   const ResultsDocument& doc = view.target_document(target.id);
-  // The derivations that still read JSON (dequant, placements; issue 61, step 3) read the target's part
-  // as its one writer writes it, through the JSON view.
+  // The derivation that still reads JSON (placements; issue 61, step 3) reads the target's part as its one writer
+  // writes it, through the JSON view.
   const json part = to_json(doc);
   const ResultsView json_view(part);
   if (target.memory_levels.empty()) {
@@ -107,7 +107,7 @@ json derive_target_roofline(const DocumentView& view, const TargetView& target) 
   add_part(target, derive_memory_ceilings(view, target), out);  // the one derivation every target's levels go through
   // The one compute derivation every target's go through; its notes name a device where they speak of one.
   add_part(target, derive_compute_ceilings(view, target), out, true);
-  add_dequant(json_view, target, out);
+  add_dequant(view, target, out);
   for (json r : derive_ridge_points(out)) {
     r["target"] = target.id;
     out["ridge_points"].push_back(std::move(r));
