@@ -80,7 +80,7 @@ void add_part(const TargetView& t, const json& part, json& out, bool notes_named
 }
 
 // The target's placements: the one placement every target's points get.
-void add_placements(const ResultsView& view, const TargetView& t, json& out) {
+void add_placements(const DocumentView& view, const TargetView& t, json& out) {
   add_part(t, derive_placements(view, t, out), out);
 }
 
@@ -97,10 +97,6 @@ json derive_target_roofline(const DocumentView& view, const TargetView& target) 
               {"ridge_points", json::array()},     {"placements", json::array()},      {"notes", json::array()}};
   if (!view.has_entries(target.id)) return out;
   const ResultsDocument& doc = view.target_document(target.id);
-  // The derivation that still reads JSON (placements; issue 61, step 3) reads the target's part as its one writer
-  // writes it, through the JSON view.
-  const json part = to_json(doc);
-  const ResultsView json_view(part);
   if (target.memory_levels.empty()) {
     add_note(out, fmt::format("{}: its facts list no memory levels, so its bandwidth has no level", target.id));
   }
@@ -113,7 +109,7 @@ json derive_target_roofline(const DocumentView& view, const TargetView& target) 
     out["ridge_points"].push_back(std::move(r));
   }
   add_transfer_and_latency(doc, target, out);  // before placements: their offload roof is a transfer ceiling
-  add_placements(json_view, target, out);
+  add_placements(view, target, out);
   return out;
 }
 
