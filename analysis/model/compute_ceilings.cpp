@@ -4,6 +4,7 @@
 #include "roofline/model/compute_ceilings.hpp"
 
 #include "compute_rows.hpp"
+#include "derivation_input.hpp"
 
 #include <algorithm>
 #include <array>
@@ -273,11 +274,12 @@ void add_measured(const TargetView& t, const ComputeKey& key, const ComputeRow& 
 }  // namespace
 
 json derive_compute_ceilings(const json& results) {
-  const ResultsView view(results);
+  const ResultsDocument doc = derivation_input(results);
+  const DocumentView view(doc);
   return derive_compute_ceilings(view, view.targets().front());
 }
 
-json derive_compute_ceilings(const ResultsView& view, const TargetView& target) {
+json derive_compute_ceilings(const DocumentView& view, const TargetView& target) {
   json notes = json::array();
   const ComputeRows collected = collect_compute_rows(view, target);
   const std::map<int, double>& clock = collected.clock;
@@ -317,7 +319,7 @@ json derive_compute_ceilings(const ResultsView& view, const TargetView& target) 
     notes.push_back("compute: microarchitecture unknown; pipe counts come from the measured throughput alone");
   }
   if (x86) {
-    out["matrix_engine"] = matrix_engine_summary(view, target, ceilings);
+    out["matrix_engine"] = matrix_engine_summary(view.target_document(target.id).context, target, ceilings);
     for (const json& line : out["matrix_engine"]["lines"]) notes.push_back("compute: " + line.get<std::string>());
   }
   out["notes"] = std::move(notes);

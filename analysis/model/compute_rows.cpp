@@ -7,7 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/vocabulary.hpp"
 
@@ -49,17 +51,13 @@ int isa_order(const std::string& isa) {
 }
 
 // The benchmark's own name, without the "/min_time:..", "/repeats:.." and "/real_time" Google Benchmark adds.
-std::string base_name(const json& e) {
-  std::string n = e.value("run_name", e.value("name", std::string()));
+std::string base_name(const BenchmarkEntry& e) {
+  std::string n = e.run_name ? *e.run_name : e.name.value_or("");
   for (const char* suffix : {"/min_time:", "/repeats:", "/real_time", "/manual_time", "/iterations:"}) {
     const auto pos = n.find(suffix);
     if (pos != std::string::npos) n.erase(pos);
   }
   return n;
-}
-
-bool is_suite(const json& e, const char* suite) {
-  return e.contains("labels") && e["labels"].is_object() && e["labels"].value("suite", std::string()) == suite;
 }
 
 ComputeKey key_of(const ComputeRow& r) {
@@ -91,24 +89,27 @@ ComputeRow row_of(const json& l) {
   return r;
 }
 
-void add_entry(const json& e, ComputeRows& out, std::set<int>& thread_counts) {
-  const json& l = e["labels"];
+// One compute entry; `l` its labels as the records' writer writes them (a row keeps them for the table).
+void add_entry(const BenchmarkEntry& e, const json& l, ComputeRows& out, std::set<int>& thread_counts) {
   const ComputeRow r = row_of(l);
   // An entry that names its threads names a positive count; one that names none (a device's) is a row of 0.
   if (r.precision.empty() || (l.contains("threads") && r.threads <= 0)) return;
   thread_counts.insert(r.threads);
   ComputeRow& row = out.rows.try_emplace(key_of(r), r).first->second;
   row.labels = l;
-  if (e.value("error_occurred", false)) {
-    row.error = e.value("error_message", std::string("failed"));
+  if (e.error_occurred.value_or(false)) {
+    row.error = e.error_message.value_or("failed");
     if (row.values.empty()) row.benchmark = base_name(e);
     return;
   }
-  const double v = counter(e, compute_counter(r.precision));
-  const double hz = counter(e, "clock_hz");
+  const double v = compute_unit(r.precision) == "OP/s" ? fields::amount(ROOFLINE_FIELD(e, op_per_second))
+                                                        : fields::amount(ROOFLINE_FIELD(e, flop_per_second));
+  const double hz = fields::amount(ROOFLINE_FIELD(e, clock_hz));
   if (row.values.empty()) row.benchmark = base_name(e);
   if (hz > 0.0) row.clocks.push_back(hz);
-  if (e.contains("instructions_per_cycle")) row.ipcs.push_back(counter(e, "instructions_per_cycle"));
+  if (fields::written(ROOFLINE_FIELD(e, instructions_per_cycle))) {
+    row.ipcs.push_back(fields::amount(ROOFLINE_FIELD(e, instructions_per_cycle)));
+  }
   if (v <= 0.0) return;
   row.values.push_back(v);
   if (v > row.best_value) std::tie(row.best_value, row.best_clock, row.benchmark) = std::make_tuple(v, hz, base_name(e));
@@ -116,9 +117,10 @@ void add_entry(const json& e, ComputeRows& out, std::set<int>& thread_counts) {
 
 // The rows the target (or the --max-isa cap) does not support, at every thread count: its suite context's
 // not_supported list.
-void add_not_supported(const json& context, const TargetView& target, const std::set<int>& thread_counts,
+void add_not_supported(const ResultsContext& context, const TargetView& target, const std::set<int>& thread_counts,
                        ComputeRows& out) {
-  const json& suite = object_or_empty(object_or_empty(context, "suites"), (target_prefix(target.id) + "compute").c_str());
+  // context.suites is not typed yet: the typed context keeps it in `extra`.
+  const json& suite = object_or_empty(object_or_empty(context.extra, "suites"), (target_prefix(target.id) + "compute").c_str());
   if (!suite.contains("not_supported") || !suite["not_supported"].is_array()) return;
   for (const json& u : suite["not_supported"]) {
     if (!u.is_object()) continue;
@@ -134,30 +136,32 @@ void add_not_supported(const json& context, const TargetView& target, const std:
 
 }  // namespace
 
-ComputeRows collect_compute_rows(const ResultsView& view, const TargetView& target) {
+ComputeRows collect_compute_rows(const DocumentView& view, const TargetView& target) {
   ComputeRows out;
   std::set<int> thread_counts;
   bool threaded = false;  // the target's entries name thread counts: the run's thread counts are its own
-  for (const json* e : view.entries(target.id)) {
-    const json& labels = object_or_empty(*e, "labels");
+  const ResultsDocument& doc = view.target_document(target.id);
+  for (const BenchmarkEntry& e : doc.benchmarks) {
+    if (target_of(e) != target.id) continue;
+    const json labels = e.labels ? to_json(*e.labels) : json::object();
     threaded = threaded || labels.contains("threads");
-    if (!e->is_object() || e->value("run_type", std::string("iteration")) != "iteration") continue;
-    if (is_suite(*e, "clock")) {
+    if (e.run_type.value_or("iteration") != "iteration") continue;
+    const std::string suite = labels.contains("suite") && labels["suite"].is_string() ? labels["suite"].get<std::string>() : "";
+    if (suite == "clock") {
       const int t = label_int(labels, "threads");
-      if (!e->value("error_occurred", false) && t > 0) out.clock[t] = std::max(out.clock[t], counter(*e, "clock_hz"));
+      if (!e.error_occurred.value_or(false) && t > 0) out.clock[t] = std::max(out.clock[t], fields::amount(ROOFLINE_FIELD(e, clock_hz)));
       continue;
     }
-    if (is_suite(*e, "compute")) add_entry(*e, out, thread_counts);
+    if (suite == "compute") add_entry(e, labels, out, thread_counts);
   }
-  const json& context = object_or_empty(view.document(), "context");
-  if (threaded && context.contains("threads") && context["threads"].is_array()) {
-    for (const json& t : context["threads"]) {
-      if (t.is_number_integer() && t.get<int>() > 0) thread_counts.insert(t.get<int>());
+  if (threaded) {
+    for (const long long t : doc.context.threads.value_or(std::vector<long long>{})) {
+      if (t > 0) thread_counts.insert(static_cast<int>(t));
     }
   }
   for (const auto& [t, hz] : out.clock) thread_counts.insert(t);
   if (thread_counts.empty() && !threaded) thread_counts.insert(0);
-  add_not_supported(context, target, thread_counts, out);
+  add_not_supported(doc.context, target, thread_counts, out);
   for (auto& [key, r] : out.rows) {
     out.instruction_labels = out.instruction_labels || r.labels.contains("isa") || r.labels.contains("instruction");
     if (r.status == "measured" && r.values.empty()) {

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
@@ -45,19 +46,20 @@ struct Row {
   std::string benchmark, status = "measured", reason;
 };
 
-std::string base_name(const json& e) {
-  std::string n = e.value("run_name", e.value("name", std::string()));
+std::string base_name(const BenchmarkEntry& e) {
+  std::string n = e.run_name ? *e.run_name : e.name.value_or("");
   for (const char* suffix : {"/min_time:", "/repeats:", "/real_time", "/iterations:"}) {
     if (const auto pos = n.find(suffix); pos != std::string::npos) n.erase(pos);
   }
   return n;
 }
 
-// The not-supported rows the run listed (context.suites.compute.dequant_dot.not_supported).
-const json& unsupported_rows(const json& doc) {
+// The not-supported rows the run listed (context.suites.compute.dequant_dot.not_supported; context.suites is not
+// typed yet: the typed context keeps it in `extra`).
+const json& unsupported_rows(const ResultsContext& context) {
   static const json empty = json::array();
-  const json* c = &doc;
-  for (const char* key : {"context", "suites", "compute", "dequant_dot", "not_supported"}) {
+  const json* c = &context.extra;
+  for (const char* key : {"suites", "compute", "dequant_dot", "not_supported"}) {
     if (!c->is_object() || !c->contains(key)) return empty;
     c = &(*c)[key];
   }
@@ -84,34 +86,31 @@ std::string dequant_counting_convention() {
          "activation counts one multiply-add = 2 FLOP (flop_per_second), whatever unpacking it took.";
 }
 
-json derive_dequant_ceilings(const ResultsView& view, const TargetView& target, const json& section) {
-  const json& doc = view.target_document(target.id);
+json derive_dequant_ceilings(const DocumentView& view, const TargetView& target, const json& section) {
+  const ResultsDocument& doc = view.target_document(target.id);
   std::map<Key, Row> rows;
   std::vector<int> thread_counts;
-  if (doc.contains("benchmarks") && doc["benchmarks"].is_array()) {
-    for (const json& e : doc["benchmarks"]) {
-      if (!e.is_object() || e.value("run_type", std::string("iteration")) != "iteration") continue;
-      if (!e.contains("labels") || !e["labels"].is_object() || text_label(e["labels"], "suite") != "dequant_dot") continue;
-      const json& l = e["labels"];
-      Row r;
-      r.labels = l;
-      r.format = text_label(l, "format");
-      r.isa = text_label(l, "isa");
-      r.level = text_label(l, "level");
-      r.threads = int_label(l, "threads");
-      if (r.format.empty() || r.threads <= 0) continue;
-      if (std::find(thread_counts.begin(), thread_counts.end(), r.threads) == thread_counts.end()) thread_counts.push_back(r.threads);
-      Row& row = rows.try_emplace(Key{format_rank(r.format), r.threads, isa_rank(r.isa), r.level}, r).first->second;
-      row.benchmark = base_name(e);
-      if (e.value("error_occurred", false)) {
-        row.reason = e.value("error_message", std::string("failed"));
-        continue;
-      }
-      if (const double v = counter(e, "weights_per_second"); v > 0.0) row.values.push_back(v);
-      if (const double b = counter(e, "bytes_per_second"); b > 0.0) row.bytes.push_back(b);
+  for (const BenchmarkEntry& e : doc.benchmarks) {
+    if (e.run_type.value_or("iteration") != "iteration" || !e.labels || e.labels->suite.value_or("") != "dequant_dot") continue;
+    const json l = to_json(*e.labels);  // the row keeps its labels as the records' writer writes them
+    Row r;
+    r.labels = l;
+    r.format = text_label(l, "format");
+    r.isa = text_label(l, "isa");
+    r.level = text_label(l, "level");
+    r.threads = int_label(l, "threads");
+    if (r.format.empty() || r.threads <= 0) continue;
+    if (std::find(thread_counts.begin(), thread_counts.end(), r.threads) == thread_counts.end()) thread_counts.push_back(r.threads);
+    Row& row = rows.try_emplace(Key{format_rank(r.format), r.threads, isa_rank(r.isa), r.level}, r).first->second;
+    row.benchmark = base_name(e);
+    if (e.error_occurred.value_or(false)) {
+      row.reason = e.error_message.value_or("failed");
+      continue;
     }
+    if (const double v = fields::amount(ROOFLINE_FIELD(e, weights_per_second)); v > 0.0) row.values.push_back(v);
+    if (const double b = fields::amount(ROOFLINE_FIELD(e, bytes_per_second)); b > 0.0) row.bytes.push_back(b);
   }
-  for (const json& u : unsupported_rows(doc)) {
+  for (const json& u : unsupported_rows(doc.context)) {
     if (!u.is_object()) continue;
     for (const int t : thread_counts) {
       Row r;

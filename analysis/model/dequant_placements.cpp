@@ -8,39 +8,41 @@
 #include <tuple>
 
 #include "roofline/model/dequant_ceilings.hpp"
+#include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/model/roofline_section.hpp"
 
 namespace roofline {
 using nlohmann::json;
 
-json derive_dequant_placements(const ResultsView& view, const TargetView& target, const json& section, const json& ceilings) {
-  const json& doc = view.target_document(target.id);
+json derive_dequant_placements(const DocumentView& view, const TargetView& target, const json& section, const json& ceilings) {
+  const ResultsDocument& doc = view.target_document(target.id);
   const std::string& main = target.main_memory();
-  // (format, threads, batch) -> the best repetition's entry
-  std::map<std::tuple<std::string, int, int>, const json*> best;
-  if (doc.contains("benchmarks") && doc["benchmarks"].is_array()) {
-    for (const json& e : doc["benchmarks"]) {
-      if (!e.is_object() || e.value("run_type", std::string("iteration")) != "iteration" || e.value("error_occurred", false)) continue;
-      if (!e.contains("labels") || !e["labels"].is_object() || e["labels"].value("suite", std::string()) != "dequant_gemv") continue;
-      const json& l = e["labels"];
-      const auto key = std::make_tuple(l.value("format", std::string()), l.value("threads", 0), l.value("batch", 0));
-      if (std::get<1>(key) <= 0 || std::get<2>(key) <= 0) continue;
-      const json*& slot = best[key];
-      if (slot == nullptr || counter(e, "flop_per_second") > counter(*slot, "flop_per_second")) slot = &e;
-    }
+  // (format, threads, batch) -> the best repetition's entry, and its labels as the records' writer writes them
+  std::map<std::tuple<std::string, int, int>, std::pair<const BenchmarkEntry*, json>> best;
+  const auto flops = [](const BenchmarkEntry& e) { return fields::amount(ROOFLINE_FIELD(e, flop_per_second)); };
+  for (const BenchmarkEntry& e : doc.benchmarks) {
+    if (e.run_type.value_or("iteration") != "iteration" || e.error_occurred.value_or(false)) continue;
+    if (!e.labels || e.labels->suite.value_or("") != "dequant_gemv") continue;
+    json l = to_json(*e.labels);
+    const auto key = std::make_tuple(l.value("format", std::string()), l.value("threads", 0), l.value("batch", 0));
+    if (std::get<1>(key) <= 0 || std::get<2>(key) <= 0) continue;
+    auto& slot = best[key];
+    if (slot.first == nullptr || flops(e) > flops(*slot.first)) slot = {&e, std::move(l)};
   }
   json out = json::array();
-  for (const auto& [key, e] : best) {
+  for (const auto& [key, b] : best) {
     const auto& [format, threads, batch] = key;
-    const json& l = (*e)["labels"];
-    const double value = counter(*e, "flop_per_second"), ai = counter(*e, "arithmetic_intensity");
+    const BenchmarkEntry& e = *b.first;
+    const json& l = b.second;
+    const double value = flops(e), ai = fields::amount(ROOFLINE_FIELD(e, arithmetic_intensity));
     const json* main_roof = memory_roof(section, main, threads);
     const json* dequant = dequant_roof(ceilings, format, threads);
     json p = {{"kernel", "dequant_gemv"}, {"format", format}, {"isa", l.value("isa", std::string())}, {"batch", batch},
               {"threads", threads}, {"m", l.value("m", 0LL)}, {"k", l.value("k", 0LL)}, {"ai", ai}, {"value", value},
-              {"unit", "FLOP/s"}, {"weights_per_second", counter(*e, "weights_per_second")},
-              {"bytes_per_second", counter(*e, "bytes_per_second")}, {"latency_seconds", counter(*e, "latency_seconds")},
+              {"unit", "FLOP/s"}, {"weights_per_second", fields::amount(ROOFLINE_FIELD(e, weights_per_second))},
+              {"bytes_per_second", fields::amount(ROOFLINE_FIELD(e, bytes_per_second))},
+              {"latency_seconds", fields::amount(ROOFLINE_FIELD(e, latency_seconds))},
               {"attainable", nullptr}, {"bound", nullptr}, {"efficiency", nullptr}, {"roof", json::object()}};
     const double memory = main_roof != nullptr ? main_roof->value("value", 0.0) * ai : 0.0;
     const double unpack = dequant != nullptr ? 2.0 * dequant->value("value", 0.0) : 0.0;

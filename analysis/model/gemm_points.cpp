@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "roofline/common/gemm_labels.hpp"
+#include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/model/roofline_section.hpp"
 
@@ -38,20 +39,17 @@ T label(const json& labels, const char* key, T fallback) {
 }  // namespace
 
 // Collects the gemm suite's repetitions into points; counts the failed ones.
-std::vector<Point> collect_points(const json& results, int& failed) {
+std::vector<Point> collect_points(const ResultsDocument& results, int& failed) {
   std::map<std::tuple<std::string, std::string, std::string, int, long long, long long, long long>, Point> points;
   failed = 0;
   // benchmark_entries leaves failed entries out: count them here, to say so.
-  if (results.contains("benchmarks") && results["benchmarks"].is_array()) {
-    for (const json& e : results["benchmarks"]) {
-      if (e.is_object() && e.value("error_occurred", false) && e.contains("labels") && e["labels"].is_object() &&
-          e["labels"].value("suite", std::string()) == "gemm") {
-        ++failed;
-      }
-    }
+  for (const BenchmarkEntry& e : results.benchmarks) {
+    if (e.error_occurred.value_or(false) && e.labels && e.labels->suite.value_or("") == "gemm") ++failed;
   }
-  for (const json& e : benchmark_entries(results, "gemm")) {
-    const json labels = e.value("labels", json::object());
+  for (const BenchmarkEntry* entry : benchmark_entries(results, "gemm")) {
+    const BenchmarkEntry& e = *entry;
+    // The labels as the records' writer writes them: the GEMM labels' one reader (gemm_labels.hpp) reads them so.
+    const json labels = e.labels ? to_json(*e.labels) : json::object();
     Point p;
     p.backend = label<std::string>(labels, "backend", "?");
     p.precision = label<std::string>(labels, "precision", "?");
@@ -65,8 +63,9 @@ std::vector<Point> collect_points(const json& results, int& failed) {
     p.m = gemm.shape.m;
     p.k = gemm.shape.k;
     const std::string value_counter = p.precision.rfind("int", 0) == 0 ? "op_per_second" : "flop_per_second";
-    const double value = counter(e, value_counter, counter(e, "flop_per_second"));
-    const double ai = counter(e, "arithmetic_intensity");
+    const double flops = fields::amount(ROOFLINE_FIELD(e, flop_per_second));
+    const double value = value_counter == "op_per_second" ? fields::amount(ROOFLINE_FIELD(e, op_per_second), flops) : flops;
+    const double ai = fields::amount(ROOFLINE_FIELD(e, arithmetic_intensity));
     if (p.batch <= 0 || value <= 0.0 || ai <= 0.0) continue;
     auto key = std::make_tuple(p.backend, p.precision, p.engine_label, p.threads, p.batch, p.m, p.k);
     Point& slot = points.try_emplace(key, p).first->second;
@@ -76,10 +75,10 @@ std::vector<Point> collect_points(const json& results, int& failed) {
     slot.a_bytes = gemm.element.a;
     slot.b_bytes = gemm.element.b;
     slot.c_bytes = gemm.element.c;
-    slot.working_set = counter(e, "working_set_bytes");
+    slot.working_set = fields::amount(ROOFLINE_FIELD(e, working_set_bytes));
     slot.values.push_back(value);
     if (!slot.roof_now) slot.roof_now = read_roof_now(e);
-    const double latency = counter(e, "latency_seconds");
+    const double latency = fields::amount(ROOFLINE_FIELD(e, latency_seconds));
     if (latency > 0.0) slot.latencies.push_back(latency);
   }
   std::vector<Point> out;

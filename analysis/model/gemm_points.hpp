@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/model/results_document.hpp"
 #include "roofline/model/roof_now.hpp"
 
 namespace roofline::placement_detail {
@@ -23,9 +24,9 @@ struct Point {
   std::optional<RoofNow> roof_now;  // the probes around its repetitions (roof_now.hpp), when the target took them
 };
 
-// Collects the gemm suite's repetitions of one target's document into points, ordered by (backend, precision,
+// Collects the gemm suite's repetitions of one target's typed document into points, ordered by (backend, precision,
 // engine label, threads, batch, m, k); counts the failed ones in `failed`. A bad engine label is InputError.
-std::vector<Point> collect_points(const nlohmann::json& results, int& failed);
+std::vector<Point> collect_points(const ResultsDocument& results, int& failed);
 
 // The engine a point ran on: "matrix" when its implementation names AMX (oneDNN's "brg:avx512_core_amx_bf16"
 // and the like: the library chose at run time), else the engine its labels name ("vector" when none).

@@ -11,11 +11,14 @@
 #include <fmt/format.h>
 
 #include "roofline/model/dequant_ceilings.hpp"
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/document_view.hpp"
+#include "roofline/model/record_fields.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 #include "roofline/common/vocabulary.hpp"
+
+#include "derivation_input.hpp"
 
 namespace roofline {
 namespace {
@@ -282,13 +285,13 @@ std::string llm_label(const json& labels, const char* key) {
   return labels[key].get<std::string>();
 }
 
-void add_llm(const json& results, std::vector<KeyFigure>& out) {
-  if (!results.contains("benchmarks") || !results["benchmarks"].is_array()) return;
-  for (const json& e : results["benchmarks"]) {
-    if (!e.is_object() || !e.contains("labels") || !e["labels"].is_object() || e.value("error_occurred", false)) continue;
-    const json& l = e["labels"];
-    if (!l.contains("suite") || l["suite"] != "llm" || e.value("aggregate_name", std::string()) != "median") continue;
-    if (!e.contains("layer_seconds") || !e["layer_seconds"].is_number() || !(e["layer_seconds"].get<double>() > 0.0)) continue;
+void add_llm(const ResultsDocument& results, std::vector<KeyFigure>& out) {
+  for (const BenchmarkEntry& e : results.benchmarks) {
+    if (!e.labels || e.error_occurred.value_or(false)) continue;
+    if (e.labels->suite.value_or("") != "llm" || e.aggregate_name.value_or("") != "median") continue;
+    const double layer_seconds = fields::amount(ROOFLINE_FIELD(e, layer_seconds));
+    if (!(layer_seconds > 0.0)) continue;
+    const json l = to_json(*e.labels);  // its labels as the records' writer writes them (their checks below)
     const int threads = threads_field(l, "llm labels");
     const std::string model = llm_label(l, "model"), phase = llm_label(l, "phase");
     const bool decode = phase == "decode";
@@ -304,7 +307,7 @@ void add_llm(const json& results, std::vector<KeyFigure>& out) {
     out.push_back({fmt::format("llm/{}/{}/kv:{}/{}/threads:{}", model, weights, llm_label(l, "kv_precision"),
                                step, threads),
                    "llm", fmt::format("{} {}, one layer{}, {}", model, what, estimate, threads_text(threads)), threads,
-                   e["layer_seconds"].get<double>(), "s", false, "median repetition", true});
+                   layer_seconds, "s", false, "median repetition", true});
   }
 }
 
@@ -361,27 +364,18 @@ std::vector<std::pair<std::string, double>> canary_points(const ResultsDocument&
   return out;
 }
 
+std::vector<KeyFigure> key_figures(const json& results) { return key_figures(derivation_input(results)); }
+
 std::vector<KeyFigure> key_figures(const ResultsDocument& results) {
-  // The document written back is the file's own text (results_document.hpp): the same figures as the file's JSON.
-  return key_figures(to_json(results));
-}
-
-std::vector<KeyFigure> key_figures(const json& results) {
-  const ResultsView view(results);
-  return key_figures(view);
-}
-
-std::vector<KeyFigure> key_figures(const ResultsView& view) {
-  const json& results = view.document();
-  if (!results.is_object() || !results.contains("roofline") || !results["roofline"].is_object()) {
-    throw InputError("the results file has no roofline section (key figures need its ceilings)");
-  }
+  if (!results.roofline) throw InputError("the results file has no roofline section (key figures need its ceilings)");
+  const DocumentView view(results);
   // Every target's figures by the same rules, each from its own entries (target_document): the host CPU's ids as
   // they always were, another target's prefixed with its id (target_prefix) and its words with its id.
   std::vector<KeyFigure> out;
   for (const TargetView& t : view.targets()) {
-    const json& doc = view.target_document(t.id);
-    const json& roofline = doc["roofline"];
+    const ResultsDocument& doc = view.target_document(t.id);
+    // The rules read the section as its one writer writes it (its derived tables are not typed yet).
+    const json roofline = to_json(*doc.roofline);
     std::vector<KeyFigure> figures;
     add_memory(roofline, t, figures);
     add_compute_and_clock(roofline, figures);

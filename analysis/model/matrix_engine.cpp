@@ -17,10 +17,9 @@ namespace {
 
 // Why a run has no matrix-unit roofs, from what its context and the target's facts recorded (most specific
 // reason first).
-std::string missing_reason(const ResultsView& view, const TargetView& target) {
-  const json& context = object_or_empty(view.document(), "context");
+std::string missing_reason(const ResultsContext& context, const TargetView& target) {
   const std::string& status = target.matrix_engine_status;
-  const std::optional<Isa> cap = parse_isa(context.value("max_isa", std::string("amx")));
+  const std::optional<Isa> cap = parse_isa(context.max_isa.value_or("amx"));
   if (!status.empty() && status != "usable") {
     return fmt::format("AMX is {} on this machine ({})", status,
                        target.matrix_engine_source.empty() ? std::string("machine facts") : target.matrix_engine_source);
@@ -36,7 +35,8 @@ std::string missing_reason(const ResultsView& view, const TargetView& target) {
   if (cap && isa_rank(*cap) < isa_rank(Isa::amx)) {
     return fmt::format("--max-isa {} runs no tile kernel (and caps oneDNN below AMX)", to_string(*cap));
   }
-  const json& compute = object_or_empty(object_or_empty(context, "suites"), "compute");
+  // context.suites is not typed yet: the typed context keeps it in `extra`.
+  const json& compute = object_or_empty(object_or_empty(context.extra, "suites"), "compute");
   for (const json& u : compute.value("not_supported", json::array())) {
     if (u.is_object() && u.value("isa", std::string()) == "amx" && u.contains("reason")) {
       return u["reason"].get<std::string>();
@@ -47,7 +47,7 @@ std::string missing_reason(const ResultsView& view, const TargetView& target) {
 
 }  // namespace
 
-json matrix_engine_summary(const ResultsView& view, const TargetView& target, const json& ceilings) {
+json matrix_engine_summary(const ResultsContext& context, const TargetView& target, const json& ceilings) {
   json out = {{"roofs", false}, {"lines", json::array()}, {"ratios", json::array()}};
   if (!ceilings.is_array() || ceilings.empty()) return out;
   // (precision, threads) -> best value per engine.
@@ -83,7 +83,7 @@ json matrix_engine_summary(const ResultsView& view, const TargetView& target, co
                                        v->second.second, format_si(v->second.first, unit)));
   }
   if (out["roofs"] == false) {
-    out["lines"].push_back("no matrix-unit roofs because " + missing_reason(view, target) +
+    out["lines"].push_back("no matrix-unit roofs because " + missing_reason(context, target) +
                            ": bf16 and int8 ceilings are the vector units'");
   }
   return out;

@@ -17,6 +17,7 @@
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 
+#include "derivation_input.hpp"
 #include "memory_points.hpp"
 
 namespace roofline {
@@ -130,11 +131,12 @@ std::vector<std::string> swept_kernels_of(const KernelPoints& kernels, const std
 
 // The streaming-store kernels of the results file's kernel table (suites.bandwidth.kernels, non_temporal
 // true); empty for files that predate the table.
-std::set<std::string> streaming_kernels(const json& results) {
+std::set<std::string> streaming_kernels(const ResultsDocument& results) {
   std::set<std::string> out;
-  const json& context = results["context"];
-  if (!context.contains("suites") || !context["suites"].is_object()) return out;
-  const json& bandwidth = context["suites"].value("bandwidth", json::object());
+  // context.suites is not typed yet: the typed context keeps it in `extra`.
+  const json& suites = results.context.extra.value("suites", json::object());
+  if (!suites.is_object()) return out;
+  const json& bandwidth = suites.value("bandwidth", json::object());
   if (!bandwidth.is_object() || !bandwidth.contains("kernels") || !bandwidth["kernels"].is_array()) return out;
   for (const json& row : bandwidth["kernels"]) {
     if (row.is_object() && row.contains("non_temporal") && row["non_temporal"] == true && row.contains("kernel") &&
@@ -281,15 +283,15 @@ std::pair<double, int> plateau_median_over(const DocumentView& view, const Targe
 }
 
 json derive_memory_ceilings(const json& results) {
-  const ResultsView view(results);
-  return derive_memory_ceilings(view, view.cpu());
+  const ResultsDocument doc = derivation_input(results);
+  const DocumentView view(doc);
+  return derive_memory_ceilings(view, view.targets().front());
 }
 
-json derive_memory_ceilings(const ResultsView& view, const TargetView& target) {
-  const json& results = view.target_document(target.id);
+json derive_memory_ceilings(const DocumentView& view, const TargetView& target) {
+  const ResultsDocument& results = view.target_document(target.id);
   json out = {{"memory_ceilings", json::array()}, {"memory_levels", json::array()}, {"notes", json::array()}};
-  if (!results.is_object() || !results.contains("context")) return out;
-  const std::map<Key, Point> points = collect_points(results);
+  const std::map<Key, Point> points = collect_points(sweep_samples(results));
   if (points.empty()) return out;
   const std::set<std::string> streaming = streaming_kernels(results);
   const LevelNames names = level_names(target);

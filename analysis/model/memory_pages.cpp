@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/common/units.hpp"
 
@@ -28,12 +29,13 @@ const char* huge_page_grant(double fraction) {
 
 // Each iteration entry's huge-page share (huge_page_bytes / resident_bytes) by benchmark name, where the run
 // recorded its pages.
-std::map<std::string, double> huge_fractions(const json& results) {
+std::map<std::string, double> huge_fractions(const ResultsDocument& results) {
   std::map<std::string, double> out;
   for (const char* suite : {"bandwidth", "bandwidth_pages"}) {
-    for (const json& e : benchmark_entries(results, suite)) {
-      const double resident = counter(e, "resident_bytes", -1.0), huge = counter(e, "huge_page_bytes", -1.0);
-      if (resident > 0.0 && huge >= 0.0) out.emplace(entry_name(e), huge / resident);
+    for (const BenchmarkEntry* e : benchmark_entries(results, suite)) {
+      const double resident = fields::amount(ROOFLINE_FIELD(*e, resident_bytes), -1.0);
+      const double huge = fields::amount(ROOFLINE_FIELD(*e, huge_page_bytes), -1.0);
+      if (resident > 0.0 && huge >= 0.0) out.emplace(entry_name(*e), huge / resident);
     }
   }
   return out;
@@ -45,23 +47,20 @@ json fraction_or_null(const std::map<std::string, double>& fractions, const json
 }
 
 // The 4 KiB-page points as the main collection reads them: the suite's entries relabelled "bandwidth".
-std::map<Key, Point> small_page_points(const json& results) {
-  json doc = {{"context", results["context"]}, {"benchmarks", json::array()}};
-  if (!results.contains("benchmarks") || !results["benchmarks"].is_array()) return {};
-  for (const json& e : results["benchmarks"]) {
-    if (!e.is_object() || !e.contains("labels") || !e["labels"].is_object()) continue;
-    const json& l = e["labels"];
-    if (l.value("suite", std::string()) != "bandwidth_pages" || l.value("pages", std::string()) != "4K") continue;
-    json copy = e;
-    copy["labels"]["suite"] = "bandwidth";
-    doc["benchmarks"].push_back(std::move(copy));
+std::map<Key, Point> small_page_points(const ResultsDocument& results) {
+  ResultsDocument doc;
+  for (const BenchmarkEntry& e : results.benchmarks) {
+    if (!e.labels || e.labels->suite.value_or("") != "bandwidth_pages" || e.labels->pages.value_or("") != "4K") continue;
+    BenchmarkEntry copy = e;
+    copy.labels->suite = "bandwidth";
+    doc.benchmarks.push_back(std::move(copy));
   }
-  return collect_points(doc);
+  return collect_points(sweep_samples(doc));
 }
 
 // page_size_ceilings: each kernel's best 4 KiB-page repetition from the smallest DRAM size of the main
 // sweep at its thread count up; a thread count without a DRAM level gets none, and a note.
-json small_page_ceilings(const json& results, const json& main_ceilings, const std::map<std::string, double>& fractions,
+json small_page_ceilings(const ResultsDocument& results, const json& main_ceilings, const std::map<std::string, double>& fractions,
                          json& notes) {
   std::map<int, KernelPoints> by_threads;
   const std::map<Key, Point> points = small_page_points(results);
@@ -157,7 +156,7 @@ void page_notes(const TargetView& host, const json& main_ceilings, const json& s
 
 }  // namespace
 
-void add_page_sizes(const json& results, const TargetView& host, json& out) {
+void add_page_sizes(const ResultsDocument& results, const TargetView& host, json& out) {
   const std::map<std::string, double> fractions = huge_fractions(results);
   for (json& c : out["memory_ceilings"]) {
     if (c.value("level", "") != "DRAM") continue;

@@ -11,10 +11,7 @@
 namespace roofline::memory_detail {
 using nlohmann::json;
 
-std::string entry_name(const json& e) {
-  if (e.contains("run_name") && e["run_name"].is_string()) return e["run_name"].get<std::string>();
-  return e.value("name", std::string());
-}
+std::string entry_name(const BenchmarkEntry& e) { return e.run_name ? *e.run_name : e.name.value_or(""); }
 
 namespace {
 
@@ -25,26 +22,9 @@ VariantKey variant_key_of(const SweepSample& s) {
   return VariantKey{s.threads, s.kernel, Variant{s.width, s.pattern}, s.bytes};
 }
 
-// A sample of one JSON entry: false where it has no kernel, no positive size or no rate (variant_key_of's rules).
-bool json_sample(const json& e, const std::string& aggregate, SweepSample& s) {
-  if (!e.contains("labels") || !e["labels"].is_object()) return false;
-  const json& l = e["labels"];
-  if (!l.contains("kernel") || !l["kernel"].is_string()) return false;
-  s.bytes = counter(e, "working_set_bytes", 0.0);
-  s.rate = counter(e, "bytes_per_second", -1.0);
-  if (s.bytes <= 0.0 || s.rate < 0.0) return false;
-  s.aggregate = aggregate;
-  s.threads = l.contains("threads") && l["threads"].is_number() ? l["threads"].get<int>() : 0;
-  s.kernel = l["kernel"].get<std::string>();
-  s.width = l.contains("width") && l["width"].is_number() ? l["width"].get<long long>() : 0;
-  s.pattern = l.contains("pattern") && l["pattern"].is_string() ? l["pattern"].get<std::string>() : "";
-  s.write_allocate = counter(e, "bytes_per_second_write_allocate", -1.0);
-  s.name = entry_name(e);
-  return true;
-}
-
-// The same of one typed entry: a field the lenient reader kept in `extra` (written in another kind) reads as the
-// JSON reader read it (record_fields.hpp).
+// A sample of one typed entry: false where it has no kernel, no positive size or no rate (variant_key_of's rules);
+// a field the lenient reader kept in `extra` (written in another kind) reads as a reader of the file's JSON read it
+// (record_fields.hpp).
 bool typed_sample(const BenchmarkEntry& e, const std::string& aggregate, SweepSample& s) {
   if (!e.labels || !e.labels->kernel) return false;
   const EntryLabels& l = *e.labels;
@@ -59,7 +39,7 @@ bool typed_sample(const BenchmarkEntry& e, const std::string& aggregate, SweepSa
   const auto pattern = l.extra.find("pattern");
   s.pattern = pattern != l.extra.end() && pattern->is_string() ? pattern->get<std::string>() : "";
   s.write_allocate = fields::amount(ROOFLINE_FIELD(e, bytes_per_second_write_allocate), -1.0);
-  s.name = e.run_name ? *e.run_name : e.name.value_or("");
+  s.name = entry_name(e);
   return true;
 }
 
@@ -128,17 +108,6 @@ std::map<std::pair<int, std::string>, Variant> kept_variants(const std::map<Vari
 
 }  // namespace
 
-std::vector<SweepSample> sweep_samples(const json& results, const std::string& suite) {
-  std::vector<SweepSample> out;
-  SweepSample s;
-  for (const char* aggregate : {"", "median", "max"}) {
-    for (const json& e : benchmark_entries(results, suite, aggregate)) {
-      if (json_sample(e, aggregate, s)) out.push_back(s);
-    }
-  }
-  return out;
-}
-
 std::vector<SweepSample> sweep_samples(const ResultsDocument& results, const std::string& suite) {
   std::vector<SweepSample> out;
   SweepSample s;
@@ -149,8 +118,6 @@ std::vector<SweepSample> sweep_samples(const ResultsDocument& results, const std
   }
   return out;
 }
-
-std::map<Key, Point> collect_points(const json& results) { return collect_points(sweep_samples(results)); }
 
 std::map<Key, Point> collect_points(const std::vector<SweepSample>& samples) {
   const std::map<VariantKey, Point> all = variant_points(samples);

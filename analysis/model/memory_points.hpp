@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/model/results_document.hpp"
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/results_view.hpp"  // TargetView
 #include "roofline/common/statistics.hpp"
 
 namespace roofline::memory_detail {
@@ -50,12 +50,11 @@ struct Range {
 };
 
 // An entry's run_name, else its name.
-std::string entry_name(const nlohmann::json& e);
+std::string entry_name(const BenchmarkEntry& e);
 
 // One bandwidth-suite entry as the points read it (issue 61): its repetition's or aggregate's rate, size and
-// variant, read once from a target's typed document or, until the memory derivation takes the typed document
-// too, from its JSON, by the same rules (a label of the wrong kind reads as absent, a number as a JSON reader
-// took it).
+// variant, read once from a target's typed document (a label of the wrong kind reads as absent, a number as a
+// reader of the file's JSON took it).
 struct SweepSample {
   std::string aggregate;  // "" for a repetition, else "median" or "max"
   int threads = 0;        // labels.threads, 0 where absent (a device)
@@ -70,7 +69,6 @@ struct SweepSample {
 
 // The samples of the suite `suite` (labels.suite): its repetitions in file order, then its median aggregates,
 // then its max aggregates; failed entries, and entries without a kernel, a positive size or a rate, left out.
-std::vector<SweepSample> sweep_samples(const nlohmann::json& results, const std::string& suite = "bandwidth");
 std::vector<SweepSample> sweep_samples(const ResultsDocument& results, const std::string& suite = "bandwidth");
 
 // Collects the points from the bandwidth suite's samples (one target's: repetitions and median/max aggregates).
@@ -78,8 +76,6 @@ std::vector<SweepSample> sweep_samples(const ResultsDocument& results, const std
 // kept in one: the variant with the highest geometric mean of its per-size medians over the sizes every variant
 // was measured at (the max over variants at each size would be lifted by noise alone).
 std::map<Key, Point> collect_points(const std::vector<SweepSample>& samples);
-// collect_points(sweep_samples(results)).
-std::map<Key, Point> collect_points(const nlohmann::json& results);
 
 // A level's range on the reference curve, widened by 1% so that other kernels' sizes (rounded to whole
 // elements per array) just inside its ends still count.
@@ -92,6 +88,6 @@ void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Ra
 
 // Adds page sizes to `out` (derive_memory_ceilings'): "pages" and "huge_page_fraction" on the DRAM rows,
 // the page_size_ceilings list (empty when the run measured none) and the notes (memory_pages.cpp).
-void add_page_sizes(const nlohmann::json& results, const TargetView& target, nlohmann::json& out);
+void add_page_sizes(const ResultsDocument& results, const TargetView& target, nlohmann::json& out);
 
 }  // namespace roofline::memory_detail

@@ -45,6 +45,7 @@
 #include "roofline/model/model.hpp"
 #include "roofline/model/resident_level.hpp"
 #include "roofline/model/results.hpp"
+#include "derivation_input.hpp"
 #include "roofline/model/roof_now.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "roofline/common/statistics.hpp"
@@ -348,11 +349,12 @@ json best_backends(const std::vector<json>& placed) {
 }  // namespace
 
 json derive_placements(const json& results, const json& section) {
-  const ResultsView view(results);
+  const ResultsDocument doc = derivation_input(results);
+  const DocumentView view(doc);
   return derive_placements(view, view.targets().front(), section);
 }
 
-json derive_placements(const ResultsView& view, const TargetView& target, const json& section) {
+json derive_placements(const DocumentView& view, const TargetView& target, const json& section) {
   const Roofline roofline{section, target.main_memory()};
   json out = {{"placements", json::array()},
               {"crossovers", json::array()},

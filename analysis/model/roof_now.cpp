@@ -54,6 +54,11 @@ std::optional<RoofNow> read_roof_now(const json& entry) {
   return now;
 }
 
+std::optional<RoofNow> read_roof_now(const BenchmarkEntry& entry) {
+  if (!entry.roof_now && !entry.extra.contains("roof_now")) return std::nullopt;
+  return read_roof_now(to_json(entry));
+}
+
 json roof_now_json(const RoofNow& r, double value, double ai, double compute_ceiling, double run_roof) {
   const double bw = r.bandwidth();
   json j = {{"kernel", r.kernel},

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "roofline/model/compute_ceilings.hpp"
+#include "roofline/model/document_view.hpp"
 #include "roofline/model/dequant_ceilings.hpp"
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/model.hpp"
@@ -15,6 +16,8 @@
 #include "roofline/model/target_roofline.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/vocabulary.hpp"
+
+#include "derivation_input.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -150,12 +153,10 @@ void append(json& section, const json& part) {
 }
 }  // namespace
 
-json derive_roofline(const json& results) {
-  const ResultsView view(results);
-  return derive_roofline(view);
-}
+json derive_roofline(const json& results) { return derive_roofline(derivation_input(results)); }
 
-json derive_roofline(const ResultsView& view) {
+json derive_roofline(const ResultsDocument& results) {
+  const DocumentView view(results);
   json section = {{"schema_version", kSchemaVersion},
                   {"conventions", counting_conventions()},
                   {"compute_ceilings", json::array()},
@@ -165,9 +166,9 @@ json derive_roofline(const ResultsView& view) {
                   {"notes", json::array()}};
   // Every benchmark and machine field read here was type-checked when the file was read
   // (check_input_fields): a type error past this point is our bug, not the file's.
-  // One derivation for every target, the host CPU's first (results_view.hpp: targets()).
+  // One derivation for every target, the host CPU's first (document_view.hpp: targets()).
   for (const TargetView& t : view.targets()) {
-    if (!view.entries(t.id).empty()) append(section, derive_target_roofline(view, t));
+    if (view.has_entries(t.id)) append(section, derive_target_roofline(view, t));
   }
   return section;
 }

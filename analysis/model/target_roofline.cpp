@@ -19,6 +19,7 @@
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/model.hpp"
 #include "roofline/model/placement.hpp"
+#include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "roofline/common/statistics.hpp"
@@ -29,34 +30,17 @@ using nlohmann::json;
 
 namespace {
 
-const json& labels_of(const json& e) {
-  static const json kEmpty = json::object();
-  return e.contains("labels") && e["labels"].is_object() ? e["labels"] : kEmpty;
-}
-
-std::string label_text(const json& e, const char* key, const std::string& fallback = "") {
-  const json& l = labels_of(e);
-  return l.contains(key) && l[key].is_string() ? l[key].get<std::string>() : fallback;
-}
-
-// The target's measured repetitions of one suite (failed ones left out, as benchmark_entries does).
-std::vector<const json*> suite_entries(const ResultsView& view, const TargetView& t, const std::string& suite) {
-  std::vector<const json*> out;
-  for (const json* e : view.entries(t.id)) {
-    if (!e->is_object() || e->value("run_type", std::string("iteration")) != "iteration") continue;
-    if (e->value("error_occurred", false) || label_text(*e, "suite") != suite) continue;
-    out.push_back(e);
-  }
-  return out;
-}
-
-void add_transfer_and_latency(const ResultsView& view, const TargetView& t, json& out) {
+// The target's transfers and kernel launches: the best and median of its measured repetitions.
+void add_transfer_and_latency(const ResultsDocument& doc, const TargetView& t, json& out) {
+  const auto label = [](const BenchmarkEntry& e, std::optional<std::string> EntryLabels::*member) {
+    return e.labels && (*e.labels).*member ? *((*e.labels).*member) : std::string("?");
+  };
   std::map<std::pair<std::string, std::string>, std::pair<std::vector<double>, std::string>> transfers;
-  for (const json* e : suite_entries(view, t, "transfer")) {
-    const double v = counter(*e, "bytes_per_second");
+  for (const BenchmarkEntry* e : benchmark_entries(doc, "transfer")) {
+    const double v = fields::amount(ROOFLINE_FIELD(*e, bytes_per_second));
     if (v <= 0.0) continue;
-    auto& row = transfers[{label_text(*e, "direction", "?"), label_text(*e, "memory", "?")}];
-    if (row.first.empty() || v > max_of(row.first)) row.second = e->value("run_name", e->value("name", std::string()));
+    auto& row = transfers[{label(*e, &EntryLabels::direction), label(*e, &EntryLabels::memory)}];
+    if (row.first.empty() || v > max_of(row.first)) row.second = e->run_name ? *e->run_name : e->name.value_or("");
     row.first.push_back(v);
   }
   for (const auto& [key, row] : transfers) {
@@ -65,8 +49,8 @@ void add_transfer_and_latency(const ResultsView& view, const TargetView& t, json
                                         {"benchmark", row.second}});
   }
   std::vector<double> launches;
-  for (const json* e : suite_entries(view, t, "latency")) {
-    if (const double s = counter(*e, "seconds"); s > 0.0) launches.push_back(s);
+  for (const BenchmarkEntry* e : benchmark_entries(doc, "latency")) {
+    if (const double s = fields::amount(ROOFLINE_FIELD(*e, seconds)); s > 0.0) launches.push_back(s);
   }
   if (!launches.empty()) {
     out["launch_latency"].push_back({{"target", t.id}, {"seconds", *std::min_element(launches.begin(), launches.end())},
@@ -96,22 +80,23 @@ void add_part(const TargetView& t, const json& part, json& out, bool notes_named
 }
 
 // The target's placements: the one placement every target's points get.
-void add_placements(const ResultsView& view, const TargetView& t, json& out) {
+void add_placements(const DocumentView& view, const TargetView& t, json& out) {
   add_part(t, derive_placements(view, t, out), out);
 }
 
 // The target's dequant-dot ceilings and placements, where it ran dequant-dot kernels (the CPU's derivation's).
-void add_dequant(const ResultsView& view, const TargetView& t, json& out) {
+void add_dequant(const DocumentView& view, const TargetView& t, json& out) {
   add_part(t, derive_dequant_ceilings(view, t, out), out);
 }
 
 }  // namespace
 
-json derive_target_roofline(const ResultsView& view, const TargetView& target) {
+json derive_target_roofline(const DocumentView& view, const TargetView& target) {
   // transfer_ceilings and launch_latency where it measured them (a target with a host link).
   json out = {{"compute_ceilings", json::array()}, {"memory_ceilings", json::array()}, {"memory_levels", json::array()},
               {"ridge_points", json::array()},     {"placements", json::array()},      {"notes", json::array()}};
-  if (view.entries(target.id).empty()) return out;
+  if (!view.has_entries(target.id)) return out;
+  const ResultsDocument& doc = view.target_document(target.id);
   if (target.memory_levels.empty()) {
     add_note(out, fmt::format("{}: its facts list no memory levels, so its bandwidth has no level", target.id));
   }
@@ -123,7 +108,7 @@ json derive_target_roofline(const ResultsView& view, const TargetView& target) {
     r["target"] = target.id;
     out["ridge_points"].push_back(std::move(r));
   }
-  add_transfer_and_latency(view, target, out);  // before placements: their offload roof is a transfer ceiling
+  add_transfer_and_latency(doc, target, out);  // before placements: their offload roof is a transfer ceiling
   add_placements(view, target, out);
   return out;
 }

@@ -48,11 +48,11 @@ void run_report(const ReportArgs& a) {
   // The file is read once, typed; everything below renders the typed document.
   ResultsDocument results = load_results_document(a.results);
   // The roofline section is derived from the benchmarks and context alone, so a newer analysis (a fixed
-  // plateau detector, say) can be applied to an old run without measuring again. The derivation reads the
-  // document as JSON (roofline_section.hpp): it gets the document's own writing, and its section is read typed.
+  // plateau detector, say) can be applied to an old run without measuring again. The derivation reads the typed
+  // document; the section it gives is still JSON (roofline_section.hpp), read typed with the file it joins.
   if (a.rederive) {
     nlohmann::json doc = to_json(results);
-    doc["roofline"] = derive_roofline(doc);
+    doc["roofline"] = derive_roofline(results);
     results = read_results(doc, a.results);
   }
   const std::optional<Spec> spec =

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "roofline/model/compute_ceilings.hpp"
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/document_view.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "support/notes.hpp"
 
@@ -222,7 +222,8 @@ TEST(ComputeCeilings, EveryTargetGoesThroughOneDerivationItsPeakModelDecides) {
   // The device: compute units x the clock beside its best repetition x the facts' operations, one row of no isa,
   // width or threads, and none of the CPU instructions' counting notes.
   const json doc = two_targets("x86_pipes", "units_clock");
-  const ResultsView view(doc);
+  const ResultsDocument typed_doc = read_records(doc, "test.json", ReadMode::lenient, false);
+  const DocumentView view(typed_doc);
   const json device = derive_compute_ceilings(view, *view.target("dev:0"));
   ASSERT_EQ(device["compute_ceilings"].size(), 1u);
   const json& d = device["compute_ceilings"][0];
@@ -273,8 +274,9 @@ TEST(ComputeCeilings, TheX86ModelReadsItsTargetsFacts) {
   for (const bool listed : {true, false}) {
     json d = doc;
     if (!listed) d["context"].erase("targets");
-    const ResultsView view(d);
-    const TargetView& cpu = view.cpu();
+    const ResultsDocument typed_doc = read_records(d, "test.json", ReadMode::lenient, false);
+    const DocumentView view(typed_doc);
+    const TargetView& cpu = view.targets().front();
     EXPECT_EQ(cpu.synthesized, !listed);
     EXPECT_EQ(cpu.microarchitecture, "zen4");
     EXPECT_EQ(cpu.matrix_engine_status, "permission refused");
@@ -286,12 +288,13 @@ TEST(ComputeCeilings, TheX86ModelReadsItsTargetsFacts) {
     EXPECT_TRUE(testing::any_note_has(out["matrix_engine"]["lines"], "AMX is permission refused on this machine "
                                                                      "(arch_prctl)"));
   }
-  const ResultsView view(doc);
+  const ResultsDocument typed_doc = read_records(doc, "test.json", ReadMode::lenient, false);
+  const DocumentView view(typed_doc);
   const TargetView& device = *view.target("dev:0");
   EXPECT_TRUE(device.microarchitecture.empty() && device.matrix_engine_status.empty());
   EXPECT_FALSE(device.matrix_engine_advertised);
   // Other facts for the same CPU: the derivation follows them, not the host's.
-  TargetView other = view.cpu();
+  TargetView other = view.targets().front();
   other.microarchitecture = "sapphire_rapids";
   other.matrix_engine_status = "";
   const json spr = derive_compute_ceilings(view, other);

@@ -7,7 +7,7 @@
 
 #include "roofline/model/dequant_ceilings.hpp"
 #include "roofline/model/key_figures.hpp"
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/document_view.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
 
@@ -49,7 +49,8 @@ json results_with_rows() {
 
 TEST(DequantCeilings, BestRowPerFormatAndThreadsWithTheFmaPeakBeside) {
   const json doc = results_with_rows();
-  const ResultsView view(doc);
+  const ResultsDocument typed_doc = read_records(doc, "test.json", ReadMode::lenient, false);
+  const DocumentView view(typed_doc);
   const json section = {{"compute_ceilings", json::array({{{"precision", "fp32"}, {"engine", "vector"}, {"threads", 1}, {"value", 1.0e11}}})}};
   const json d = derive_dequant_ceilings(view, view.targets().front(), section);
   ASSERT_EQ(d["dequant_ceilings"].size(), 2u);
@@ -104,7 +105,8 @@ TEST(DequantCeilings, KeyFiguresAndTheDerivedSection) {
 
 TEST(DequantCeilings, AFileWithoutTheRowsKeepsItsSection) {
   const json doc = {{"context", json::object()}, {"benchmarks", json::array()}};
-  const ResultsView view(doc);
+  const ResultsDocument typed_doc = read_records(doc, "test.json", ReadMode::lenient, false);
+  const DocumentView view(typed_doc);
   EXPECT_TRUE(derive_dequant_ceilings(view, view.targets().front(), json::object()).empty());
   EXPECT_FALSE(derive_roofline(doc).contains("dequant_table"));
 }

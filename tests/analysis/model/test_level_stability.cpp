@@ -23,7 +23,7 @@
 
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/plateaus.hpp"
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/document_view.hpp"
 #include "roofline/model/target_roofline.hpp"
 #include "support/gzip_json.hpp"
 
@@ -53,7 +53,9 @@ struct LevelRow {
 using Levels = std::map<std::string, std::vector<LevelRow>>;  // "cpu/1", "opencl:0.0" -> levels in order
 
 Levels levels_of(const json& results) {
-  const ResultsView view(results);
+  // A resampled draw has no roofline section: its benchmarks and context, read typed as the run's derivation reads them.
+  const ResultsDocument doc = read_records(results, "resampled", ReadMode::lenient, false);
+  const DocumentView view(doc);
   Levels out;
   const auto add = [&](const json& rows, bool cpu) {
     for (const json& l : rows) {
@@ -66,9 +68,9 @@ Levels levels_of(const json& results) {
       out[key].push_back({name, bytes("min_bytes"), bytes("max_bytes")});
     }
   };
-  add(derive_memory_ceilings(view, view.cpu())["memory_levels"], true);
+  add(derive_memory_ceilings(view, view.targets().front())["memory_levels"], true);
   for (const TargetView& t : view.targets()) {
-    if (t.id != kCpuTargetId && !view.entries(t.id).empty()) add(derive_target_roofline(view, t)["memory_levels"], false);
+    if (t.id != kCpuTargetId && view.has_entries(t.id)) add(derive_target_roofline(view, t)["memory_levels"], false);
   }
   return out;
 }

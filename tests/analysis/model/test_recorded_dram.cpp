@@ -16,9 +16,10 @@
 #include "support/recorded_files.hpp"
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/plateaus.hpp"
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/document_view.hpp"
 #include "roofline/model/target_roofline.hpp"
 #include "support/gzip_json.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -35,7 +36,7 @@ std::string policy_of(const json& results) {
 }
 
 // The largest plausible cache `threads` threads see, as the analysis reads the machine facts.
-double largest_plausible(const ResultsView& view, int threads, const std::string& policy) {
+double largest_plausible(const DocumentView& view, int threads, const std::string& policy) {
   double largest = 0.0;
   for (const ReportedLevel& l : reported_levels(view.host(), threads, policy)) {
     if (l.plausible) largest = std::max(largest, l.bytes);
@@ -51,9 +52,10 @@ TEST(RecordedDram, NoLevelNamedDramInsideAPlausibleCache) {
     const json results = testing::load_gz(file.string());
     ASSERT_TRUE(results.is_object()) << file;
     if (!results.contains("benchmarks") || !results.contains("context")) continue;
-    const ResultsView view(results);
+    const ResultsDocument doc = testing::typed(results, file.string());
+    const DocumentView view(doc);
     const std::string policy = policy_of(results);
-    const json cpu = derive_memory_ceilings(view, view.cpu());
+    const json cpu = derive_memory_ceilings(view, view.targets().front());
     for (const json& l : cpu["memory_levels"]) {
       if (l["level"] != "DRAM" || l.value("warning", json()).is_string()) continue;
       ++dram_levels;
@@ -62,7 +64,7 @@ TEST(RecordedDram, NoLevelNamedDramInsideAPlausibleCache) {
       EXPECT_GT(l["min_bytes"].get<double>(), cache) << file.filename() << " " << threads << " thread(s): " << l.dump();
     }
     for (const TargetView& t : view.targets()) {
-      if (t.id == kCpuTargetId || view.entries(t.id).empty()) continue;
+      if (t.id == kCpuTargetId || !view.has_entries(t.id)) continue;
       double cache = 0.0;
       for (const TargetLevelView& m : t.memory_levels) cache = std::max(cache, m.capacity_bytes);
       if (t.kind == "cpu") cache = std::max(cache, largest_plausible(view, std::max(1, static_cast<int>(t.compute_units)), "compact"));
@@ -81,8 +83,9 @@ TEST(RecordedDram, TheZen5RunsTwoThreadLevelsInsideItsL3AreWarnedNotDram) {
   const json results =
       testing::load_gz(std::string(ROOFLINE_SOURCE_DIR) + "/tests/data/golden/zen5-l3-32m-2vcpu_quick_a.json.gz");
   ASSERT_TRUE(results.is_object());
-  const ResultsView view(results);
-  const json derived = derive_memory_ceilings(view, view.cpu());
+  const ResultsDocument doc = testing::typed(results);
+  const DocumentView view(doc);
+  const json derived = derive_memory_ceilings(view, view.targets().front());
   int warned = 0;
   for (const json& l : derived["memory_levels"]) {
     if (l["threads"] != 2) continue;

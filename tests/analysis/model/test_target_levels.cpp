@@ -7,8 +7,9 @@
 
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/results.hpp"
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/document_view.hpp"
 #include "roofline/model/roofline_section.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -19,9 +20,10 @@ const std::string kFile = std::string(ROOFLINE_TEST_DATA_DIR) + "/targets/two_ta
 // What differs between targets is read from each target's facts, never from which target it is.
 TEST(Targets, EveryTargetsLevelsComeFromItsOwnFactsThroughOneDerivation) {
   const json doc = load_json_file(kFile);
-  const ResultsView view(doc);
+  const ResultsDocument typed_doc = testing::typed(doc, kFile);
+  const DocumentView view(typed_doc);
   // The CPU: a cache topology (context.machine.caches), so L1..L3 and DRAM, its caches as the run's threads see them.
-  const TargetView& cpu = view.cpu();
+  const TargetView& cpu = view.targets().front();
   ASSERT_FALSE(cpu.caches.empty());
   EXPECT_EQ(cpu.binding, "compact");
   const LevelNames cpu_names = level_names(cpu);

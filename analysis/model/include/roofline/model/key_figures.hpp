@@ -92,12 +92,12 @@ std::vector<std::pair<std::string, double>> canary_points(const ResultsDocument&
 // type or sign, or when it yields no key figure at all.
 // Per target (issue 21): every target's figures come from the same rules over its own roofline entries; the
 // CPU's ids as above; another target's begin with its id and have no thread count (its rows name none), and add
-// transfer/<direction>/<memory> and latency/launch where it measured them. The json overload builds the view.
-// The typed overload (issue 61, step 3) is what compare, the gate, history, fleet and paired runs call: the one
-// place where the typed document is still written to JSON for the key figures (their rules read the JSON view),
-// so that moving those rules onto the typed records changes no caller.
+// transfer/<direction>/<memory> and latency/launch where it measured them.
+// What compare, the gate, history, fleet and paired runs call: the typed document (issue 61, step 3), its targets and
+// each target's part through the typed view (document_view.hpp), the llm entries typed; each target's roofline
+// section read as its one writer writes it, until the section's derived tables are typed. The json overload (the
+// tests' hand-made documents, until they are typed) reads the document as the lenient typed reader does.
 std::vector<KeyFigure> key_figures(const ResultsDocument& results);
-std::vector<KeyFigure> key_figures(const ResultsView& view);
 std::vector<KeyFigure> key_figures(const nlohmann::json& results);
 
 }  // namespace roofline

@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/model/results_document.hpp"
 #include "roofline/common/roof_probe.hpp"
 
 namespace roofline {
@@ -47,6 +48,9 @@ struct RoofNow {
 // The entry's "roof_now" (nullopt when it has none, or when a probe is missing: a failed probe's entry says
 // so in its "error"). Throws InputError when the field has the wrong type or a value is not a positive number.
 std::optional<RoofNow> read_roof_now(const nlohmann::json& entry);
+// The same of a typed entry: its roof_now as the records' writer writes it (a mistyped one the lenient reader kept in
+// `extra` too), read by the probes' one reader (roof_probe.hpp), with its errors.
+std::optional<RoofNow> read_roof_now(const BenchmarkEntry& entry);
 
 // The placement's "roof_now" object (fields above), given the point's value, AI, compute ceiling (0: none)
 // and the run's roof bandwidth of the level it was placed against (0: none).

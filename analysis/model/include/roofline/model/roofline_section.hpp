@@ -8,14 +8,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/results_document.hpp"
 #include "roofline/common/roof_probe.hpp"  // kRoofKernel
 
 namespace roofline {
 
 // The whole section (schema in results/README.md): every target's with entries by the one per-target derivation
-// (target_roofline.hpp), the host CPU's first; every entry carries `target`. The json overload builds a view.
-nlohmann::json derive_roofline(const ResultsView& view);
+// (target_roofline.hpp), the host CPU's first; every entry carries `target`. It reads the typed document (issue 61,
+// step 3). The json overload (hand-made documents of the tests, until they are typed) reads it as the lenient typed
+// reader does.
+nlohmann::json derive_roofline(const ResultsDocument& results);
 nlohmann::json derive_roofline(const nlohmann::json& results);
 
 // The levels the section's memory ceilings name: the CPU's (L1..DRAM) in that order, then any other target's
