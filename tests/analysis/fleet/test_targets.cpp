@@ -11,7 +11,8 @@
 #include "roofline/model/key_figures.hpp"
 #include "roofline/report/report.hpp"
 #include "roofline/model/results.hpp"
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/llm/roofs.hpp"
@@ -368,11 +369,11 @@ TEST(Targets, ReportRendersEachTargetAfterTheCpu) {
   EXPECT_EQ(html.substr(cpu_chart, chart - cpu_chart).find("ceiling transfer"), std::string::npos);
 }
 
-TEST(ResultsView, OldFilesHaveTheCpuSynthesizedFromTheMachine) {
-  const json doc = load_json_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/report_full.json");
-  const ResultsView view(doc);
+TEST(DocumentView, OldFilesHaveTheCpuSynthesizedFromTheMachine) {
+  const ResultsDocument doc = typed(load_json_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/report_full.json"));
+  const DocumentView view(doc);
   ASSERT_EQ(view.targets().size(), 1u);
-  const TargetView& cpu = view.cpu();
+  const TargetView& cpu = view.targets().front();
   EXPECT_TRUE(cpu.synthesized);
   EXPECT_EQ(cpu.id, "cpu");
   EXPECT_EQ(cpu.peak_model, "x86_pipes");
@@ -381,43 +382,44 @@ TEST(ResultsView, OldFilesHaveTheCpuSynthesizedFromTheMachine) {
   EXPECT_EQ(&view.target_document("cpu"), &doc);  // one target: the file itself, nothing copied
 }
 
-TEST(ResultsView, TheTwoTargetFileGroupsEntriesByTarget) {
-  const json doc = load_json_file(kFile);
-  const ResultsView view(doc);
+TEST(DocumentView, TheTwoTargetFileGroupsEntriesByTarget) {
+  const ResultsDocument doc = typed(load_json_file(kFile));
+  const DocumentView view(doc);
   ASSERT_EQ(view.targets().size(), 2u);
-  EXPECT_FALSE(view.cpu().synthesized);
+  EXPECT_FALSE(view.targets().front().synthesized);
   ASSERT_NE(view.target("test:0"), nullptr);
   EXPECT_EQ(view.target("test:0")->memory_levels.size(), 2u);
   EXPECT_DOUBLE_EQ(view.target("test:0")->memory_levels[0].capacity_bytes, 4194304.0);
-  for (const json* e : view.entries("test:0")) EXPECT_EQ(e->at("labels").at("target"), "test:0");
-  for (const json& e : view.target_document("cpu")["benchmarks"]) EXPECT_FALSE(e["labels"].contains("target"));
+  EXPECT_TRUE(view.has_entries("test:0"));
+  for (const BenchmarkEntry& e : view.target_document("test:0").benchmarks) EXPECT_EQ(target_of(e), "test:0");
+  for (const BenchmarkEntry& e : view.target_document("cpu").benchmarks) EXPECT_EQ(target_of(e), "cpu");
 }
 
-TEST(ResultsView, TheHostAndTheDevicesAreAskedForNotNamed) {
+TEST(DocumentView, TheHostAndTheDevicesAreAskedForNotNamed) {
   // What report, regress, llm and the derivation ask instead of which id is the CPU's (issue 47).
-  const json doc = load_json_file(kFile);
-  const ResultsView view(doc);
+  const ResultsDocument doc = typed(load_json_file(kFile));
+  const DocumentView view(doc);
   EXPECT_EQ(&view.host_document(), &view.target_document("cpu"));
   ASSERT_EQ(view.devices().size(), 1u);
   EXPECT_EQ(view.devices()[0].id, "test:0");
   // Every target's memory with where it comes from: the CPU's is the host's.
-  EXPECT_EQ(view.cpu().memory_total_bytes, view.host().memory_total_bytes);
-  EXPECT_EQ(view.cpu().memory_from, "the run's machine facts (context.machine)");
+  EXPECT_EQ(view.targets().front().memory_total_bytes, view.host().memory_total_bytes);
+  EXPECT_EQ(view.targets().front().memory_from, "the run's machine facts (context.machine)");
   EXPECT_EQ(view.devices()[0].memory_from, "context.targets[test:0]");
-  const json old = load_json_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/report_full.json");
-  const ResultsView old_view(old);
+  const ResultsDocument old = typed(load_json_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/report_full.json"));
+  const DocumentView old_view(old);
   EXPECT_TRUE(old_view.devices().empty());
   EXPECT_EQ(&old_view.host_document(), &old);
 }
 
-TEST(ResultsView, AMistypedTargetFieldIsInputErrorNamingIt) {
+TEST(DocumentView, AMistypedTargetFieldIsInputErrorNamingIt) {
   json doc = load_json_file(kFile);
   doc["context"]["targets"][1]["compute_units"] = "many";
   try {
-    const ResultsView view(doc);
+    classify_results(doc, "run.json");
     FAIL() << "no InputError";
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "context.targets[1].compute_units is not a number");
+    EXPECT_STREQ(e.what(), "run.json: context.targets[1].compute_units is not a number");
   }
   doc["context"]["targets"][1]["compute_units"] = 100;
   doc["context"]["targets"][1]["memory_levels"][0]["capacity_bytes"] = "4M";

@@ -8,7 +8,7 @@
 
 #include "roofline/model/results.hpp"
 #include "roofline/model/results_targets.hpp"
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/document_view.hpp"
 #include "support/recorded_files.hpp"
 #include "support/typed_results.hpp"
 
@@ -92,15 +92,15 @@ TEST(TargetMemoryFacts, AMemoryFigureWrittenAsANonIntegerIsRead) {
   EXPECT_EQ(target_memory_facts(d.context, "test:0").total_bytes, 80.0 * 1024 * 1024 * 1024 + 0.5);
 }
 
-// The typed model's reading and the JSON view's (TargetView) are one rule: same levels, memory and source for every
-// target of every recorded run and hand-made file.
-TEST(TargetMemoryFacts, AgreesWithTheResultsViewOnEveryRecordedRun) {
+// The memory facts and the document's view of its targets (TargetView) are one rule: same levels, memory and source
+// for every target of every recorded run and hand-made file.
+TEST(TargetMemoryFacts, AgreesWithTheDocumentViewOnEveryRecordedRun) {
   const auto docs = testing::every_results_file();
   ASSERT_GT(docs.size(), 4u);
   for (const auto& [name, doc] : docs) {
     SCOPED_TRACE(name);
     const ResultsDocument d = typed(doc);
-    const ResultsView view(doc);
+    const DocumentView view(d);
     for (const TargetView& t : view.targets()) {
       const TargetMemoryFacts m = target_memory_facts(d.context, t.id);
       std::vector<std::string> names;

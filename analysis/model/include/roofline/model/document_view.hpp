@@ -1,9 +1,9 @@
-// The typed view of a results file (issue 47): results_view.hpp's ResultsView over the typed model
+// The typed view of a results file (issue 47; the one view since issue 61 deleted the JSON one, ResultsView)
 // (results_document.hpp) instead of the file's JSON. The host's facts (context.machine as HostFacts), the targets
 // measured (context.targets, the CPU first, synthesized from the host's facts when not listed: ordered_targets) and
 // each target's part of the document: its benchmark entries and roofline records alone, or the document itself when
 // it holds nothing of another target (every file before targets), so the CPU's part of such a file is exactly the
-// file. It follows ResultsView's rules one for one (tests: DocumentView.*AsResultsView* on every recorded file); the
+// file. Its rules are results_view.hpp's free functions (ordered_targets, the target facts' reader); the
 // report and the advertised comparison read through it, so that no renderer says which target is the CPU.
 #pragma once
 

@@ -1,8 +1,9 @@
-// One typed, read-only view of a results file (issue 21): the host's facts (context.machine), the targets
-// measured (context.targets[], or the CPU alone, synthesized from context.machine, in files from before
-// targets) and the benchmark entries grouped by target. Built once after the schema check (classify_results);
-// every reader of machine or target facts in analysis/ goes through it, so that no renderer, comparison or
-// derivation reads context.machine by key, and a second target is one more entry here, not one more branch.
+// The rules of a results file's host and target facts (issue 21), over the file's JSON: the host's facts
+// (context.machine as HostFacts), one target's facts (context.targets[] as TargetView, its fields checked), and the
+// order every reader takes the targets in (ordered_targets: the host CPU first, synthesized from context.machine in
+// files from before targets). The typed view of a file (DocumentView, document_view.hpp) and the schema's check
+// (results_schema.cpp) are built on them; the JSON view of a whole file, ResultsView, was deleted when every
+// derivation came to read the typed records (issue 61, step 3).
 #pragma once
 
 #include <map>
@@ -99,39 +100,6 @@ std::string entry_target(const nlohmann::json& entry);
 // "" for the CPU (its ids stay as they were), "<id>/" for any other target: key-figure ids, compare rows.
 std::string target_prefix(const std::string& target);
 
-class ResultsView {
- public:
-  // `doc` must outlive the view (it keeps pointers into it). Throws InputError naming the first mistyped or
-  // missing field of context.targets[] ("context.targets[1].memory_levels[0].capacity_bytes is not ...").
-  explicit ResultsView(const nlohmann::json& doc);
-  ResultsView(const nlohmann::json&& doc) = delete;
-
-  [[nodiscard]] const nlohmann::json& document() const { return *doc_; }
-  [[nodiscard]] const HostFacts& host() const { return host_; }
-  // The CPU first, then the others in the file's order; a target with entries but no facts gets empty facts.
-  [[nodiscard]] const std::vector<TargetView>& targets() const { return targets_; }
-  [[nodiscard]] const TargetView* target(const std::string& id) const;
-  [[nodiscard]] const TargetView& cpu() const { return targets_.front(); }
-  // The targets after the host's (targets() but its first), in the file's order; some may have no entries.
-  // Readers that treat the host apart ask these two, never which id is the CPU's.
-  [[nodiscard]] std::span<const TargetView> devices() const { return std::span(targets_).subspan(1); }
-  // The benchmark entries of one target (every run type), in file order.
-  [[nodiscard]] const std::vector<const nlohmann::json*>& entries(const std::string& target) const;
-  // The document as if it held only `target`: its benchmark entries and roofline entries (same context).
-  // The document itself when it holds nothing of another target (every file before targets), so the CPU's
-  // derivation and rendering of such a file is exactly what it was.
-  [[nodiscard]] const nlohmann::json& target_document(const std::string& target) const;
-  // The host CPU's document (target_document of targets().front()): what its derivation and report read.
-  [[nodiscard]] const nlohmann::json& host_document() const { return target_document(cpu().id); }
-
- private:
-  const nlohmann::json* doc_;
-  HostFacts host_;
-  std::vector<TargetView> targets_;
-  std::map<std::string, std::vector<const nlohmann::json*>> entries_;
-  std::map<std::string, nlohmann::json> restricted_;  // target -> its document, when the file has several
-};
-
 // The host facts and the CPU's target facts alone, for readers that hold a context.machine object only.
 HostFacts host_facts_from_machine(const nlohmann::json& machine);
 TargetView cpu_target_from_host(const HostFacts& host);
@@ -141,7 +109,7 @@ TargetView cpu_target_from_host(const HostFacts& host);
 void host_facts_to_cpu(const HostFacts& host, TargetView& cpu);
 // A file's targets in the order every reader takes them: the host CPU first (its listed facts, else the ones
 // `host` gives, with the host's facts either way: host_facts_to_cpu, and the run's `binding`), then the others
-// listed, in the file's order, then any target that has entries (`with_entries`) but no facts. ResultsView and the
+// listed, in the file's order, then any target that has entries (`with_entries`) but no facts. The
 // typed DocumentView (document_view.hpp) both take them from here.
 std::vector<TargetView> ordered_targets(const HostFacts& host, const std::vector<TargetView>& listed,
                                         const std::vector<std::string>& with_entries, const std::string& binding);
