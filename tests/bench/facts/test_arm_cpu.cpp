@@ -1,5 +1,5 @@
 // ARM64 identity and features (issue 62): MIDR decoding, the core table, /proc/cpuinfo's blocks and core kinds, from
-// the text of real machines' files.
+// text in the layout ARM64 kernels print (fields written from the machines' published values, not captured on them).
 #include <gtest/gtest.h>
 
 #include "roofline/facts/arm_cpu.hpp"
@@ -7,7 +7,7 @@
 namespace roofline {
 namespace {
 
-// A Graviton3 (Neoverse V1 r1p1), two of its vCPUs, as its kernel writes /proc/cpuinfo.
+// A Graviton3 (Neoverse V1 r1p1), two of its vCPUs, in /proc/cpuinfo's ARM64 layout.
 constexpr const char* kGraviton3 = R"(processor	: 0
 BogoMIPS	: 2100.00
 Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve asimdfhm dit uscat ilrcpc flagm ssbs paca pacg dcpodp svei8mm svebf16 i8mm bf16 dgh rng
