@@ -3,12 +3,11 @@
 // parsers cannot be tested on the x86 machines CI runs on, and it names no core; the part-number table is what a
 // roofline needs from it, and that table is ours either way.)
 #include "roofline/facts/arm_cpu.hpp"
+#include "roofline/facts/memory.hpp"
 
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -109,14 +108,6 @@ std::optional<std::uint64_t> number(std::string_view s) {
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
   if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
   return v;
-}
-
-std::optional<std::string> slurp(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 }  // namespace
@@ -230,12 +221,12 @@ std::vector<ArmCoreKind> arm_core_kinds(const std::vector<ArmCpuEntry>& entries)
 }
 
 std::vector<ArmCoreKind> arm_cpu_facts() {
-  const std::optional<std::string> cpuinfo = slurp("/proc/cpuinfo");
+  const std::optional<std::string> cpuinfo = read_text_file("/proc/cpuinfo");
   if (!cpuinfo) return {};
   std::vector<ArmCpuEntry> entries = parse_arm_cpuinfo(*cpuinfo);
   // /sys's MIDR (the whole register, read by the kernel per CPU) over /proc/cpuinfo's fields where both exist.
   for (ArmCpuEntry& e : entries) {
-    const auto midr = slurp(fmt::format("/sys/devices/system/cpu/cpu{}/regs/identification/midr_el1", e.processor));
+    const auto midr = read_text_file(fmt::format("/sys/devices/system/cpu/cpu{}/regs/identification/midr_el1", e.processor));
     if (midr) {
       if (const auto m = parse_midr(*midr)) e.midr = *m;
     }

@@ -9,15 +9,17 @@
 #include <fmt/format.h>
 
 namespace roofline {
-namespace {
-
-std::optional<std::string> slurp(const char* path) {
+std::optional<std::string> read_text_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) return std::nullopt;
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
 }
+
+namespace {
+
+std::optional<std::string> slurp(const char* path) { return read_text_file(path); }
 
 std::optional<std::uint64_t> parse_u64(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);

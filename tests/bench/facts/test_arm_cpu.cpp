@@ -2,64 +2,36 @@
 // text in the layout ARM64 kernels print (fields written from the machines' published values, not captured on them).
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include <fmt/format.h>
+
 #include "roofline/facts/arm_cpu.hpp"
 
 namespace roofline {
 namespace {
 
-// A Graviton3 (Neoverse V1 r1p1), two of its vCPUs, in /proc/cpuinfo's ARM64 layout.
-constexpr const char* kGraviton3 = R"(processor	: 0
-BogoMIPS	: 2100.00
-Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve asimdfhm dit uscat ilrcpc flagm ssbs paca pacg dcpodp svei8mm svebf16 i8mm bf16 dgh rng
-CPU implementer	: 0x41
-CPU architecture: 8
-CPU variant	: 0x1
-CPU part	: 0xd40
-CPU revision	: 1
+// One processor's block of an ARM64 /proc/cpuinfo, in the layout the kernel prints it.
+std::string cpuinfo_block(int processor, const char* features, unsigned variant, unsigned part, unsigned revision) {
+  return fmt::format("processor\t: {}\nBogoMIPS\t: 2100.00\nFeatures\t: {}\nCPU implementer\t: 0x41\n"
+                     "CPU architecture: 8\nCPU variant\t: {:#x}\nCPU part\t: {:#05x}\nCPU revision\t: {}\n\n",
+                     processor, features, variant, part, revision);
+}
 
-processor	: 1
-BogoMIPS	: 2100.00
-Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 asimddp sha512 sve asimdfhm dit uscat ilrcpc flagm ssbs paca pacg dcpodp svei8mm svebf16 i8mm bf16 dgh rng
-CPU implementer	: 0x41
-CPU architecture: 8
-CPU variant	: 0x1
-CPU part	: 0xd40
-CPU revision	: 1
-)";
+// A Graviton3 (Neoverse V1 r1p1), two of its vCPUs.
+constexpr const char* kGraviton3Features =
+    "fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 "
+    "sm4 asimddp sha512 sve asimdfhm dit uscat ilrcpc flagm ssbs paca pacg dcpodp svei8mm svebf16 i8mm bf16 dgh rng";
+const std::string kGraviton3 = cpuinfo_block(0, kGraviton3Features, 0x1, 0xd40, 1) +
+                               cpuinfo_block(1, kGraviton3Features, 0x1, 0xd40, 1);
 
-// A big.LITTLE board (RK3588): Cortex-A55 cores 0-1 and Cortex-A76 cores 2-3 (shortened from eight).
-constexpr const char* kBigLittle = R"(processor	: 0
-Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp
-CPU implementer	: 0x41
-CPU architecture: 8
-CPU variant	: 0x2
-CPU part	: 0xd05
-CPU revision	: 0
-
-processor	: 1
-Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp
-CPU implementer	: 0x41
-CPU architecture: 8
-CPU variant	: 0x2
-CPU part	: 0xd05
-CPU revision	: 0
-
-processor	: 2
-Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp
-CPU implementer	: 0x41
-CPU architecture: 8
-CPU variant	: 0x4
-CPU part	: 0xd0b
-CPU revision	: 0
-
-processor	: 3
-Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp
-CPU implementer	: 0x41
-CPU architecture: 8
-CPU variant	: 0x4
-CPU part	: 0xd0b
-CPU revision	: 0
-)";
+// A big.LITTLE board (RK3588): Cortex-A55 cores 0-1 (r2p0) and Cortex-A76 cores 2-3 (r4p0), shortened from eight.
+constexpr const char* kRk3588Features =
+    "fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp";
+const std::string kBigLittle = cpuinfo_block(0, kRk3588Features, 0x2, 0xd05, 0) +
+                               cpuinfo_block(1, kRk3588Features, 0x2, 0xd05, 0) +
+                               cpuinfo_block(2, kRk3588Features, 0x4, 0xd0b, 0) +
+                               cpuinfo_block(3, kRk3588Features, 0x4, 0xd0b, 0);
 
 constexpr const char* kX86 = R"(processor	: 0
 vendor_id	: AuthenticAMD

@@ -14,6 +14,9 @@
 
 namespace roofline {
 
+// A file of /proc or /sys (or any text file) whole; nullopt when it cannot be read. The facts' one reader of them.
+std::optional<std::string> read_text_file(const std::string& path);
+
 struct MemoryInfo {
   std::uint64_t total_bytes = 0;      // MemTotal, or the cgroup limit when lower
   std::uint64_t available_bytes = 0;  // MemAvailable, or what the cgroup still allows when lower
