@@ -52,4 +52,13 @@ double min_of(const std::vector<double>& values) {
   return *std::min_element(values.begin(), values.end());
 }
 
+double rate_spread(const std::vector<double>& work, const std::vector<double>& seconds) {
+  std::vector<double> rates;
+  for (std::size_t i = 0; i < std::min(work.size(), seconds.size()); ++i) {
+    if (work[i] > 0.0 && seconds[i] > 0.0) rates.push_back(work[i] / seconds[i]);
+  }
+  if (rates.size() < 2) return 0.0;
+  return max_of(rates) / min_of(rates) - 1.0;
+}
+
 }  // namespace roofline

@@ -15,6 +15,7 @@
 #include "roofline/model/document_view.hpp"
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/results_targets.hpp"
+#include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {
@@ -193,6 +194,60 @@ std::vector<std::string> align_memory_figures(const ResultsDocument& base, const
     f.value = value;
   }
   return out;
+}
+
+namespace {
+
+// A repetition of the CPU's (its entries only: a device's rows name no threads) at `threads`, with a spread.
+bool spread_row(const BenchmarkEntry& e, int threads) {
+  return e.thread_rate_spread && e.labels && e.labels->threads.value_or(0) == threads &&
+         e.run_type.value_or("iteration") == "iteration" && target_of(e) == kCpuTargetId;
+}
+
+std::optional<double> memory_spread(const FigureSizes& sizes, const ResultsDocument& run) {
+  std::vector<double> spreads;
+  for (const BenchmarkEntry& e : run.benchmarks) {
+    if (!spread_row(e, sizes.threads) || e.labels->suite.value_or("") != "bandwidth" ||
+        e.labels->kernel.value_or("") != sizes.kernel) {
+      continue;
+    }
+    const double bytes = e.working_set_bytes.value_or(0.0);
+    if (bytes >= sizes.lo && bytes <= sizes.hi) spreads.push_back(*e.thread_rate_spread);
+  }
+  if (spreads.empty()) return std::nullopt;
+  return median(spreads);
+}
+
+// "dequant/<format>/threads:T": the repetitions of the format's dequant_dot benchmark (one per ISA and level) whose
+// best call was the fastest, as the figure is (dequant_ceilings.hpp: the best row's best call).
+std::optional<double> dequant_spread(const KeyFigure& f, const ResultsDocument& run) {
+  const std::size_t a = f.id.find('/'), b = f.id.find('/', a + 1);
+  if (a == std::string::npos || b == std::string::npos) return std::nullopt;
+  const std::string format = f.id.substr(a + 1, b - a - 1);
+  std::map<std::string, std::pair<double, std::vector<double>>> by_run;  // run_name -> (best rate, spreads)
+  for (const BenchmarkEntry& e : run.benchmarks) {
+    if (!spread_row(e, f.threads) || e.labels->suite.value_or("") != "dequant_dot" || e.labels->format.value_or("") != format) {
+      continue;
+    }
+    auto& [best, spreads] = by_run[e.run_name.value_or(e.name.value_or(""))];
+    best = std::max(best, e.weights_per_second.value_or(0.0));
+    spreads.push_back(*e.thread_rate_spread);
+  }
+  const auto fastest = std::max_element(by_run.begin(), by_run.end(),
+                                        [](const auto& x, const auto& y) { return x.second.first < y.second.first; });
+  if (fastest == by_run.end()) return std::nullopt;
+  return median(fastest->second.second);
+}
+
+}  // namespace
+
+std::optional<double> figure_thread_spread(const ResultsDocument& reference, const KeyFigure& reference_figure,
+                                           const ResultsDocument& run) {
+  if (reference_figure.threads < 2) return std::nullopt;
+  if (reference_figure.group == "dequant") return dequant_spread(reference_figure, run);
+  FigureSizes sizes;
+  if (!figure_sizes(reference, reference_figure, sizes) || sizes.target != kCpuTargetId) return std::nullopt;
+  return memory_spread(sizes, run);
 }
 
 }  // namespace roofline

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 
 #include <fmt/format.h>
@@ -94,6 +95,49 @@ std::optional<FigureRow> paired_row(const KeyFigure& f, const std::vector<double
     return row;
 }
 
+// The rounds a figure is judged on (issue 59): all of them, less those where either run's threads' own rates under
+// the figure were more than `limit` apart (PairedRounds' spreads): the host slowed one vCPU while it ran, which the
+// round's ratio cannot tell from the code. Unless one build's runs spread so in more than half the rounds: then it is
+// the build's (a split, or a kernel that treats its threads unequally) or the machine's (unequal cores), and every
+// round is judged as measured.
+struct KeptRounds {
+  std::vector<double> base, next;
+  std::string note;  // "" when every round is kept for want of a spread
+};
+
+std::vector<double> spreads_of(const std::map<std::string, std::vector<double>>& spreads, const std::string& id,
+                               std::size_t rounds) {
+  const auto it = spreads.find(id);
+  return it != spreads.end() && it->second.size() == rounds ? it->second : std::vector<double>(rounds, -1.0);
+}
+
+KeptRounds rounds_kept(const PairedRounds& rounds, const std::string& id, double limit) {
+  const std::vector<double>& b = rounds.base.at(id);
+  const std::vector<double>& n = rounds.next.at(id);
+  const std::vector<double> bs = spreads_of(rounds.base_spread, id, b.size()), ns = spreads_of(rounds.next_spread, id, n.size());
+  const auto high = [&](const std::vector<double>& s) { return std::count_if(s.begin(), s.end(), [&](double x) { return x > limit; }); };
+  const auto base_high = high(bs), next_high = high(ns);
+  const bool systematic = 2 * static_cast<std::size_t>(std::max(base_high, next_high)) > b.size();
+  KeptRounds k;
+  for (std::size_t r = 0; r < b.size(); ++r) {
+    if (systematic || !(bs[r] > limit || ns[r] > limit)) {
+      k.base.push_back(b[r]);
+      k.next.push_back(n[r]);
+    }
+  }
+  const std::size_t left_out = b.size() - k.base.size();
+  if (systematic) {
+    k.note = fmt::format("threads' own rates more than {:.0f}% apart in {} of {} base and {} of {} new runs: every round "
+                         "kept (the build's or the cores', not one moment's)",
+                         limit * 100.0, base_high, b.size(), next_high, n.size());
+  } else if (left_out > 0) {
+    k.note = fmt::format("{} of {} rounds left out: a run's threads' own rates more than {:.0f}% apart (the host slowed "
+                         "one vCPU)",
+                         left_out, b.size(), limit * 100.0);
+  }
+  return k;
+}
+
 }  // namespace
 
 double paired_floor(const KeyFigure& f, const GateOptions& options) {
@@ -125,8 +169,10 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double 
                                              b->second.size(), rounds.rounds));
       continue;
     }
-    std::optional<FigureRow> row = paired_row(f, b->second, n->second, options, gamma, gamma_own);
+    const KeptRounds kept = rounds_kept(rounds, f.id, options.max_thread_spread);
+    std::optional<FigureRow> row = paired_row(f, kept.base, kept.next, options, gamma, gamma_own);
     if (!row) continue;
+    if (!kept.note.empty()) row->why += "; " + kept.note;
     g.figures.push_back(std::move(*row));
   }
   for (const auto& [id, why] : rounds.mismatched) g.not_comparable.push_back(fmt::format("{} {}", id, why));

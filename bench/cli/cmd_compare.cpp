@@ -53,7 +53,7 @@ struct Args {
   std::vector<std::string> files;  // BASE NEW, or the run flags in paired mode
   std::string json, markdown, text_out;  // destinations; text_out only through the deprecated --out
   bool text_on_stdout = true;
-  std::string row_threshold = "5", floor = "5", floor_no_history = "10", floor_cache = "10", floor_shared = "20", max_steal = "5", max_busy = "10", max_canary_drift = "10", max_core_canary_drift = "10", out, history, figures;
+  std::string row_threshold = "5", floor = "5", floor_no_history = "10", floor_cache = "10", floor_shared = "20", max_steal = "5", max_busy = "10", max_canary_drift = "10", max_core_canary_drift = "10", max_thread_spread = "5", out, history, figures;
   std::string base_bin, next_bin, runs_dir;
   double alpha = 0.05;
   int rounds = 6, max_rounds = 40;
@@ -210,6 +210,11 @@ void add_compare_command(CLI::App& app, CliState& state) {
   cmd->add_option("--max-steal", a->max_steal, "CPU steal, in percent of the run, above which a run is disturbed")
       ->type_name("PCT")
       ->capture_default_str();
+  cmd->add_option("--max-thread-spread", a->max_thread_spread,
+                  "Paired rounds: a round whose run had its threads' own rates more than PCT apart under a figure at "
+                  "several threads is left out of that figure (the host slowed one vCPU)")
+      ->type_name("PCT")
+      ->capture_default_str();
   cmd->add_option("--max-busy", a->max_busy, "CPU time of other processes, in percent of the run, above which a run is disturbed")
       ->type_name("PCT")
       ->capture_default_str();
@@ -260,6 +265,7 @@ void add_compare_command(CLI::App& app, CliState& state) {
     options.gate.floor_cache = parse_percent("--floor-cache", a->floor_cache);
     options.gate.floor_shared = parse_percent("--floor-shared", a->floor_shared);
     options.gate.max_steal = parse_percent("--max-steal", a->max_steal);
+    options.gate.max_thread_spread = parse_percent("--max-thread-spread", a->max_thread_spread);
     options.gate.max_busy = parse_percent("--max-busy", a->max_busy);
     options.gate.max_canary_drift = parse_percent("--max-canary-drift", a->max_canary_drift);
     options.gate.max_core_canary_drift = parse_percent("--max-core-canary-drift", a->max_core_canary_drift);

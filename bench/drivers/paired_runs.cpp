@@ -86,10 +86,19 @@ void add_round(PairedRounds& rounds, const ResultsDocument& reference, const std
       if (b.contains(f.id)) rounds.figures.push_back(f);
     }
   }
+  std::map<std::string, const KeyFigure*> reference_by_id;
+  for (const KeyFigure& f : reference_figures) reference_by_id[f.id] = &f;
+  // The threads' rate spread under the figure in a run, -1 where it has none (gate_paired leaves a disturbed round out).
+  const auto spread = [&](const std::string& id, const ResultsDocument& run) {
+    const auto it = reference_by_id.find(id);
+    return it == reference_by_id.end() ? -1.0 : figure_thread_spread(reference, *it->second, run).value_or(-1.0);
+  };
   for (const KeyFigure& f : n) {
     if (b.contains(f.id) && !rounds.mismatched.contains(f.id)) {
       rounds.base[f.id].push_back(b[f.id].value);
       rounds.next[f.id].push_back(f.value);
+      rounds.base_spread[f.id].push_back(spread(f.id, base));
+      rounds.next_spread[f.id].push_back(spread(f.id, next));
     }
   }
   rounds.environments.push_back(check_environment(base, gate.max_canary_drift, gate));

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
@@ -269,17 +270,20 @@ const QuantDotVariant& quant_dot_scalar(QuantFormat f) {
   throw std::logic_error("quant_dot: a format without its scalar kernel");
 }
 
+std::pair<std::int64_t, std::int64_t> quant_gemv_rows(std::int64_t rows, int threads, int t) {
+  return {rows * t / threads, rows * (t + 1) / threads};
+}
+
 void run_quant_gemv(const QuantDotVariant& v, const QuantMatrix& w, const QuantVector* x, int batch, int threads,
-                    float* y, int repeats) {
+                    float* y, int repeats, double* thread_seconds) {
   if (v.format != w.format) throw std::logic_error("run_quant_gemv: the kernel's format is not the matrix's");
   const std::int64_t rows = w.rows;
   const std::int64_t row_bytes = w.row_bytes();
 #pragma omp parallel num_threads(threads)
   {
     const int t = omp_get_thread_num();
-    const int n = omp_get_num_threads();
-    const std::int64_t begin = rows * t / n;
-    const std::int64_t end = rows * (t + 1) / n;
+    const auto [begin, end] = quant_gemv_rows(rows, omp_get_num_threads(), t);
+    const auto start = std::chrono::steady_clock::now();
     // Rows in chunks of kRowChunk, every column over a chunk before the next: the weights come from memory once
     // and from L1 for the other columns (ggml's vec_dot GEMV blocks its rows the same way).
     for (int i = 0; i < repeats; ++i) {
@@ -289,6 +293,9 @@ void run_quant_gemv(const QuantDotVariant& v, const QuantMatrix& w, const QuantV
           v.fn(w.bytes.data(), row_bytes, w.cols, w.group, x[c].bytes.data(), r, stop, y + c * rows + r);
         }
       }
+    }
+    if (thread_seconds != nullptr) {
+      thread_seconds[t] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
   }
 }

@@ -113,15 +113,15 @@ void stream_fill(double* x, std::size_t n, double value, int threads) {
 }
 
 double run_stream_kernel(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats,
-                         const IsaFeatures& features) {
+                         const IsaFeatures& features, double* thread_seconds) {
   if (repeats < 1 || threads < 1) {
     std::fprintf(stderr, "run_stream_kernel: repeats and threads must be >= 1\n");
     std::abort();
   }
   switch (stream_kernel_isa(kernel, features)) {
-    case Isa::avx512: return detail::stream_run_avx512(kernel, arrays, threads, repeats);
-    case Isa::avx2: return detail::stream_run_avx2(kernel, arrays, threads, repeats);
-    default: return detail::stream_run_sse2(kernel, arrays, threads, repeats);
+    case Isa::avx512: return detail::stream_run_avx512(kernel, arrays, threads, repeats, thread_seconds);
+    case Isa::avx2: return detail::stream_run_avx2(kernel, arrays, threads, repeats, thread_seconds);
+    default: return detail::stream_run_sse2(kernel, arrays, threads, repeats, thread_seconds);
   }
 }
 

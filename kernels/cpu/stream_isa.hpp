@@ -5,9 +5,12 @@
 
 namespace roofline::detail {
 
-double stream_run_sse2(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats);
-double stream_run_avx2(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats);
-double stream_run_avx512(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats);
+double stream_run_sse2(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats,
+                       double* thread_seconds);
+double stream_run_avx2(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats,
+                       double* thread_seconds);
+double stream_run_avx512(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats,
+                       double* thread_seconds);
 
 }  // namespace roofline::detail
 

@@ -15,6 +15,7 @@
 //  - avx2: the same with ymm (read: 8 ymm accumulators); sse2: xmm (read: 8 xmm accumulators).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 
 #include <omp.h>
@@ -183,13 +184,20 @@ double run_block(StreamKernel kernel, const StreamArrays& x, std::size_t begin, 
 
 }  // namespace
 
-double ROOFLINE_STREAM_FN(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats) {
+double ROOFLINE_STREAM_FN(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats,
+                          double* thread_seconds) {
   double total = 0.0;
 #pragma omp parallel num_threads(threads) reduction(+ : total)
   {
     const int t = omp_get_thread_num();
     const StreamRange r = stream_chunk(arrays.n, omp_get_num_threads(), t);
-    total += run_block(kernel, arrays, r.begin, r.end, repeats);
+    if (thread_seconds == nullptr) {
+      total += run_block(kernel, arrays, r.begin, r.end, repeats);
+    } else {
+      const auto start = std::chrono::steady_clock::now();
+      total += run_block(kernel, arrays, r.begin, r.end, repeats);
+      thread_seconds[t] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
   }
   return total;
 }

@@ -30,6 +30,17 @@ TEST(Statistics, MadAndRobustSigma) {
   EXPECT_DOUBLE_EQ(mad({5.0, 5.0, 5.0}), 0.0);
 }
 
+TEST(Statistics, RateSpreadIsTheFastestOverTheSlowestRate) {
+  // Two workers, equal shares, one twice as slow: rates 100 and 50, spread 1.
+  EXPECT_DOUBLE_EQ(rate_spread({100.0, 100.0}, {1.0, 2.0}), 1.0);
+  // Unequal shares at one rate: no spread (the rates, not the times, are compared).
+  EXPECT_DOUBLE_EQ(rate_spread({60.0, 40.0}, {0.6, 0.4}), 0.0);
+  // A worker without work or time is left out; fewer than two rates: 0.
+  EXPECT_DOUBLE_EQ(rate_spread({100.0, 0.0, 90.0}, {1.0, 1.0, 1.0}), 100.0 / 90.0 - 1.0);
+  EXPECT_DOUBLE_EQ(rate_spread({100.0, 100.0}, {1.0, 0.0}), 0.0);
+  EXPECT_DOUBLE_EQ(rate_spread({}, {}), 0.0);
+}
+
 TEST(Statistics, EmptySamplesAreRefused) {
   EXPECT_THROW(median({}), std::invalid_argument);
   EXPECT_THROW(quantile({}, 0.5), std::invalid_argument);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/common/statistics.hpp"
 #include "roofline/cpu/bandwidth_plan.hpp"
 #include "roofline/harness/benchmark_name.hpp"
 #include "roofline/harness/profile.hpp"
@@ -27,6 +28,18 @@ void name_spec(BenchmarkSpec& spec, StreamKernel kernel, std::size_t n, int thre
   spec.labels = {{"suite", small_pages ? "bandwidth_pages" : "bandwidth"}, {"kernel", std::string(info.name)},
                  {"precision", "fp64"}, {"isa", std::string(to_string(isa))}, {"threads", threads}};
   if (n * sizeof(double) >= 2 * kHugePageBytes) spec.labels["pages"] = std::string(to_string(pages));
+}
+
+// The spread of the threads' own rates over a statically split call (statistics.hpp's rate_spread): each thread's
+// elements from stream_chunk, its time from the kernel.
+double thread_rate_spread(std::size_t n, const std::vector<double>& thread_seconds) {
+  const int threads = static_cast<int>(thread_seconds.size());
+  std::vector<double> elements;
+  for (int t = 0; t < threads; ++t) {
+    const StreamRange r = stream_chunk(n, threads, t);
+    elements.push_back(static_cast<double>(r.end - r.begin));
+  }
+  return rate_spread(elements, thread_seconds);
 }
 
 }  // namespace
@@ -101,8 +114,9 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
       return;
     }
     double sum = 0.0;
+    std::vector<double> thread_seconds(static_cast<std::size_t>(threads), 0.0);
     const auto start = std::chrono::steady_clock::now();
-    for (auto _ : state) sum = run_stream_kernel(kernel, x, threads, passes, features);
+    for (auto _ : state) sum = run_stream_kernel(kernel, x, threads, passes, features, thread_seconds.data());
     const double per_call = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
                             static_cast<double>(std::max<benchmark::IterationCount>(1, state.iterations()));
     const auto set_counters = [&] {
@@ -115,6 +129,9 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
       state.counters["passes_per_call"] = benchmark::Counter(static_cast<double>(passes));
       // The share of a call that the measured fixed cost of a call takes (target: under 2%).
       state.counters["call_overhead_fraction"] = benchmark::Counter(per_call > 0.0 ? call_overhead_s / per_call : 0.0);
+      // How far apart the threads' own rates were (fastest over slowest, minus 1): a host that loads one vCPU's SMT
+      // sibling slows that thread alone, which the call's rate cannot tell from slower code (issue 59).
+      if (threads > 1) state.counters["thread_rate_spread"] = benchmark::Counter(thread_rate_spread(x.n, thread_seconds));
       // What the mapped arrays' pages were, after their first touch (memory.hpp's PageRecord).
       if (const PageRecord* r = arena.pages(); r != nullptr && r->recorded) {
         state.counters["resident_bytes"] = benchmark::Counter(static_cast<double>(r->totals.resident_bytes));

@@ -27,6 +27,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/common/statistics.hpp"
 #include "roofline/cpu/cpu_plan.hpp"
 #include "roofline/facts/pinning.hpp"
 #include "roofline/harness/profile.hpp"
@@ -114,9 +115,10 @@ BenchmarkSpec dequant_spec(const QuantDotVariant& v, const Placement& where, int
     run_quant_gemv(v, w, &x, 1, threads, y.data(), repeats);  // warm-up: the team, the caches, the wide units
     double best = std::numeric_limits<double>::infinity(), total = 0.0;
     long calls = 0;
+    std::vector<double> thread_seconds(static_cast<std::size_t>(threads), 0.0);
     for (auto _ : state) {
       const auto t0 = std::chrono::steady_clock::now();
-      run_quant_gemv(v, w, &x, 1, threads, y.data(), repeats);
+      run_quant_gemv(v, w, &x, 1, threads, y.data(), repeats, thread_seconds.data());
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       best = std::min(best, s);
       total += s;
@@ -130,6 +132,15 @@ BenchmarkSpec dequant_spec(const QuantDotVariant& v, const Placement& where, int
     state.counters["bytes_per_second"] = static_cast<double>(rows * row_bytes) * repeats / best;
     state.counters["working_set_bytes"] =
         static_cast<double>(rows * row_bytes + quant_activation_bytes(v.format, kCols));
+    // The threads' own rates over the repetition (bandwidth_specs.cpp says why; issue 59).
+    if (threads > 1) {
+      std::vector<double> thread_rows;
+      for (int t = 0; t < threads; ++t) {
+        const auto [begin, end] = quant_gemv_rows(rows, threads, t);
+        thread_rows.push_back(static_cast<double>(end - begin));
+      }
+      state.counters["thread_rate_spread"] = rate_spread(thread_rows, thread_seconds);
+    }
     // The first call's output (a wrong kernel fails at once) and the last repetition's are checked, not every
     // repetition's: each call writes the same y (issue 60: the reference was a twentieth of the compute suite's wall).
     if (const int call = ++*invocations; call == 1 || call >= repetitions) {

@@ -53,6 +53,57 @@ TEST(PairedGate, AFigureTheBuildsTakeDifferentlyIsListedNotPaired) {
   EXPECT_EQ(g.not_comparable.front(), id + " (base: best backend at 6144x6144, new: best backend at 2560x2560)");
 }
 
+// The rounds of rounds_of with the DRAM triad's thread spreads (issue 59): `base` and `next` per round.
+void set_spreads(PairedRounds& r, const std::vector<double>& base, const std::vector<double>& next) {
+  r.base_spread[kTriad] = base;
+  r.next_spread[kTriad] = next;
+}
+
+TEST(PairedGate, ARoundWhoseThreadsRanApartIsLeftOutOfThatFigure) {
+  // 14 rounds, two of them 40% slow in the new run while its threads' rates were 30% apart (a loaded SMT sibling).
+  std::vector<double> ratios(14, 1.0), quiet(14, 0.01), next_spread(14, 0.01);
+  for (const std::size_t r : {3u, 9u}) {
+    ratios[r] = 0.6;
+    next_spread[r] = 0.3;
+  }
+  GateOptions ten;
+  ten.floor_shared = 0.10;
+  PairedRounds r = rounds_of(ratios);
+  set_spreads(r, quiet, next_spread);
+  const Gate g = gate_paired(r, ten, 0.05 / 4, 0.05, true);
+  const FigureRow& triad = figure(g, kTriad);
+  EXPECT_EQ(triad.rounds, 12);
+  EXPECT_EQ(triad.verdict, Verdict::ok);
+  EXPECT_NEAR(triad.ratio, 1.0, 1e-12);
+  EXPECT_NE(triad.why.find("2 of 14 rounds left out"), std::string::npos) << triad.why;
+  // The same rounds without spreads (a file from before the field, or a figure at one thread): all 14 judged.
+  const Gate all = gate_paired(rounds_of(ratios), ten, 0.05 / 4, 0.05, true);
+  EXPECT_EQ(figure(all, kTriad).rounds, 14);
+  // A spread at the limit is not beyond it; the limit is an option (--max-thread-spread).
+  GateOptions loose = ten;
+  loose.max_thread_spread = 0.3;
+  EXPECT_EQ(figure(gate_paired(r, loose, 0.05 / 4, 0.05, true), kTriad).rounds, 14);
+}
+
+TEST(PairedGate, ASpreadInMostRoundsOfOneBuildIsTheBuildsAndEveryRoundIsJudged) {
+  // A new build that splits its threads' work unequally: its runs spread in 10 of 14 rounds, each 20% slow. Leaving
+  // those rounds out would hide the regression; they are the build's, not a moment's.
+  std::vector<double> ratios(14, 1.0), quiet(14, 0.01), next_spread(14, 0.01);
+  for (std::size_t i = 0; i < 10; ++i) {
+    ratios[i] = 0.8;
+    next_spread[i] = 0.25;
+  }
+  GateOptions ten;
+  ten.floor_shared = 0.10;
+  PairedRounds r = rounds_of(ratios);
+  set_spreads(r, quiet, next_spread);
+  const Gate g = gate_paired(r, ten, 0.05 / 4, 0.05, true);
+  const FigureRow& triad = figure(g, kTriad);
+  EXPECT_EQ(triad.rounds, 14);
+  EXPECT_EQ(triad.verdict, Verdict::regression);
+  EXPECT_NE(triad.why.find("10 of 14 new runs: every round kept"), std::string::npos) << triad.why;
+}
+
 TEST(PairedGate, DecidesEachFigureByItsInterval) {
   // Every round 20% slower: below 2^-n > gamma no interval exists, so nothing is decided yet; 4 figures and one look
   // give gamma = 0.05 / 4, an interval from 7 rounds on (2^-7 < 0.0125); each figure's own interval takes 0.05.

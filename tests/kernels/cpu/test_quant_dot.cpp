@@ -96,6 +96,28 @@ TEST(QuantDot, EveryKernelThisCpuRunsValidates) {
   }
 }
 
+TEST(QuantDot, EachThreadsOwnTimeIsAddedAndItsRowsCoverTheMatrix) {
+  // issue 59: the per-thread times and rows behind the dequant-dot rows' thread_rate_spread.
+  const QuantMatrix w = make_quant_matrix(QuantFormat::q8_0, 37, 32 * 4, 5);
+  const QuantVector x = make_quant_vector(QuantFormat::q8_0, 32 * 4, 6);
+  std::vector<float> y(static_cast<std::size_t>(w.rows));
+  std::vector<double> seconds(2, 0.0);
+  run_quant_gemv(quant_dot_scalar(QuantFormat::q8_0), w, &x, 1, 2, y.data(), 3, seconds.data());
+  EXPECT_GT(seconds[0], 0.0);
+  EXPECT_GT(seconds[1], 0.0);
+  EXPECT_FALSE(validate_quant_gemv(w, &x, 1, y.data()).has_value());
+  for (const int threads : {1, 2, 3, 5}) {
+    std::int64_t next = 0;
+    for (int t = 0; t < threads; ++t) {
+      const auto [begin, end] = quant_gemv_rows(w.rows, threads, t);
+      EXPECT_EQ(begin, next);
+      EXPECT_LE(begin, end);
+      next = end;
+    }
+    EXPECT_EQ(next, w.rows);
+  }
+}
+
 TEST(QuantDot, ValidatorFailsAWrongResult) {
   const QuantMatrix w = make_quant_matrix(QuantFormat::q6_k, 4, 256, 3);
   const QuantVector x = make_quant_vector(QuantFormat::q6_k, 256, 4);

@@ -139,6 +139,26 @@ TEST_P(StreamKernels, ResultIsExactAndValidatorAccepts) {
   }
 }
 
+TEST_P(StreamKernels, EachThreadsOwnTimeIsAddedWhenAsked) {
+  // issue 59: the per-thread times the gate compares (bandwidth_specs.cpp's thread_rate_spread): every thread that had
+  // elements gets its time added, call after call; the result is the same as without.
+  const auto [kernel, isa, threads] = GetParam();
+  if (!cpu_has(isa)) GTEST_SKIP();
+  const std::size_t n = 64 * 1024;
+  Arrays x(n);
+  stream_init(kernel, x.view, threads);
+  std::vector<double> seconds(static_cast<std::size_t>(threads), 0.0);
+  double sum = run_stream_kernel(kernel, x.view, threads, 2, features_for(isa), seconds.data());
+  const std::vector<double> first = seconds;
+  sum = run_stream_kernel(kernel, x.view, threads, 2, features_for(isa), seconds.data());
+  for (int t = 0; t < threads; ++t) {
+    EXPECT_GT(first[t], 0.0) << "thread " << t;
+    EXPECT_GT(seconds[t], first[t]) << "thread " << t;
+  }
+  const StreamCheck check = validate_stream(kernel, x.view, sum, threads);
+  EXPECT_TRUE(check.ok) << check.message;
+}
+
 TEST_P(StreamKernels, ValidatorCatchesACorruptedElement) {
   const auto [kernel, isa, threads] = GetParam();
   if (!cpu_has(isa)) GTEST_SKIP();

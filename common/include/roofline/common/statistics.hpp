@@ -25,4 +25,8 @@ double robust_sigma(std::vector<double> values);
 double max_of(const std::vector<double>& values);
 double min_of(const std::vector<double>& values);
 
+// How far apart workers' rates were: the fastest's work per second over the slowest's, minus 1 (0 when equal).
+// `work[i]` and `seconds[i]` are worker i's; workers with no work or no time are left out; 0 with fewer than two.
+double rate_spread(const std::vector<double>& work, const std::vector<double>& seconds);
+
 }  // namespace roofline

@@ -97,6 +97,11 @@ struct GateOptions {
   // figures follow in proportion (a shared host's memory state flips by 40-80%); the adjusted changes are then not
   // trusted. Three times the drift limit: a quiet guest's canaries move a few percent.
   double max_canary_shift = 0.30;
+  // Paired rounds (issue 59): a round whose run measured a figure at more than one thread with the threads' own rates
+  // further apart than this (benchmarks[].thread_rate_spread, median over the figure's entries) is left out of that
+  // figure: the host slowed one vCPU (its SMT sibling loaded) while it ran. A quiet 2-vCPU guest's L1 rows spread
+  // 1-3%; a loaded sibling 6-30% (L1 read and triad at 2 threads 7-31% low in those runs).
+  double max_thread_spread = 0.05;
   std::vector<std::string> only_figures;  // gate only these ids (confirmation runs); empty: all in common
 };
 
@@ -251,6 +256,9 @@ struct PairedRounds {
   // listed as not comparable, never paired.
   std::map<std::string, std::string> mismatched;
   std::vector<EnvironmentCheck> environments;          // every run's
+  // Per figure id and round, beside base and next: the spread of the threads' own rates under the figure in that
+  // run (compare_levels.hpp's figure_thread_spread), -1 where it has none.
+  std::map<std::string, std::vector<double>> base_spread, next_spread;
   int rounds = 0;
   std::vector<double> round_seconds;                   // wall time of each round (both runs)
 };

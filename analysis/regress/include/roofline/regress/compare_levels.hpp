@@ -2,6 +2,7 @@
 // boundaries that moved between the runs as lines of their own. Used by the gate (compare_gate.cpp).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,13 @@ std::vector<std::string> level_start_changes(const ResultsDocument& base, const 
 // per figure re-taken, saying both values.
 std::vector<std::string> align_memory_figures(const ResultsDocument& base, const std::vector<KeyFigure>& base_figures,
                                               const ResultsDocument& next, std::vector<KeyFigure>& next_figures);
+
+// The spread of the threads' own rates (benchmarks[].thread_rate_spread) under a figure at more than one thread
+// (issue 59): the median over the repetitions of the entries `run` took it from: a memory figure's kernel and thread
+// count over its level's sizes in `reference` (whose figure is `reference_figure`, as align_memory_figures takes
+// them), a dequant figure's best entry of its format and thread count. nullopt where the figure has none (one
+// thread, another group, a file from before the field).
+std::optional<double> figure_thread_spread(const ResultsDocument& reference, const KeyFigure& reference_figure,
+                                           const ResultsDocument& run);
 
 }  // namespace roofline

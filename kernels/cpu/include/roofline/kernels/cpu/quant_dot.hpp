@@ -26,6 +26,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "roofline/common/huge_pages.hpp"
@@ -110,8 +111,12 @@ inline constexpr double kQuantFlopPerWeight = 2.0;
 // Runs `v` over every row of `w` for each of `batch` activation vectors on `threads` OpenMP threads (rows
 // split evenly; the caller pins them), `repeats` times over in one parallel region (a call long enough to
 // time when the weights sit in L1). y holds batch x w.rows floats, column-major: y[b * rows + r].
+// `thread_seconds`, when given (`threads` elements), gets each thread's own time on its rows added (stream.hpp's
+// run_stream_kernel says why); quant_gemv_rows says which rows each thread had.
 void run_quant_gemv(const QuantDotVariant& v, const QuantMatrix& w, const QuantVector* x, int batch, int threads,
-                    float* y, int repeats = 1);
+                    float* y, int repeats = 1, double* thread_seconds = nullptr);
+// The rows thread t of `threads` computes in run_quant_gemv: [begin, end).
+std::pair<std::int64_t, std::int64_t> quant_gemv_rows(std::int64_t rows, int threads, int t);
 
 // The double-precision reference of row r . x: both operands dequantized by ggml's formulas, then summed.
 // `magnitude` (when given) receives the sum of |weight x activation|, the scale of the rounding error.

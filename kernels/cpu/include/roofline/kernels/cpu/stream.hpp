@@ -100,8 +100,11 @@ void stream_fill(double* x, std::size_t n, double value, int threads);
 // partition; each thread repeats its own block, which is correct because every kernel is idempotent on
 // the initial values). Returns the sum of the last pass for `read`, 0 otherwise. Bytes moved:
 // repeats x stream_bytes_per_pass(kernel, n).
+// `thread_seconds`, when given (`threads` elements), gets each thread's own time on its block added (from its start
+// to its end, the fork and the barrier left out): the per-thread rates of a statically split call, which the gate
+// compares to tell a host that slowed one vCPU (its SMT sibling loaded) from the code (issue 59).
 double run_stream_kernel(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats,
-                         const IsaFeatures& features);
+                         const IsaFeatures& features, double* thread_seconds = nullptr);
 
 // Relative tolerance of the validator: STREAM's epsilon for fp64. Every element is computed exactly from
 // the initial values (1, 2, 0.5, 3), so any real mismatch is far above it; the sum of `read` is exact too.
