@@ -211,8 +211,8 @@ void add_compare_command(CLI::App& app, CliState& state) {
       ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--max-thread-spread", a->max_thread_spread,
-                  "Paired rounds: a round whose run had its threads' own rates more than PCT apart under a figure at "
-                  "several threads is left out of that figure (the host slowed one vCPU)")
+                  "Paired rounds: a round whose run had its threads' own rates more than PCT apart under a core-bound "
+                  "figure (L1, L2, dequant) at several threads is left out of that figure (the host slowed one vCPU)")
       ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--max-busy", a->max_busy, "CPU time of other processes, in percent of the run, above which a run is disturbed")

@@ -97,10 +97,11 @@ struct GateOptions {
   // figures follow in proportion (a shared host's memory state flips by 40-80%); the adjusted changes are then not
   // trusted. Three times the drift limit: a quiet guest's canaries move a few percent.
   double max_canary_shift = 0.30;
-  // Paired rounds (issue 59): a round whose run measured a figure at more than one thread with the threads' own rates
-  // further apart than this (benchmarks[].thread_rate_spread, median over the figure's entries) is left out of that
-  // figure: the host slowed one vCPU (its SMT sibling loaded) while it ran. A quiet 2-vCPU guest's L1 rows spread
-  // 1-3%; a loaded sibling 6-30% (L1 read and triad at 2 threads 7-31% low in those runs).
+  // Paired rounds (issue 59): a round whose run measured a core-bound figure (L1, L2, dequant) at more than one thread
+  // with the threads' own rates further apart than this (benchmarks[].thread_rate_spread, median over the figure's
+  // entries) is left out of that figure: the host slowed one vCPU (its SMT sibling loaded) while it ran. A quiet
+  // 2-vCPU guest's L1 rows spread 1-3%; a loaded sibling 6-30% (L1 read and triad at 2 threads 7-31% low in those
+  // runs). Not the shared levels (L3, DRAM), whose threads' rates differ by themselves (DRAM: median 5%).
   double max_thread_spread = 0.05;
   std::vector<std::string> only_figures;  // gate only these ids (confirmation runs); empty: all in common
 };
