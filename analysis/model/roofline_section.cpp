@@ -2,6 +2,7 @@
 #include "roofline/model/roofline_section.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -16,8 +17,6 @@
 #include "roofline/model/target_roofline.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/vocabulary.hpp"
-
-#include "derivation_input.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -136,34 +135,53 @@ json derive_ridge_points(const json& section) {
 }
 
 namespace {
-// Appends a target's arrays to the section's (notes once each).
-void append(json& section, const json& part) {
-  for (const auto& [key, arr] : part.items()) {
-    if (key == "notes") {
-      for (const json& n : arr) add_note(section, n.get<std::string>());
+
+// Appends a part's rows to the section's, creating the array where the part has one (an empty one included).
+template <class Row>
+void append_rows(std::optional<std::vector<Row>>& to, const std::optional<std::vector<Row>>& from) {
+  if (!from) return;
+  if (!to) to.emplace();
+  to->insert(to->end(), from->begin(), from->end());
+}
+
+// Appends a target's part to the section: its typed arrays, its notes (once each) and the tables not typed yet
+// (`extra`: arrays appended, a target's summary object the first target's, the CPU's).
+void append(RooflineSection& section, const RooflineSection& part) {
+  append_rows(section.compute_ceilings, part.compute_ceilings);
+  append_rows(section.memory_ceilings, part.memory_ceilings);
+  append_rows(section.page_size_ceilings, part.page_size_ceilings);
+  append_rows(section.ridge_points, part.ridge_points);
+  append_rows(section.placements, part.placements);
+  append_rows(section.transfer_ceilings, part.transfer_ceilings);
+  append_rows(section.launch_latency, part.launch_latency);
+  for (const std::string& n : part.notes.value_or(std::vector<std::string>{})) add_note(section, n);
+  for (const auto& [key, value] : part.extra.items()) {
+    if (!value.is_array()) {
+      if (!section.extra.contains(key)) section.extra[key] = value;
       continue;
     }
-    if (!arr.is_array()) {
-      if (!section.contains(key)) section[key] = arr;  // a target's summary object: the first target's (the CPU's)
-      continue;
-    }
-    if (!section.contains(key)) section[key] = json::array();
-    for (const json& e : arr) section[key].push_back(e);
+    if (!section.extra.contains(key)) section.extra[key] = json::array();
+    for (const json& e : value) section.extra[key].push_back(e);
   }
 }
+
 }  // namespace
 
-json derive_roofline(const json& results) { return derive_roofline(derivation_input(results)); }
+void add_note(RooflineSection& section, const std::string& note) {
+  if (!section.notes) section.notes.emplace();
+  if (std::find(section.notes->begin(), section.notes->end(), note) == section.notes->end()) section.notes->push_back(note);
+}
 
-json derive_roofline(const ResultsDocument& results) {
+RooflineSection derive_roofline(const ResultsDocument& results) {
   const DocumentView view(results);
-  json section = {{"schema_version", kSchemaVersion},
-                  {"conventions", counting_conventions()},
-                  {"compute_ceilings", json::array()},
-                  {"memory_ceilings", json::array()},
-                  {"ridge_points", json::array()},
-                  {"placements", json::array()},
-                  {"notes", json::array()}};
+  RooflineSection section;
+  section.schema_version = kSchemaVersion;
+  section.extra["conventions"] = counting_conventions();
+  section.compute_ceilings.emplace();
+  section.memory_ceilings.emplace();
+  section.ridge_points.emplace();
+  section.placements.emplace();
+  section.notes.emplace();
   // Every benchmark and machine field read here was type-checked when the file was read
   // (check_input_fields): a type error past this point is our bug, not the file's.
   // One derivation for every target, the host CPU's first (document_view.hpp: targets()).

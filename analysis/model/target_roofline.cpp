@@ -91,11 +91,11 @@ void add_dequant(const DocumentView& view, const TargetView& t, json& out) {
 
 }  // namespace
 
-json derive_target_roofline(const DocumentView& view, const TargetView& target) {
+RooflineSection derive_target_roofline(const DocumentView& view, const TargetView& target) {
   // transfer_ceilings and launch_latency where it measured them (a target with a host link).
   json out = {{"compute_ceilings", json::array()}, {"memory_ceilings", json::array()}, {"memory_levels", json::array()},
               {"ridge_points", json::array()},     {"placements", json::array()},      {"notes", json::array()}};
-  if (!view.has_entries(target.id)) return out;
+  if (!view.has_entries(target.id)) return read_roofline_section(out, target.id);
   const ResultsDocument& doc = view.target_document(target.id);
   if (target.memory_levels.empty()) {
     add_note(out, fmt::format("{}: its facts list no memory levels, so its bandwidth has no level", target.id));
@@ -110,7 +110,7 @@ json derive_target_roofline(const DocumentView& view, const TargetView& target) 
   }
   add_transfer_and_latency(doc, target, out);  // before placements: their offload roof is a transfer ceiling
   add_placements(view, target, out);
-  return out;
+  return read_roofline_section(out, target.id);
 }
 
 }  // namespace roofline

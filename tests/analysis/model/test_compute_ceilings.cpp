@@ -8,6 +8,7 @@
 #include "roofline/model/document_view.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "support/notes.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -183,7 +184,7 @@ TEST(ComputeCeilings, UnknownMicroarchitectureAndEmptyResults) {
 }
 
 TEST(ComputeCeilings, FeedsTheRooflineSection) {
-  const json section = derive_roofline(synthetic());
+  const json section = testing::derived_section(synthetic());
   const json* roof = compute_roof(section, "fp32", 2);
   ASSERT_NE(roof, nullptr);
   EXPECT_EQ((*roof)["isa"], "avx512");
@@ -238,7 +239,7 @@ TEST(ComputeCeilings, EveryTargetGoesThroughOneDerivationItsPeakModelDecides) {
   EXPECT_FALSE(testing::any_note_has(device["notes"], "FMA = 2 FLOP"));
   EXPECT_FALSE(device.contains("matrix_engine"));
   // The section's device ceilings are that derivation's, and the CPU's are the x86 model's (measured pipes).
-  const json section = derive_roofline(doc);
+  const json section = testing::derived_section(doc);
   EXPECT_EQ(ceiling_of(section, "dev:0", "fp32", 0), d);
   EXPECT_DOUBLE_EQ(ceiling_of(section, "cpu", "fp32", 1)["theoretical"].get<double>(), 2 * 32 * 3.0e9);
   EXPECT_TRUE(testing::any_note_has(section["notes"], "FMA = 2 FLOP"));
@@ -247,19 +248,19 @@ TEST(ComputeCeilings, EveryTargetGoesThroughOneDerivationItsPeakModelDecides) {
 TEST(ComputeCeilings, TheFactsPeakModelNotTheIdChoosesTheTheoreticalPeak) {
   // The CPU listed with "units_clock" facts: 2 cores x its clock (the clock suite's at 1 thread, 3.0 GHz) x 64, not
   // its measured pipes; its median and clock source said as a device's are.
-  const json section = derive_roofline(two_targets("units_clock", "units_clock"));
+  const json section = testing::derived_section(two_targets("units_clock", "units_clock"));
   const json& cpu = ceiling_of(section, "cpu", "fp32", 1);
   EXPECT_DOUBLE_EQ(cpu["theoretical"].get<double>(), 2 * 3.0e9 * 64);
   EXPECT_EQ(cpu["clock_source"], "measured");
   EXPECT_FALSE(cpu.contains("ops_per_cycle_per_core"));
   EXPECT_FALSE(section.contains("matrix_engine"));
   // A device whose facts name "x86_pipes" gets the x86 model: its rows name no instruction, so no pipes, no peak.
-  const json x86_device = derive_roofline(two_targets("x86_pipes", "x86_pipes"));
+  const json x86_device = testing::derived_section(two_targets("x86_pipes", "x86_pipes"));
   const json& d = ceiling_of(x86_device, "dev:0", "fp32", 0);
   EXPECT_TRUE(d["theoretical"].is_null());
   EXPECT_TRUE(d.contains("ops_per_cycle_per_core"));
   // A model analysis does not know: no peak, said.
-  const json unknown = derive_roofline(two_targets("x86_pipes", "abacus"));
+  const json unknown = testing::derived_section(two_targets("x86_pipes", "abacus"));
   EXPECT_TRUE(ceiling_of(unknown, "dev:0", "fp32", 0)["theoretical"].is_null());
   EXPECT_TRUE(testing::any_note_has(unknown["notes"], "peak model 'abacus'"));
 }

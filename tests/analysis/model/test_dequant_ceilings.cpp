@@ -10,6 +10,7 @@
 #include "roofline/model/document_view.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -88,7 +89,7 @@ TEST(DequantCeilings, BestRowPerFormatAndThreadsWithTheFmaPeakBeside) {
 
 TEST(DequantCeilings, KeyFiguresAndTheDerivedSection) {
   json doc = results_with_rows();
-  doc["roofline"] = derive_roofline(doc);
+  doc["roofline"] = testing::derived_section(doc);
   ASSERT_TRUE(doc["roofline"].contains("dequant_ceilings"));
   std::vector<std::string> ids;
   for (const KeyFigure& f : key_figures(doc)) {
@@ -108,7 +109,7 @@ TEST(DequantCeilings, AFileWithoutTheRowsKeepsItsSection) {
   const ResultsDocument typed_doc = read_records(doc, "test.json", ReadMode::lenient, false);
   const DocumentView view(typed_doc);
   EXPECT_TRUE(derive_dequant_ceilings(view, view.targets().front(), json::object()).empty());
-  EXPECT_FALSE(derive_roofline(doc).contains("dequant_table"));
+  EXPECT_FALSE(testing::derived_section(doc).contains("dequant_table"));
 }
 
 }  // namespace

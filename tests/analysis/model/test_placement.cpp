@@ -9,6 +9,7 @@
 #include "roofline/model/placement.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "support/notes.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -204,7 +205,7 @@ TEST(Placement, NoGemmPointsGiveEmptyLists) {
 
 TEST(Placement, DeriveRooflineCarriesThePlacements) {
   // End to end through derive_roofline: no ceilings measured, so placements carry value and AI only.
-  const json section = derive_roofline(results());
+  const json section = testing::derived_section(results());
   ASSERT_EQ(section["placements"].size(), 7u);
   EXPECT_TRUE(section.contains("crossovers"));
   EXPECT_TRUE(section.contains("best_backends"));

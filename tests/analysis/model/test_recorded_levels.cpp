@@ -119,7 +119,7 @@ TEST(RecordedRuns, TheTypedFigureOverACeilingsOwnSizesIsItsPlateauMedian) {
     SCOPED_TRACE(name);
     const ResultsDocument typed_doc = testing::typed(doc, name);
     const DocumentView view(typed_doc);
-    const json section = derive_roofline(doc);
+    const json section = testing::derived_section(doc);
     for (const json& c : section["memory_ceilings"]) {
       SCOPED_TRACE(c.dump());
       const TargetView* target = view.target(c["target"].get<std::string>());

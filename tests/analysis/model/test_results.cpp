@@ -9,6 +9,7 @@
 #include "roofline/model/results.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "support/input_errors.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
@@ -112,7 +113,7 @@ TEST(RooflineSection, RidgePointsFromCeilings) {
 }
 
 TEST(RooflineSection, DeriveOnEmptyRunHasTheFixedShape) {
-  const json section = derive_roofline(json::parse(R"({"context": {}, "benchmarks": []})"));
+  const json section = testing::derived_section(json::parse(R"({"context": {}, "benchmarks": []})"));
   EXPECT_EQ(section["schema_version"], 1);
   for (const char* key : {"compute_ceilings", "memory_ceilings", "ridge_points", "placements"}) {
     EXPECT_TRUE(section[key].is_array()) << key;

@@ -196,7 +196,7 @@ const json& recorded_emr() {
 TEST(RecordedAmxRun, AmxPointsBeatTheirVectorRoofAndSayWhy) {
   json doc = recorded_emr();
   if (doc.is_null()) GTEST_SKIP() << "no gzip";
-  doc["roofline"] = derive_roofline(doc);
+  doc["roofline"] = testing::derived_section(doc);
   const json& r = doc["roofline"];
   EXPECT_FALSE(r["matrix_engine"]["roofs"].get<bool>());
   EXPECT_NE(r["matrix_engine"]["lines"][0].get<std::string>().find(
@@ -240,7 +240,7 @@ TEST(RecordedAmxRun, WithMatrixCeilingsTheAmxPointsLandUnderThem) {
     doc["benchmarks"].push_back(compute_entry("bf16", "amx", "tile", t, 16384, t == 1 ? 2.3e12 : 3.6e12, 2.9e9, 1024));
     doc["benchmarks"].push_back(compute_entry("int8", "amx", "tile", t, 32768, t == 1 ? 4.5e12 : 7.6e12, 2.9e9, 2048));
   }
-  doc["roofline"] = derive_roofline(doc);
+  doc["roofline"] = testing::derived_section(doc);
   const json& r = doc["roofline"];
   EXPECT_TRUE(r["matrix_engine"]["roofs"].get<bool>());
   EXPECT_TRUE(r["roof_violations"].empty()) << r["roof_violations"].dump();

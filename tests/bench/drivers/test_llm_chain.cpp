@@ -194,7 +194,7 @@ TEST(LlmKeyFigures, TheLayersMedianTimesGateAndASlowedOneRegresses) {
   Runner runner;
   runner.run({chain_step_spec("llm/test/decode", l, {stage("q_proj", {a}, 1, 1.0)}, 3, 0.001)});
   json doc = {{"context", {{"schema_version", kSchemaVersion}}}, {"benchmarks", runner.entries()}};
-  doc["roofline"] = derive_roofline(doc);
+  doc["roofline"] = testing::derived_section(doc);
   const std::vector<KeyFigure> figures = key_figures(doc);
   ASSERT_EQ(figures.size(), 1u);
   const KeyFigure& f = figures[0];

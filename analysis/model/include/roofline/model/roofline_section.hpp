@@ -14,11 +14,9 @@
 namespace roofline {
 
 // The whole section (schema in results/README.md): every target's with entries by the one per-target derivation
-// (target_roofline.hpp), the host CPU's first; every entry carries `target`. It reads the typed document (issue 61,
-// step 3). The json overload (hand-made documents of the tests, until they are typed) reads it as the lenient typed
-// reader does.
-nlohmann::json derive_roofline(const ResultsDocument& results);
-nlohmann::json derive_roofline(const nlohmann::json& results);
+// (target_roofline.hpp), the host CPU's first; every entry carries `target`. It reads the typed document and gives
+// the typed section (issue 61): the records' writer (to_json) writes it where a file is written.
+RooflineSection derive_roofline(const ResultsDocument& results);
 
 // The levels the section's memory ceilings name: the CPU's (L1..DRAM) in that order, then any other target's
 // names in the order its ceilings list them (innermost first).
@@ -46,5 +44,6 @@ std::string engine_field(const nlohmann::json& entry, const std::string& where);
 
 // Appends a note (a sentence for people) to the section's notes, once.
 void add_note(nlohmann::json& roofline_section, const std::string& note);
+void add_note(RooflineSection& section, const std::string& note);
 
 }  // namespace roofline
