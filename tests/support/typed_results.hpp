@@ -7,6 +7,10 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/model/results_document.hpp"
+#include "roofline/model/compute_ceilings.hpp"
+#include "roofline/model/document_view.hpp"
+#include "roofline/model/memory_ceilings.hpp"
+#include "roofline/model/placement.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "roofline/common/schema_version.hpp"
 
@@ -47,5 +51,29 @@ inline ResultsDocument lenient(const nlohmann::json& results) {
 
 // The roofline section a hand-made document derives, as the records' writer writes it.
 inline nlohmann::json derived_section(const nlohmann::json& results) { return to_json(derive_roofline(lenient(results))); }
+
+// The parts of the section a hand-made document's first target (the host CPU's) derives, as the writer writes them.
+inline nlohmann::json derived_memory(const nlohmann::json& results) {
+  const ResultsDocument doc = lenient(results);
+  const DocumentView view(doc);
+  return to_json(derive_memory_ceilings(view, view.targets().front()));
+}
+inline nlohmann::json derived_compute(const nlohmann::json& results) {
+  const ResultsDocument doc = lenient(results);
+  const DocumentView view(doc);
+  return to_json(derive_compute_ceilings(view, view.targets().front()));
+}
+// Its placements on a hand-made section (read as the lenient reader reads a file's).
+inline nlohmann::json derived_placements(const nlohmann::json& results, const nlohmann::json& section) {
+  const ResultsDocument doc = lenient(results);
+  const DocumentView view(doc);
+  return to_json(derive_placements(view, view.targets().front(), read_roofline_section(section, "test.json")));
+}
+// The ridge points of a hand-made section, as the writer writes them.
+inline nlohmann::json derived_ridge_points(const nlohmann::json& section) {
+  RooflineSection ridges;
+  ridges.ridge_points = derive_ridge_points(read_roofline_section(section, "test.json"));
+  return to_json(ridges)["ridge_points"];
+}
 
 }  // namespace roofline::testing

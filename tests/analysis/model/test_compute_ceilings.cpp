@@ -89,7 +89,7 @@ TEST(ComputeCeilings, PureHelpers) {
 }
 
 TEST(ComputeCeilings, BestPerPrecisionAndThreadsWithTheoreticalPeak) {
-  const json out = derive_compute_ceilings(synthetic());
+  const json out = testing::derived_compute(synthetic());
   const json* fp32_1 = find_row(out["compute_ceilings"], "fp32", "avx512", 512, 1);
   ASSERT_NE(fp32_1, nullptr);
   EXPECT_DOUBLE_EQ((*fp32_1)["value"].get<double>(), 0.98 * 2 * 32 * 3.0e9);  // best repetition
@@ -120,7 +120,7 @@ TEST(ComputeCeilings, BestPerPrecisionAndThreadsWithTheoreticalPeak) {
 }
 
 TEST(ComputeCeilings, TableHasEveryRowIncludingUnsupportedAndFailed) {
-  const json out = derive_compute_ceilings(synthetic());
+  const json out = testing::derived_compute(synthetic());
   const json& table = out["compute_table"];
   const json* avx2 = find_row(table, "fp32", "avx2", 256, 1);
   ASSERT_NE(avx2, nullptr);
@@ -143,7 +143,7 @@ TEST(ComputeCeilings, TableHasEveryRowIncludingUnsupportedAndFailed) {
 }
 
 TEST(ComputeCeilings, MoreThanTenPercentAboveTheoreticalIsFlagged) {
-  const json out = derive_compute_ceilings(synthetic());
+  const json out = testing::derived_compute(synthetic());
   const json* int8 = find_row(out["compute_table"], "int8", "avx512", 512, 1);
   ASSERT_NE(int8, nullptr);
   EXPECT_TRUE((*int8)["exceeds_theoretical"].get<bool>());
@@ -156,7 +156,7 @@ TEST(ComputeCeilings, MoreThanTenPercentAboveTheoreticalIsFlagged) {
 TEST(ComputeCeilings, TableDisagreementIsNotedAndFlagsAboveTheKnownPeak) {
   // On Zen 4, 512-bit FMA is 1 per cycle: 2 measured pipes disagree with the table, and the value is
   // ~2x the table's theoretical peak, so it is flagged even though it matches the measured pipes.
-  const json out = derive_compute_ceilings(synthetic("zen4"));
+  const json out = testing::derived_compute(synthetic("zen4"));
   const json* fp32 = find_row(out["compute_table"], "fp32", "avx512", 512, 1);
   ASSERT_NE(fp32, nullptr);
   // The row is 98% of the peak of its 2 measured pipes, so only the table's 1 pipe can flag it (196% of
@@ -165,7 +165,7 @@ TEST(ComputeCeilings, TableDisagreementIsNotedAndFlagsAboveTheKnownPeak) {
   EXPECT_NEAR((*fp32)["percent"].get<double>(), 98.0, 1e-9);
   EXPECT_TRUE((*fp32)["exceeds_theoretical"].get<bool>());
   EXPECT_TRUE(testing::any_note_has(out["notes"], "measures 98% of the theoretical peak"));
-  const json agreeing = derive_compute_ceilings(synthetic("sapphire_rapids"));
+  const json agreeing = testing::derived_compute(synthetic("sapphire_rapids"));
   const json* spr = find_row(agreeing["compute_table"], "fp32", "avx512", 512, 1);
   ASSERT_NE(spr, nullptr);
   EXPECT_FALSE((*spr)["exceeds_theoretical"].get<bool>());
@@ -174,12 +174,12 @@ TEST(ComputeCeilings, TableDisagreementIsNotedAndFlagsAboveTheKnownPeak) {
 }
 
 TEST(ComputeCeilings, UnknownMicroarchitectureAndEmptyResults) {
-  const json out = derive_compute_ceilings(synthetic(""));
+  const json out = testing::derived_compute(synthetic(""));
   EXPECT_FALSE(out["compute_ceilings"].empty());
-  const json empty = derive_compute_ceilings(json{{"context", json::object()}, {"benchmarks", json::array()}});
+  const json empty = testing::derived_compute(json{{"context", json::object()}, {"benchmarks", json::array()}});
   EXPECT_TRUE(empty["compute_ceilings"].empty());
   EXPECT_TRUE(empty["compute_table"].empty());
-  const json nothing = derive_compute_ceilings(json::object());
+  const json nothing = testing::derived_compute(json::object());
   EXPECT_TRUE(nothing["compute_ceilings"].empty());
 }
 
@@ -303,7 +303,7 @@ TEST(ComputeCeilings, TheX86ModelReadsItsTargetsFacts) {
   EXPECT_FALSE(testing::any_note_has(spr["notes"], "zen4 table"));
   EXPECT_TRUE(testing::any_note_has(spr["matrix_engine"]["lines"], "although the CPU advertises AMX"));
   other.matrix_engine_advertised = false;
-  EXPECT_TRUE(testing::any_note_has(derive_compute_ceilings(view, other)["matrix_engine"]["lines"],
+  EXPECT_TRUE(testing::any_note_has(to_json(derive_compute_ceilings(view, other))["matrix_engine"]["lines"],
                                     "the CPU does not advertise AMX"));
 }
 

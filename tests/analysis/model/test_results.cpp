@@ -96,7 +96,7 @@ TEST(RooflineSection, RidgePointsFromCeilings) {
                   {"memory_ceilings", json::array({{{"level", "DRAM"}, {"kernel", "triad"}, {"threads", 2}, {"value", 80e9}},
                                                    {{"level", "DRAM"}, {"kernel", "read"}, {"threads", 2}, {"value", 50e9}},
                                                    {{"level", "L1"}, {"kernel", "triad"}, {"threads", 2}, {"value", 800e9}}})}};
-  const json ridges = derive_ridge_points(section);
+  const json ridges = testing::derived_ridge_points(section);
   ASSERT_EQ(ridges.size(), 2u);  // one precision (best ISA only) x two levels
   for (const json& r : ridges) {
     if (r["level"] == "DRAM") {
