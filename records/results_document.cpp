@@ -340,5 +340,12 @@ json to_json(const BenchmarkEntry& entry) { return write_object(entry); }
 json to_json(const EntryLabels& labels) { return write_object(labels); }
 json to_json(const ResultsContext& context) { return write_object(context); }
 json to_json(const RooflineSection& roofline) { return write_object(roofline); }
+void to_json(json& j, const RooflineSection& roofline) { j = write_object(roofline); }
+
+RooflineSection read_roofline_section(const json& section, const std::string& file) {
+  RooflineSection out;
+  read_object(section, out, ReadContext{file, false}, "roofline");
+  return out;
+}
 
 }  // namespace roofline

@@ -4,7 +4,6 @@
 #include "roofline/model/compute_ceilings.hpp"
 
 #include "compute_rows.hpp"
-#include "derivation_input.hpp"
 
 #include <algorithm>
 #include <array>
@@ -271,15 +270,8 @@ void add_measured(const TargetView& t, const ComputeKey& key, const ComputeRow& 
   }
 }
 
-}  // namespace
-
-json derive_compute_ceilings(const json& results) {
-  const ResultsDocument doc = derivation_input(results);
-  const DocumentView view(doc);
-  return derive_compute_ceilings(view, view.targets().front());
-}
-
-json derive_compute_ceilings(const DocumentView& view, const TargetView& target) {
+// The target's part as its rows are built, JSON, until they are typed rows (derive_compute_ceilings reads it typed).
+json compute_part(const DocumentView& view, const TargetView& target) {
   json notes = json::array();
   const ComputeRows collected = collect_compute_rows(view, target);
   const std::map<int, double>& clock = collected.clock;
@@ -324,6 +316,12 @@ json derive_compute_ceilings(const DocumentView& view, const TargetView& target)
   }
   out["notes"] = std::move(notes);
   return out;
+}
+
+}  // namespace
+
+RooflineSection derive_compute_ceilings(const DocumentView& view, const TargetView& target) {
+  return read_roofline_section(compute_part(view, target), target.id);
 }
 
 }  // namespace roofline

@@ -14,6 +14,8 @@
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
 
+#include "dequant_placements.hpp"
+
 namespace roofline {
 using nlohmann::json;
 
@@ -67,9 +69,9 @@ const json& unsupported_rows(const ResultsContext& context) {
 }
 
 // The fp32 vector FMA ceiling at `threads` (0: none measured).
-double fp32_peak(const json& section, int threads) {
-  const json* c = compute_roof(section, "fp32", threads, "vector");
-  return c != nullptr ? c->value("value", 0.0) : 0.0;
+double fp32_peak(const RooflineSection& section, int threads) {
+  const ComputeCeilingRecord* c = compute_roof(section, "fp32", threads, "vector");
+  return c != nullptr ? c->value.value_or(0.0) : 0.0;
 }
 
 double bits_per_weight(const json& labels) {
@@ -86,7 +88,10 @@ std::string dequant_counting_convention() {
          "activation counts one multiply-add = 2 FLOP (flop_per_second), whatever unpacking it took.";
 }
 
-json derive_dequant_ceilings(const DocumentView& view, const TargetView& target, const json& section) {
+namespace {
+
+// The target's dequant part as its rows are built, JSON (its tables are not typed yet): see derive_dequant_ceilings.
+json dequant_part(const DocumentView& view, const TargetView& target, const RooflineSection& section) {
   const ResultsDocument& doc = view.target_document(target.id);
   std::map<Key, Row> rows;
   std::vector<int> thread_counts;
@@ -175,8 +180,15 @@ json derive_dequant_ceilings(const DocumentView& view, const TargetView& target,
   for (const auto& [k, c] : best) ceilings.push_back(c);
   notes.push_back("dequant: " + dequant_counting_convention());
   json out = {{"dequant_table", table}, {"dequant_ceilings", ceilings}, {"notes", notes}};
-  out["dequant_placements"] = derive_dequant_placements(view, target, section, out);
+  out["dequant_placements"] = dequant_placements(view, target, section, out);
   return out;
+}
+
+}  // namespace
+
+RooflineSection derive_dequant_ceilings(const DocumentView& view, const TargetView& target,
+                                        const RooflineSection& section) {
+  return read_roofline_section(dequant_part(view, target, section), target.id);
 }
 
 const json* dequant_roof(const json& section, const std::string& format, int threads) {

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "roofline/model/dequant_ceilings.hpp"
+#include "dequant_placements.hpp"
 #include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/model/roofline_section.hpp"
@@ -15,7 +16,8 @@
 namespace roofline {
 using nlohmann::json;
 
-json derive_dequant_placements(const DocumentView& view, const TargetView& target, const json& section, const json& ceilings) {
+json dequant_placements(const DocumentView& view, const TargetView& target, const RooflineSection& section,
+                        const json& ceilings) {
   const ResultsDocument& doc = view.target_document(target.id);
   const std::string& main = target.main_memory();
   // (format, threads, batch) -> the best repetition's entry, and its labels as the records' writer writes them
@@ -36,7 +38,7 @@ json derive_dequant_placements(const DocumentView& view, const TargetView& targe
     const BenchmarkEntry& e = *b.first;
     const json& l = b.second;
     const double value = flops(e), ai = fields::amount(ROOFLINE_FIELD(e, arithmetic_intensity));
-    const json* main_roof = memory_roof(section, main, threads);
+    const MemoryRoof main_roof = memory_roof(section, main, threads);
     const json* dequant = dequant_roof(ceilings, format, threads);
     json p = {{"kernel", "dequant_gemv"}, {"format", format}, {"isa", l.value("isa", std::string())}, {"batch", batch},
               {"threads", threads}, {"m", l.value("m", 0LL)}, {"k", l.value("k", 0LL)}, {"ai", ai}, {"value", value},
@@ -44,9 +46,9 @@ json derive_dequant_placements(const DocumentView& view, const TargetView& targe
               {"bytes_per_second", fields::amount(ROOFLINE_FIELD(e, bytes_per_second))},
               {"latency_seconds", fields::amount(ROOFLINE_FIELD(e, latency_seconds))},
               {"attainable", nullptr}, {"bound", nullptr}, {"efficiency", nullptr}, {"roof", json::object()}};
-    const double memory = main_roof != nullptr ? main_roof->value("value", 0.0) * ai : 0.0;
+    const double memory = main_roof.found() ? main_roof.value() * ai : 0.0;
     const double unpack = dequant != nullptr ? 2.0 * dequant->value("value", 0.0) : 0.0;
-    if (main_roof != nullptr) p["roof"]["memory"] = {{"level", main}, {"value", main_roof->value("value", 0.0)}, {"unit", "B/s"}};
+    if (main_roof.found()) p["roof"]["memory"] = {{"level", main}, {"value", main_roof.value()}, {"unit", "B/s"}};
     if (dequant != nullptr) p["roof"]["dequant"] = {{"value", unpack}, {"unit", "FLOP/s"}, {"isa", dequant->value("isa", "")}};
     if (memory > 0.0 && unpack > 0.0) {
       const double attainable = std::min(memory, unpack);

@@ -18,7 +18,6 @@
 #include "roofline/common/units.hpp"
 #include "roofline/common/vocabulary.hpp"
 
-#include "derivation_input.hpp"
 
 namespace roofline {
 namespace {
@@ -364,7 +363,6 @@ std::vector<std::pair<std::string, double>> canary_points(const ResultsDocument&
   return out;
 }
 
-std::vector<KeyFigure> key_figures(const json& results) { return key_figures(derivation_input(results)); }
 
 std::vector<KeyFigure> key_figures(const ResultsDocument& results) {
   if (!results.roofline) throw InputError("the results file has no roofline section (key figures need its ceilings)");

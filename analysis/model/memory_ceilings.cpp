@@ -17,7 +17,6 @@
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 
-#include "derivation_input.hpp"
 #include "memory_points.hpp"
 
 namespace roofline {
@@ -282,13 +281,10 @@ std::pair<double, int> plateau_median_over(const DocumentView& view, const Targe
   return {plateau_figure(medians, starts_curve), static_cast<int>(medians.size())};
 }
 
-json derive_memory_ceilings(const json& results) {
-  const ResultsDocument doc = derivation_input(results);
-  const DocumentView view(doc);
-  return derive_memory_ceilings(view, view.targets().front());
-}
+namespace {
 
-json derive_memory_ceilings(const DocumentView& view, const TargetView& target) {
+// The target's part as its rows are built, JSON, until they are typed rows (derive_memory_ceilings reads it typed).
+json memory_part(const DocumentView& view, const TargetView& target) {
   const ResultsDocument& results = view.target_document(target.id);
   json out = {{"memory_ceilings", json::array()}, {"memory_levels", json::array()}, {"notes", json::array()}};
   const std::map<Key, Point> points = collect_points(sweep_samples(results));
@@ -330,6 +326,12 @@ json derive_memory_ceilings(const DocumentView& view, const TargetView& target) 
                          "(medians of the repetitions, their spread widening the flatness test); a ceiling is the "
                          "best repetition inside a level's range.");
   return out;
+}
+
+}  // namespace
+
+RooflineSection derive_memory_ceilings(const DocumentView& view, const TargetView& target) {
+  return read_roofline_section(memory_part(view, target), target.id);
 }
 
 }  // namespace roofline

@@ -45,7 +45,6 @@
 #include "roofline/model/model.hpp"
 #include "roofline/model/resident_level.hpp"
 #include "roofline/model/results.hpp"
-#include "derivation_input.hpp"
 #include "roofline/model/roof_now.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "roofline/common/statistics.hpp"
@@ -70,17 +69,17 @@ std::string at_threads(int threads) { return threads > 0 ? fmt::format(" at {} t
 
 // What a point is placed on: the target's ceilings derived so far (its section) and its main memory's name.
 struct Roofline {
-  const json& section;
+  const RooflineSection& section;
   const std::string& main_memory;
 };
 
 // The compute ceiling a point is placed against: its engine's, else (a matrix point in a run that measured
 // no matrix ceiling) the vector one, with a note. Records roof.engine (and engine_missing) in j.
-double compute_side(const Point& p, const json& section, json& j, json& notes) {
+double compute_side(const Point& p, const RooflineSection& section, json& j, json& notes) {
   const std::string engine = engine_that_ran(p);
   j["engine"] = engine;
   j["roof"] = {{"engine", engine}};
-  const json* peak = compute_roof(section, p.precision, p.threads, engine);
+  const ComputeCeilingRecord* peak = compute_roof(section, p.precision, p.threads, engine);
   if (peak == nullptr && engine == "matrix") {
     peak = compute_roof(section, p.precision, p.threads, "vector");
     j["roof"]["engine"] = "vector";
@@ -91,7 +90,7 @@ double compute_side(const Point& p, const json& section, json& j, json& notes) {
         p.backend, p.precision, at_threads(p.threads), p.implementation.empty() ? "its labels say" : p.implementation,
         p.implementation.empty() ? "its matrix engine" : "AMX"));
   }
-  const double peak_value = peak ? peak->value("value", 0.0) : 0.0;
+  const double peak_value = peak ? peak->value.value_or(0.0) : 0.0;
   if (peak_value <= 0.0) {
     notes.push_back(fmt::format("No {} compute ceiling{}: GEMM points of that precision are placed "
                                 "against the memory roofs only, without a bound (run the compute suite).",
@@ -109,7 +108,9 @@ double compute_side(const Point& p, const json& section, json& j, json& notes) {
 // measured, nothing is known to hold the operands: resident_level (resident_level.hpp) gives main memory.
 std::vector<LevelReach> measured_reach(const Roofline& roofline, int threads) {
   std::vector<LevelReach> out;
-  for (const json& l : roofline.section.value("memory_levels", json::array())) {
+  const auto levels = roofline.section.extra.find("memory_levels");  // not typed yet: the section's `extra`
+  if (levels == roofline.section.extra.end() || !levels->is_array()) return out;
+  for (const json& l : *levels) {
     const std::string level = l.value("level", "");
     if (level == roofline.main_memory || l.value("threads", 0) != threads) continue;
     const json& reach = l.contains("inferred_bytes") ? l["inferred_bytes"] : l.value("max_bytes", json());
@@ -121,29 +122,29 @@ std::vector<LevelReach> measured_reach(const Roofline& roofline, int threads) {
 // The roof of the point were its operands sent from the host on every call (the compulsory bytes at the best
 // host-to-device transfer, pinned or pageable: on a GPU pinned is the faster, under PoCL pageable copies beat
 // mapped pinned buffers, 13.7 against 9.5 GB/s), or null without transfers.
-json offload_roof(const json& section, double ai, double compute) {
-  const json* best = nullptr;
-  for (const json& c : section["transfer_ceilings"]) {
-    if (c.value("direction", "") != "host_to_device") continue;
-    if (best == nullptr || c.value("value", 0.0) > best->value("value", 0.0)) best = &c;
+json offload_roof(const std::vector<TransferCeilingRecord>& transfers, double ai, double compute) {
+  const TransferCeilingRecord* best = nullptr;
+  for (const TransferCeilingRecord& c : transfers) {
+    if (c.direction.value_or("") != "host_to_device") continue;
+    if (best == nullptr || c.value.value_or(0.0) > best->value.value_or(0.0)) best = &c;
   }
-  if (best == nullptr || ai <= 0.0 || best->value("value", 0.0) <= 0.0) return nullptr;
-  const double bw = (*best)["value"].get<double>();
+  if (best == nullptr || ai <= 0.0 || best->value.value_or(0.0) <= 0.0) return nullptr;
+  const double bw = *best->value;
   const double link = bw * ai;
-  return {{"direction", "host_to_device"}, {"memory", best->value("memory", "")}, {"bandwidth", bw},
+  return {{"direction", "host_to_device"}, {"memory", best->memory.value_or("")}, {"bandwidth", bw},
           {"attainable", compute > 0.0 ? std::min(compute, link) : link},
           {"bound", compute > 0.0 && compute < link ? "compute" : "transfer"}};
 }
 
 // The point against each measured level's roof at its thread count, innermost first.
-json roofs_of(const Point& p, double value, double peak_value, const json& section) {
+json roofs_of(const Point& p, double value, double peak_value, const RooflineSection& section) {
   json roofs = json::array();
   for (const std::string& level : memory_level_names(section)) {
-    const json* roof = memory_roof(section, level, p.threads);
-    const double bw = roof ? roof->value("value", 0.0) : 0.0;
+    const MemoryRoof roof = memory_roof(section, level, p.threads);
+    const double bw = roof.value();
     if (bw <= 0.0) continue;
-    json r = {{"level", level}, {"bandwidth", bw}, {"kernel", roof->value("kernel", "")}};
-    if (roof->contains("pages")) r["pages"] = (*roof)["pages"];
+    json r = {{"level", level}, {"bandwidth", bw}, {"kernel", roof.kernel()}};
+    if (const std::optional<std::string> pages = roof.page_size()) r["pages"] = *pages;
     if (peak_value > 0.0) {
       const RoofEvaluation e = evaluate_roof(peak_value, bw, p.ai);
       r["attainable"] = e.attainable;
@@ -160,7 +161,7 @@ json roofs_of(const Point& p, double value, double peak_value, const json& secti
 }
 
 json place(const Point& p, const Roofline& roofline, json& notes) {
-  const json& section = roofline.section;
+  const RooflineSection& section = roofline.section;
   const std::string& main = roofline.main_memory;
   const double value = median(p.values);
   json j = {{"kernel", p.kernel},
@@ -227,7 +228,7 @@ json place(const Point& p, const Roofline& roofline, json& notes) {
     }
   }
   j["roofs"] = std::move(roofs);
-  if (section.contains("transfer_ceilings")) j["offload"] = offload_roof(section, p.ai, peak_value);
+  if (section.transfer_ceilings) j["offload"] = offload_roof(*section.transfer_ceilings, p.ai, peak_value);
   j["beats_roof"] = j.contains("efficiency") && j["efficiency"].get<double>() > kRoofTolerance;
   if (p.roof_now) {
     j["roof_now"] = roof_now_json(*p.roof_now, value, p.ai, peak_value, j.value("memory_ceiling", 0.0));
@@ -346,15 +347,8 @@ json best_backends(const std::vector<json>& placed) {
   return out;
 }
 
-}  // namespace
-
-json derive_placements(const json& results, const json& section) {
-  const ResultsDocument doc = derivation_input(results);
-  const DocumentView view(doc);
-  return derive_placements(view, view.targets().front(), section);
-}
-
-json derive_placements(const DocumentView& view, const TargetView& target, const json& section) {
+// The target's placements as their rows are built, JSON, until they are typed rows (derive_placements reads them typed).
+json placement_part(const DocumentView& view, const TargetView& target, const RooflineSection& section) {
   const Roofline roofline{section, target.main_memory()};
   json out = {{"placements", json::array()},
               {"crossovers", json::array()},
@@ -421,6 +415,12 @@ json derive_placements(const DocumentView& view, const TargetView& target, const
   }
   for (json& p : placed) out["placements"].push_back(std::move(p));
   return out;
+}
+
+}  // namespace
+
+RooflineSection derive_placements(const DocumentView& view, const TargetView& target, const RooflineSection& section) {
+  return read_roofline_section(placement_part(view, target, section), target.id);
 }
 
 }  // namespace roofline

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "roofline/model/results.hpp"
-#include "derivation_input.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline {
@@ -21,19 +20,6 @@ ResultsDocument load_results_document(const std::filesystem::path& path, ReadMod
     throw InputError(fmt::format("{}: plain Google Benchmark JSON, not a roofline results file", path.string()));
   }
   return doc;
-}
-
-ResultsDocument derivation_input(const nlohmann::json& results) {
-  using nlohmann::json;
-  const auto part = [&](const char* key, bool (json::*kind)() const noexcept, json fallback) {
-    if (!results.is_object() || !results.contains(key) || !(results[key].*kind)()) return fallback;
-    return results[key];
-  };
-  json doc = {{"context", part("context", &json::is_object, json::object())},
-              {"benchmarks", part("benchmarks", &json::is_array, json::array())}};
-  const bool section = results.is_object() && results.contains("roofline") && results["roofline"].is_object();
-  if (section) doc["roofline"] = results["roofline"];
-  return read_records(doc, "results", ReadMode::lenient, section);
 }
 
 }  // namespace roofline

@@ -2,6 +2,7 @@
 #include "roofline/model/roofline_section.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -12,12 +13,11 @@
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/model.hpp"
 #include "roofline/model/placement.hpp"
+#include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/model/target_roofline.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/vocabulary.hpp"
-
-#include "derivation_input.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -107,63 +107,177 @@ std::vector<std::string> memory_level_names(const json& section) {
   return out;
 }
 
-json derive_ridge_points(const json& section) {
-  json out = json::array();
-  if (!section.contains("compute_ceilings") || !section.contains("memory_ceilings")) return out;
-  const std::vector<std::string> levels = memory_level_names(section);
-  for (const json& c : section["compute_ceilings"]) {
-    const std::string precision = c.value("precision", "");
-    const int threads = c.value("threads", 0);
-    const std::string engine = engine_field(c, "roofline.compute_ceilings");
-    const json* best = compute_roof(section, precision, threads, engine);
-    if (best != &c) continue;  // one ridge per precision, engine and thread count: the best ISA's
-    for (const std::string& level : levels) {
-      const json* roof = memory_roof(section, level, threads);
-      if (roof == nullptr) continue;
-      const double peak = c.value("value", 0.0);
-      const double bw = roof->value("value", 0.0);
-      if (peak <= 0.0 || bw <= 0.0) continue;
-      out.push_back({{"precision", precision},
-                     {"engine", engine},
-                     {"level", level},
-                     {"kernel", roof->value("kernel", "")},
-                     {"ai", ridge_point(peak, bw)}});
-      if (threads > 0) out.back()["threads"] = threads;  // a device's ceilings name no thread count
-      if (roof->contains("pages")) out.back()["pages"] = (*roof)["pages"];
+namespace {
+
+template <class R>
+bool at(const R& c, const std::string& level, int threads) {
+  return c.level.value_or("") == level && c.threads.value_or(0) == threads;
+}
+
+}  // namespace
+
+double MemoryRoof::value() const {
+  return ceiling != nullptr ? ceiling->value.value_or(0.0) : pages != nullptr ? pages->value.value_or(0.0) : 0.0;
+}
+double MemoryRoof::min_bytes() const {
+  if (ceiling != nullptr) return fields::amount(ROOFLINE_FIELD(*ceiling, min_bytes));
+  return pages != nullptr ? fields::amount(ROOFLINE_FIELD(*pages, min_bytes)) : 0.0;
+}
+double MemoryRoof::max_bytes() const {
+  if (ceiling != nullptr) return fields::amount(ROOFLINE_FIELD(*ceiling, max_bytes));
+  return pages != nullptr ? fields::amount(ROOFLINE_FIELD(*pages, max_bytes)) : 0.0;
+}
+std::string MemoryRoof::kernel() const {
+  return ceiling != nullptr ? ceiling->kernel.value_or("") : pages != nullptr ? pages->kernel.value_or("") : "";
+}
+std::optional<std::string> MemoryRoof::page_size() const {
+  return ceiling != nullptr ? ceiling->pages : pages != nullptr ? pages->pages : std::nullopt;
+}
+
+MemoryRoof memory_roof(const RooflineSection& section, const std::string& level, int threads) {
+  if (!section.memory_ceilings) return {};
+  const MemoryCeilingRecord* best = nullptr;
+  const MemoryCeilingRecord* roof = nullptr;
+  for (const MemoryCeilingRecord& c : *section.memory_ceilings) {
+    if (!at(c, level, threads)) continue;
+    if (c.kernel.value_or("") == kRoofKernel && roof == nullptr) roof = &c;
+    if (best == nullptr || c.value.value_or(0.0) > best->value.value_or(0.0)) best = &c;
+  }
+  if (roof == nullptr) return {best, nullptr};
+  // The same kernel on another page size (4 KiB at DRAM) is the roof where it measured more.
+  MemoryRoof out{roof, nullptr};
+  if (!section.page_size_ceilings) return out;
+  for (const PageSizeCeilingRecord& c : *section.page_size_ceilings) {
+    if (!at(c, level, threads) || c.kernel.value_or("") != kRoofKernel) continue;
+    if (c.value.value_or(0.0) > out.value()) out = {nullptr, &c};
+  }
+  return out;
+}
+
+std::string engine_field(const ComputeCeilingRecord& c, const std::string& where) {
+  if (!fields::written(ROOFLINE_FIELD(c, engine))) return std::string(to_string(Engine::vector));
+  if (!c.engine || !parse_engine(*c.engine)) {
+    const auto it = c.extra.find("engine");
+    throw InputError(fmt::format("{}: engine {} is not 'vector' or 'matrix'", where,
+                                 c.engine ? json(*c.engine).dump() : it->dump()));
+  }
+  return *c.engine;
+}
+
+const ComputeCeilingRecord* compute_roof(const RooflineSection& section, const std::string& precision, int threads,
+                                         const std::string& engine) {
+  if (!section.compute_ceilings) return nullptr;
+  const ComputeCeilingRecord* best = nullptr;
+  for (const ComputeCeilingRecord& c : *section.compute_ceilings) {
+    if (c.precision.value_or("") != precision || c.threads.value_or(0) != threads) continue;
+    if (!engine.empty() && engine_field(c, "roofline.compute_ceilings") != engine) continue;
+    if (best == nullptr || c.value.value_or(0.0) > best->value.value_or(0.0)) best = &c;
+  }
+  return best;
+}
+
+std::vector<std::string> memory_level_names(const RooflineSection& section) {
+  if (!section.memory_ceilings) return {};
+  std::vector<std::string> out;
+  const auto& cs = *section.memory_ceilings;
+  for (const Level l : all_levels()) {
+    const std::string n(to_string(l));
+    if (std::any_of(cs.begin(), cs.end(), [&](const MemoryCeilingRecord& c) { return c.level.value_or("") == n; })) {
+      out.push_back(n);
     }
+  }
+  for (const MemoryCeilingRecord& c : cs) {
+    const std::string n = c.level.value_or("");
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
   }
   return out;
 }
 
 namespace {
-// Appends a target's arrays to the section's (notes once each).
-void append(json& section, const json& part) {
-  for (const auto& [key, arr] : part.items()) {
-    if (key == "notes") {
-      for (const json& n : arr) add_note(section, n.get<std::string>());
-      continue;
-    }
-    if (!arr.is_array()) {
-      if (!section.contains(key)) section[key] = arr;  // a target's summary object: the first target's (the CPU's)
-      continue;
-    }
-    if (!section.contains(key)) section[key] = json::array();
-    for (const json& e : arr) section[key].push_back(e);
+
+// The ridge points of one compute ceiling over every level's roof at its thread count.
+void add_ridges(const RooflineSection& section, const ComputeCeilingRecord& c, const std::string& engine,
+                const std::vector<std::string>& levels, std::vector<RidgePointRecord>& out) {
+  const int threads = static_cast<int>(c.threads.value_or(0));
+  for (const std::string& level : levels) {
+    const MemoryRoof roof = memory_roof(section, level, threads);
+    const double peak = c.value.value_or(0.0);
+    const double bw = roof.value();
+    if (!roof.found() || peak <= 0.0 || bw <= 0.0) continue;
+    RidgePointRecord& r = out.emplace_back();
+    r.precision = c.precision.value_or("");
+    r.engine = engine;
+    r.level = level;
+    r.kernel = roof.kernel();
+    r.ai = ridge_point(peak, bw);
+    if (threads > 0) r.threads = threads;  // a device's ceilings name no thread count
+    r.pages = roof.page_size();
   }
 }
+
 }  // namespace
 
-json derive_roofline(const json& results) { return derive_roofline(derivation_input(results)); }
+std::vector<RidgePointRecord> derive_ridge_points(const RooflineSection& section) {
+  std::vector<RidgePointRecord> out;
+  if (!section.compute_ceilings || !section.memory_ceilings) return out;
+  const std::vector<std::string> levels = memory_level_names(section);
+  for (const ComputeCeilingRecord& c : *section.compute_ceilings) {
+    const std::string engine = engine_field(c, "roofline.compute_ceilings");
+    // One ridge per precision, engine and thread count: the best ISA's.
+    if (compute_roof(section, c.precision.value_or(""), static_cast<int>(c.threads.value_or(0)), engine) != &c) continue;
+    add_ridges(section, c, engine, levels, out);
+  }
+  return out;
+}
 
-json derive_roofline(const ResultsDocument& results) {
+namespace {
+
+// Appends a part's rows to the section's, creating the array where the part has one (an empty one included).
+template <class Row>
+void append_rows(std::optional<std::vector<Row>>& to, const std::optional<std::vector<Row>>& from) {
+  if (!from) return;
+  if (!to) to.emplace();
+  to->insert(to->end(), from->begin(), from->end());
+}
+
+// Appends a target's part to the section: its typed arrays, its notes (once each) and the tables not typed yet
+// (`extra`: arrays appended, a target's summary object the first target's, the CPU's).
+void append(RooflineSection& section, const RooflineSection& part) {
+  append_rows(section.compute_ceilings, part.compute_ceilings);
+  append_rows(section.memory_ceilings, part.memory_ceilings);
+  append_rows(section.page_size_ceilings, part.page_size_ceilings);
+  append_rows(section.ridge_points, part.ridge_points);
+  append_rows(section.placements, part.placements);
+  append_rows(section.transfer_ceilings, part.transfer_ceilings);
+  append_rows(section.launch_latency, part.launch_latency);
+  for (const std::string& n : part.notes.value_or(std::vector<std::string>{})) add_note(section, n);
+  for (const auto& [key, value] : part.extra.items()) {
+    if (!value.is_array()) {
+      if (!section.extra.contains(key)) section.extra[key] = value;
+      continue;
+    }
+    if (!section.extra.contains(key)) section.extra[key] = json::array();
+    for (const json& e : value) section.extra[key].push_back(e);
+  }
+}
+
+}  // namespace
+
+void add_note(RooflineSection& section, const std::string& note) {
+  if (!section.notes) section.notes.emplace();
+  if (std::find(section.notes->begin(), section.notes->end(), note) == section.notes->end()) section.notes->push_back(note);
+}
+
+RooflineSection derive_roofline(const ResultsDocument& results) {
   const DocumentView view(results);
-  json section = {{"schema_version", kSchemaVersion},
-                  {"conventions", counting_conventions()},
-                  {"compute_ceilings", json::array()},
-                  {"memory_ceilings", json::array()},
-                  {"ridge_points", json::array()},
-                  {"placements", json::array()},
-                  {"notes", json::array()}};
+  RooflineSection section;
+  section.schema_version = kSchemaVersion;
+  section.extra["conventions"] = counting_conventions();
+  section.compute_ceilings.emplace();
+  section.memory_ceilings.emplace();
+  section.ridge_points.emplace();
+  section.placements.emplace();
+  section.notes.emplace();
   // Every benchmark and machine field read here was type-checked when the file was read
   // (check_input_fields): a type error past this point is our bug, not the file's.
   // One derivation for every target, the host CPU's first (document_view.hpp: targets()).

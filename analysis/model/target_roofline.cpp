@@ -31,7 +31,7 @@ using nlohmann::json;
 namespace {
 
 // The target's transfers and kernel launches: the best and median of its measured repetitions.
-void add_transfer_and_latency(const ResultsDocument& doc, const TargetView& t, json& out) {
+void add_transfer_and_latency(const ResultsDocument& doc, const TargetView& t, RooflineSection& out) {
   const auto label = [](const BenchmarkEntry& e, std::optional<std::string> EntryLabels::*member) {
     return e.labels && (*e.labels).*member ? *((*e.labels).*member) : std::string("?");
   };
@@ -44,57 +44,77 @@ void add_transfer_and_latency(const ResultsDocument& doc, const TargetView& t, j
     row.first.push_back(v);
   }
   for (const auto& [key, row] : transfers) {
-    out["transfer_ceilings"].push_back({{"target", t.id}, {"direction", key.first}, {"memory", key.second},
-                                        {"value", max_of(row.first)}, {"median", median(row.first)}, {"unit", "B/s"},
-                                        {"benchmark", row.second}});
+    TransferCeilingRecord& c = out.transfer_ceilings ? out.transfer_ceilings->emplace_back()
+                                                     : out.transfer_ceilings.emplace().emplace_back();
+    c.target = t.id;
+    c.direction = key.first;
+    c.memory = key.second;
+    c.value = max_of(row.first);
+    c.median = median(row.first);
+    c.unit = "B/s";
+    c.benchmark = row.second;
   }
   std::vector<double> launches;
   for (const BenchmarkEntry* e : benchmark_entries(doc, "latency")) {
     if (const double s = fields::amount(ROOFLINE_FIELD(*e, seconds)); s > 0.0) launches.push_back(s);
   }
   if (!launches.empty()) {
-    out["launch_latency"].push_back({{"target", t.id}, {"seconds", *std::min_element(launches.begin(), launches.end())},
-                                     {"median", median(launches)}, {"repetitions", launches.size()}});
+    LaunchLatencyRecord& l = out.launch_latency.emplace().emplace_back();
+    l.target = t.id;
+    l.seconds = *std::min_element(launches.begin(), launches.end());
+    l.median = median(launches);
+    l.repetitions = static_cast<long long>(launches.size());
+  }
+}
+
+// A part's rows appended to the target's, each stamped with the target.
+template <class Row>
+void add_rows(const TargetView& t, const std::optional<std::vector<Row>>& from, std::optional<std::vector<Row>>& to) {
+  if (!from) return;
+  if (!to) to.emplace();
+  for (Row row : *from) {
+    row.target = t.id;
+    to->push_back(std::move(row));
   }
 }
 
 // A part of the derivation (memory_ceilings.cpp's, compute_ceilings.cpp's, placement.cpp's, dequant_ceilings.cpp's)
-// added to this target's part of the section: each entry of its arrays stamped with the target, each note prefixed
-// with it (target_prefix: the CPU's notes stay as they were, a device's start with its id) unless the part's notes
-// name it already (`notes_named`); an object (the matrix engine's summary) kept as it is.
-void add_part(const TargetView& t, const json& part, json& out, bool notes_named = false) {
+// added to this target's part of the section: each entry of its arrays (typed, and the tables not typed yet in
+// `extra`) stamped with the target, each note prefixed with it (target_prefix: the CPU's notes stay as they were, a
+// device's start with its id) unless the part's notes name it already (`notes_named`); an object (the matrix
+// engine's summary) kept as it is.
+void add_part(const TargetView& t, const RooflineSection& part, RooflineSection& out, bool notes_named = false) {
   const std::string prefix = target_prefix(t.id).empty() || notes_named ? std::string() : t.id + ": ";
-  for (const auto& [key, arr] : part.items()) {
-    if (arr.is_object() && !out.contains(key)) out[key] = arr;
+  add_rows(t, part.compute_ceilings, out.compute_ceilings);
+  add_rows(t, part.memory_ceilings, out.memory_ceilings);
+  add_rows(t, part.page_size_ceilings, out.page_size_ceilings);
+  add_rows(t, part.ridge_points, out.ridge_points);
+  add_rows(t, part.placements, out.placements);
+  add_rows(t, part.transfer_ceilings, out.transfer_ceilings);
+  add_rows(t, part.launch_latency, out.launch_latency);
+  for (const std::string& n : fields::records_of(part.notes)) add_note(out, prefix + n);
+  for (const auto& [key, arr] : part.extra.items()) {
+    if (arr.is_object() && !out.extra.contains(key)) out.extra[key] = arr;
     if (!arr.is_array()) continue;
-    if (!out.contains(key)) out[key] = json::array();
+    if (!out.extra.contains(key)) out.extra[key] = json::array();
     for (const json& e : arr) {
-      if (key == "notes") {
-        add_note(out, prefix + e.get<std::string>());
-        continue;
-      }
-      out[key].push_back(e);
-      out[key].back()["target"] = t.id;
+      out.extra[key].push_back(e);
+      out.extra[key].back()["target"] = t.id;
     }
   }
 }
 
-// The target's placements: the one placement every target's points get.
-void add_placements(const DocumentView& view, const TargetView& t, json& out) {
-  add_part(t, derive_placements(view, t, out), out);
-}
-
-// The target's dequant-dot ceilings and placements, where it ran dequant-dot kernels (the CPU's derivation's).
-void add_dequant(const DocumentView& view, const TargetView& t, json& out) {
-  add_part(t, derive_dequant_ceilings(view, t, out), out);
-}
-
 }  // namespace
 
-json derive_target_roofline(const DocumentView& view, const TargetView& target) {
+RooflineSection derive_target_roofline(const DocumentView& view, const TargetView& target) {
   // transfer_ceilings and launch_latency where it measured them (a target with a host link).
-  json out = {{"compute_ceilings", json::array()}, {"memory_ceilings", json::array()}, {"memory_levels", json::array()},
-              {"ridge_points", json::array()},     {"placements", json::array()},      {"notes", json::array()}};
+  RooflineSection out;
+  out.compute_ceilings.emplace();
+  out.memory_ceilings.emplace();
+  out.extra["memory_levels"] = json::array();
+  out.ridge_points.emplace();
+  out.placements.emplace();
+  out.notes.emplace();
   if (!view.has_entries(target.id)) return out;
   const ResultsDocument& doc = view.target_document(target.id);
   if (target.memory_levels.empty()) {
@@ -103,13 +123,13 @@ json derive_target_roofline(const DocumentView& view, const TargetView& target) 
   add_part(target, derive_memory_ceilings(view, target), out);  // the one derivation every target's levels go through
   // The one compute derivation every target's go through; its notes name a device where they speak of one.
   add_part(target, derive_compute_ceilings(view, target), out, true);
-  add_dequant(view, target, out);
-  for (json r : derive_ridge_points(out)) {
-    r["target"] = target.id;
-    out["ridge_points"].push_back(std::move(r));
+  add_part(target, derive_dequant_ceilings(view, target, out), out);  // where it ran dequant-dot kernels
+  for (RidgePointRecord& r : derive_ridge_points(out)) {
+    r.target = target.id;
+    out.ridge_points->push_back(std::move(r));
   }
   add_transfer_and_latency(doc, target, out);  // before placements: their offload roof is a transfer ceiling
-  add_placements(view, target, out);
+  add_part(target, derive_placements(view, target, out), out);  // the one placement every target's points get
   return out;
 }
 

@@ -49,12 +49,8 @@ void run_report(const ReportArgs& a) {
   ResultsDocument results = load_results_document(a.results);
   // The roofline section is derived from the benchmarks and context alone, so a newer analysis (a fixed
   // plateau detector, say) can be applied to an old run without measuring again. The derivation reads the typed
-  // document; the section it gives is still JSON (roofline_section.hpp), read typed with the file it joins.
-  if (a.rederive) {
-    nlohmann::json doc = to_json(results);
-    doc["roofline"] = derive_roofline(results);
-    results = read_results(doc, a.results);
-  }
+  // document and gives the typed section (roofline_section.hpp), which replaces the file's.
+  if (a.rederive) results.roofline = derive_roofline(results);
   const std::optional<Spec> spec =
       a.spec.empty() ? std::nullopt : std::optional<Spec>(load_spec(find_data_file("specs", a.spec, "--spec")));
 

@@ -80,7 +80,7 @@ Measured measure_and_derive(const MachineFacts& machine, const RunConfig& config
                             std::vector<std::unique_ptr<Target>>& targets) {
   Measured m = measure(machine, config, targets);
   // The measurement derives nothing (issue 47): the CLI does, from the run's typed records.
-  m.doc["roofline"] = derive_roofline(read_records(m.doc, "the measured run", ReadMode::lenient, false));
+  m.doc["roofline"] = to_json(derive_roofline(read_records(m.doc, "the measured run", ReadMode::lenient, false)));
   return m;
 }
 

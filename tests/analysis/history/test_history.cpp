@@ -20,6 +20,7 @@
 #include "roofline/model/results_document.hpp"
 #include "support/temp_files.hpp"
 #include "support/two_processes.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -51,7 +52,7 @@ TEST_F(History, StoresTheKeyFiguresOfEveryThreadCount) {
     }
   }
   std::map<std::string, double> expected;
-  for (const KeyFigure& f : key_figures(doc)) expected[f.id] = f.value;
+  for (const KeyFigure& f : key_figures(testing::lenient(doc))) expected[f.id] = f.value;
   ASSERT_EQ(expected.size(), 8u);
   ASSERT_TRUE(expected.contains("memory/DRAM/triad/threads:1") && expected.contains("memory/DRAM/triad/threads:2"));
 

@@ -8,6 +8,7 @@
 #include "roofline/model/document_view.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "support/notes.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -88,7 +89,7 @@ TEST(ComputeCeilings, PureHelpers) {
 }
 
 TEST(ComputeCeilings, BestPerPrecisionAndThreadsWithTheoreticalPeak) {
-  const json out = derive_compute_ceilings(synthetic());
+  const json out = testing::derived_compute(synthetic());
   const json* fp32_1 = find_row(out["compute_ceilings"], "fp32", "avx512", 512, 1);
   ASSERT_NE(fp32_1, nullptr);
   EXPECT_DOUBLE_EQ((*fp32_1)["value"].get<double>(), 0.98 * 2 * 32 * 3.0e9);  // best repetition
@@ -119,7 +120,7 @@ TEST(ComputeCeilings, BestPerPrecisionAndThreadsWithTheoreticalPeak) {
 }
 
 TEST(ComputeCeilings, TableHasEveryRowIncludingUnsupportedAndFailed) {
-  const json out = derive_compute_ceilings(synthetic());
+  const json out = testing::derived_compute(synthetic());
   const json& table = out["compute_table"];
   const json* avx2 = find_row(table, "fp32", "avx2", 256, 1);
   ASSERT_NE(avx2, nullptr);
@@ -142,7 +143,7 @@ TEST(ComputeCeilings, TableHasEveryRowIncludingUnsupportedAndFailed) {
 }
 
 TEST(ComputeCeilings, MoreThanTenPercentAboveTheoreticalIsFlagged) {
-  const json out = derive_compute_ceilings(synthetic());
+  const json out = testing::derived_compute(synthetic());
   const json* int8 = find_row(out["compute_table"], "int8", "avx512", 512, 1);
   ASSERT_NE(int8, nullptr);
   EXPECT_TRUE((*int8)["exceeds_theoretical"].get<bool>());
@@ -155,7 +156,7 @@ TEST(ComputeCeilings, MoreThanTenPercentAboveTheoreticalIsFlagged) {
 TEST(ComputeCeilings, TableDisagreementIsNotedAndFlagsAboveTheKnownPeak) {
   // On Zen 4, 512-bit FMA is 1 per cycle: 2 measured pipes disagree with the table, and the value is
   // ~2x the table's theoretical peak, so it is flagged even though it matches the measured pipes.
-  const json out = derive_compute_ceilings(synthetic("zen4"));
+  const json out = testing::derived_compute(synthetic("zen4"));
   const json* fp32 = find_row(out["compute_table"], "fp32", "avx512", 512, 1);
   ASSERT_NE(fp32, nullptr);
   // The row is 98% of the peak of its 2 measured pipes, so only the table's 1 pipe can flag it (196% of
@@ -164,7 +165,7 @@ TEST(ComputeCeilings, TableDisagreementIsNotedAndFlagsAboveTheKnownPeak) {
   EXPECT_NEAR((*fp32)["percent"].get<double>(), 98.0, 1e-9);
   EXPECT_TRUE((*fp32)["exceeds_theoretical"].get<bool>());
   EXPECT_TRUE(testing::any_note_has(out["notes"], "measures 98% of the theoretical peak"));
-  const json agreeing = derive_compute_ceilings(synthetic("sapphire_rapids"));
+  const json agreeing = testing::derived_compute(synthetic("sapphire_rapids"));
   const json* spr = find_row(agreeing["compute_table"], "fp32", "avx512", 512, 1);
   ASSERT_NE(spr, nullptr);
   EXPECT_FALSE((*spr)["exceeds_theoretical"].get<bool>());
@@ -173,17 +174,17 @@ TEST(ComputeCeilings, TableDisagreementIsNotedAndFlagsAboveTheKnownPeak) {
 }
 
 TEST(ComputeCeilings, UnknownMicroarchitectureAndEmptyResults) {
-  const json out = derive_compute_ceilings(synthetic(""));
+  const json out = testing::derived_compute(synthetic(""));
   EXPECT_FALSE(out["compute_ceilings"].empty());
-  const json empty = derive_compute_ceilings(json{{"context", json::object()}, {"benchmarks", json::array()}});
+  const json empty = testing::derived_compute(json{{"context", json::object()}, {"benchmarks", json::array()}});
   EXPECT_TRUE(empty["compute_ceilings"].empty());
   EXPECT_TRUE(empty["compute_table"].empty());
-  const json nothing = derive_compute_ceilings(json::object());
+  const json nothing = testing::derived_compute(json::object());
   EXPECT_TRUE(nothing["compute_ceilings"].empty());
 }
 
 TEST(ComputeCeilings, FeedsTheRooflineSection) {
-  const json section = derive_roofline(synthetic());
+  const json section = testing::derived_section(synthetic());
   const json* roof = compute_roof(section, "fp32", 2);
   ASSERT_NE(roof, nullptr);
   EXPECT_EQ((*roof)["isa"], "avx512");
@@ -238,7 +239,7 @@ TEST(ComputeCeilings, EveryTargetGoesThroughOneDerivationItsPeakModelDecides) {
   EXPECT_FALSE(testing::any_note_has(device["notes"], "FMA = 2 FLOP"));
   EXPECT_FALSE(device.contains("matrix_engine"));
   // The section's device ceilings are that derivation's, and the CPU's are the x86 model's (measured pipes).
-  const json section = derive_roofline(doc);
+  const json section = testing::derived_section(doc);
   EXPECT_EQ(ceiling_of(section, "dev:0", "fp32", 0), d);
   EXPECT_DOUBLE_EQ(ceiling_of(section, "cpu", "fp32", 1)["theoretical"].get<double>(), 2 * 32 * 3.0e9);
   EXPECT_TRUE(testing::any_note_has(section["notes"], "FMA = 2 FLOP"));
@@ -247,19 +248,19 @@ TEST(ComputeCeilings, EveryTargetGoesThroughOneDerivationItsPeakModelDecides) {
 TEST(ComputeCeilings, TheFactsPeakModelNotTheIdChoosesTheTheoreticalPeak) {
   // The CPU listed with "units_clock" facts: 2 cores x its clock (the clock suite's at 1 thread, 3.0 GHz) x 64, not
   // its measured pipes; its median and clock source said as a device's are.
-  const json section = derive_roofline(two_targets("units_clock", "units_clock"));
+  const json section = testing::derived_section(two_targets("units_clock", "units_clock"));
   const json& cpu = ceiling_of(section, "cpu", "fp32", 1);
   EXPECT_DOUBLE_EQ(cpu["theoretical"].get<double>(), 2 * 3.0e9 * 64);
   EXPECT_EQ(cpu["clock_source"], "measured");
   EXPECT_FALSE(cpu.contains("ops_per_cycle_per_core"));
   EXPECT_FALSE(section.contains("matrix_engine"));
   // A device whose facts name "x86_pipes" gets the x86 model: its rows name no instruction, so no pipes, no peak.
-  const json x86_device = derive_roofline(two_targets("x86_pipes", "x86_pipes"));
+  const json x86_device = testing::derived_section(two_targets("x86_pipes", "x86_pipes"));
   const json& d = ceiling_of(x86_device, "dev:0", "fp32", 0);
   EXPECT_TRUE(d["theoretical"].is_null());
   EXPECT_TRUE(d.contains("ops_per_cycle_per_core"));
   // A model analysis does not know: no peak, said.
-  const json unknown = derive_roofline(two_targets("x86_pipes", "abacus"));
+  const json unknown = testing::derived_section(two_targets("x86_pipes", "abacus"));
   EXPECT_TRUE(ceiling_of(unknown, "dev:0", "fp32", 0)["theoretical"].is_null());
   EXPECT_TRUE(testing::any_note_has(unknown["notes"], "peak model 'abacus'"));
 }
@@ -302,7 +303,7 @@ TEST(ComputeCeilings, TheX86ModelReadsItsTargetsFacts) {
   EXPECT_FALSE(testing::any_note_has(spr["notes"], "zen4 table"));
   EXPECT_TRUE(testing::any_note_has(spr["matrix_engine"]["lines"], "although the CPU advertises AMX"));
   other.matrix_engine_advertised = false;
-  EXPECT_TRUE(testing::any_note_has(derive_compute_ceilings(view, other)["matrix_engine"]["lines"],
+  EXPECT_TRUE(testing::any_note_has(to_json(derive_compute_ceilings(view, other))["matrix_engine"]["lines"],
                                     "the CPU does not advertise AMX"));
 }
 

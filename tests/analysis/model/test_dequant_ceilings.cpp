@@ -10,6 +10,7 @@
 #include "roofline/model/document_view.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -52,7 +53,7 @@ TEST(DequantCeilings, BestRowPerFormatAndThreadsWithTheFmaPeakBeside) {
   const ResultsDocument typed_doc = read_records(doc, "test.json", ReadMode::lenient, false);
   const DocumentView view(typed_doc);
   const json section = {{"compute_ceilings", json::array({{{"precision", "fp32"}, {"engine", "vector"}, {"threads", 1}, {"value", 1.0e11}}})}};
-  const json d = derive_dequant_ceilings(view, view.targets().front(), section);
+  const json d = to_json(derive_dequant_ceilings(view, view.targets().front(), read_roofline_section(section, "test")));
   ASSERT_EQ(d["dequant_ceilings"].size(), 2u);
   const json& q8 = d["dequant_ceilings"][0];
   EXPECT_EQ(q8["format"], "q8_0");
@@ -88,10 +89,10 @@ TEST(DequantCeilings, BestRowPerFormatAndThreadsWithTheFmaPeakBeside) {
 
 TEST(DequantCeilings, KeyFiguresAndTheDerivedSection) {
   json doc = results_with_rows();
-  doc["roofline"] = derive_roofline(doc);
+  doc["roofline"] = testing::derived_section(doc);
   ASSERT_TRUE(doc["roofline"].contains("dequant_ceilings"));
   std::vector<std::string> ids;
-  for (const KeyFigure& f : key_figures(doc)) {
+  for (const KeyFigure& f : key_figures(testing::lenient(doc))) {
     if (f.group == "dequant") {
       ids.push_back(f.id);
       EXPECT_EQ(f.unit, "weights/s");
@@ -100,15 +101,15 @@ TEST(DequantCeilings, KeyFiguresAndTheDerivedSection) {
   EXPECT_EQ(ids, (std::vector<std::string>{"dequant/q8_0/threads:1", "dequant/q6_k/threads:2"}));
   json bad = doc;
   bad["roofline"]["dequant_ceilings"][0]["value"] = "fast";
-  EXPECT_THROW(key_figures(bad), InputError);
+  EXPECT_THROW(key_figures(testing::lenient(bad)), InputError);
 }
 
 TEST(DequantCeilings, AFileWithoutTheRowsKeepsItsSection) {
   const json doc = {{"context", json::object()}, {"benchmarks", json::array()}};
   const ResultsDocument typed_doc = read_records(doc, "test.json", ReadMode::lenient, false);
   const DocumentView view(typed_doc);
-  EXPECT_TRUE(derive_dequant_ceilings(view, view.targets().front(), json::object()).empty());
-  EXPECT_FALSE(derive_roofline(doc).contains("dequant_table"));
+  EXPECT_TRUE(to_json(derive_dequant_ceilings(view, view.targets().front(), RooflineSection{})).empty());
+  EXPECT_FALSE(testing::derived_section(doc).contains("dequant_table"));
 }
 
 }  // namespace

@@ -68,9 +68,9 @@ Levels levels_of(const json& results) {
       out[key].push_back({name, bytes("min_bytes"), bytes("max_bytes")});
     }
   };
-  add(derive_memory_ceilings(view, view.targets().front())["memory_levels"], true);
+  add(to_json(derive_memory_ceilings(view, view.targets().front()))["memory_levels"], true);
   for (const TargetView& t : view.targets()) {
-    if (t.id != kCpuTargetId && view.has_entries(t.id)) add(derive_target_roofline(view, t)["memory_levels"], false);
+    if (t.id != kCpuTargetId && view.has_entries(t.id)) add(to_json(derive_target_roofline(view, t))["memory_levels"], false);
   }
   return out;
 }

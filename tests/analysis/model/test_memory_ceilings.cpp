@@ -224,7 +224,7 @@ TEST(MemoryCeilings, DerivedFromAResultsDocument) {
   std::vector<CurvePoint> copy1 = {{16 * KiB, 300 * GB}, {512 * KiB, 120 * GB}, {8 * MiB, 50 * GB},
                                    {256 * MiB, 12 * GB}};
   const json doc = results_doc({{"read", 1, read1}, {"copy", 1, copy1}, {"read", 2, read2}}, kVmCaches);
-  const json out = derive_memory_ceilings(doc);
+  const json out = testing::derived_memory(doc);
 
   for (const char* level : {"L1", "L2", "L3", "DRAM"}) {
     ASSERT_NE(find_ceiling(out, level, "read", 1), nullptr) << level;
@@ -279,14 +279,14 @@ TEST(MemoryCeilings, BothByteCountsPerCeiling) {
   // copy with write-allocate moves 3 words where STREAM counts 2: x1.5 in every entry.
   const auto read1 = synthetic_curve(kFourLevels, 4 * KiB, 512 * MiB, 2);
   const json doc = results_doc({{"read", 1, read1}}, kVmCaches, 1.5);
-  const json out = derive_memory_ceilings(doc);
+  const json out = testing::derived_memory(doc);
   const json* dram = find_ceiling(out, "DRAM", "read", 1);
   ASSERT_NE(dram, nullptr);
   EXPECT_DOUBLE_EQ((*dram)["value_write_allocate"].get<double>(), 1.5 * (*dram)["value"].get<double>());
   EXPECT_DOUBLE_EQ((*dram)["median_write_allocate"].get<double>(), 1.5 * (*dram)["median"].get<double>());
   EXPECT_TRUE(any_note_has(out["notes"], "two byte counts"));
   // A file from before the counter (or a device's kernels): neither the fields nor the note about them.
-  const json old = derive_memory_ceilings(results_doc({{"read", 1, read1}}, kVmCaches));
+  const json old = testing::derived_memory(results_doc({{"read", 1, read1}}, kVmCaches));
   EXPECT_FALSE((*find_ceiling(old, "DRAM", "read", 1)).contains("value_write_allocate"));
   EXPECT_FALSE(any_note_has(old["notes"], "two byte counts"));
 }
@@ -295,7 +295,7 @@ TEST(MemoryCeilings, LevelsFromEveryKernelAndSaidWhenThreadCountsDiffer) {
   const auto read1 = synthetic_curve(kFourLevels, 4 * KiB, 512 * MiB, 2);
   const std::vector<Level> three = {{96 * KiB, 790 * GB}, {48 * MiB, 100 * GB}, {0, 24 * GB}};
   const auto read2 = synthetic_curve(three, 4 * KiB, 512 * MiB, 2);
-  const json out = derive_memory_ceilings(
+  const json out = testing::derived_memory(
       results_doc({{"read", 1, read1}, {"triad", 1, read1}, {"read", 2, read2}}, kVmCaches));
   bool both = false;
   for (const json& l : out["memory_levels"]) {
@@ -329,7 +329,7 @@ TEST(MemoryCeilings, StreamingStoreKernelsDoNotVoteOnLevels) {
     table.push_back({{"kernel", k}, {"non_temporal", std::string(k).ends_with("_nt")}});
   }
   doc["context"]["suites"]["bandwidth"]["kernels"] = table;
-  const json out = derive_memory_ceilings(doc);
+  const json out = testing::derived_memory(doc);
   std::vector<std::string> levels;
   for (const json& l : out["memory_levels"]) {
     levels.push_back(l["level"].get<std::string>());
@@ -343,7 +343,7 @@ TEST(MemoryCeilings, StreamingStoreKernelsDoNotVoteOnLevels) {
   EXPECT_TRUE(any_note_has(out["notes"], "2 threads: copy_nt, write_nt (streaming stores")) << out["notes"].dump(1);
   // A file without the table (older runs): every swept kernel votes, as before.
   doc["context"].erase("suites");
-  const json old = derive_memory_ceilings(doc);
+  const json old = testing::derived_memory(doc);
   EXPECT_EQ(old["memory_levels"][0]["detected_from"].size(), 4u);
 }
 
@@ -353,7 +353,7 @@ TEST(MemoryCeilings, ScatteredRepetitionsAreSaid) {
   for (json& e : doc["benchmarks"]) {
     if (e["run_type"] == "iteration") e["bytes_per_second"] = e["bytes_per_second"].get<double>() * (0.6 + 0.4 * (i++ % 3));
   }
-  const json out = derive_memory_ceilings(doc);
+  const json out = testing::derived_memory(doc);
   EXPECT_TRUE(any_note_has(out["notes"], "the machine was busy"));
   EXPECT_NE(find_ceiling(out, "DRAM", "read", 1), nullptr);  // and still a DRAM roof
 }
@@ -361,7 +361,7 @@ TEST(MemoryCeilings, ScatteredRepetitionsAreSaid) {
 TEST(MemoryCeilings, FewSizesFallBackToReportedLevels) {
   // `--sizes 16KiB,1MiB` at very different bandwidths: no plateau of two points.
   const json doc = results_doc({{"read", 1, {{16 * KiB, 400 * GB}, {1 * MiB, 150 * GB}}}}, kVmCaches);
-  const json out = derive_memory_ceilings(doc);
+  const json out = testing::derived_memory(doc);
   ASSERT_NE(find_ceiling(out, "L1", "read", 1), nullptr);
   ASSERT_NE(find_ceiling(out, "L2", "read", 1), nullptr);
   EXPECT_EQ((*find_ceiling(out, "L2", "read", 1))["source"], "reported");
@@ -378,12 +378,12 @@ TEST(MemoryCeilings, FewSizesFallBackToReportedLevels) {
   EXPECT_TRUE(any_note_has(out["notes"], "gave no plateaus"));
 
   // Nothing reported either: no ceilings, and a note that says why.
-  const json bare = derive_memory_ceilings(results_doc({{"read", 1, {{16 * KiB, 4e11}, {1 * MiB, 1.5e11}}}},
+  const json bare = testing::derived_memory(results_doc({{"read", 1, {{16 * KiB, 4e11}, {1 * MiB, 1.5e11}}}},
                                                        json::array()));
   EXPECT_TRUE(bare["memory_ceilings"].empty());
   EXPECT_FALSE(bare["notes"].empty());
   // No bandwidth entries at all: empty arrays.
-  const json none = derive_memory_ceilings(json{{"context", json::object()}, {"benchmarks", json::array()}});
+  const json none = testing::derived_memory(json{{"context", json::object()}, {"benchmarks", json::array()}});
   EXPECT_TRUE(none["memory_ceilings"].empty());
 }
 
@@ -414,7 +414,7 @@ TEST(MemoryCeilings, TheFirstLevelsFigureLeavesOutItsOverheadBoundSizes) {
   read2[1].value = 521 * GB;  // 8 KiB
   read2[2].value = 560 * GB;  // 16 KiB: the figure over every size would be this one
   const json doc = results_doc({{"read", 2, read2}}, kVmCaches);
-  const json out = derive_memory_ceilings(doc);
+  const json out = testing::derived_memory(doc);
   const json* l1 = find_ceiling(out, "L1", "read", 2);
   ASSERT_NE(l1, nullptr);
   EXPECT_EQ((*l1)["min_bytes"], 4096);  // the level's range and roof keep every size

@@ -9,6 +9,7 @@
 #include "roofline/model/placement.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "support/notes.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace {
@@ -72,7 +73,7 @@ const json& find(const json& placements, const std::string& backend, double batc
 }
 
 TEST(Placement, MemoryBoundBelowTheRidgeComputeBoundAbove) {
-  const json out = derive_placements(results(), section());
+  const json out = testing::derived_placements(results(), section());
   ASSERT_EQ(out["placements"].size(), 7u);
   for (const json& p : out["placements"]) {
     const double ai = p["ai"].get<double>();
@@ -89,7 +90,7 @@ TEST(Placement, MemoryBoundBelowTheRidgeComputeBoundAbove) {
 }
 
 TEST(Placement, EveryLevelsRoofIsEvaluated) {
-  const json out = derive_placements(results(), section());
+  const json out = testing::derived_placements(results(), section());
   const json& p = find(out["placements"], "eigen", 1);  // AI ~0.5: memory-bound against L2 (ridge 1) too
   ASSERT_EQ(p["roofs"].size(), 2u);
   const json& l2 = p["roofs"][0];
@@ -105,7 +106,7 @@ TEST(Placement, ValueIsTheMedianOfTheRepetitions) {
   json doc = {{"benchmarks", json::array()}};
   const double ai = ai_fp32(1);
   for (double v : {1e9, 3e9, 2e9}) doc["benchmarks"].push_back(entry("eigen", "fp32", 1, v, ai));
-  const json out = derive_placements(doc, section());
+  const json out = testing::derived_placements(doc, section());
   ASSERT_EQ(out["placements"].size(), 1u);
   EXPECT_DOUBLE_EQ(out["placements"][0]["value"].get<double>(), 2e9);
   EXPECT_DOUBLE_EQ(out["placements"][0]["value_max"].get<double>(), 3e9);
@@ -121,7 +122,7 @@ TEST(Placement, CrossoverBatchSolvesTheIntensityFormula) {
 }
 
 TEST(Placement, PredictedCrossoverBesideMeasuredKnee) {
-  const json out = derive_placements(results(), section());
+  const json out = testing::derived_placements(results(), section());
   ASSERT_EQ(out["crossovers"].size(), 1u);
   const json& c = out["crossovers"][0];
   EXPECT_DOUBLE_EQ(c["ridge_ai"].get<double>(), 10.0);
@@ -138,7 +139,7 @@ TEST(Placement, PredictedCrossoverBesideMeasuredKnee) {
 TEST(Placement, NoKneeWhenStillProportional) {
   json doc = {{"benchmarks", json::array()}};
   for (double n : {1.0, 2.0, 4.0}) doc["benchmarks"].push_back(entry("eigen", "fp32", n, kDram * ai_fp32(n), ai_fp32(n)));
-  const json out = derive_placements(doc, section());
+  const json out = testing::derived_placements(doc, section());
   EXPECT_TRUE(out["crossovers"][0]["knee_batch"].is_null());
   EXPECT_TRUE(out["crossovers"][0]["knee_first_batch"].is_null());
 }
@@ -147,7 +148,7 @@ TEST(Placement, BestBackendPerBatchAndPrecision) {
   json doc = results();
   doc["benchmarks"].push_back(entry("onednn", "fp32", 64, 0.95 * kPeak, ai_fp32(64)));
   doc["benchmarks"].push_back(entry("onednn", "fp32", 1, 0.5 * kDram * ai_fp32(1), ai_fp32(1)));
-  const json out = derive_placements(doc, section());
+  const json out = testing::derived_placements(doc, section());
   int seen = 0;
   for (const json& b : out["best_backends"]) {
     if (b["batch"] == 64) {
@@ -169,7 +170,7 @@ TEST(Placement, Int8AgainstItsOwnCeilingInOps) {
   json doc = {{"benchmarks", json::array()}};
   const double ai = 2 * kM * 512 * kK / (kM * kK * 1 + kK * 512 * 1 + kM * 512 * 4);
   doc["benchmarks"].push_back(entry("onednn", "int8", 512, 0.9 * 4 * kPeak, ai));
-  const json out = derive_placements(doc, section());
+  const json out = testing::derived_placements(doc, section());
   const json& p = out["placements"][0];
   EXPECT_EQ(p["unit"], "OP/s");
   EXPECT_EQ(p["bound"], "compute");
@@ -178,7 +179,7 @@ TEST(Placement, Int8AgainstItsOwnCeilingInOps) {
 }
 
 TEST(Placement, MissingComputeCeilingPlacesWhatItCanAndSaysSo) {
-  const json out = derive_placements(results(), section(false));
+  const json out = testing::derived_placements(results(), section(false));
   ASSERT_EQ(out["placements"].size(), 7u);
   const json& p = out["placements"][0];
   EXPECT_FALSE(p.contains("bound"));
@@ -190,13 +191,13 @@ TEST(Placement, MissingComputeCeilingPlacesWhatItCanAndSaysSo) {
 TEST(Placement, FailedMeasurementsAreNotPlacedButNoted) {
   json doc = results();
   doc["benchmarks"].push_back(entry("openblas", "fp32", 1, 1e9, ai_fp32(1), true));
-  const json out = derive_placements(doc, section());
+  const json out = testing::derived_placements(doc, section());
   for (const json& p : out["placements"]) EXPECT_NE(p["backend"], "openblas");
   EXPECT_NE(out["notes"].dump().find("1 GEMM measurement(s) failed"), std::string::npos);
 }
 
 TEST(Placement, NoGemmPointsGiveEmptyLists) {
-  const json out = derive_placements(json{{"benchmarks", json::array()}}, section());
+  const json out = testing::derived_placements(json{{"benchmarks", json::array()}}, section());
   EXPECT_TRUE(out["placements"].empty());
   EXPECT_TRUE(out["crossovers"].empty());
   EXPECT_TRUE(out["best_backends"].empty());
@@ -204,7 +205,7 @@ TEST(Placement, NoGemmPointsGiveEmptyLists) {
 
 TEST(Placement, DeriveRooflineCarriesThePlacements) {
   // End to end through derive_roofline: no ceilings measured, so placements carry value and AI only.
-  const json section = derive_roofline(results());
+  const json section = testing::derived_section(results());
   ASSERT_EQ(section["placements"].size(), 7u);
   EXPECT_TRUE(section.contains("crossovers"));
   EXPECT_TRUE(section.contains("best_backends"));
@@ -223,13 +224,13 @@ TEST(Placement, OperandsThatFitACacheAreSaidToLiveThere) {
   s["memory_levels"] = json::array({{{"level", "L2"}, {"threads", 2}, {"inferred_bytes", operands / 2}},
                                     {{"level", "L3"}, {"threads", 2}, {"inferred_bytes", operands * 2}},
                                     {{"level", "DRAM"}, {"threads", 2}, {"inferred_bytes", nullptr}}});
-  const json out = derive_placements(results(), s);
+  const json out = testing::derived_placements(results(), s);
   const json& p = find(out["placements"], "eigen", 1);
   EXPECT_DOUBLE_EQ(p["operand_bytes"].get<double>(), operands);
   EXPECT_EQ(p["resident_level"], "L3");
   EXPECT_TRUE(testing::any_note_has(out["notes"], "fit the L3 range"));
   // Without measured levels nothing is assumed to fit a cache.
-  EXPECT_EQ(find(derive_placements(results(), section())["placements"], "eigen", 1)["resident_level"], "DRAM");
+  EXPECT_EQ(find(testing::derived_placements(results(), section())["placements"], "eigen", 1)["resident_level"], "DRAM");
 }
 }  // namespace
 }  // namespace roofline

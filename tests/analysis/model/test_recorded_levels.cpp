@@ -36,7 +36,7 @@ class RecordedRun : public ::testing::TestWithParam<const char*> {};
 TEST_P(RecordedRun, EveryLevelAtEveryThreadCountInOrder) {
   const json results = load_gz(std::string(ROOFLINE_SOURCE_DIR) + "/" + GetParam());
   ASSERT_TRUE(results.is_object()) << GetParam();
-  const json derived = derive_memory_ceilings(results);
+  const json derived = testing::derived_memory(results);
   for (int threads : {1, 2}) {
     const double l1 = read_ceiling(derived, "L1", threads), l2 = read_ceiling(derived, "L2", threads);
     const double l3 = read_ceiling(derived, "L3", threads), dram = read_ceiling(derived, "DRAM", threads);
@@ -96,7 +96,7 @@ TEST(RecordedZen4Full, EveryLevelAgreesAndL3KeepsItsPlateau) {
   // kernels are flat across the caches, the L2-to-L3 step is 1.2x, and the curve falls from 10 to 45 MiB.
   const json results = load_gz(std::string(ROOFLINE_SOURCE_DIR) + "/tests/data/golden/zen4-2vcpu_full.json.gz");
   ASSERT_TRUE(results.is_object());
-  const json derived = derive_memory_ceilings(results);
+  const json derived = testing::derived_memory(results);
   for (const json& l : derived["memory_levels"]) {
     // At 2 threads the segmentation merges L2 with L3 (a 1.14x step; issue 36 stays open for it): 1 thread only.
     if (l["level"] != "DRAM" && l["threads"] == 1) {
@@ -119,7 +119,7 @@ TEST(RecordedRuns, TheTypedFigureOverACeilingsOwnSizesIsItsPlateauMedian) {
     SCOPED_TRACE(name);
     const ResultsDocument typed_doc = testing::typed(doc, name);
     const DocumentView view(typed_doc);
-    const json section = derive_roofline(doc);
+    const json section = testing::derived_section(doc);
     for (const json& c : section["memory_ceilings"]) {
       SCOPED_TRACE(c.dump());
       const TargetView* target = view.target(c["target"].get<std::string>());

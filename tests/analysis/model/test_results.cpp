@@ -9,6 +9,7 @@
 #include "roofline/model/results.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "support/input_errors.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
@@ -95,7 +96,7 @@ TEST(RooflineSection, RidgePointsFromCeilings) {
                   {"memory_ceilings", json::array({{{"level", "DRAM"}, {"kernel", "triad"}, {"threads", 2}, {"value", 80e9}},
                                                    {{"level", "DRAM"}, {"kernel", "read"}, {"threads", 2}, {"value", 50e9}},
                                                    {{"level", "L1"}, {"kernel", "triad"}, {"threads", 2}, {"value", 800e9}}})}};
-  const json ridges = derive_ridge_points(section);
+  const json ridges = testing::derived_ridge_points(section);
   ASSERT_EQ(ridges.size(), 2u);  // one precision (best ISA only) x two levels
   for (const json& r : ridges) {
     if (r["level"] == "DRAM") {
@@ -112,7 +113,7 @@ TEST(RooflineSection, RidgePointsFromCeilings) {
 }
 
 TEST(RooflineSection, DeriveOnEmptyRunHasTheFixedShape) {
-  const json section = derive_roofline(json::parse(R"({"context": {}, "benchmarks": []})"));
+  const json section = testing::derived_section(json::parse(R"({"context": {}, "benchmarks": []})"));
   EXPECT_EQ(section["schema_version"], 1);
   for (const char* key : {"compute_ceilings", "memory_ceilings", "ridge_points", "placements"}) {
     EXPECT_TRUE(section[key].is_array()) << key;

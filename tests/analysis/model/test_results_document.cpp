@@ -14,6 +14,7 @@
 #include "roofline/common/errors.hpp"
 #include "support/gzip_json.hpp"
 #include "support/input_errors.hpp"
+#include "support/typed_results.hpp"
 
 namespace roofline {
 namespace fs = std::filesystem;
@@ -91,7 +92,7 @@ TEST(ResultsDocument, RecordedDeviceRunsReDerivedReadStrict) {
     const auto device = [](const json& t) { return t.value("target", "") != "cpu"; };
     if (std::none_of(targets.begin(), targets.end(), device)) continue;
     ++devices;
-    doc["roofline"] = derive_roofline(doc);
+    doc["roofline"] = testing::derived_section(doc);
     EXPECT_NO_THROW((void)read_results(doc, f.string(), ReadMode::strict));
   }
   EXPECT_GE(devices, 2u);

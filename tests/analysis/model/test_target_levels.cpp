@@ -49,7 +49,7 @@ TEST(Targets, EveryTargetsLevelsComeFromItsOwnFactsThroughOneDerivation) {
   // The device's part of the section is derive_memory_ceilings' for it, stamped with its id; its rows name no
   // thread count, and every kernel keeps the width it ran in.
   const json part = derive_memory_ceilings(view, *device);
-  const json section = derive_roofline(doc);
+  const json section = testing::derived_section(doc);
   std::size_t rows = 0;
   for (const json& r : section["memory_ceilings"]) {
     if (r.value("target", "") != "test:0") continue;

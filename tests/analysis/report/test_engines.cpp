@@ -50,7 +50,7 @@ json engines_results() {
 }
 
 TEST(Engines, CeilingsPerPrecisionAndEngineWithTheTileTheoretical) {
-  const json out = derive_compute_ceilings(engines_results());
+  const json out = testing::derived_compute(engines_results());
   ASSERT_EQ(out["compute_ceilings"].size(), 2u);
   json section = {{"compute_ceilings", out["compute_ceilings"]}};
   const json* vec = compute_roof(section, "bf16", 1, "vector");
@@ -77,10 +77,10 @@ TEST(Engines, CeilingsPerPrecisionAndEngineWithTheTileTheoretical) {
 TEST(Engines, OlderRowsAreVectorAndAnUnknownEngineIsRefused) {
   json r = engines_results();
   r["benchmarks"][0]["labels"].erase("engine");  // an AVX-512 row from before engines
-  const json out = derive_compute_ceilings(r);
+  const json out = testing::derived_compute(r);
   for (const json& c : out["compute_ceilings"]) EXPECT_EQ(c["engine"], c["isa"] == "amx" ? "matrix" : "vector");
   r["benchmarks"][1]["labels"]["engine"] = "systolic";
-  EXPECT_THROW(derive_compute_ceilings(r), InputError);
+  EXPECT_THROW(testing::derived_compute(r), InputError);
   EXPECT_THROW(compute_roof(json{{"compute_ceilings", {{{"precision", "bf16"}, {"threads", 1}, {"engine", 7}}}}}, "bf16", 1, "vector"),
                InputError);
 }
@@ -89,13 +89,13 @@ TEST(Engines, NoMatrixRoofsSaysWhy) {
   json r = engines_results();
   r["benchmarks"].erase(1);
   r["context"]["machine"]["amx"] = {{"status", "permission refused"}, {"source", "arch_prctl(ARCH_REQ_XCOMP_PERM)"}};
-  const json m = derive_compute_ceilings(r)["matrix_engine"];
+  const json m = testing::derived_compute(r)["matrix_engine"];
   EXPECT_FALSE(m["roofs"].get<bool>());
   EXPECT_NE(m["lines"][0].get<std::string>().find("no matrix-unit roofs because AMX is permission refused"),
             std::string::npos) << m.dump();
   r["context"]["machine"]["amx"]["status"] = "usable";
   r["context"]["max_isa"] = "avx512";
-  EXPECT_NE(derive_compute_ceilings(r)["matrix_engine"]["lines"][0].get<std::string>().find("--max-isa avx512"),
+  EXPECT_NE(testing::derived_compute(r)["matrix_engine"]["lines"][0].get<std::string>().find("--max-isa avx512"),
             std::string::npos);
 }
 
@@ -116,7 +116,7 @@ json section_with(bool matrix) {
 
 TEST(Engines, PlacedAgainstTheEngineThatRan) {
   json doc = {{"context", json::object()}, {"benchmarks", {gemm_entry("brg:avx512_core_amx_bf16", 900e9, 234)}}};
-  const json with = derive_placements(doc, section_with(true));
+  const json with = testing::derived_placements(doc, section_with(true));
   const json& p = with["placements"][0];
   EXPECT_EQ(p["engine"], "matrix");
   EXPECT_EQ(p["roof"], (json{{"engine", "matrix"}, {"level", "DRAM"}}));
@@ -125,12 +125,12 @@ TEST(Engines, PlacedAgainstTheEngineThatRan) {
   EXPECT_TRUE(with["roof_violations"].empty());
   // The same point on oneDNN's AVX-512 kernel is a vector point.
   doc["benchmarks"][0] = gemm_entry("brg:avx512_core_bf16", 90e9, 234);
-  EXPECT_EQ(derive_placements(doc, section_with(true))["placements"][0]["roof"]["engine"], "vector");
+  EXPECT_EQ(testing::derived_placements(doc, section_with(true))["placements"][0]["roof"]["engine"], "vector");
 }
 
 TEST(Engines, AMatrixPointWithoutAMatrixRoofBeatsTheVectorRoofLoudly) {
   const json doc = {{"context", json::object()}, {"benchmarks", {gemm_entry("brg:avx512_core_amx_bf16", 900e9, 234)}}};
-  const json out = derive_placements(doc, section_with(false));
+  const json out = testing::derived_placements(doc, section_with(false));
   const json& p = out["placements"][0];
   EXPECT_EQ(p["roof"]["engine"], "vector");
   EXPECT_EQ(p["roof"]["engine_missing"], "matrix");
@@ -144,9 +144,9 @@ TEST(Engines, AMatrixPointWithoutAMatrixRoofBeatsTheVectorRoofLoudly) {
 
 TEST(Engines, TheInvariantAllowsTenPercent) {
   json doc = {{"context", json::object()}, {"benchmarks", {gemm_entry("brg:avx512_core_bf16", 109e9, 234)}}};
-  EXPECT_TRUE(derive_placements(doc, section_with(false))["roof_violations"].empty());
+  EXPECT_TRUE(testing::derived_placements(doc, section_with(false))["roof_violations"].empty());
   doc["benchmarks"][0] = gemm_entry("brg:avx512_core_bf16", 111e9, 234);
-  const json out = derive_placements(doc, section_with(false));
+  const json out = testing::derived_placements(doc, section_with(false));
   ASSERT_EQ(out["roof_violations"].size(), 1u);
   EXPECT_NE(out["roof_violations"][0]["note"].get<std::string>().find("a ceiling is missing or a count is wrong"),
             std::string::npos);
@@ -196,7 +196,7 @@ const json& recorded_emr() {
 TEST(RecordedAmxRun, AmxPointsBeatTheirVectorRoofAndSayWhy) {
   json doc = recorded_emr();
   if (doc.is_null()) GTEST_SKIP() << "no gzip";
-  doc["roofline"] = derive_roofline(doc);
+  doc["roofline"] = testing::derived_section(doc);
   const json& r = doc["roofline"];
   EXPECT_FALSE(r["matrix_engine"]["roofs"].get<bool>());
   EXPECT_NE(r["matrix_engine"]["lines"][0].get<std::string>().find(
@@ -240,7 +240,7 @@ TEST(RecordedAmxRun, WithMatrixCeilingsTheAmxPointsLandUnderThem) {
     doc["benchmarks"].push_back(compute_entry("bf16", "amx", "tile", t, 16384, t == 1 ? 2.3e12 : 3.6e12, 2.9e9, 1024));
     doc["benchmarks"].push_back(compute_entry("int8", "amx", "tile", t, 32768, t == 1 ? 4.5e12 : 7.6e12, 2.9e9, 2048));
   }
-  doc["roofline"] = derive_roofline(doc);
+  doc["roofline"] = testing::derived_section(doc);
   const json& r = doc["roofline"];
   EXPECT_TRUE(r["matrix_engine"]["roofs"].get<bool>());
   EXPECT_TRUE(r["roof_violations"].empty()) << r["roof_violations"].dump();

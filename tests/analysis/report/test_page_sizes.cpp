@@ -84,7 +84,7 @@ std::string notes_with(const json& out, const std::string& word) {
 }
 
 TEST(PageSizes, GrantedHugePagesAndTheFourKibCeilingBeside) {
-  const json out = derive_memory_ceilings(sitting(1.0));
+  const json out = testing::derived_memory(sitting(1.0));
   const json* huge = row(out["memory_ceilings"], "DRAM", "read", 1);
   ASSERT_NE(huge, nullptr);
   EXPECT_EQ((*huge)["pages"], "2M");
@@ -109,7 +109,7 @@ TEST(PageSizes, GrantedHugePagesAndTheFourKibCeilingBeside) {
 }
 
 TEST(PageSizes, NotGrantedIsANoteWithTheThpMode) {
-  const json out = derive_memory_ceilings(sitting(0.0, 0.0, "never"));
+  const json out = testing::derived_memory(sitting(0.0, 0.0, "never"));
   EXPECT_DOUBLE_EQ((*row(out["memory_ceilings"], "DRAM", "read", 1))["huge_page_fraction"].get<double>(), 0.0);
   const std::string note = notes_with(out, "asked for 2 MiB pages");
   EXPECT_NE(note.find("1 thread: the DRAM arrays asked for 2 MiB pages were not granted: 0%"), std::string::npos) << note;
@@ -118,23 +118,23 @@ TEST(PageSizes, NotGrantedIsANoteWithTheThpMode) {
 }
 
 TEST(PageSizes, PartlyGrantedIsANote) {
-  const json out = derive_memory_ceilings(sitting(0.5));
+  const json out = testing::derived_memory(sitting(0.5));
   const std::string note = notes_with(out, "asked for 2 MiB pages");
   EXPECT_NE(note.find("were partly granted: 50%"), std::string::npos) << note;
   EXPECT_NE(note.find("partly on 4 KiB pages"), std::string::npos) << note;
   // All but the mapping's last pages is granted: no note.
-  EXPECT_EQ(notes_with(derive_memory_ceilings(sitting(0.97)), "asked for 2 MiB pages"), "");
+  EXPECT_EQ(notes_with(testing::derived_memory(sitting(0.97)), "asked for 2 MiB pages"), "");
 }
 
 TEST(PageSizes, SmallPagesGivenHugePagesAnywayIsANote) {
-  const json out = derive_memory_ceilings(sitting(1.0, 0.3));
+  const json out = testing::derived_memory(sitting(1.0, 0.3));
   EXPECT_NE(notes_with(out, "4 KiB-page arrays (MADV_NOHUGEPAGE) were 30% on huge pages anyway"), "");
 }
 
 TEST(PageSizes, NoDramLevelMeansNoFourKibCeiling) {
   json doc = sitting(1.0);
   add_point(doc, true, "read", 2, 37.3e9, 0.0);  // 4 KiB pages at 2 threads, but no main sweep there
-  const json out = derive_memory_ceilings(doc);
+  const json out = testing::derived_memory(doc);
   EXPECT_EQ(row(out["page_size_ceilings"], "DRAM", "read", 2), nullptr);
   EXPECT_NE(notes_with(out, "2 threads: read and triad ran on 4 KiB pages, but the main sweep found no DRAM"), "");
 }
@@ -144,7 +144,7 @@ TEST(PageSizes, SmallPagesBelowTheDramRangeAreANote) {
   for (json& e : doc["benchmarks"]) {
     if (e["labels"]["suite"] == "bandwidth_pages") e["working_set_bytes"] = kGiB / 8;  // 128 MiB: below 1 GiB
   }
-  const json out = derive_memory_ceilings(doc);
+  const json out = testing::derived_memory(doc);
   EXPECT_TRUE(out["page_size_ceilings"].empty());
   EXPECT_NE(notes_with(out, "1 thread: read and triad ran on 4 KiB pages below the DRAM range of the main sweep (from 1 GiB)"), "")
       << out["notes"].dump();
@@ -152,12 +152,12 @@ TEST(PageSizes, SmallPagesBelowTheDramRangeAreANote) {
 
 // The roof is the better of the two, and says which; ridge points and placements carry its pages.
 TEST(PageSizes, RoofIsTheBetterOfTheTwoAndSaysWhich) {
-  json section = derive_memory_ceilings(sitting(1.0));
+  json section = testing::derived_memory(sitting(1.0));
   const json* roof = memory_roof(section, "DRAM", 1);
   ASSERT_NE(roof, nullptr);
   EXPECT_EQ((*roof)["pages"], "2M");
   section["compute_ceilings"] = json::array({{{"precision", "fp64"}, {"threads", 1}, {"value", 1e11}}});
-  json ridges = derive_ridge_points(section);
+  json ridges = testing::derived_ridge_points(section);
   ASSERT_FALSE(ridges.empty());
   EXPECT_EQ(ridges.back()["level"], "DRAM");
   EXPECT_EQ(ridges.back()["pages"], "2M");
@@ -166,13 +166,13 @@ TEST(PageSizes, RoofIsTheBetterOfTheTwoAndSaysWhich) {
   json doc = empty_doc();
   add_point(doc, false, "read", 1, 22.0e9, 0.0);
   add_point(doc, true, "read", 1, 22.9e9, 0.0);
-  section = derive_memory_ceilings(doc);
+  section = testing::derived_memory(doc);
   roof = memory_roof(section, "DRAM", 1);
   ASSERT_NE(roof, nullptr);
   EXPECT_EQ((*roof)["pages"], "4K");
   EXPECT_DOUBLE_EQ((*roof)["value"].get<double>(), 22.9e9 * 1.01);
   section["compute_ceilings"] = json::array({{{"precision", "fp64"}, {"threads", 1}, {"value", 1e11}}});
-  ridges = derive_ridge_points(section);
+  ridges = testing::derived_ridge_points(section);
   EXPECT_EQ(ridges.back()["pages"], "4K");
 }
 
@@ -181,8 +181,8 @@ TEST(PageSizes, MainRowsUnchangedApartFromAddedFields) {
   json old_style = empty_doc();
   add_point(old_style, false, "read", 1, 31.4e9, std::nullopt);
   add_point(old_style, false, "triad", 1, 30.0e9, std::nullopt);
-  const json before = derive_memory_ceilings(old_style);
-  const json after = derive_memory_ceilings(sitting(1.0));
+  const json before = testing::derived_memory(old_style);
+  const json after = testing::derived_memory(sitting(1.0));
   ASSERT_EQ(before["memory_ceilings"].size(), after["memory_ceilings"].size());
   for (std::size_t i = 0; i < before["memory_ceilings"].size(); ++i) {
     json a = after["memory_ceilings"][i];
@@ -204,7 +204,7 @@ TEST(PageSizes, MainRowsUnchangedApartFromAddedFields) {
 
 TEST(PageSizes, MemoryTableShowsBothAndTheRoof) {
   json doc = sitting(1.0);
-  doc["roofline"] = derive_memory_ceilings(doc);
+  doc["roofline"] = testing::derived_memory(doc);
   const ReportTable t = memory_table(testing::typed_fragment(doc));
   const auto col = [&](const char* name) {
     return static_cast<std::size_t>(std::find(t.columns.begin(), t.columns.end(), name) - t.columns.begin());

@@ -21,7 +21,7 @@ const std::string kFile = std::string(ROOFLINE_TEST_DATA_DIR) + "/targets/two_ta
 
 std::vector<ReportTable> tables() {
   json doc = load_json_file(kFile);
-  doc["roofline"] = derive_roofline(doc);
+  doc["roofline"] = testing::derived_section(doc);
   return report_tables(typed(doc));
 }
 
@@ -98,7 +98,7 @@ TEST(ReportTargets, ADevicesMemoryTablesHaveTheColumnsItsRowsHaveAndNameItsMainM
 
 TEST(ReportTargets, ADevicesChartsAreDrawnByTheCpusChartCodeOnItsOwnLevels) {
   json doc = load_json_file(kFile);
-  doc["roofline"] = derive_roofline(doc);
+  doc["roofline"] = testing::derived_section(doc);
   const std::string html = render_html_report(typed(doc));
   const std::size_t section = html.find("<section id=\"roofline-test:0\">");
   ASSERT_NE(section, std::string::npos);

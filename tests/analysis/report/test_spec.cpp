@@ -135,7 +135,7 @@ TEST(Advertised, AcceleratorSpecIsNotComparableWithACpuRun) {
 // the file's CPU is not compared with it.
 TEST(Advertised, AnAcceleratorSpecIsComparedWithTheTargetItNames) {
   nlohmann::json doc = load_json_file((kData / "targets" / "two_targets.json").string());
-  doc["roofline"] = derive_roofline(doc);
+  doc["roofline"] = testing::derived_section(doc);
   const ResultsDocument results = testing::typed(doc);
   const AdvertisedComparison cmp = compare_to_spec(results, load_spec(kData / "spec_test_accelerator.json"));
   EXPECT_TRUE(cmp.comparable);
@@ -174,7 +174,7 @@ TEST(Advertised, AShippedDatasheetNamesTheDeviceAsTheCudaRuntimeDoes) {
       if (t["target"] == "test:0") t["name"] = name;
     }
     nlohmann::json derived = doc;
-    derived["roofline"] = derive_roofline(derived);
+    derived["roofline"] = testing::derived_section(derived);
     const AdvertisedComparison cmp = compare_to_spec(testing::typed(derived), load_spec(h100));
     EXPECT_EQ(cmp.comparable, comparable) << name;
     if (comparable) {

@@ -259,6 +259,12 @@ nlohmann::json to_json(const BenchmarkEntry& entry);
 nlohmann::json to_json(const EntryLabels& labels);
 nlohmann::json to_json(const ResultsContext& context);
 nlohmann::json to_json(const RooflineSection& roofline);
+// nlohmann's ADL hook of the section: `doc["roofline"] = derive_roofline(results);` writes it by the one writer.
+void to_json(nlohmann::json& j, const RooflineSection& roofline);
+
+// The typed read of a roofline section alone, as the lenient reader reads a file's (what it cannot type kept in
+// `extra`): the derivations' parts (analysis/model), whose rows are still built as JSON, read typed where they return.
+RooflineSection read_roofline_section(const nlohmann::json& section, const std::string& file);
 
 // The builders of an entry (issue 61, step 2: the harness's reporter builds each entry typed from Google Benchmark's
 // Run, with no JSON text between). Each puts `key` in its typed member where the entry has one of that kind, else in

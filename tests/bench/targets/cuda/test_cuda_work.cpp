@@ -15,6 +15,7 @@
 #include "roofline/cuda/plan.hpp"
 #include "roofline/kernels/cuda/check.hpp"
 #include "roofline/kernels/cuda/gemm_cublaslt.hpp"
+#include "support/typed_results.hpp"
 
 #include <fstream>
 
@@ -100,11 +101,11 @@ TEST(CudaClock, TheTheoreticalPeakIsTakenAtTheMeasuredSmClock) {
     }
     return json();
   };
-  const json measured = bf16_matrix(derive_roofline(with_clock));
+  const json measured = bf16_matrix(testing::derived_section(with_clock));
   ASSERT_TRUE(measured.is_object());
   EXPECT_NEAR(measured["theoretical"].get<double>(), 132 * 4096 * 1.83e9, 1e6);  // 989.4 TFLOP/s
   EXPECT_EQ(measured["clock_source"], "measured");
-  const json reported = bf16_matrix(derive_roofline(doc));
+  const json reported = bf16_matrix(testing::derived_section(doc));
   EXPECT_NEAR(reported["theoretical"].get<double>(), 132 * 4096 * 1.98e9, 1e6);  // 1070.5: the reported maximum
   EXPECT_EQ(reported["clock_source"], "reported");
 }

@@ -54,10 +54,9 @@
 namespace roofline {
 
 // Returns {"compute_ceilings", "compute_table", "theoretical_peaks", "matrix_engine", "notes"} (see above) of
-// `target`, one of view.targets(), from the typed document (issue 61, step 3). The json overload (hand-made documents
-// of the tests, until they are typed) reads it as the lenient typed reader does and derives its first target's.
-nlohmann::json derive_compute_ceilings(const DocumentView& view, const TargetView& target);
-nlohmann::json derive_compute_ceilings(const nlohmann::json& results);
+// `target`, one of view.targets(), from the typed document, as the typed part of the section (issue 61; the tables
+// not typed yet, compute_table, theoretical_peaks and matrix_engine, in its `extra`).
+RooflineSection derive_compute_ceilings(const DocumentView& view, const TargetView& target);
 
 // The plausible pipe count nearest (by ratio) to a measured instructions-per-cycle figure: one of
 // 1, 2, 3, 4 or 1/2, 1/4 (one instruction every 2 or 4 cycles); 0 for a non-positive input.

@@ -23,17 +23,13 @@ namespace roofline {
 // The counting convention of the dequant-dot rows, for the section's conventions.
 std::string dequant_counting_convention();
 
-// {"dequant_table": [...], "dequant_ceilings": [...], "notes": [...]} of one target's typed entries (its
-// target_document; the CPU's today, the only target with dequant-dot kernels); `section` is that target's
-// roofline section so far (its compute_ceilings give the fp32 FMA peak beside each row). An empty object when
+// {"dequant_table": [...], "dequant_ceilings": [...], "dequant_placements": [...], "notes": [...]} of one target's
+// typed entries (its target_document; the CPU's today, the only target with dequant-dot kernels), as the typed part of
+// the section (issue 61; its tables, not typed yet, in `extra`); `section` is that target's typed section so far (its
+// compute_ceilings give the fp32 FMA peak beside each row, its main memory's roof the placements'). An empty part when
 // the target has no dequant_dot entries (files from before issue 38), so their sections stay as they were.
-nlohmann::json derive_dequant_ceilings(const DocumentView& view, const TargetView& target, const nlohmann::json& section);
-
-// roofline.dequant_placements (dequant_placements.cpp): the target's dequant_gemv entries (a format's best kernel
-// over weights sized for main memory at batch 1..16) with `attainable` = min(main memory's roof x ai, the format's
-// dequant-dot roof as FLOP/s), `bound` "memory" or "dequant" and `efficiency`; `ceilings` holds dequant_ceilings.
-nlohmann::json derive_dequant_placements(const DocumentView& view, const TargetView& target, const nlohmann::json& section,
-                                         const nlohmann::json& ceilings);
+RooflineSection derive_dequant_ceilings(const DocumentView& view, const TargetView& target,
+                                        const RooflineSection& section);
 
 // The key figures of roofline.dequant_ceilings (appended to `out`); throws InputError on a mistyped entry.
 void add_dequant_key_figures(const nlohmann::json& roofline, std::vector<KeyFigure>& out);

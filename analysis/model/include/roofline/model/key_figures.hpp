@@ -95,9 +95,7 @@ std::vector<std::pair<std::string, double>> canary_points(const ResultsDocument&
 // transfer/<direction>/<memory> and latency/launch where it measured them.
 // What compare, the gate, history, fleet and paired runs call: the typed document (issue 61, step 3), its targets and
 // each target's part through the typed view (document_view.hpp), the llm entries typed; each target's roofline
-// section read as its one writer writes it, until the section's derived tables are typed. The json overload (the
-// tests' hand-made documents, until they are typed) reads the document as the lenient typed reader does.
+// section read as its one writer writes it, until the section's derived tables are typed.
 std::vector<KeyFigure> key_figures(const ResultsDocument& results);
-std::vector<KeyFigure> key_figures(const nlohmann::json& results);
 
 }  // namespace roofline

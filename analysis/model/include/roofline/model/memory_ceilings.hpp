@@ -37,10 +37,8 @@ namespace roofline {
 // entries (view.target_document), its reported levels (target_reported_levels) and its level names (level_names).
 // Rows carry `threads` where the entries name a thread count (a device runs each kernel on the whole device) and
 // `width`/`pattern` (`reference_width` on levels) where a kernel ran in several variants (collect_points). It reads the
-// typed document (issue 61, step 3). The json overload (hand-made documents of the tests, until they are typed)
-// reads it as the lenient typed reader does and derives the host CPU's (the first target's).
-nlohmann::json derive_memory_ceilings(const DocumentView& view, const TargetView& target);
-nlohmann::json derive_memory_ceilings(const nlohmann::json& results);
+// typed document and gives the typed part of the section (issue 61; memory_levels, not typed yet, in its `extra`).
+RooflineSection derive_memory_ceilings(const DocumentView& view, const TargetView& target);
 
 // The names a target's levels take: a target whose facts give a cache topology (the CPU) names them L1..L3 and its
 // main memory (DRAM), as it reports them; any other takes its facts' level names, innermost first, the last its main

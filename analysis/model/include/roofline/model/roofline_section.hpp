@@ -3,6 +3,7 @@
 // results document, so a section can be re-derived from any results file long after the run.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,18 +15,17 @@
 namespace roofline {
 
 // The whole section (schema in results/README.md): every target's with entries by the one per-target derivation
-// (target_roofline.hpp), the host CPU's first; every entry carries `target`. It reads the typed document (issue 61,
-// step 3). The json overload (hand-made documents of the tests, until they are typed) reads it as the lenient typed
-// reader does.
-nlohmann::json derive_roofline(const ResultsDocument& results);
-nlohmann::json derive_roofline(const nlohmann::json& results);
+// (target_roofline.hpp), the host CPU's first; every entry carries `target`. It reads the typed document and gives
+// the typed section (issue 61): the records' writer (to_json) writes it where a file is written.
+RooflineSection derive_roofline(const ResultsDocument& results);
 
 // The levels the section's memory ceilings name: the CPU's (L1..DRAM) in that order, then any other target's
 // names in the order its ceilings list them (innermost first).
 std::vector<std::string> memory_level_names(const nlohmann::json& roofline_section);
 
-// Ridge point per (precision, engine, threads) x memory level: peak / that level's roof bandwidth.
-nlohmann::json derive_ridge_points(const nlohmann::json& roofline_section);
+// Ridge point per (precision, engine, threads) x memory level: peak / that level's roof bandwidth, from the typed
+// section derived so far (its compute and memory ceilings).
+std::vector<RidgePointRecord> derive_ridge_points(const RooflineSection& section);
 
 // The counting conventions, stated in every results file and report.
 nlohmann::json counting_conventions();
@@ -40,11 +40,34 @@ const nlohmann::json* memory_roof(const nlohmann::json& roofline_section, const 
 const nlohmann::json* compute_roof(const nlohmann::json& roofline_section, const std::string& precision,
                                    int threads, const std::string& engine = "");
 
+// The same roofs of the typed section (issue 61), by the same rules: what the derivations after the memory and compute
+// ceilings (ridge points, placements, dequant) and the report read. A level's memory roof is its roof kernel's
+// ceiling, or that kernel's ceiling on another page size where that one measured more (at DRAM, 4 KiB pages), else
+// the best ceiling of the level: one of the two pointers, or neither.
+struct MemoryRoof {
+  const MemoryCeilingRecord* ceiling = nullptr;
+  const PageSizeCeilingRecord* pages = nullptr;
+  [[nodiscard]] bool found() const { return ceiling != nullptr || pages != nullptr; }
+  [[nodiscard]] double value() const;
+  [[nodiscard]] double min_bytes() const;
+  [[nodiscard]] double max_bytes() const;
+  [[nodiscard]] std::string kernel() const;
+  [[nodiscard]] std::optional<std::string> page_size() const;  // its `pages`, where it names them
+};
+MemoryRoof memory_roof(const RooflineSection& section, const std::string& level, int threads);
+const ComputeCeilingRecord* compute_roof(const RooflineSection& section, const std::string& precision, int threads,
+                                         const std::string& engine = "");
+// The levels of the memory ceilings: L1, L2, L3, DRAM first (those present), then any other in file order.
+std::vector<std::string> memory_level_names(const RooflineSection& section);
+// A typed ceiling's engine, "vector" when it names none; throws InputError naming `where` for anything else.
+std::string engine_field(const ComputeCeilingRecord& ceiling, const std::string& where);
+
 // A ceiling's or roof's engine: its "engine" field, "vector" when absent; throws InputError naming `where`
 // for anything but "vector" or "matrix".
 std::string engine_field(const nlohmann::json& entry, const std::string& where);
 
 // Appends a note (a sentence for people) to the section's notes, once.
 void add_note(nlohmann::json& roofline_section, const std::string& note);
+void add_note(RooflineSection& section, const std::string& note);
 
 }  // namespace roofline

@@ -28,6 +28,6 @@ namespace roofline {
 //  parts above give} of `target` (the first six empty when the file has no entries of it), from the typed document
 //  (issue 61, step 3). derive_roofline (roofline_section.hpp) appends every target's. Its key figures are
 //  key_figures.hpp's, every target's alike.
-nlohmann::json derive_target_roofline(const DocumentView& view, const TargetView& target);
+RooflineSection derive_target_roofline(const DocumentView& view, const TargetView& target);
 
 }  // namespace roofline
