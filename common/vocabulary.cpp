@@ -11,8 +11,9 @@ constexpr NameTable<Precision, 8> kPrecisionNames{{{Precision::fp64, "fp64"}, {P
                                                    {Precision::bf16, "bf16"}, {Precision::fp16, "fp16"},
                                                    {Precision::int8, "int8"}, {Precision::tf32, "tf32"},
                                                    {Precision::fp8, "fp8"}, {Precision::int32, "int32"}}};
-constexpr NameTable<Isa, 6> kIsaNames{{{Isa::scalar, "scalar"}, {Isa::sse, "sse"}, {Isa::avx2, "avx2"},
-                                        {Isa::avx_vnni, "avx_vnni"}, {Isa::avx512, "avx512"}, {Isa::amx, "amx"}}};
+constexpr NameTable<Isa, 8> kIsaNames{{{Isa::scalar, "scalar"}, {Isa::sse, "sse"}, {Isa::avx2, "avx2"},
+                                        {Isa::avx_vnni, "avx_vnni"}, {Isa::avx512, "avx512"}, {Isa::amx, "amx"},
+                                        {Isa::neon, "neon"}, {Isa::sve, "sve"}}};
 constexpr std::array<Precision, 8> kPrecisions{Precision::fp64, Precision::fp32, Precision::tf32, Precision::bf16,
                                                Precision::fp16, Precision::fp8,  Precision::int32, Precision::int8};
 constexpr NameTable<Level, 4> kLevelNames{{{Level::L1, "L1"}, {Level::L2, "L2"}, {Level::L3, "L3"}, {Level::DRAM, "DRAM"}}};
@@ -58,10 +59,12 @@ std::optional<Engine> parse_engine(std::string_view name) { return value_of(kEng
 int isa_rank(Isa isa) {
   switch (isa) {
     case Isa::scalar: return 0;
-    case Isa::sse: return 1;
+    case Isa::sse:
+    case Isa::neon: return 1;
     case Isa::avx2:
     case Isa::avx_vnni: return 2;
-    case Isa::avx512: return 3;
+    case Isa::avx512:
+    case Isa::sve: return 3;
     case Isa::amx: return 4;
   }
   return 0;
@@ -70,7 +73,9 @@ int isa_rank(Isa isa) {
 int vector_bits(Isa isa) {
   switch (isa) {
     case Isa::scalar: return 64;
-    case Isa::sse: return 128;
+    case Isa::sse:
+    case Isa::neon:
+    case Isa::sve: return 128;
     case Isa::avx2:
     case Isa::avx_vnni: return 256;
     case Isa::avx512: return 512;
@@ -88,6 +93,7 @@ IsaFeatures IsaFeatures::capped(Isa max_isa) const {
   if (rank < 3) {
     f.avx512f = f.avx512dq = f.avx512bw = f.avx512vl = false;
     f.avx512_vnni = f.avx512_bf16 = f.avx512_fp16 = false;
+    f.sve = false;
   }
   if (rank < 2) {
     f.avx = f.avx2 = f.fma = f.f16c = f.avx_vnni = false;
@@ -96,6 +102,7 @@ IsaFeatures IsaFeatures::capped(Isa max_isa) const {
     // SSE2 is part of x86-64 itself (the compiler uses it for scalar code); a "scalar" cap only stops the
     // kernels from choosing vector code, through max_isa below.
     f.sse4_2 = false;
+    f.neon = f.neon_dotprod = f.neon_fp16 = false;
   }
   if (isa_rank(max_isa) < isa_rank(f.max_isa)) f.max_isa = max_isa;
   return f;
@@ -110,6 +117,8 @@ bool IsaFeatures::supports(Isa isa) const {
     case Isa::avx_vnni: return avx2 && avx_vnni;
     case Isa::avx512: return avx512f && avx512dq && avx512bw && avx512vl;
     case Isa::amx: return amx_tile;
+    case Isa::neon: return neon;
+    case Isa::sve: return sve;
   }
   return false;
 }

@@ -1,16 +1,11 @@
-// AMX usability: the pure classification over recorded cpuid/XCR0 values and the process-level probe
-// (Linux permission request and a SIGILL-guarded trial). See amx.hpp.
+// AMX usability: the pure classification over recorded cpuid/XCR0 values and the fact's JSON, on every architecture
+// (a results file of an x86 machine reads back anywhere). The process-level probe is x86-64's: amx_probe.cpp.
 #include "roofline/facts/amx.hpp"
 
-#include <setjmp.h>
-#include <signal.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <mutex>
 
 #include <fmt/format.h>
 
@@ -20,9 +15,7 @@
 namespace roofline {
 namespace {
 
-// Linux's arch_prctl codes and the tile data state component (asm/prctl.h, 5.16+; not in glibc's headers).
-constexpr int kArchReqXcompPerm = 0x1023;
-constexpr int kXfeatureXtiledata = 18;
+// The tile state's XCR0 bits.
 constexpr std::uint64_t kXcr0Tile = (1ULL << 17) | (1ULL << 18);  // XTILECFG, XTILEDATA
 
 constexpr NameTable<AmxStatus, 5> kNames{{
@@ -35,31 +28,7 @@ constexpr NameTable<AmxStatus, 5> kNames{{
 
 bool bit(std::uint64_t reg, int n) { return ((reg >> n) & 1U) != 0; }
 
-sigjmp_buf trial_jump;
-void on_sigill(int) { siglongjmp(trial_jump, 1); }
-
 }  // namespace
-
-// Loads a one-tile configuration, zeroes the tile and releases it: the smallest use of the tile state.
-bool amx_trial_faults() {
-  struct alignas(64) {
-    std::uint8_t palette = 1, start_row = 0, reserved[14] = {};
-    std::uint16_t colsb[16] = {64};
-    std::uint8_t rows[16] = {16};
-  } cfg;
-  struct sigaction guard {}, previous {};
-  guard.sa_handler = on_sigill;
-  sigemptyset(&guard.sa_mask);
-  sigaction(SIGILL, &guard, &previous);
-  bool faulted = false;
-  if (sigsetjmp(trial_jump, 1) == 0) {
-    asm volatile("ldtilecfg %0\n\ttilezero %%tmm0\n\ttilerelease" ::"m"(cfg) : "memory");
-  } else {
-    faulted = true;
-  }
-  sigaction(SIGILL, &previous, nullptr);
-  return faulted;
-}
 
 std::string_view to_string(AmxStatus s) { return name_of(kNames, s, "absent"); }
 
@@ -107,26 +76,6 @@ AmxFact classify_amx(const AmxCpuid& c, const AmxProbe& p) {
   f.status = AmxStatus::usable;
   f.source = "cpuid leaf 7 + XCR0 bits 17-18 + arch_prctl permission + trial instruction";
   return f;
-}
-
-AmxProbe probe_amx() {
-  static AmxProbe result;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    result.permission_requested = true;
-    if (syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) != 0) {
-      result.permission_errno = errno != 0 ? errno : EPERM;
-      return;  // no tile instruction without the permission: it would fault
-    }
-    result.trial_ran = true;
-    result.trial_faulted = amx_trial_faults();
-  });
-  return result;
-}
-
-AmxFact detect_amx() {
-  const AmxCpuid c = read_amx_cpuid();
-  return classify_amx(c, amx_advertised_and_enabled(c) ? probe_amx() : AmxProbe{});
 }
 
 nlohmann::json to_json(const AmxFact& f) {

@@ -220,6 +220,17 @@ std::vector<ArmCoreKind> arm_core_kinds(const std::vector<ArmCpuEntry>& entries)
   return kinds;
 }
 
+IsaFeatures arm_isa_features(std::uint64_t hwcap) {
+  // Linux's AT_HWCAP bits for ARM64 (arch/arm64/include/uapi/asm/hwcap.h), spelled here so that x86 builds test them.
+  constexpr std::uint64_t kAsimd = 1u << 1, kAsimdHp = 1u << 10, kAsimdDp = 1u << 20, kSve = 1u << 22;
+  IsaFeatures f;
+  f.neon = (hwcap & kAsimd) != 0;
+  f.neon_fp16 = f.neon && (hwcap & kAsimdHp) != 0;
+  f.neon_dotprod = f.neon && (hwcap & kAsimdDp) != 0;
+  f.sve = (hwcap & kSve) != 0;
+  return f;
+}
+
 std::vector<ArmCoreKind> arm_cpu_facts() {
   const std::optional<std::string> cpuinfo = read_text_file("/proc/cpuinfo");
   if (!cpuinfo) return {};

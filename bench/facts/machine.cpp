@@ -1,5 +1,5 @@
-// Machine facts: hwloc first, cpuid and sysconf next, each fact with the source it came from. The
-// measured bandwidth curve (analysis/model/memory_ceilings.cpp) is the last word on cache sizes.
+// Machine facts: hwloc first, the architecture's own (cpuid, or MIDR/HWCAP: cpu_arch.hpp) and sysconf next, each fact
+// with the source it came from. The measured bandwidth curve (analysis/model/memory_ceilings.cpp) is the last word on cache sizes.
 #include "roofline/facts/machine.hpp"
 
 #include <hwloc.h>
@@ -12,10 +12,11 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/common/units.hpp"
-#include "roofline/facts/cpuid.hpp"
 #include "roofline/facts/hwloc_topology.hpp"
 #include "roofline/facts/memory.hpp"
 #include "roofline_git_revision.hpp"
+
+#include "cpu_arch.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -32,7 +33,10 @@ namespace {
 void detect_topology_hwloc(MachineFacts& m) {
   std::string why;
   hwloc_topology_t topo = load_hwloc_topology_quietly(&why);
-  if (!why.empty()) m.notes.push_back(why + "; machine facts fall back to cpuid and sysconf where hwloc has none");
+  if (!why.empty()) {
+    m.notes.push_back(fmt::format("{}; machine facts fall back to {} and sysconf where hwloc has none", why,
+                                  arch_cache_source()));
+  }
   if (topo == nullptr) return;
   m.packages = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
   m.cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
@@ -95,18 +99,7 @@ std::string hostname() {
 MachineFacts detect_machine() {
   MachineFacts m;
   m.hostname = hostname();
-  const CpuIdentity id = cpuid_identity();
-  m.cpu_vendor = id.vendor;
-  m.cpu_model = id.brand;
-  m.cpu_family = id.family;
-  m.cpu_model_number = id.model;
-  m.cpu_stepping = id.stepping;
-  m.hypervisor = id.hypervisor;
-  m.microarchitecture = microarchitecture_name(id.vendor, id.family, id.model);
-  m.isa = cpuid_features();
-  m.amx = detect_amx();
-  // Kernels see AMX only when every gate passed: a tile instruction without the OS's permission faults.
-  if (!m.amx.usable()) m.isa.amx_tile = m.isa.amx_bf16 = m.isa.amx_int8 = m.isa.amx_fp16 = false;
+  detect_cpu_identity(m);
 
   detect_topology_hwloc(m);
   if (m.cores <= 0 || m.pus <= 0) {
@@ -119,13 +112,15 @@ MachineFacts detect_machine() {
     m.notes.push_back("hwloc could not load the topology: cores and PUs from sysconf, one PU per core assumed");
   }
   if (m.caches.empty()) {
-    for (const CacheInfo& c : cpuid_caches()) m.caches.push_back(c);
+    for (const CacheInfo& c : arch_caches()) m.caches.push_back(c);
+    const std::string_view source = arch_cache_source();
     if (!m.caches.empty()) {
-      m.notes.push_back("hwloc reports no caches: cache sizes from cpuid");
+      m.notes.push_back(fmt::format("hwloc reports no caches: cache sizes from {}", source));
     } else {
       detect_caches_sysconf(m);
-      m.notes.push_back(m.caches.empty() ? "no cache sizes from hwloc, cpuid or sysconf: levels inferred from the bandwidth curve only"
-                                         : "hwloc and cpuid report no caches: cache sizes from sysconf");
+      m.notes.push_back(m.caches.empty() ? fmt::format("no cache sizes from hwloc, {} or sysconf: levels inferred from the "
+                                                       "bandwidth curve only", source)
+                                         : fmt::format("hwloc and {} report no caches: cache sizes from sysconf", source));
     }
   }
   if (m.hypervisor) {
@@ -184,15 +179,27 @@ constexpr std::pair<const char*, bool IsaFeatures::*> kIsaFlags[] = {
     {"amx_fp16", &IsaFeatures::amx_fp16},
 };
 
+// ARM64's (issue 62), written only when true, so that an x86 file's "isa" object keeps its fields.
+constexpr std::pair<const char*, bool IsaFeatures::*> kArmIsaFlags[] = {
+    {"neon", &IsaFeatures::neon},
+    {"neon_dotprod", &IsaFeatures::neon_dotprod},
+    {"neon_fp16", &IsaFeatures::neon_fp16},
+    {"sve", &IsaFeatures::sve},
+};
+
 json isa_to_json(const IsaFeatures& f) {
   json j = json::object();
   for (const auto& [name, flag] : kIsaFlags) j[name] = f.*flag;
+  for (const auto& [name, flag] : kArmIsaFlags) {
+    if (f.*flag) j[name] = true;
+  }
   return j;
 }
 
 IsaFeatures isa_from_json(const json& j) {
   IsaFeatures f;
   for (const auto& [name, flag] : kIsaFlags) f.*flag = j.value(name, false);
+  for (const auto& [name, flag] : kArmIsaFlags) f.*flag = j.value(name, false);
   return f;
 }
 
@@ -307,11 +314,12 @@ std::string format_machine(const MachineFacts& m) {
       {f.avx512f, "avx512f"}, {f.avx512dq, "avx512dq"}, {f.avx512bw, "avx512bw"}, {f.avx512vl, "avx512vl"},
       {f.avx512_vnni, "avx512_vnni"}, {f.avx512_bf16, "avx512_bf16"}, {f.avx512_fp16, "avx512_fp16"},
       {f.avx_vnni, "avx_vnni"}, {f.amx_tile, "amx_tile"}, {f.amx_bf16, "amx_bf16"}, {f.amx_int8, "amx_int8"},
-      {f.amx_fp16, "amx_fp16"}};
+      {f.amx_fp16, "amx_fp16"}, {f.neon, "neon"}, {f.neon_dotprod, "neon_dotprod"}, {f.neon_fp16, "neon_fp16"},
+      {f.sve, "sve"}};
   for (const auto& [on, name] : flags) {
     if (on) isa += std::string(isa.empty() ? "" : " ") + name;
   }
-  line("isa", isa + "  [source: cpuid + xgetbv]");
+  line("isa", fmt::format("{}  [source: {}]", isa, arch_isa_source()));
   line("amx", fmt::format("{}{}  [source: {}]", to_string(m.amx.status), m.amx.detail.empty() ? "" : " (" + m.amx.detail + ")",
                           m.amx.source));
   line("compiler", fmt::format("{} ({}; {})", m.compiler, m.build_type, m.compiler_flags));

@@ -6,17 +6,14 @@
 // Eigen allocates its packing buffers inside each product call: that is part of the library call timed.
 #include <Eigen/Core>
 
+#include "arch.hpp"
 #include "gemm_eigen_variant.hpp"
 #include "gemm_internal.hpp"
 
 namespace roofline::gemm_detail {
 namespace {
 
-EigenVariant choose_variant(const IsaFeatures& features) {
-  if (features.supports(Isa::avx512)) return eigen_variant_avx512();
-  if (features.supports(Isa::avx2)) return eigen_variant_avx2();
-  return eigen_variant_baseline();
-}
+EigenVariant choose_variant(const IsaFeatures& features) { return arch::eigen_variant(features); }
 
 std::string eigen_version() {
   return std::to_string(EIGEN_WORLD_VERSION) + "." + std::to_string(EIGEN_MAJOR_VERSION) + "." +

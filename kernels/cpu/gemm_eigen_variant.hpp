@@ -11,7 +11,7 @@
 namespace roofline::gemm_detail {
 
 struct EigenVariant {
-  const char* isa = "";   // "avx512", "avx2", "baseline"
+  const char* isa = "";   // "avx512", "avx2", "baseline"; "neon" on ARM64
   const char* simd = "";  // Eigen::SimdInstructionSetsInUse() of this copy
   int nr = 4;             // Eigen's GEBP register-block width in columns (its threading heuristic uses it)
   // C = A * B in the shared layout (gemm.hpp). n == 1 runs Eigen's GEMV. row_split: the rows of A are
@@ -27,5 +27,6 @@ struct EigenVariant {
 ROOFLINE_EIGEN_VISIBLE EigenVariant eigen_variant_avx512();
 ROOFLINE_EIGEN_VISIBLE EigenVariant eigen_variant_avx2();
 ROOFLINE_EIGEN_VISIBLE EigenVariant eigen_variant_baseline();
+ROOFLINE_EIGEN_VISIBLE EigenVariant eigen_variant_neon();  // ARM64 (Eigen's NEON path, always on there)
 
 }  // namespace roofline::gemm_detail

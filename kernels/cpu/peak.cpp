@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "arch.hpp"
 #include "peak_isa.hpp"
 #include "roofline/kernels/cpu/amx_tile.hpp"
 
@@ -26,9 +27,8 @@ using namespace peak_isa;
 const std::vector<PeakVariant>& table() {
   static const std::vector<PeakVariant> rows = [] {
     std::vector<PeakVariant> all;
-    for (const PeakRows& part : {kBaselineRows, kFmaRows, kAvx512Rows, kAvx512Bf16Rows, kAvx512Fp16Rows,
-                                 kAvx512VnniRows, kAvxVnniRows, kAmxRows}) {
-      all.insert(all.end(), part.rows, part.rows + part.count);
+    for (const PeakRows* part : arch::peak_row_tables()) {
+      all.insert(all.end(), part->rows, part->rows + part->count);
     }
     const auto key = [](const PeakVariant& v) {
       return std::tuple(v.engine(), v.precision, v.isa, v.vector_bits, v.op);
@@ -73,6 +73,7 @@ bool peak_runnable(const PeakVariant& v, const IsaFeatures& f) {
   if ((v.required & kNeedsAmxBf16) && !f.amx_bf16) return false;
   if ((v.required & kNeedsAmxInt8) && !f.amx_int8) return false;
   if ((v.required & kNeedsAmxFp16) && !f.amx_fp16) return false;
+  if ((v.required & kNeedsNeonDotprod) && !f.neon_dotprod) return false;
   return true;
 }
 

@@ -1,5 +1,6 @@
-// The measured-clock kernel: a dependent chain of register-register integer adds (latency 1 cycle; see
-// peak.hpp for the assumption), timed by the harness. Baseline x86-64 flags.
+// The measured-clock kernel's OpenMP wrapper and validator. The chain itself (clock_chain: dependent
+// register-register integer adds, latency 1 cycle; see peak.hpp for the assumption) is inline assembly, one per
+// architecture, in arch_<arch>.cpp.
 #include <omp.h>
 
 #include <string>
@@ -7,23 +8,6 @@
 #include "roofline/kernels/cpu/peak.hpp"
 
 namespace roofline {
-
-std::int64_t clock_chain(std::int64_t iterations, std::int64_t step) {
-  std::int64_t acc = 0;
-  if (iterations <= 0) return acc;
-  // 64 dependent adds per trip; the dec/jnz pair is a separate (macro-fused) chain that overlaps them.
-  asm volatile(
-      "1:\n\t"
-      ".rept 64\n\t"
-      "add %[s], %[acc]\n\t"
-      ".endr\n\t"
-      "dec %[n]\n\t"
-      "jnz 1b\n\t"
-      : [acc] "+r"(acc), [n] "+r"(iterations)
-      : [s] "r"(step)
-      : "cc");
-  return acc;
-}
 
 void run_clock(int threads, std::int64_t iterations, std::int64_t step, std::int64_t* out) {
 #pragma omp parallel num_threads(threads)

@@ -40,6 +40,9 @@ extern const PeakRows kAvx512Fp16Rows;   // peak_avx512_fp16.cpp (+ -mavx512fp16
 extern const PeakRows kAvx512VnniRows;   // peak_avx512_vnni.cpp (+ -mavx512vnni): EVEX vpdpbusd
 extern const PeakRows kAvxVnniRows;      // peak_avx_vnni.cpp (-mavx2 -mavxvnni): VEX {vex} vpdpbusd
 extern const PeakRows kAmxRows;          // peak_amx.cpp (-mamx-tile -mamx-bf16 -mamx-int8 [-mamx-fp16]): tiles
+// ARM64 (arch_arm64.cpp lists them):
+extern const PeakRows kNeonRows;         // peak_neon.cpp: FMLA on 128-bit NEON registers
+extern const PeakRows kNeonDotRows;      // peak_neon_dot.cpp (+dotprod): SDOT
 
 // Shorthands for the rows' `required` bits.
 inline constexpr std::uint32_t kNeedsAvx2Fma = kNeedsAvx2 | kNeedsFma;
@@ -145,8 +148,12 @@ template <std::size_t Bytes>
 struct GenericVector<float, Bytes> { typedef float type __attribute__((vector_size(Bytes))); };
 template <std::size_t Bytes>
 struct GenericVector<int, Bytes> { typedef int type __attribute__((vector_size(Bytes))); };
+// _Float16 where the compiler has it in C++ (GCC 12 on x86-64; on ARM64 from GCC 13): a feature test
+// (kernels/cpu/CMakeLists.txt), not an architecture's, since the type is what the fp16 rows need.
+#if ROOFLINE_HAVE_FLOAT16
 template <std::size_t Bytes>
 struct GenericVector<_Float16, Bytes> { typedef _Float16 type __attribute__((vector_size(Bytes))); };
+#endif
 
 template <class E, class V>
 [[gnu::always_inline]] inline void store_lanes(double* out, V x) {

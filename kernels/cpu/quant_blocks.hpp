@@ -116,10 +116,24 @@ inline int k4_min_term(const K4Scales& s, const std::int16_t* bsums) {
 struct QuantIsaKernels {
   QuantDotFn fn[6];
 };
-extern const QuantIsaKernels kScalarKernels;      // quant_dot_scalar.cpp
+extern const QuantIsaKernels kScalarKernels;      // quant_dot_scalar.cpp (every architecture)
+// x86-64 only (arch_x86_64.cpp lists them):
 extern const QuantIsaKernels kAvx2Kernels;        // quant_dot_avx2.cpp (-mavx2 -mfma -mf16c)
 extern const QuantIsaKernels kAvxVnniKernels;     // quant_dot_avx_vnni.cpp (+ -mavxvnni)
 extern const QuantIsaKernels kAvx512Kernels;      // quant_dot_avx512.cpp (-mavx512f/dq/bw/vl)
 extern const QuantIsaKernels kAvx512VnniKernels;  // quant_dot_avx512_vnni.cpp (+ -mavx512vnni)
+
+// One ISA's row of the dequant-dot table: its kernels, name, level, register width, the features it needs, whether
+// it converts the fp16 scales with F16C, and its int8 product's instructions. The architecture's rows come from
+// arch_isa_rows() (arch.hpp).
+struct QuantIsaRow {
+  const QuantIsaKernels* kernels;
+  std::string_view name;
+  Isa isa;
+  int bits;
+  std::uint32_t required;
+  bool f16c;
+  std::string_view int8_instruction;
+};
 
 }  // namespace roofline::quant

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "arch.hpp"
 #include "quant_blocks.hpp"
 #include "roofline/kernels/cpu/peak.hpp"
 
@@ -28,32 +29,14 @@ constexpr std::array<QuantFormat, 6> kFormats{QuantFormat::q8_0, QuantFormat::q4
 
 constexpr std::int64_t kRowChunk = 4;
 
-struct IsaRow {
-  const QuantIsaKernels* kernels;
-  std::string_view name;
-  Isa isa;
-  int bits;
-  std::uint32_t required;
-  bool f16c;
-  std::string_view int8_instruction;
-};
-
 const std::vector<QuantDotVariant>& table() {
   static const std::vector<QuantDotVariant> rows = [] {
-    const std::array<IsaRow, 5> isas{{
-        {&kScalarKernels, "scalar", Isa::scalar, 64, 0, false, "scalar imul/add"},
-        {&kAvx2Kernels, "avx2", Isa::avx2, 256, kNeedsAvx2 | kNeedsFma, true, "vpmaddubsw+vpmaddwd ymm"},
-        {&kAvxVnniKernels, "avx_vnni", Isa::avx_vnni, 256, kNeedsAvxVnni | kNeedsAvx2 | kNeedsFma, true,
-         "vpdpbusd/vpdpwssd ymm"},
-        {&kAvx512Kernels, "avx512", Isa::avx512, 512, kNeedsAvx512 | kNeedsFma, true, "vpmaddubsw+vpmaddwd zmm"},
-        {&kAvx512VnniKernels, "avx512_vnni", Isa::avx512, 512, kNeedsAvx512 | kNeedsAvx512Vnni | kNeedsFma, true,
-         "vpdpbusd/vpdpwssd zmm"},
-    }};
+    const std::span<const QuantIsaRow> isas = arch::quant_isa_rows();
     static std::vector<std::string> names;  // the variants' names live as long as the table
     names.reserve(kFormats.size() * isas.size());
     std::vector<QuantDotVariant> all;
     for (const QuantFormat f : kFormats) {
-      for (const IsaRow& i : isas) {
+      for (const QuantIsaRow& i : isas) {
         const QuantDotFn fn = i.kernels->fn[static_cast<int>(f)];
         if (fn == nullptr) continue;  // int4 has no integer-product (VNNI) kernel
         names.push_back(fmt::format("dequant_dot_{}_{}", to_string(f), i.name));

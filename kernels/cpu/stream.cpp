@@ -1,5 +1,6 @@
 // The STREAM kernels' metadata table, first-touch initialization, run-time ISA dispatch and validators.
-// The loops themselves live in stream_loops.hpp, built once per ISA (stream_sse2/avx2/avx512.cpp).
+// The loops themselves live in stream_loops.hpp, built once per ISA (stream_sse2/avx2/avx512.cpp, stream_neon.cpp),
+// chosen by the architecture's seam (arch.hpp).
 #include "roofline/kernels/cpu/stream.hpp"
 
 #include <cmath>
@@ -8,18 +9,18 @@
 
 #include <omp.h>
 
-#include "stream_isa.hpp"
+#include "arch.hpp"
 
 namespace roofline {
 
 const std::vector<StreamKernelInfo>& stream_kernels() {
   // Each row of the one STREAM table (roofline/common/stream_kernels.hpp) in fp64 words, with the CPU's columns: the
-  // traffic with write-allocate, and the lowest ISA (the streaming stores' movntpd is SSE2).
+  // traffic with write-allocate, and the lowest ISA (the streaming stores' movntpd is SSE2, STNP NEON).
   static const std::vector<StreamKernelInfo> table = [] {
     std::vector<StreamKernelInfo> rows;
     for (const StreamKernelRow& r : kStreamKernelRows) {
       rows.push_back({r.kernel, r.name, r.words_read, r.words_written, stream_words_write_allocate(r.kernel),
-                      r.flops_per_element, r.non_temporal ? Isa::sse : Isa::scalar, r.non_temporal, r.formula});
+                      r.flops_per_element, r.non_temporal ? arch::stream_baseline_isa() : Isa::scalar, r.non_temporal, r.formula});
     }
     return rows;
   }();
@@ -74,20 +75,11 @@ StreamRange stream_chunk(std::size_t n, int threads, int t) {
   return {bound(t), bound(t + 1)};
 }
 
-Isa stream_kernel_isa(StreamKernel, const IsaFeatures& features) {
-  if (features.supports(Isa::avx512)) return Isa::avx512;
-  if (features.supports(Isa::avx2)) return Isa::avx2;
-  return Isa::sse;  // SSE2 is part of x86-64
-}
+Isa stream_kernel_isa(StreamKernel, const IsaFeatures& features) { return arch::stream_isa(features); }
 
 std::size_t stream_step_elements(StreamKernel kernel, const IsaFeatures& features) {
   // Must match stream_loops.hpp: NtVec::kWidth doubles per vector, read unrolled over 2 x kReadLanes.
-  std::size_t width = 2;  // SSE2: 2 doubles per xmm
-  switch (stream_kernel_isa(kernel, features)) {
-    case Isa::avx512: width = 8; break;
-    case Isa::avx2: width = 4; break;
-    default: break;
-  }
+  const std::size_t width = arch::stream_vector_doubles(features);
   return kernel == StreamKernel::read ? 2 * 8 * width : width;
 }
 
@@ -118,11 +110,7 @@ double run_stream_kernel(StreamKernel kernel, const StreamArrays& arrays, int th
     std::fprintf(stderr, "run_stream_kernel: repeats and threads must be >= 1\n");
     std::abort();
   }
-  switch (stream_kernel_isa(kernel, features)) {
-    case Isa::avx512: return detail::stream_run_avx512(kernel, arrays, threads, repeats, thread_seconds);
-    case Isa::avx2: return detail::stream_run_avx2(kernel, arrays, threads, repeats, thread_seconds);
-    default: return detail::stream_run_sse2(kernel, arrays, threads, repeats, thread_seconds);
-  }
+  return arch::stream_run(stream_kernel_isa(kernel, features), kernel, arrays, threads, repeats, thread_seconds);
 }
 
 namespace {

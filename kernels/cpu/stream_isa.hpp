@@ -11,10 +11,16 @@ double stream_run_avx2(StreamKernel kernel, const StreamArrays& arrays, int thre
                        double* thread_seconds);
 double stream_run_avx512(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats,
                        double* thread_seconds);
+double stream_run_neon(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats,
+                       double* thread_seconds);
+double stream_run_sve(StreamKernel kernel, const StreamArrays& arrays, int threads, int repeats,
+                       double* thread_seconds);
+// Doubles in one SVE vector on this CPU (svcntd: 2 to 32); call only where HWCAP says sve.
+std::size_t stream_sve_doubles();
 
 }  // namespace roofline::detail
 
-// The `NtVec` policy that stream_loops.hpp needs, for one vector type: VEC (__m128d, __m256d, __m512d),
+// The `NtVec` policy that stream_loops.hpp needs, for one x86 vector type (stream_neon.cpp writes its own): VEC (__m128d, __m256d, __m512d),
 // the prefix of its intrinsics (_mm, _mm256, _mm512), its width in doubles and its multiply-add
 // (a function of three vectors). The read kernel keeps 8 accumulators, so it reads 8 vectors a step.
 #define ROOFLINE_STREAM_NT_VEC(VEC, PREFIX, WIDTH, MUL_ADD)                        \

@@ -101,6 +101,20 @@ TEST(ArmCpu, OneKindOfCoreOnAServerTwoOnABigLittleBoard) {
   EXPECT_FALSE(board[1].features.sve);
 }
 
+TEST(ArmCpu, HwcapBitsGiveTheKernelsFeatures) {
+  // Linux's AT_HWCAP bits: ASIMD 1, ASIMDHP 10, ASIMDDP 20, SVE 22 (a Neoverse V2 sets all four).
+  const IsaFeatures v2 = arm_isa_features((1u << 1) | (1u << 10) | (1u << 20) | (1u << 22));
+  EXPECT_TRUE(v2.neon && v2.neon_fp16 && v2.neon_dotprod && v2.sve);
+  EXPECT_TRUE(v2.supports(Isa::sve));
+  EXPECT_FALSE(v2.capped(Isa::neon).supports(Isa::sve));
+  EXPECT_TRUE(v2.capped(Isa::neon).supports(Isa::neon));
+  const IsaFeatures a72 = arm_isa_features(1u << 1);  // Cortex-A72: NEON only
+  EXPECT_TRUE(a72.supports(Isa::neon));
+  EXPECT_FALSE(a72.neon_dotprod || a72.neon_fp16 || a72.sve);
+  EXPECT_FALSE(arm_isa_features(0).supports(Isa::neon));
+  EXPECT_FALSE(v2.sse2 || v2.avx2);
+}
+
 TEST(ArmCpu, AnX86CpuinfoHasNoArmCpus) {
   EXPECT_TRUE(parse_arm_cpuinfo(kX86).empty());
   EXPECT_TRUE(parse_arm_cpuinfo("").empty());

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "roofline/common/errors.hpp"
-#include "roofline/facts/cpuid.hpp"
 #include "roofline/facts/machine.hpp"
 #include "roofline/facts/memory.hpp"
 #include "roofline/facts/pinning.hpp"
@@ -22,8 +21,6 @@ TEST(Machine, DetectsTheLiveMachineWithSources) {
   EXPECT_GT(m.cores, 0);
   EXPECT_GE(m.pus, m.cores);
   EXPECT_FALSE(m.topology_source.empty());
-  EXPECT_FALSE(m.cpu_vendor.empty());
-  EXPECT_TRUE(m.isa.sse2);  // every x86-64 has it
   EXPECT_GT(m.memory_total_bytes, 0u);
   EXPECT_GT(m.memory_available_bytes, 0u);
   EXPECT_LE(m.memory_available_bytes, m.memory_total_bytes);
@@ -31,7 +28,7 @@ TEST(Machine, DetectsTheLiveMachineWithSources) {
     EXPECT_GE(c.level, 1);
     EXPECT_LE(c.level, 3);
     EXPECT_GT(c.size_bytes, 0u);
-    EXPECT_TRUE(c.source == "hwloc" || c.source == "cpuid" || c.source == "sysconf") << c.source;
+    EXPECT_TRUE(c.source == "hwloc" || c.source == "cpuid" || c.source == "MIDR" || c.source == "sysconf") << c.source;
   }
   EXPECT_EQ(m.core_first_pu.size(), static_cast<std::size_t>(m.cores));
 }
@@ -73,14 +70,6 @@ TEST(Machine, MalformedFactsAreInputErrors) {
   EXPECT_THROW(machine_from_json(j), InputError);
   j["cores"] = 0;
   EXPECT_THROW(machine_from_json(j), InputError);
-}
-
-TEST(Machine, MicroarchitectureTable) {
-  EXPECT_EQ(microarchitecture_name("GenuineIntel", 6, 0xCF), "emerald_rapids");
-  EXPECT_EQ(microarchitecture_name("GenuineIntel", 6, 0x8F), "sapphire_rapids");
-  EXPECT_EQ(microarchitecture_name("AuthenticAMD", 0x1A, 0x02), "zen5");
-  EXPECT_EQ(microarchitecture_name("AuthenticAMD", 0x19, 0x11), "zen4");
-  EXPECT_EQ(microarchitecture_name("GenuineIntel", 99, 1), "");
 }
 
 TEST(Memory, ParsesMeminfo) {

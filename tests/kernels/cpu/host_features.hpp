@@ -1,30 +1,22 @@
-// What this CPU has, for kernel tests: from the compiler's cpuid helper, independent of bench/'s detection
-// (the kernels library cannot depend on bench/, and a second opinion is what a test wants anyway).
+// What this CPU has, for kernel tests, independent of bench/'s detection (the kernels library cannot depend on
+// bench/, and a second opinion is what a test wants anyway): the tests' architecture seam, one file per architecture
+// (host_features_x86_64.cpp: the compiler's cpuid helper; host_features_arm64.cpp: getauxval), picked by
+// cmake/arch/<arch>.cmake.
 #pragma once
+
+#include <vector>
 
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline::testing {
 
-inline IsaFeatures host_features() {
-  __builtin_cpu_init();
-  // __builtin_cpu_supports takes a string literal only, so the table holds the answers, not the names.
-  struct Feature {
-    bool IsaFeatures::*field;
-    bool present;
-  };
-#define ROOFLINE_HOST_FEATURE(field, name) Feature{&IsaFeatures::field, __builtin_cpu_supports(name) != 0}
-  const Feature table[] = {
-      ROOFLINE_HOST_FEATURE(sse2, "sse2"), ROOFLINE_HOST_FEATURE(sse4_2, "sse4.2"), ROOFLINE_HOST_FEATURE(avx, "avx"),
-      ROOFLINE_HOST_FEATURE(avx2, "avx2"), ROOFLINE_HOST_FEATURE(fma, "fma"), ROOFLINE_HOST_FEATURE(avx512f, "avx512f"),
-      ROOFLINE_HOST_FEATURE(avx512dq, "avx512dq"), ROOFLINE_HOST_FEATURE(avx512bw, "avx512bw"),
-      ROOFLINE_HOST_FEATURE(avx512vl, "avx512vl"), ROOFLINE_HOST_FEATURE(avx512_vnni, "avx512vnni"),
-      ROOFLINE_HOST_FEATURE(avx512_bf16, "avx512bf16"), ROOFLINE_HOST_FEATURE(avx512_fp16, "avx512fp16"),
-      ROOFLINE_HOST_FEATURE(avx_vnni, "avxvnni")};
-#undef ROOFLINE_HOST_FEATURE
-  IsaFeatures f;
-  for (const Feature& x : table) f.*(x.field) = x.present;
-  return f;
-}
+// The running CPU's features.
+IsaFeatures host_features();
+// The architecture's vector ISA levels the STREAM loops are built for, lowest first (x86-64: sse, avx2, avx512).
+std::vector<Isa> stream_isas();
+// Features allowing exactly `isa` (and below) on a CPU of this architecture that has everything.
+IsaFeatures features_for(Isa isa);
+// Whether the running CPU can run `isa`'s kernels.
+bool cpu_has(Isa isa);
 
 }  // namespace roofline::testing

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "host_features.hpp"
 #include "roofline/kernels/cpu/stream.hpp"
 
 namespace roofline {
@@ -30,25 +31,8 @@ struct Arrays {
   }
 };
 
-// Features allowing exactly `isa` (and below) on a CPU that has everything; capped by what this CPU has.
-IsaFeatures features_for(Isa isa) {
-  IsaFeatures f;
-  f.sse2 = f.avx = f.avx2 = f.fma = true;
-  f.avx512f = f.avx512dq = f.avx512bw = f.avx512vl = true;
-  f.max_isa = isa;
-  return f.capped(isa);
-}
-
-bool cpu_has(Isa isa) {
-  __builtin_cpu_init();
-  switch (isa) {
-    case Isa::avx512:
-      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
-    case Isa::avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    default: return true;
-  }
-}
+using testing::cpu_has;
+using testing::features_for;
 
 TEST(StreamTable, BytesFromTheTableFollowStreamConvention) {
   EXPECT_EQ(stream_kernels().size(), 9u);
@@ -80,14 +64,6 @@ TEST(StreamTable, BytesFromTheTableFollowStreamConvention) {
     EXPECT_EQ(&stream_kernel_info(k.kernel), &k);
   }
   EXPECT_FALSE(parse_stream_kernel("stream").has_value());
-}
-
-TEST(StreamStep, ReadUnrollsTwoBlocksOfEightVectorsOthersOneVector) {
-  EXPECT_EQ(stream_step_elements(StreamKernel::read, features_for(Isa::avx512)), 128u);
-  EXPECT_EQ(stream_step_elements(StreamKernel::read, features_for(Isa::avx2)), 64u);
-  EXPECT_EQ(stream_step_elements(StreamKernel::read, features_for(Isa::sse)), 32u);
-  EXPECT_EQ(stream_step_elements(StreamKernel::triad, features_for(Isa::avx512)), 8u);
-  EXPECT_EQ(stream_step_elements(StreamKernel::copy, features_for(Isa::avx2)), 4u);
 }
 
 TEST(StreamChunk, CoversAllElementsWithLineAlignedBoundaries) {
@@ -193,7 +169,7 @@ std::vector<StreamKernel> all_kernels() {
 
 INSTANTIATE_TEST_SUITE_P(AllKernels, StreamKernels,
                          ::testing::Combine(::testing::ValuesIn(all_kernels()),
-                                            ::testing::Values(Isa::sse, Isa::avx2, Isa::avx512),
+                                            ::testing::ValuesIn(testing::stream_isas()),
                                             ::testing::Values(1, 2)),
                          [](const auto& info) {
                            return std::string(stream_kernel_info(std::get<0>(info.param)).name) + "_" +

@@ -28,18 +28,22 @@ std::span<const Precision> all_precisions();
 
 // Instruction-set levels, ordered: a cap of `avx2` allows scalar, sse and avx2 kernels.
 // avx_vnni is the 256-bit VEX-encoded VNNI of Alder Lake / Zen 5 and sits beside avx2; amx (the tile
-// matrix unit of Sapphire Rapids and later) is the top level, above avx512.
-enum class Isa { scalar, sse, avx2, avx_vnni, avx512, amx };
+// matrix unit of Sapphire Rapids and later) is the top level, above avx512. ARM64's levels come after the x86 ones
+// (issue 62), so that the x86 names keep their values: neon (Advanced SIMD, 128 bits) ranks with sse, sve (vector
+// length agnostic, 128 to 2048 bits) with avx512.
+enum class Isa { scalar, sse, avx2, avx_vnni, avx512, amx, neon, sve };
 
 std::string_view to_string(Isa isa);
 std::optional<Isa> parse_isa(std::string_view name);
-// The cap order used by --max-isa: scalar < sse < avx2 == avx_vnni < avx512 < amx.
+// The cap order used by --max-isa: scalar < sse == neon < avx2 == avx_vnni < avx512 == sve < amx.
 int isa_rank(Isa isa);
 // Vector width in bits a kernel of this ISA uses (scalar -> 64, sse -> 128, avx2/avx_vnni -> 256, avx512 -> 512;
-// amx -> 8192, one 1 KiB tile register).
+// amx -> 8192, one 1 KiB tile register; neon -> 128; sve -> 128, its architectural minimum: a kernel's row carries
+// the length it ran at).
 int vector_bits(Isa isa);
 
-// CPU features a kernel may need. Filled by bench/ from cpuid (and xgetbv for OS support).
+// CPU features a kernel may need. Filled by bench/ from cpuid (and xgetbv for OS support) on x86-64, from HWCAP
+// on ARM64.
 struct IsaFeatures {
   bool sse2 = false;
   bool sse4_2 = false;
@@ -59,6 +63,11 @@ struct IsaFeatures {
   bool amx_bf16 = false;
   bool amx_int8 = false;
   bool amx_fp16 = false;
+  // ARM64 (HWCAP): Advanced SIMD, its dot product (SDOT/UDOT) and fp16 arithmetic, SVE.
+  bool neon = false;
+  bool neon_dotprod = false;
+  bool neon_fp16 = false;
+  bool sve = false;
   // The highest ISA level kernels may use (--max-isa); features above it read as absent.
   Isa max_isa = Isa::amx;
 

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "roofline/common/vocabulary.hpp"
+
 namespace roofline {
 
 // MIDR_EL1's fields (Arm ARM D19.2: implementer [31:24], variant [23:20], architecture [19:16], part [15:4],
@@ -67,6 +69,10 @@ struct ArmFeatures {
   bool sme = false;
 };
 ArmFeatures arm_features(const std::set<std::string>& hwcap_names);
+
+// The kernels' features (vocabulary.hpp) from the running process's AT_HWCAP bits (getauxval: what the kernel, or
+// qemu-user, says this process may run): NEON, its dot product and fp16 arithmetic, SVE. Pure, so every host tests it.
+IsaFeatures arm_isa_features(std::uint64_t hwcap);
 
 // A kind of core of the machine: its MIDR (variant and revision included), what it is, and which logical CPUs are it.
 struct ArmCoreKind {

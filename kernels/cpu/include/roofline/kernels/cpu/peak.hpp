@@ -38,6 +38,7 @@ enum PeakFeature : std::uint32_t {
   kNeedsAmxBf16 = 1u << 8,
   kNeedsAmxInt8 = 1u << 9,
   kNeedsAmxFp16 = 1u << 10,
+  kNeedsNeonDotprod = 1u << 11,  // ARM64: SDOT/UDOT on NEON (HWCAP asimddp)
 };
 
 // Inputs of one run, given at run time so the compiler cannot fold the chains. Chain c of every
