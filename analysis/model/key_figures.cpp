@@ -312,6 +312,13 @@ void add_llm(const ResultsDocument& results, std::vector<KeyFigure>& out) {
 
 }  // namespace
 
+std::string_view suite_of(const KeyFigure& f) {
+  if (f.group == "memory") return "bandwidth";
+  if (f.group == "gemm") return "gemm";
+  if (f.group == "compute" || f.group == "clock" || f.group == "dequant") return "compute";
+  return {};  // llm: `roofline llm measure`'s chains, not a suite of `run`
+}
+
 bool core_bound(const KeyFigure& f) {
   if (f.threads <= 0) return false;  // another target's figure: its device, not the host's cores
   if (f.group == "compute" || f.group == "dequant") return true;

@@ -198,24 +198,59 @@ std::vector<std::string> align_memory_figures(const ResultsDocument& base, const
 
 namespace {
 
-// A repetition of the CPU's (its entries only: a device's rows name no threads) at `threads`, with a spread.
-bool spread_row(const BenchmarkEntry& e, int threads) {
-  return e.thread_rate_spread && e.labels && e.labels->threads.value_or(0) == threads &&
+// A repetition of the CPU's (its entries only: a device's rows name no threads) at `threads`, with `field`.
+bool cpu_row(const BenchmarkEntry& e, int threads, std::optional<double> BenchmarkEntry::*field) {
+  return (e.*field).has_value() && e.labels && e.labels->threads.value_or(0) == threads &&
          e.run_type.value_or("iteration") == "iteration" && target_of(e) == kCpuTargetId;
 }
 
-std::optional<double> memory_spread(const FigureSizes& sizes, const ResultsDocument& run) {
-  std::vector<double> spreads;
+bool spread_row(const BenchmarkEntry& e, int threads) { return cpu_row(e, threads, &BenchmarkEntry::thread_rate_spread); }
+
+// The median of `field` over the repetitions a memory figure was taken from: its kernel and thread count over its
+// level's sizes.
+std::optional<double> memory_median(const FigureSizes& sizes, const ResultsDocument& run,
+                                    std::optional<double> BenchmarkEntry::*field) {
+  std::vector<double> values;
   for (const BenchmarkEntry& e : run.benchmarks) {
-    if (!spread_row(e, sizes.threads) || e.labels->suite.value_or("") != "bandwidth" ||
+    if (!cpu_row(e, sizes.threads, field) || e.labels->suite.value_or("") != "bandwidth" ||
         e.labels->kernel.value_or("") != sizes.kernel) {
       continue;
     }
     const double bytes = e.working_set_bytes.value_or(0.0);
-    if (bytes >= sizes.lo && bytes <= sizes.hi) spreads.push_back(*e.thread_rate_spread);
+    if (bytes >= sizes.lo && bytes <= sizes.hi) values.push_back(*(e.*field));
   }
-  if (spreads.empty()) return std::nullopt;
-  return median(spreads);
+  if (values.empty()) return std::nullopt;
+  return median(values);
+}
+
+// "gemm/<precision>/batch:1/threads:T" and ".../batch:max/...": the median of `field` over the repetitions of every
+// backend's entries of that precision and thread count at that batch (the largest the run measured for "max"); a
+// figure of one backend's roof of the moment (".../of_roof_now") has none: it carries its own moment's probes.
+std::optional<double> gemm_median(const KeyFigure& f, const ResultsDocument& run, std::optional<double> BenchmarkEntry::*field) {
+  const std::vector<std::string> parts = [&] {
+    std::vector<std::string> out;
+    for (std::size_t at = 0;;) {
+      const std::size_t slash = f.id.find('/', at);
+      out.push_back(f.id.substr(at, slash == std::string::npos ? std::string::npos : slash - at));
+      if (slash == std::string::npos) return out;
+      at = slash + 1;
+    }
+  }();
+  if (parts.size() != 4 || parts[0] != "gemm" || !parts[2].starts_with("batch:")) return std::nullopt;
+  const std::string& precision = parts[1];
+  const bool largest = parts[2] == "batch:max";
+  std::map<long long, std::vector<double>> by_batch;
+  for (const BenchmarkEntry& e : run.benchmarks) {
+    if (!cpu_row(e, f.threads, field) || e.labels->suite.value_or("") != "gemm" ||
+        e.labels->precision.value_or("") != precision || !e.labels->batch) {
+      continue;
+    }
+    by_batch[*e.labels->batch].push_back(*(e.*field));
+  }
+  if (by_batch.empty()) return std::nullopt;
+  const auto it = largest ? std::prev(by_batch.end()) : by_batch.find(1);
+  if (it == by_batch.end()) return std::nullopt;
+  return median(it->second);
 }
 
 // "dequant/<format>/threads:T": the repetitions of the format's dequant_dot benchmark (one per ISA and level) whose
@@ -247,7 +282,17 @@ std::optional<double> figure_thread_spread(const ResultsDocument& reference, con
   if (reference_figure.group == "dequant") return dequant_spread(reference_figure, run);
   FigureSizes sizes;
   if (!figure_sizes(reference, reference_figure, sizes) || sizes.target != kCpuTargetId) return std::nullopt;
-  return memory_spread(sizes, run);
+  return memory_median(sizes, run, &BenchmarkEntry::thread_rate_spread);
+}
+
+std::optional<double> figure_thread_round_trip(const ResultsDocument& reference, const KeyFigure& reference_figure,
+                                               const ResultsDocument& run) {
+  if (reference_figure.threads < 2) return std::nullopt;
+  if (reference_figure.group == "gemm") return gemm_median(reference_figure, run, &BenchmarkEntry::thread_round_trip_ns);
+  if (reference_figure.group != "memory") return std::nullopt;
+  FigureSizes sizes;
+  if (!figure_sizes(reference, reference_figure, sizes) || sizes.target != kCpuTargetId) return std::nullopt;
+  return memory_median(sizes, run, &BenchmarkEntry::thread_round_trip_ns);
 }
 
 }  // namespace roofline

@@ -95,50 +95,105 @@ std::optional<FigureRow> paired_row(const KeyFigure& f, const std::vector<double
     return row;
 }
 
-// The rounds a core-bound figure is judged on (issue 59): all of them, less those where either run's threads' own
-// rates under the figure were more than `limit` apart (PairedRounds' spreads): the host slowed one vCPU while it ran, which the
-// round's ratio cannot tell from the code. Unless one build's runs spread so in more than half the rounds: then it is
-// the build's (a split, or a kernel that treats its threads unequally) or the machine's (unequal cores), and every
-// round is judged as measured.
+// The rounds a figure is judged on (issue 59): all of them, less those where the round's ratio cannot tell the host
+// from the code under the figure:
+// - a core-bound figure (L1, L2, dequant, compute) at T > 1 threads, where either run's threads' own rates were more
+//   than `options.max_thread_spread` apart (PairedRounds' spreads: the host slowed one vCPU), or its rate at T threads
+//   fell more than `options.max_scaling_drop` below what the rounds' median scaling predicts from its own 1-thread
+//   partner (PairedRounds' scalings: both vCPUs slowed alike, which the spread cannot see);
+// - a shared-memory or GEMM figure at T > 1 threads, where the two runs' threads were placed differently by the host
+//   (PairedRounds' round trips more than `options.max_placement_shift` apart): like with like.
+// Unless the runs of one build are so (or the rounds' placements differ) in more than half the rounds: then it is the
+// build's (a split, a kernel that treats its threads unequally or scales worse, a binding) or the machine's (unequal
+// cores), and every round is judged as measured. The scaling's reference is the median over both builds' runs, so a
+// build that scales worse in every run is left out nowhere, or everywhere (and then kept).
 struct KeptRounds {
   std::vector<double> base, next;
-  std::string note;  // "" when every round is kept for want of a spread
+  std::string note;  // "" when every round is kept for want of a disturbance
 };
 
-std::vector<double> spreads_of(const std::map<std::string, std::vector<double>>& spreads, const std::string& id,
-                               std::size_t rounds) {
-  const auto it = spreads.find(id);
-  return it != spreads.end() && it->second.size() == rounds ? it->second : std::vector<double>(rounds, -1.0);
+std::vector<double> per_round(const std::map<std::string, std::vector<double>>& values, const std::string& id,
+                              std::size_t rounds) {
+  const auto it = values.find(id);
+  return it != values.end() && it->second.size() == rounds ? it->second : std::vector<double>(rounds, -1.0);
 }
 
-KeptRounds rounds_kept(const PairedRounds& rounds, const KeyFigure& f, double limit) {
+KeptRounds rounds_kept(const PairedRounds& rounds, const KeyFigure& f, const GateOptions& options) {
   const std::string& id = f.id;
   const std::vector<double>& b = rounds.base.at(id);
   const std::vector<double>& n = rounds.next.at(id);
-  // Core-bound figures only (the private caches, dequant): where the threads share a level (L3, DRAM) their own rates
-  // differ without a host's help (in 128 runs here DRAM's median spread was 5%, L1's and L2's 1-2%), and a vCPU slowed
-  // by its sibling does not set the shared level's rate.
-  if (!core_bound(f)) return {b, n, ""};
-  const std::vector<double> bs = spreads_of(rounds.base_spread, id, b.size()), ns = spreads_of(rounds.next_spread, id, n.size());
-  const auto high = [&](const std::vector<double>& s) { return std::count_if(s.begin(), s.end(), [&](double x) { return x > limit; }); };
-  const auto base_high = high(bs), next_high = high(ns);
-  const bool systematic = 2 * static_cast<std::size_t>(std::max(base_high, next_high)) > b.size();
+  const std::size_t count = b.size();
+  // Core-bound figures (the private caches, dequant, compute) by their threads: where the threads share a level (L3,
+  // DRAM) their own rates differ without a host's help (in 128 runs here DRAM's median spread was 5%, L1's and L2's
+  // 1-2%), and a vCPU slowed by its sibling does not set the shared level's rate. Shared-memory and GEMM figures by
+  // their placement: the private caches do not follow it.
+  const bool by_threads = core_bound(f);
+  const bool by_placement = !core_bound(f) || f.group == "gemm";
+  const std::vector<double> none(count, -1.0);
+  const std::vector<double> bs = by_threads ? per_round(rounds.base_spread, id, count) : none;
+  const std::vector<double> ns = by_threads ? per_round(rounds.next_spread, id, count) : none;
+  const std::vector<double> bk = by_threads ? per_round(rounds.base_scaling, id, count) : none;
+  const std::vector<double> nk = by_threads ? per_round(rounds.next_scaling, id, count) : none;
+  const std::vector<double> bp = by_placement ? per_round(rounds.base_round_trip, id, count) : none;
+  const std::vector<double> np = by_placement ? per_round(rounds.next_round_trip, id, count) : none;
+  std::vector<double> scalings;
+  for (const std::vector<double>* v : {&bk, &nk}) {
+    for (double x : *v) {
+      if (x > 0.0) scalings.push_back(x);
+    }
+  }
+  const double median_scaling = scalings.empty() ? 0.0 : median(scalings);
+  const double least = (1.0 - options.max_scaling_drop) * median_scaling;
+  const auto spread = [&](double x) { return x > options.max_thread_spread; };
+  const auto together = [&](double x) { return x > 0.0 && x < least; };
+  const auto moved = [&](std::size_t r) {
+    return bp[r] > 0.0 && np[r] > 0.0 && std::max(bp[r], np[r]) > (1.0 + options.max_placement_shift) * std::min(bp[r], np[r]);
+  };
+  std::size_t base_disturbed = 0, next_disturbed = 0, placed_apart = 0;
+  for (std::size_t r = 0; r < count; ++r) {
+    base_disturbed += spread(bs[r]) || together(bk[r]);
+    next_disturbed += spread(ns[r]) || together(nk[r]);
+    placed_apart += moved(r);
+  }
+  const bool systematic = 2 * std::max({base_disturbed, next_disturbed, placed_apart}) > count;
   KeptRounds k;
-  for (std::size_t r = 0; r < b.size(); ++r) {
-    if (systematic || !(bs[r] > limit || ns[r] > limit)) {
+  std::size_t by_spread = 0, by_scaling = 0, by_round_trip = 0;
+  for (std::size_t r = 0; r < count; ++r) {
+    const bool apart = spread(bs[r]) || spread(ns[r]);
+    const bool alike = !apart && (together(bk[r]) || together(nk[r]));
+    const bool placed = !apart && !alike && moved(r);
+    if (systematic || !(apart || alike || placed)) {
       k.base.push_back(b[r]);
       k.next.push_back(n[r]);
     }
+    by_spread += apart;
+    by_scaling += alike;
+    by_round_trip += placed;
   }
-  const std::size_t left_out = b.size() - k.base.size();
+  const std::size_t left_out = count - k.base.size();
   if (systematic) {
-    k.note = fmt::format("threads' own rates more than {:.0f}% apart in {} of {} base and {} of {} new runs: every round "
-                         "kept (the build's or the cores', not one moment's)",
-                         limit * 100.0, base_high, b.size(), next_high, n.size());
+    k.note = fmt::format("disturbed in {} of {} base and {} of {} new runs (threads more than {:.0f}% apart, or more than "
+                         "{:.0f}% below the rounds' median scaling), the two runs' threads placed apart in {} of {} rounds: "
+                         "every round kept (the build's or the cores', not one moment's)",
+                         base_disturbed, count, next_disturbed, count, options.max_thread_spread * 100.0,
+                         options.max_scaling_drop * 100.0, placed_apart, count);
   } else if (left_out > 0) {
-    k.note = fmt::format("{} of {} rounds left out: a run's threads' own rates more than {:.0f}% apart (the host slowed "
-                         "one vCPU)",
-                         left_out, b.size(), limit * 100.0);
+    std::vector<std::string> why;
+    if (by_spread > 0) {
+      why.push_back(fmt::format("{} a run's threads' own rates more than {:.0f}% apart (the host slowed one vCPU)", by_spread,
+                                options.max_thread_spread * 100.0));
+    }
+    if (by_scaling > 0) {
+      why.push_back(fmt::format("{} a run's {} threads more than {:.0f}% below T x its 1-thread rate x the rounds' median "
+                                "scaling {:.2f} (the host slowed both vCPUs alike)",
+                                by_scaling, f.threads, options.max_scaling_drop * 100.0, median_scaling));
+    }
+    if (by_round_trip > 0) {
+      why.push_back(fmt::format("{} the two runs' threads placed apart by the host (thread round trips more than {:.0f}% "
+                                "apart)",
+                                by_round_trip, options.max_placement_shift * 100.0));
+    }
+    k.note = fmt::format("{} of {} rounds left out: {}", left_out, count, fmt::join(why, "; "));
   }
   return k;
 }
@@ -169,12 +224,15 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double 
     }
     // A figure most runs do not have (a level the sweep finds only now and then) cannot be paired round by round: it is
     // listed, not gated, and never holds the rounds open.
-    if (2 * b->second.size() < static_cast<std::size_t>(rounds.rounds)) {
+    // The rounds that planned it: focused rounds (paired_runs.hpp) measure only the suites of the figures undecided.
+    const auto planned = rounds.planned_rounds.find(f.id);
+    const int planned_rounds = planned == rounds.planned_rounds.end() ? rounds.rounds : planned->second;
+    if (2 * b->second.size() < static_cast<std::size_t>(planned_rounds)) {
       g.not_comparable.push_back(fmt::format("{} (measured in {} of {} rounds: its level is not found in every run)", f.id,
-                                             b->second.size(), rounds.rounds));
+                                             b->second.size(), planned_rounds));
       continue;
     }
-    const KeptRounds kept = rounds_kept(rounds, f, options.max_thread_spread);
+    const KeptRounds kept = rounds_kept(rounds, f, options);
     std::optional<FigureRow> row = paired_row(f, kept.base, kept.next, options, gamma, gamma_own);
     if (!row) continue;
     if (!kept.note.empty()) row->why += "; " + kept.note;
@@ -223,6 +281,23 @@ Gate gate_paired(const PairedRounds& rounds, const GateOptions& options, double 
     g.verdict_line = fmt::format("verdict: clean: {} after {} rounds; {}", tally, rounds.rounds, env);
   }
   return g;
+}
+
+std::map<std::string, double> thread_scalings(const std::vector<KeyFigure>& figures) {
+  std::map<std::string, double> one;  // the 1-thread figures' values by id
+  for (const KeyFigure& f : figures) {
+    if (f.threads == 1 && f.value > 0.0) one[f.id] = f.value;
+  }
+  std::map<std::string, double> out;
+  for (const KeyFigure& f : figures) {
+    if (f.threads < 2 || !core_bound(f) || !f.higher_is_better || !(f.value > 0.0)) continue;
+    const std::string suffix = fmt::format("threads:{}", f.threads);
+    const std::size_t at = f.id.rfind(suffix);
+    if (at == std::string::npos || at + suffix.size() != f.id.size()) continue;  // "threads:T" is the id's end
+    const auto partner = one.find(f.id.substr(0, at) + "threads:1");
+    if (partner != one.end()) out[f.id] = f.value / (static_cast<double>(f.threads) * partner->second);
+  }
+  return out;
 }
 
 bool paired_undecided(const Gate& gate) {

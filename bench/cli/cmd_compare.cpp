@@ -53,19 +53,20 @@ struct Args {
   std::vector<std::string> files;  // BASE NEW, or the run flags in paired mode
   std::string json, markdown, text_out;  // destinations; text_out only through the deprecated --out
   bool text_on_stdout = true;
-  std::string row_threshold = "5", floor = "5", floor_no_history = "10", floor_cache = "10", floor_shared = "20", max_steal = "5", max_busy = "10", max_canary_drift = "10", max_core_canary_drift = "10", max_thread_spread = "5", out, history, figures;
+  std::string row_threshold = "5", floor = "5", floor_no_history = "10", floor_cache = "10", floor_shared = "20", max_steal = "5", max_busy = "10", max_canary_drift = "10", max_core_canary_drift = "10", max_thread_spread = "5", max_scaling_drop = "20", max_placement_shift = "50", out, history, figures;
   std::string base_bin, next_bin, runs_dir;
   double alpha = 0.05;
   int rounds = 6, max_rounds = 40;
   double budget = 420.0;
   unsigned seed = 0;
   bool force = false, allow_mismatch = false, fail_on_inconclusive = false;
-  bool print_rerun = false, allow_undecided = false;
+  bool print_rerun = false, allow_undecided = false, full_rounds = false;
 };
 
 // The `run` flags that re-measure one key figure: its suite at its thread count.
 std::string rerun_flags(const KeyFigure& f) {
-  const char* suite = f.group == "memory" ? "bandwidth" : f.group == "gemm" ? "gemm" : "compute";
+  const std::string_view suite = suite_of(f);
+  if (suite.empty()) return fmt::format("{} (measured by `roofline llm measure`, not `run`)", f.id);
   return fmt::format("{} --suites {} --threads {}", f.id, suite, f.threads);
 }
 
@@ -136,6 +137,7 @@ void compare_paired(const Args& a, const CompareOptions& options, CliState& stat
   p.budget_seconds = a.budget;
   p.seed = a.seed;
   p.allow_machine_mismatch = a.allow_mismatch;
+  p.focus = !a.full_rounds;
   std::string tmp;
   if (a.runs_dir.empty()) {
     std::string tmpl = (fs::temp_directory_path() / "roofline-paired-XXXXXX").string();
@@ -158,6 +160,17 @@ void compare_paired(const Args& a, const CompareOptions& options, CliState& stat
                                  "looks planned after rounds {})\n",
                                  a.base_bin, a.next_bin, r.rounds.rounds, r.seconds, r.stopped, fmt::join(r.order, " "),
                                  r.seed, fmt::join(r.looks, ", "));
+  // Focused rounds (paired_runs.hpp): which suites each stretch of rounds measured.
+  std::vector<std::string> stretches;
+  for (std::size_t i = 0; i < r.round_suites.size();) {
+    std::size_t j = i;
+    while (j + 1 < r.round_suites.size() && r.round_suites[j + 1] == r.round_suites[i]) ++j;
+    stretches.push_back(fmt::format("{} {}: {}", i == j ? "round" : "rounds",
+                                    i == j ? fmt::format("{}", i + 1) : fmt::format("{}-{}", i + 1, j + 1),
+                                    r.round_suites[i] == "all" ? "every suite" : "suites " + r.round_suites[i]));
+    i = j + 1;
+  }
+  if (stretches.size() > 1) head += fmt::format("focused on the undecided figures' suites: {}\n", fmt::join(stretches, "; "));
   if (!r.configuration_differences.empty()) {
     head += fmt::format("configuration differs (compared; the figures both have are gated): {}\n",
                         fmt::join(r.configuration_differences, "; "));
@@ -168,6 +181,7 @@ void compare_paired(const Args& a, const CompareOptions& options, CliState& stat
     doc["new_bin"] = a.next_bin;
     doc["rounds"] = r.rounds.rounds;
     doc["order"] = r.order;
+    doc["round_suites"] = r.round_suites;
     doc["seed"] = r.seed;
     doc["configuration_differences"] = r.configuration_differences;
     doc["looks"] = r.looks;
@@ -187,6 +201,40 @@ void compare_paired(const Args& a, const CompareOptions& options, CliState& stat
 }
 
 }  // namespace
+
+// The paired A/B flags (--base-bin, --new-bin, the rounds' schedule and budget, and the rounds each figure leaves out).
+void add_paired_options(CLI::App* cmd, Args& args) {
+  Args* a = &args;
+  cmd->add_option("--max-thread-spread", a->max_thread_spread,
+                  "Paired rounds: a round whose run had its threads' own rates more than PCT apart under a core-bound "
+                  "figure (L1, L2, dequant) at several threads is left out of that figure (the host slowed one vCPU)")
+      ->type_name("PCT")
+      ->capture_default_str();
+  cmd->add_option("--max-scaling-drop", a->max_scaling_drop,
+                  "Paired rounds: a round whose run measured a core-bound figure at T threads more than PCT below T x its "
+                  "own 1-thread rate x the rounds' median scaling is left out of that figure (the host slowed both vCPUs "
+                  "alike)")
+      ->type_name("PCT")
+      ->capture_default_str();
+  cmd->add_option("--max-placement-shift", a->max_placement_shift,
+                  "Paired rounds: a round whose two runs measured a shared-memory or GEMM figure at several threads with "
+                  "their threads' round trip more than PCT apart is left out of that figure (the host placed the vCPUs "
+                  "differently)")
+      ->type_name("PCT")
+      ->capture_default_str();
+  cmd->add_option("--base-bin", a->base_bin, "Paired A/B: the baseline roofline executable");
+  cmd->add_option("--new-bin", a->next_bin, "Paired A/B: the new roofline executable");
+  cmd->add_option("--rounds", a->rounds, "Paired A/B: rounds before the first look (at least)")->capture_default_str();
+  cmd->add_option("--max-rounds", a->max_rounds, "Paired A/B: rounds at most while a figure is undecided")->capture_default_str();
+  cmd->add_option("--budget", a->budget, "Paired A/B: seconds the rounds may take at most (0: no limit)")->capture_default_str();
+  cmd->add_flag("--full-rounds", a->full_rounds,
+                "Paired A/B: every round runs every suite (default: after a look, only the suites of the figures still "
+                "undecided)");
+  cmd->add_flag("--allow-undecided", a->allow_undecided,
+                "Paired A/B: exit 0 (not 3) when figures are still undecided at the budget");
+  cmd->add_option("--runs-dir", a->runs_dir, "Paired A/B: keep the rounds' results files in this folder");
+  cmd->add_option("--seed", a->seed, "Paired A/B: seed of the per-round order (default: random)");
+}
 
 void add_compare_command(CLI::App& app, CliState& state) {
   auto* cmd = app.add_subcommand(
@@ -208,11 +256,6 @@ void add_compare_command(CLI::App& app, CliState& state) {
       ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--max-steal", a->max_steal, "CPU steal, in percent of the run, above which a run is disturbed")
-      ->type_name("PCT")
-      ->capture_default_str();
-  cmd->add_option("--max-thread-spread", a->max_thread_spread,
-                  "Paired rounds: a round whose run had its threads' own rates more than PCT apart under a core-bound "
-                  "figure (L1, L2, dequant) at several threads is left out of that figure (the host slowed one vCPU)")
       ->type_name("PCT")
       ->capture_default_str();
   cmd->add_option("--max-busy", a->max_busy, "CPU time of other processes, in percent of the run, above which a run is disturbed")
@@ -237,15 +280,7 @@ void add_compare_command(CLI::App& app, CliState& state) {
   cmd->add_option("--alpha", a->alpha, "Significance, a fraction (0.05, not 5%): family-wise over the key figures; U "
                                        "test of benchmark rows")
       ->capture_default_str();
-  cmd->add_option("--base-bin", a->base_bin, "Paired A/B: the baseline roofline executable");
-  cmd->add_option("--new-bin", a->next_bin, "Paired A/B: the new roofline executable");
-  cmd->add_option("--rounds", a->rounds, "Paired A/B: rounds before the first look (at least)")->capture_default_str();
-  cmd->add_option("--max-rounds", a->max_rounds, "Paired A/B: rounds at most while a figure is undecided")->capture_default_str();
-  cmd->add_option("--budget", a->budget, "Paired A/B: seconds the rounds may take at most (0: no limit)")->capture_default_str();
-  cmd->add_flag("--allow-undecided", a->allow_undecided,
-                "Paired A/B: exit 0 (not 3) when figures are still undecided at the budget");
-  cmd->add_option("--runs-dir", a->runs_dir, "Paired A/B: keep the rounds' results files in this folder");
-  cmd->add_option("--seed", a->seed, "Paired A/B: seed of the per-round order (default: random)");
+  add_paired_options(cmd, *a);
   cmd->add_option("--markdown", a->markdown, "Write the comparison as Markdown (CI step summary, PR comment) to FILE "
                                              "(- : stdout, instead of the table)")->type_name("FILE");
   cmd->add_option("--json", a->json, "Write the comparison as JSON to FILE (- : stdout, instead of the table)")
@@ -266,6 +301,9 @@ void add_compare_command(CLI::App& app, CliState& state) {
     options.gate.floor_shared = parse_percent("--floor-shared", a->floor_shared);
     options.gate.max_steal = parse_percent("--max-steal", a->max_steal);
     options.gate.max_thread_spread = parse_percent("--max-thread-spread", a->max_thread_spread);
+    options.gate.max_scaling_drop = parse_percent("--max-scaling-drop", a->max_scaling_drop);
+    if (!(options.gate.max_scaling_drop < 1.0)) throw InputError("--max-scaling-drop must be below 100");
+    options.gate.max_placement_shift = parse_percent("--max-placement-shift", a->max_placement_shift);
     options.gate.max_busy = parse_percent("--max-busy", a->max_busy);
     options.gate.max_canary_drift = parse_percent("--max-canary-drift", a->max_canary_drift);
     options.gate.max_core_canary_drift = parse_percent("--max-core-canary-drift", a->max_core_canary_drift);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -23,13 +25,14 @@ class PairedRuns : public ::testing::Test {
  protected:
   // The stubs write kDir/base and kDir/next (stub_run.sh reads STUB_FILE_<side>).
   PairedResult run(const std::string& base, const std::string& next, int rounds, int max_rounds, unsigned seed = 7,
-                   bool allow_mismatch = false) {
+                   bool allow_mismatch = false, std::vector<std::string> flags = {"--suites", "bandwidth"}, bool focus = true) {
     ::setenv("STUB_FILE_base", (kDir + base).c_str(), 1);
     ::setenv("STUB_FILE_new", (kDir + next).c_str(), 1);
     PairedOptions o;
     o.base_bin = kDir + "stubs/stub_base.sh";
     o.next_bin = kDir + "stubs/stub_new.sh";
-    o.run_flags = {"--suites", "bandwidth"};
+    o.run_flags = std::move(flags);
+    o.focus = focus;
     o.rounds = rounds;
     o.max_rounds = max_rounds;
     o.work_dir = tmp_.path();
@@ -44,6 +47,9 @@ class PairedRuns : public ::testing::Test {
     ::unsetenv("STUB_FILE_base");
     ::unsetenv("STUB_FILE_new");
     ::unsetenv("STUB_FAIL_base");
+    ::unsetenv("STUB_ALT_new");
+    ::unsetenv("STUB_COUNTER_new");
+    ::unsetenv("STUB_ARGS_new");
   }
   testing::TempDir tmp_;
   std::vector<std::string> log_;
@@ -94,6 +100,85 @@ TEST_F(PairedRuns, ARegressionIsDecidedAtTheFirstLookThatCan) {
   EXPECT_EQ(triad->verdict, Verdict::regression);
   EXPECT_NEAR(triad->change, -0.2, 1e-9);
   EXPECT_NEAR(triad->ratio_upper, 0.8, 1e-9);
+}
+
+// The lines the new build's stub was called with (STUB_ARGS_new).
+std::vector<std::string> lines_of(const std::string& path) {
+  std::vector<std::string> out;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+TEST_F(PairedRuns, AfterALookTheRoundsMeasureOnlyTheUndecidedFiguresSuites) {
+  // One new run in three 20% slower on the DRAM triad: it stays undecided, the L1, compute and GEMM figures are ok at
+  // the first look; from then on the rounds run the bandwidth suite alone (`run --suites bandwidth`).
+  const std::string args = (tmp_.path() / "args").string(), counter = (tmp_.path() / "n").string();
+  const auto undecided = [&](std::vector<std::string> flags, bool focus) {
+    std::filesystem::remove(args);
+    std::filesystem::remove(counter);
+    ::setenv("STUB_ALT_new", (kDir + "slow20.json").c_str(), 1);
+    ::setenv("STUB_COUNTER_new", counter.c_str(), 1);
+    ::setenv("STUB_ARGS_new", args.c_str(), 1);
+    return run("base.json", "base.json", 4, 12, 7, false, std::move(flags), focus);
+  };
+  const PairedResult r = undecided({"--profile", "gate"}, true);
+  ASSERT_FALSE(r.looks.empty());
+  const int first = r.looks.front();
+  ASSERT_GT(r.rounds.rounds, first) << r.gate.verdict_line;
+  ASSERT_EQ(static_cast<int>(r.round_suites.size()), r.rounds.rounds);
+  const std::vector<std::string> calls = lines_of(args);
+  ASSERT_EQ(static_cast<int>(calls.size()), r.rounds.rounds);
+  for (int i = 0; i < r.rounds.rounds; ++i) {
+    const bool focused = i >= first;
+    EXPECT_EQ(r.round_suites[static_cast<std::size_t>(i)], focused ? "bandwidth" : "all") << i;
+    EXPECT_EQ(calls[static_cast<std::size_t>(i)].find("--suites bandwidth") != std::string::npos, focused) << calls[static_cast<std::size_t>(i)];
+    EXPECT_NE(calls[static_cast<std::size_t>(i)].find("--profile gate"), std::string::npos) << calls[static_cast<std::size_t>(i)];
+  }
+  // The figures of the other suites were planned in the rounds before the focus only, and are still gated on them.
+  EXPECT_EQ(r.rounds.planned_rounds.at("compute/fp32/vector/threads:2"), first);
+  EXPECT_EQ(r.rounds.planned_rounds.at("memory/DRAM/triad/threads:2"), r.rounds.rounds);
+  EXPECT_TRUE(r.gate.not_comparable.empty());
+  EXPECT_TRUE(std::any_of(log_.begin(), log_.end(), [](const std::string& l) {
+    return l.find("suites bandwidth (the undecided figures')") != std::string::npos;
+  }));
+  // Not when the run flags name the suites themselves, nor with focus off: every round runs what was asked.
+  for (const bool focus : {true, false}) {
+    const PairedResult whole = undecided(focus ? std::vector<std::string>{"--suites", "bandwidth,compute,gemm"}
+                                               : std::vector<std::string>{"--profile", "gate"},
+                                         focus);
+    ASSERT_GT(whole.rounds.rounds, whole.looks.front());
+    for (const std::string& s : whole.round_suites) EXPECT_EQ(s, "all");
+    for (const std::string& line : lines_of(args)) {
+      std::size_t suites = 0;
+      for (std::size_t at = line.find("--suites"); at != std::string::npos; at = line.find("--suites", at + 1)) ++suites;
+      EXPECT_EQ(suites, focus ? 1u : 0u) << line;
+    }
+  }
+}
+
+TEST(PairedSuites, TheUndecidedFiguresSuitesInRunOrder) {
+  const auto row = [](std::string id, std::string group, Verdict v) {
+    FigureRow r;
+    r.figure.id = std::move(id);
+    r.figure.group = std::move(group);
+    r.verdict = v;
+    return r;
+  };
+  Gate g;
+  g.figures = {row("gemm/fp32/batch:1/threads:2", "gemm", Verdict::undecided), row("clock/threads:2", "clock", Verdict::ok),
+               row("memory/DRAM/read/threads:2", "memory", Verdict::undecided),
+               row("dequant/q4_0/threads:2", "dequant", Verdict::undecided)};
+  EXPECT_EQ(undecided_suites(g), (std::vector<std::string>{"bandwidth", "compute", "gemm"}));
+  g.figures[2].verdict = Verdict::ok;
+  g.figures[3].verdict = Verdict::regression;
+  EXPECT_EQ(undecided_suites(g), (std::vector<std::string>{"gemm"}));
+  g.figures[0].verdict = Verdict::ok;
+  EXPECT_TRUE(undecided_suites(g).empty());  // nothing undecided
+  // A figure undecided that no suite of `run` measures (an llm chain's): whole rounds go on.
+  g.figures.push_back(row("llm/llama/decode/threads:2", "llm", Verdict::undecided));
+  g.figures[0].verdict = Verdict::undecided;
+  EXPECT_TRUE(undecided_suites(g).empty());
 }
 
 TEST_F(PairedRuns, AnotherIsaCapIsConfigurationNotAnotherMachine) {

@@ -10,6 +10,7 @@
 
 #include "roofline/harness/runner.hpp"
 #include "roofline/harness/target.hpp"
+#include "roofline/harness/thread_round_trip.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -220,4 +221,41 @@ TEST(Runner, ABracketMeasuresRightBeforeAndRightAfterTheRepetitions) {
   ASSERT_EQ(broken.failures().size(), 1u);
   EXPECT_NE(broken.failures()[0].find("read probe: sum = 3"), std::string::npos) << broken.failures()[0];
 }
+}  // namespace roofline
+
+namespace roofline {
+
+TEST(ThreadRoundTrip, TwoThreadsHandALineBackAndForth) {
+  // Two OpenMP threads on this machine: a round trip takes some tens of nanoseconds to some microseconds (the value is
+  // the host's; only that it is measured, positive and finite, is asserted).
+  const double ns = measure_thread_round_trip_ns(2);
+  EXPECT_GT(ns, 0.0);
+  EXPECT_LT(ns, 1e6);
+  EXPECT_EQ(measure_thread_round_trip_ns(1), 0.0);  // one thread has no one to hand it to
+  EXPECT_EQ(measure_thread_round_trip_ns(0), 0.0);
+}
+
+TEST(Runner, AnEntryAtSeveralThreadsSaysWhereTheHostPutTheThreads) {
+  // A batch at 2 threads runs between two round-trip probes: each of its entries at 2 threads gets their mean; an
+  // entry at 1 thread, and a device's batch, get none.
+  Runner runner;
+  BenchmarkSpec two = spec("two", false);
+  two.labels["threads"] = 2;
+  std::vector<json> entries = runner.run({two, spec("one", false)});
+  int stamped = 0;
+  for (const json& e : entries) {
+    if (e["labels"]["threads"] == 2) {
+      ASSERT_TRUE(e.contains("thread_round_trip_ns")) << e.dump();
+      EXPECT_GT(e["thread_round_trip_ns"].get<double>(), 0.0);
+      ++stamped;
+    } else {
+      EXPECT_FALSE(e.contains("thread_round_trip_ns")) << e.dump();
+    }
+  }
+  EXPECT_GE(stamped, 3);  // the repetitions and the aggregates of "two"
+  runner.set_target("opencl:0.0", "opencl:0.0/");
+  entries = runner.run({two});
+  for (const json& e : entries) EXPECT_FALSE(e.contains("thread_round_trip_ns")) << e.dump();
+}
+
 }  // namespace roofline

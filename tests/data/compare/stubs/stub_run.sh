@@ -2,8 +2,11 @@
 # Test stub of `roofline run` for the paired A/B tests (tests/bench/cli/test_cli_gate.cpp): writes a
 # prepared results file to --out. STUB_FILE_<side> names it; with STUB_ALT_<side>, two calls in three of
 # that side write that file instead (STUB_COUNTER_<side> holds the count); STUB_FAIL_<side>=1 exits 1.
+# With STUB_ARGS_<side>, each call appends its arguments as one line to that file.
 # The side is the script's name: stub_base.sh or stub_new.sh (links to this file).
 side=$(basename "$0" .sh | sed 's/^stub_//')
+eval args_file=\${STUB_ARGS_$side:-}
+[ -n "$args_file" ] && echo "$*" >> "$args_file"
 out=""
 while [ $# -gt 0 ]; do
   [ "$1" = "--out" ] && out="$2"

@@ -68,6 +68,10 @@ struct KeyFigure {
 // environment: a host loading our vCPUs' SMT siblings slows them by a third, the clock and steal unchanged.
 bool core_bound(const KeyFigure& f);
 
+// The suite of `run` that measures the figure (`run --suites`): memory -> bandwidth, gemm -> gemm, the others
+// (compute, clock, dequant) -> compute.
+std::string_view suite_of(const KeyFigure& f);
+
 // The run's DRAM canary (context.environment.canary, bench/harness/environment.cpp): the mean of its start, checkpoint
 // and end measurements in B/s, or 0 when the run lacks a start or an end. Not a key figure (it gates nothing): the history keeps it
 // under kCanaryFigureId so that a new run's memory state can be compared with the history's.

@@ -35,4 +35,11 @@ std::vector<std::string> align_memory_figures(const ResultsDocument& base, const
 std::optional<double> figure_thread_spread(const ResultsDocument& reference, const KeyFigure& reference_figure,
                                            const ResultsDocument& run);
 
+// Where the host put the threads while a figure at more than one thread was measured (issue 59): the median of
+// benchmarks[].thread_round_trip_ns over the entries `run` took it from (a memory figure's, as figure_thread_spread
+// finds them; a GEMM figure's: every backend's entries of its precision, threads and batch). nullopt where the
+// figure has none (one thread, compute, dequant, a roof-of-the-moment figure, a file from before the field).
+std::optional<double> figure_thread_round_trip(const ResultsDocument& reference, const KeyFigure& reference_figure,
+                                               const ResultsDocument& run);
+
 }  // namespace roofline

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -78,6 +79,9 @@ class Runner {
   // Registers, runs and returns the entries of these benchmarks as the results file writes them (Google Benchmark's
   // JSON format, with "labels" added; for the suites that read them as JSON). Entries with error_occurred are kept and remembered in failures(). Specs with a
   // bracket run first, each alone between its two measurements; the others together, interleaved.
+  // A batch of the CPU's at more than one thread (labels.threads) runs between two probes of where the host put the
+  // threads (thread_round_trip.hpp; a probe less than a tenth of a second old at that thread count is reused), whose
+  // mean every entry at more than one thread gets as thread_round_trip_ns (issue 59).
   std::vector<nlohmann::json> run(const std::vector<BenchmarkSpec>& specs);
 
   // Every entry collected by all run() calls, in order, typed.
@@ -104,6 +108,13 @@ class Runner {
   [[nodiscard]] SuiteBudget& budget() { return budget_; }
 
  private:
+  // The thread round trip at `threads` now: the last probe's when under a tenth of a second old, else a new one.
+  double round_trip_now(int threads);
+  struct RoundTrip {
+    int threads = 0;
+    double ns = 0.0;
+    std::chrono::steady_clock::time_point at;
+  } last_round_trip_;
   // Each appends its entries to entries_.
   void run_together(const std::vector<BenchmarkSpec>& specs);
   void run_bracketed(const BenchmarkSpec& spec);
