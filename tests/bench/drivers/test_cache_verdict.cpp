@@ -2,7 +2,7 @@
 // and the analysis agree on it for every recorded machine. For each recorded results file (tests/data/golden and
 // results/reference; ../shared/recorded too where the checkout has it), the plan's side reads the file's machine facts
 // as a run would hold them (machine_from_json of context.machine, its binding) and the analysis's side reads the same
-// file (the typed document's CPU target, DocumentView): at every thread count from 1 to the most the file ran, both believe the same levels
+// file (the typed document's CPU target, recorded_targets): at every thread count from 1 to the most the file ran, both believe the same levels
 // of the same sizes, the same largest plausible cache and the same DRAM threshold, and what the plan builds from it
 // (the sweep's levels and end, the DRAM dequant GEMVs' weights) is that verdict. Hand-made machines cover the rules
 // the two sides once applied differently. Nothing is measured. Here, beside the llm chain, because this binary links
@@ -23,7 +23,7 @@
 #include "roofline/harness/plausible_caches.hpp"
 #include "roofline/harness/sweep_plan.hpp"
 #include "roofline/model/memory_ceilings.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/results_document.hpp"
 #include "support/typed_results.hpp"
 #include "support/gzip_json.hpp"
@@ -75,7 +75,7 @@ void expect_same_verdict(const CacheVerdict& plan, const CacheVerdict& analysis,
 // What the plan builds from the analysis's verdict: the sweep's levels and end at every thread count, the DRAM
 // dequant GEMVs' weights at the most threads.
 void expect_plan_built_from(const MachineFacts& machine, BindPolicy bind, const std::vector<int>& counts,
-                            const TargetView& cpu, const std::string& where) {
+                            const RecordedTarget& cpu, const std::string& where) {
   RunConfig config;
   config.thread_counts = counts;
   config.bind = bind;
@@ -107,8 +107,8 @@ TEST(CacheVerdict, ThePlanAndTheAnalysisAgreeOnEveryRecordedMachine) {
     const MachineFacts machine = machine_from_json(results["context"]["machine"]);
     const BindPolicy bind = parse_bind_policy(policy_of(results));
     const ResultsDocument doc = testing::typed(results, file.string());
-    const DocumentView view(doc);
-    const TargetView& cpu = view.targets().front();
+    const std::vector<RecordedTarget> targets = recorded_targets(doc);
+    const RecordedTarget& cpu = targets.front();
     const std::vector<int> counts = thread_counts_of(results);
     ++machines;
     for (int threads = 1; threads <= counts.back(); ++threads) {
@@ -150,11 +150,11 @@ TEST(CacheVerdict, TheRulesTheTwoSidesOnceAppliedDifferentlyAreOne) {
     for (const std::string policy : {"compact", "spread"}) {
       const json results = results_with(machine, policy);
       const ResultsDocument doc = testing::typed_fragment(results);
-      const DocumentView view(doc);
+      const std::vector<RecordedTarget> targets = recorded_targets(doc);
       for (int threads : {1, 2}) {
         const std::string where = what + ", " + policy + ", " + std::to_string(threads) + " thread(s)";
         const CacheVerdict plan = cache_verdict(machine, threads, parse_bind_policy(policy));
-        expect_same_verdict(plan, target_cache_verdict(view.targets().front(), threads), where);
+        expect_same_verdict(plan, target_cache_verdict(targets.front(), threads), where);
         EXPECT_FALSE(plan.implausible_caches.empty()) << where;
       }
     }
