@@ -110,15 +110,7 @@ RecordedTarget cpu_target_from_host(const HostFacts& host) {
   t.compute_units = host.cores.value_or(0);
   t.clock_hz = host.measured_clock_hz;
   host_facts_to_cpu(host, t);
-  for (const char* level : {"L1", "L2", "L3"}) {
-    double bytes = 0.0;
-    for (const CacheFacts& c : host.caches) {
-      if (fmt::format("L{}", c.level.value_or(0)) != level || c.type == "instruction") continue;
-      bytes = std::max(bytes, c.size_bytes * static_cast<double>(c.instances.value_or(1)));
-    }
-    t.memory_levels.push_back({level, bytes, std::string(level) == "L3"});
-  }
-  t.memory_levels.push_back({"DRAM", 0.0, true});
+  for (const CpuMemoryLevel& l : cpu_memory_levels(t.caches)) t.memory_levels.push_back({l.name, l.capacity_bytes, l.shared});
   t.peak_model = "x86_pipes";
   t.notes = host.notes;
   t.synthesized = true;

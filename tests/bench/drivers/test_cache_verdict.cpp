@@ -19,6 +19,7 @@
 
 #include "support/recorded_files.hpp"
 #include "roofline/cpu/cpu_plan.hpp"
+#include "roofline/cpu/cpu_target.hpp"
 #include "roofline/facts/machine.hpp"
 #include "roofline/harness/plausible_caches.hpp"
 #include "roofline/harness/sweep_plan.hpp"
@@ -159,6 +160,48 @@ TEST(CacheVerdict, TheRulesTheTwoSidesOnceAppliedDifferentlyAreOne) {
       }
     }
   }
+}
+
+// Issue 61: the CPU's facts a run writes (cpu_target_facts) and the CPU the analysis synthesizes for a file without
+// context.targets (recorded_targets) are one rule (common's cpu_memory_levels): on every recorded machine, and on one
+// whose L2 is not reported (both keep the level at 0 bytes; the run's facts once left it out) and whose L1 is reported
+// twice (both take the larger; the run's facts once took the last).
+TEST(CpuFacts, TheRunsAndTheAnalysisSynthesizedCpuLevelsAreOneRule) {
+  std::vector<std::pair<std::string, MachineFacts>> machines;
+  for (const fs::path& file : recorded_files()) {
+    const json results = testing::load_gz(file.string());
+    if (!results.contains("context") || !results["context"].contains("machine")) continue;
+    machines.emplace_back(file.filename().string(), machine_from_json(results["context"]["machine"]));
+  }
+  ASSERT_GE(machines.size(), 7u);
+  MachineFacts odd = machines.front().second;
+  std::erase_if(odd.caches, [](const CacheInfo& c) { return c.level == 2; });
+  const auto l1 = std::find_if(odd.caches.begin(), odd.caches.end(),
+                               [](const CacheInfo& c) { return c.level == 1 && c.type != "instruction"; });
+  ASSERT_NE(l1, odd.caches.end());
+  const double l1_bytes = static_cast<double>(l1->size_bytes) * std::max(1, l1->instances);
+  CacheInfo small_l1 = *l1;
+  small_l1.size_bytes /= 2;
+  odd.caches.push_back(small_l1);
+  machines.emplace_back("no L2, two L1s", odd);
+  for (const auto& [what, machine] : machines) {
+    SCOPED_TRACE(what);
+    const TargetFacts run = cpu_target_facts(machine);
+    const std::vector<RecordedTarget> read = recorded_targets(testing::typed_fragment(results_with(machine, "compact")));
+    ASSERT_TRUE(read.front().synthesized);
+    const std::vector<TargetLevel>& synthesized = read.front().memory_levels;
+    ASSERT_EQ(run.memory_levels.size(), synthesized.size());
+    for (std::size_t i = 0; i < synthesized.size(); ++i) {
+      EXPECT_EQ(run.memory_levels[i].name, synthesized[i].name);
+      EXPECT_EQ(static_cast<double>(run.memory_levels[i].capacity_bytes), synthesized[i].capacity_bytes);
+      EXPECT_EQ(run.memory_levels[i].shared, synthesized[i].shared);
+    }
+  }
+  const TargetFacts odd_facts = cpu_target_facts(odd);
+  ASSERT_EQ(odd_facts.memory_levels.size(), 4u);
+  EXPECT_EQ(odd_facts.memory_levels[1].name, "L2");
+  EXPECT_EQ(odd_facts.memory_levels[1].capacity_bytes, 0u);
+  EXPECT_EQ(static_cast<double>(odd_facts.memory_levels[0].capacity_bytes), l1_bytes);
 }
 
 }  // namespace
