@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "roofline/common/units.hpp"
+#include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 
@@ -122,6 +123,21 @@ CacheVerdict cache_verdict(const std::vector<ReportedCache>& caches, int threads
   v.dram_threshold_bytes = v.last_level_unknown ? static_cast<double>(unknown_last_cache_bytes(threads))
                                                 : v.largest_plausible_bytes;
   return v;
+}
+
+std::vector<CpuMemoryLevel> cpu_memory_levels(const std::vector<ReportedCache>& caches) {
+  std::vector<CpuMemoryLevel> out;
+  for (const Level level : cache_levels()) {
+    const int number = static_cast<int>(level) + 1;
+    double bytes = 0.0;
+    for (const ReportedCache& c : caches) {
+      if (c.level != number || c.type == "instruction") continue;
+      bytes = std::max(bytes, c.size_bytes * static_cast<double>(std::max(1, c.instances)));
+    }
+    out.push_back({std::string(to_string(level)), bytes, level == Level::L3});
+  }
+  out.push_back({std::string(to_string(Level::DRAM)), 0.0, true});
+  return out;
 }
 
 }  // namespace roofline

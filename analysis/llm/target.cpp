@@ -6,8 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "roofline/model/document_view.hpp"
-#include "roofline/model/results_targets.hpp"  // target_of, each_record_target, target_memory_facts
+#include "roofline/model/results_targets.hpp"
 #include "roofline/common/errors.hpp"
 
 namespace roofline::llm {
@@ -39,8 +38,8 @@ ResultsDocument select_target(const ResultsDocument& results, const std::string&
     throw InputError(fmt::format("--target '{}': {} has no ceilings of that target (it has: {})", target, file,
                                  names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
   }
-  // The target's part of the file, by the model's one rule (DocumentView: its entries and every record of its own).
-  return DocumentView(results).target_document(target);
+  // The target's part of the file, by the model's one rule (target_document: its entries and every record of its own).
+  return target_document(results, target);
 }
 
 TargetMemory target_memory(const ResultsDocument& results, const std::string& target) {

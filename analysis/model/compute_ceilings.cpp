@@ -187,7 +187,7 @@ RowPeak x86_peak(const ComputeRow& r, double pipes, double hz, const std::vector
 // "units_clock": the facts' compute units x clock x ops_per_unit_per_clock["<precision>/<engine>"], at the clock
 // measured beside the best repetition, else the clock suite's at its thread count, else the facts' clock. Any
 // other model: the same clock, no peak. `section` gets the note (add_note keeps its notes array).
-RowPeak facts_peak(const TargetView& t, const ComputeRow& r, const std::map<int, double>& clock, json& section) {
+RowPeak facts_peak(const RecordedTarget& t, const ComputeRow& r, const std::map<int, double>& clock, json& section) {
   RowPeak out;
   const auto suite_clock = clock.find(r.threads);
   if (r.best_clock > 0.0) {
@@ -218,7 +218,7 @@ struct Derived {
   std::map<PeakKey, json> best, theoretical;
 };
 
-void add_measured(const TargetView& t, const ComputeKey& key, const ComputeRow& r, const RowPeak& peak, bool x86,
+void add_measured(const RecordedTarget& t, const ComputeKey& key, const ComputeRow& r, const RowPeak& peak, bool x86,
                   json& row, Derived& out, json& notes) {
   const std::string unit = compute_unit(r.precision);
   const int opi = label_int(r.labels, "ops_per_instruction");
@@ -271,9 +271,9 @@ void add_measured(const TargetView& t, const ComputeKey& key, const ComputeRow& 
 }
 
 // The target's part as its rows are built, JSON, until they are typed rows (derive_compute_ceilings reads it typed).
-json compute_part(const DocumentView& view, const TargetView& target) {
+json compute_part(const ResultsDocument& part, const RecordedTarget& target) {
   json notes = json::array();
-  const ComputeRows collected = collect_compute_rows(view, target);
+  const ComputeRows collected = collect_compute_rows(part, target);
   const std::map<int, double>& clock = collected.clock;
   // The peak model the target's facts name: the only thing that tells one target's derivation from another's.
   const bool x86 = target.peak_model == "x86_pipes";
@@ -311,7 +311,7 @@ json compute_part(const DocumentView& view, const TargetView& target) {
     notes.push_back("compute: microarchitecture unknown; pipe counts come from the measured throughput alone");
   }
   if (x86) {
-    out["matrix_engine"] = matrix_engine_summary(view.target_document(target.id).context, target, ceilings);
+    out["matrix_engine"] = matrix_engine_summary(part.context, target, ceilings);
     for (const json& line : out["matrix_engine"]["lines"]) notes.push_back("compute: " + line.get<std::string>());
   }
   out["notes"] = std::move(notes);
@@ -320,8 +320,8 @@ json compute_part(const DocumentView& view, const TargetView& target) {
 
 }  // namespace
 
-RooflineSection derive_compute_ceilings(const DocumentView& view, const TargetView& target) {
-  return read_roofline_section(compute_part(view, target), target.id);
+RooflineSection derive_compute_ceilings(const ResultsDocument& part, const RecordedTarget& target) {
+  return read_roofline_section(compute_part(part, target), target.id);
 }
 
 }  // namespace roofline

@@ -117,10 +117,10 @@ void add_entry(const BenchmarkEntry& e, const json& l, ComputeRows& out, std::se
 
 // The rows the target (or the --max-isa cap) does not support, at every thread count: its suite context's
 // not_supported list.
-void add_not_supported(const ResultsContext& context, const TargetView& target, const std::set<int>& thread_counts,
+void add_not_supported(const ResultsContext& context, const RecordedTarget& target, const std::set<int>& thread_counts,
                        ComputeRows& out) {
   // context.suites is not typed yet: the typed context keeps it in `extra`.
-  const json& suite = object_or_empty(object_or_empty(context.extra, "suites"), (target_prefix(target.id) + "compute").c_str());
+  const json& suite = fields::object_or_empty(fields::object_or_empty(context.extra, "suites"), (target_prefix(target.id) + "compute").c_str());
   if (!suite.contains("not_supported") || !suite["not_supported"].is_array()) return;
   for (const json& u : suite["not_supported"]) {
     if (!u.is_object()) continue;
@@ -136,11 +136,10 @@ void add_not_supported(const ResultsContext& context, const TargetView& target, 
 
 }  // namespace
 
-ComputeRows collect_compute_rows(const DocumentView& view, const TargetView& target) {
+ComputeRows collect_compute_rows(const ResultsDocument& doc, const RecordedTarget& target) {
   ComputeRows out;
   std::set<int> thread_counts;
   bool threaded = false;  // the target's entries name thread counts: the run's thread counts are its own
-  const ResultsDocument& doc = view.target_document(target.id);
   for (const BenchmarkEntry& e : doc.benchmarks) {
     if (target_of(e) != target.id) continue;
     const json labels = e.labels ? to_json(*e.labels) : json::object();

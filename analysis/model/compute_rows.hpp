@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 
 namespace roofline {
 
@@ -43,10 +43,10 @@ struct ComputeRows {
   bool instruction_labels = false;  // a row names its isa or instruction (what the CPU's counting notes are about)
 };
 
-// The compute rows of `target`: its typed entries (view.target_document; their labels as the records' writer writes
-// them) and its part of context.suites (the suites' "<prefix>compute" key, target_prefix). Throws InputError for an
+// The compute rows of `target`: its part of the typed document (target_document; its entries' labels as the records'
+// writer writes them) and its part of context.suites (the suites' "<prefix>compute" key, target_prefix). Throws InputError for an
 // engine that is not 'vector' or 'matrix'.
-ComputeRows collect_compute_rows(const DocumentView& view, const TargetView& target);
+ComputeRows collect_compute_rows(const ResultsDocument& doc, const RecordedTarget& target);
 
 // A label as an integer (a number or a numeric string), 0 when absent or not one.
 int label_int(const nlohmann::json& labels, const char* key);

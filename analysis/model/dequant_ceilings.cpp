@@ -91,8 +91,7 @@ std::string dequant_counting_convention() {
 namespace {
 
 // The target's dequant part as its rows are built, JSON (its tables are not typed yet): see derive_dequant_ceilings.
-json dequant_part(const DocumentView& view, const TargetView& target, const RooflineSection& section) {
-  const ResultsDocument& doc = view.target_document(target.id);
+json dequant_part(const ResultsDocument& doc, const RecordedTarget& target, const RooflineSection& section) {
   std::map<Key, Row> rows;
   std::vector<int> thread_counts;
   for (const BenchmarkEntry& e : doc.benchmarks) {
@@ -180,15 +179,15 @@ json dequant_part(const DocumentView& view, const TargetView& target, const Roof
   for (const auto& [k, c] : best) ceilings.push_back(c);
   notes.push_back("dequant: " + dequant_counting_convention());
   json out = {{"dequant_table", table}, {"dequant_ceilings", ceilings}, {"notes", notes}};
-  out["dequant_placements"] = dequant_placements(view, target, section, out);
+  out["dequant_placements"] = dequant_placements(doc, target, section, out);
   return out;
 }
 
 }  // namespace
 
-RooflineSection derive_dequant_ceilings(const DocumentView& view, const TargetView& target,
+RooflineSection derive_dequant_ceilings(const ResultsDocument& part, const RecordedTarget& target,
                                         const RooflineSection& section) {
-  return read_roofline_section(dequant_part(view, target, section), target.id);
+  return read_roofline_section(dequant_part(part, target, section), target.id);
 }
 
 const json* dequant_roof(const json& section, const std::string& format, int threads) {

@@ -16,9 +16,8 @@
 namespace roofline {
 using nlohmann::json;
 
-json dequant_placements(const DocumentView& view, const TargetView& target, const RooflineSection& section,
+json dequant_placements(const ResultsDocument& doc, const RecordedTarget& target, const RooflineSection& section,
                         const json& ceilings) {
-  const ResultsDocument& doc = view.target_document(target.id);
   const std::string& main = target.main_memory();
   // (format, threads, batch) -> the best repetition's entry, and its labels as the records' writer writes them
   std::map<std::tuple<std::string, int, int>, std::pair<const BenchmarkEntry*, json>> best;

@@ -6,14 +6,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/results_document.hpp"
 
 namespace roofline {
 
 // The rows, on `section` (the target's typed section so far: its main memory's roof) and `ceilings` (the dequant
 // part being built: its dequant_ceilings).
-nlohmann::json dequant_placements(const DocumentView& view, const TargetView& target, const RooflineSection& section,
+nlohmann::json dequant_placements(const ResultsDocument& doc, const RecordedTarget& target, const RooflineSection& section,
                                   const nlohmann::json& ceilings);
 
 }  // namespace roofline

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "roofline/model/dequant_ceilings.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/record_fields.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
@@ -76,8 +76,8 @@ constexpr const char* kPlateauMedian = "plateau median";
 
 // The levels cores share (KeyFigure::shared_memory): as the target's facts say where they list the level, else by
 // the CPU's vocabulary (L3 and DRAM are shared, L1 and L2 private), else shared.
-bool shared_level(const TargetView& t, const std::string& level) {
-  for (const TargetLevelView& l : t.memory_levels) {
+bool shared_level(const RecordedTarget& t, const std::string& level) {
+  for (const TargetLevel& l : t.memory_levels) {
     if (l.name == level) return l.shared;
   }
   const std::optional<Level> named = parse_level(level);
@@ -97,7 +97,7 @@ int level_order(const json& ceilings, const std::string& level) {
 }
 constexpr const char* kBestRepetition = "best repetition";
 
-void add_memory(const json& roofline, const TargetView& t, std::vector<KeyFigure>& out) {
+void add_memory(const json& roofline, const RecordedTarget& t, std::vector<KeyFigure>& out) {
   // (threads, level order, level, kernel) -> the level's value; a level listed twice keeps the larger
   using Key = std::tuple<int, int, std::string, std::string>;
   std::map<Key, double> best;
@@ -208,7 +208,7 @@ std::string best_backend_at(const std::string& shape) {
   return shape.empty() ? "best backend" : "best backend at " + shape;
 }
 
-void add_gemm(const json& roofline, const TargetView& t, std::vector<KeyFigure>& out) {
+void add_gemm(const json& roofline, const RecordedTarget& t, std::vector<KeyFigure>& out) {
   struct Best {
     double value = 0.0;
     std::string backend;
@@ -373,12 +373,11 @@ std::vector<std::pair<std::string, double>> canary_points(const ResultsDocument&
 
 std::vector<KeyFigure> key_figures(const ResultsDocument& results) {
   if (!results.roofline) throw InputError("the results file has no roofline section (key figures need its ceilings)");
-  const DocumentView view(results);
   // Every target's figures by the same rules, each from its own entries (target_document): the host CPU's ids as
   // they always were, another target's prefixed with its id (target_prefix) and its words with its id.
   std::vector<KeyFigure> out;
-  for (const TargetView& t : view.targets()) {
-    const ResultsDocument& doc = view.target_document(t.id);
+  for (const RecordedTarget& t : recorded_targets(results)) {
+    const ResultsDocument doc = target_document(results, t.id);
     // The rules read the section as its one writer writes it (its derived tables are not typed yet).
     const json roofline = to_json(*doc.roofline);
     std::vector<KeyFigure> figures;

@@ -9,6 +9,7 @@
 
 #include "roofline/common/units.hpp"
 #include "roofline/common/vocabulary.hpp"
+#include "roofline/model/record_fields.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -17,7 +18,7 @@ namespace {
 
 // Why a run has no matrix-unit roofs, from what its context and the target's facts recorded (most specific
 // reason first).
-std::string missing_reason(const ResultsContext& context, const TargetView& target) {
+std::string missing_reason(const ResultsContext& context, const RecordedTarget& target) {
   const std::string& status = target.matrix_engine_status;
   const std::optional<Isa> cap = parse_isa(context.max_isa.value_or("amx"));
   if (!status.empty() && status != "usable") {
@@ -36,7 +37,7 @@ std::string missing_reason(const ResultsContext& context, const TargetView& targ
     return fmt::format("--max-isa {} runs no tile kernel (and caps oneDNN below AMX)", to_string(*cap));
   }
   // context.suites is not typed yet: the typed context keeps it in `extra`.
-  const json& compute = object_or_empty(object_or_empty(context.extra, "suites"), "compute");
+  const json& compute = fields::object_or_empty(fields::object_or_empty(context.extra, "suites"), "compute");
   for (const json& u : compute.value("not_supported", json::array())) {
     if (u.is_object() && u.value("isa", std::string()) == "amx" && u.contains("reason")) {
       return u["reason"].get<std::string>();
@@ -47,7 +48,7 @@ std::string missing_reason(const ResultsContext& context, const TargetView& targ
 
 }  // namespace
 
-json matrix_engine_summary(const ResultsContext& context, const TargetView& target, const json& ceilings) {
+json matrix_engine_summary(const ResultsContext& context, const RecordedTarget& target, const json& ceilings) {
   json out = {{"roofs", false}, {"lines", json::array()}, {"ratios", json::array()}};
   if (!ceilings.is_array() || ceilings.empty()) return out;
   // (precision, threads) -> best value per engine.

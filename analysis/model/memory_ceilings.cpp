@@ -49,10 +49,6 @@ json bytes_or_null(double b) { return b > 0.0 ? json(static_cast<std::uint64_t>(
 
 }  // namespace
 
-std::vector<ReportedLevel> reported_levels(const json& machine, int threads, const std::string& policy) {
-  return reported_levels(host_facts_from_machine(machine), threads, policy);
-}
-
 std::vector<ReportedLevel> reported_levels(const HostFacts& host, int threads, const std::string& policy) {
   std::vector<ReportedCache> caches;
   for (const CacheFacts& c : host.caches) {
@@ -63,7 +59,7 @@ std::vector<ReportedLevel> reported_levels(const HostFacts& host, int threads, c
   return cache_verdict(caches, threads, policy, host.memory_total_bytes).levels;
 }
 
-LevelNames level_names(const TargetView& t) {
+LevelNames level_names(const RecordedTarget& t) {
   LevelNames names;
   names.main = t.main_memory().empty() ? "memory" : t.main_memory();
   if (!t.caches.empty()) return names;  // a cache topology: the CPU's levels L1..L3, as it reports them
@@ -79,7 +75,7 @@ LevelNames level_names(const TargetView& t) {
   return names;
 }
 
-CacheVerdict target_cache_verdict(const TargetView& t, int threads) {
+CacheVerdict target_cache_verdict(const RecordedTarget& t, int threads) {
   if (!t.caches.empty()) return cache_verdict(t.caches, std::max(threads, 1), t.binding, t.memory_total_bytes);
   CacheVerdict v;
   for (std::size_t i = 0; i + 1 < t.memory_levels.size(); ++i) {
@@ -92,7 +88,7 @@ CacheVerdict target_cache_verdict(const TargetView& t, int threads) {
   return v;
 }
 
-std::vector<ReportedLevel> target_reported_levels(const TargetView& t, int threads) {
+std::vector<ReportedLevel> target_reported_levels(const RecordedTarget& t, int threads) {
   return target_cache_verdict(t, threads).levels;
 }
 
@@ -268,11 +264,10 @@ void check_consistency(const std::map<int, std::vector<Range>>& by_threads, json
 
 }  // namespace
 
-std::pair<double, int> plateau_median_over(const DocumentView& view, const TargetView& target, int threads,
-                                           const std::string& kernel, double lo, double hi) {
+std::pair<double, int> plateau_median_over(const ResultsDocument& part, int threads, const std::string& kernel, double lo, double hi) {
   std::vector<std::pair<double, double>> medians;
   double smallest = 0.0;  // the kernel's smallest size: a range holding it starts the curve (plateau_figure)
-  for (const auto& [key, p] : collect_points(sweep_samples(view.target_document(target.id)))) {
+  for (const auto& [key, p] : collect_points(sweep_samples(part))) {
     if (std::get<0>(key) != threads || std::get<1>(key) != kernel) continue;
     smallest = smallest == 0.0 ? p.bytes : std::min(smallest, p.bytes);
     if (in_range(p.bytes, lo, hi)) medians.emplace_back(p.bytes, p.median);
@@ -284,8 +279,7 @@ std::pair<double, int> plateau_median_over(const DocumentView& view, const Targe
 namespace {
 
 // The target's part as its rows are built, JSON, until they are typed rows (derive_memory_ceilings reads it typed).
-json memory_part(const DocumentView& view, const TargetView& target) {
-  const ResultsDocument& results = view.target_document(target.id);
+json memory_part(const ResultsDocument& results, const RecordedTarget& target) {
   json out = {{"memory_ceilings", json::array()}, {"memory_levels", json::array()}, {"notes", json::array()}};
   const std::map<Key, Point> points = collect_points(sweep_samples(results));
   if (points.empty()) return out;
@@ -330,8 +324,8 @@ json memory_part(const DocumentView& view, const TargetView& target) {
 
 }  // namespace
 
-RooflineSection derive_memory_ceilings(const DocumentView& view, const TargetView& target) {
-  return read_roofline_section(memory_part(view, target), target.id);
+RooflineSection derive_memory_ceilings(const ResultsDocument& part, const RecordedTarget& target) {
+  return read_roofline_section(memory_part(part, target), target.id);
 }
 
 }  // namespace roofline

@@ -108,14 +108,14 @@ double dram_value(const json& rows, int threads, const std::string& kernel) {
 }
 
 // The THP mode the run recorded, for notes ("" when the file has none).
-std::string thp_mode(const TargetView& target) {
+std::string thp_mode(const RecordedTarget& target) {
   if (!target.thp_present) return "";
   if (target.thp.empty()) return fmt::format(" ({})", target.thp_source);
   return fmt::format(" (transparent huge pages: {}, defrag: {})", target.thp, target.thp_defrag);
 }
 
 // Notes: a page request not granted, and the 4 KiB-page figures beside the huge-page ones.
-void page_notes(const TargetView& host, const json& main_ceilings, const json& small, json& notes) {
+void page_notes(const RecordedTarget& host, const json& main_ceilings, const json& small, json& notes) {
   std::map<std::pair<int, std::string>, double> worst;  // (threads, pages) -> the lowest share of a DRAM row
   for (const json* rows : {&main_ceilings, &small}) {
     for (const json& r : *rows) {
@@ -156,7 +156,7 @@ void page_notes(const TargetView& host, const json& main_ceilings, const json& s
 
 }  // namespace
 
-void add_page_sizes(const ResultsDocument& results, const TargetView& host, json& out) {
+void add_page_sizes(const ResultsDocument& results, const RecordedTarget& host, json& out) {
   const std::map<std::string, double> fractions = huge_fractions(results);
   for (json& c : out["memory_ceilings"]) {
     if (c.value("level", "") != "DRAM") continue;

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/model/results_document.hpp"
-#include "roofline/model/results_view.hpp"  // TargetView
+#include "roofline/model/results_targets.hpp"  // RecordedTarget
 #include "roofline/common/statistics.hpp"
 
 namespace roofline::memory_detail {
@@ -88,6 +88,6 @@ void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Ra
 
 // Adds page sizes to `out` (derive_memory_ceilings'): "pages" and "huge_page_fraction" on the DRAM rows,
 // the page_size_ceilings list (empty when the run measured none) and the notes (memory_pages.cpp).
-void add_page_sizes(const ResultsDocument& results, const TargetView& target, nlohmann::json& out);
+void add_page_sizes(const ResultsDocument& results, const RecordedTarget& target, nlohmann::json& out);
 
 }  // namespace roofline::memory_detail

@@ -348,7 +348,7 @@ json best_backends(const std::vector<json>& placed) {
 }
 
 // The target's placements as their rows are built, JSON, until they are typed rows (derive_placements reads them typed).
-json placement_part(const DocumentView& view, const TargetView& target, const RooflineSection& section) {
+json placement_part(const ResultsDocument& part, const RecordedTarget& target, const RooflineSection& section) {
   const Roofline roofline{section, target.main_memory()};
   json out = {{"placements", json::array()},
               {"crossovers", json::array()},
@@ -356,7 +356,7 @@ json placement_part(const DocumentView& view, const TargetView& target, const Ro
               {"roof_violations", json::array()},
               {"notes", json::array()}};
   int failed = 0;
-  const std::vector<Point> points = collect_points(view.target_document(target.id), failed);
+  const std::vector<Point> points = collect_points(part, failed);
   if (failed > 0) {
     out["notes"].push_back(fmt::format("{} GEMM measurement(s) failed (validation or setup) and are not placed.", failed));
   }
@@ -419,8 +419,8 @@ json placement_part(const DocumentView& view, const TargetView& target, const Ro
 
 }  // namespace
 
-RooflineSection derive_placements(const DocumentView& view, const TargetView& target, const RooflineSection& section) {
-  return read_roofline_section(placement_part(view, target, section), target.id);
+RooflineSection derive_placements(const ResultsDocument& part, const RecordedTarget& target, const RooflineSection& section) {
+  return read_roofline_section(placement_part(part, target, section), target.id);
 }
 
 }  // namespace roofline

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/vocabulary.hpp"
 
@@ -165,13 +165,70 @@ constexpr std::initializer_list<Rule> kCacheRules = {
     {"type", Kind::text, false}, {"source", Kind::text, false}, {"level", Kind::count, false},
     {"size_bytes", Kind::count, false}, {"instances", Kind::count, false}, {"cores_per_instance", Kind::count, false}};
 
-// context.targets[] (issue 21): every field of TargetFacts (roofline/harness/target.hpp), read by
-// the view's typed reader, which names the first missing or mistyped field.
+// Checks of a context.targets[] entry's fields: each throws InputError naming the field.
+struct FieldCheck {
+  const json& o;
+  const std::string& where;
+  void word(const char* key, bool required = false) const {
+    if (!o.contains(key) || o[key].is_null()) {
+      if (required) throw InputError(fmt::format("{}.{} is missing", where, key));
+      return;
+    }
+    if (!o[key].is_string()) throw InputError(fmt::format("{}.{} is not a string", where, key));
+  }
+  void amount(const char* key) const {
+    if (!o.contains(key) || o[key].is_null()) return;
+    if (!o[key].is_number()) throw InputError(fmt::format("{}.{} is not a number", where, key));
+    if (o[key].get<double>() < 0.0) throw InputError(fmt::format("{}.{} is negative", where, key));
+  }
+  [[nodiscard]] const json& part(const char* key, bool array) const {
+    static const json kNone;
+    if (!o.contains(key) || o[key].is_null()) return kNone;
+    if (array ? !o[key].is_array() : !o[key].is_object()) {
+      throw InputError(fmt::format("{}.{} is not an {}", where, key, array ? "array" : "object"));
+    }
+    return o[key];
+  }
+};
+
+// One entry of context.targets[] (issue 21: every field of TargetFacts, roofline/harness/target.hpp, as its writer
+// writes it): throws InputError naming the first missing (target) or mistyped field.
+void check_target(const json& facts, const std::string& where) {
+  if (!facts.is_object()) throw InputError(where + " is not an object");
+  const FieldCheck r{facts, where};
+  r.word("target", true);
+  for (const char* key : {"kind", "name", "vendor", "api", "driver"}) r.word(key);
+  for (const char* key : {"compute_units", "clock_hz", "memory_total_bytes", "memory_available_bytes"}) r.amount(key);
+  const json& levels = r.part("memory_levels", true);
+  for (std::size_t i = 0; !levels.is_null() && i < levels.size(); ++i) {
+    const std::string at = fmt::format("{}.memory_levels[{}]", where, i);
+    if (!levels[i].is_object()) throw InputError(at + " is not an object");
+    const FieldCheck l{levels[i], at};
+    l.word("name", true);
+    l.amount("capacity_bytes");
+    if (levels[i].contains("shared") && !levels[i]["shared"].is_boolean()) {
+      throw InputError(at + ".shared is not true or false");
+    }
+  }
+  r.word("peak_model");
+  const json& ops = r.part("ops_per_unit_per_clock", false);
+  if (!ops.is_null()) {
+    const FieldCheck o{ops, where + ".ops_per_unit_per_clock"};
+    for (const auto& [key, v] : ops.items()) o.amount(key.c_str());
+  }
+  (void)r.part("details", false);
+  const json& notes = r.part("notes", true);
+  for (std::size_t i = 0; !notes.is_null() && i < notes.size(); ++i) {
+    if (!notes[i].is_string()) throw InputError(fmt::format("{}.notes[{}] is not a string", where, i));
+  }
+}
+
+// context.targets[] (issue 21), each entry's first missing or mistyped field.
 std::string broken_targets(const json& targets) {
   if (!targets.is_array()) return "context.targets is not an array";
   for (std::size_t i = 0; i < targets.size(); ++i) {
     try {
-      (void)target_view_from_json(targets[i], fmt::format("context.targets[{}]", i));
+      check_target(targets[i], fmt::format("context.targets[{}]", i));
     } catch (const InputError& e) {
       return e.what();
     }

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "roofline/model/compute_ceilings.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/dequant_ceilings.hpp"
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/model.hpp"
@@ -269,7 +269,6 @@ void add_note(RooflineSection& section, const std::string& note) {
 }
 
 RooflineSection derive_roofline(const ResultsDocument& results) {
-  const DocumentView view(results);
   RooflineSection section;
   section.schema_version = kSchemaVersion;
   section.extra["conventions"] = counting_conventions();
@@ -280,9 +279,9 @@ RooflineSection derive_roofline(const ResultsDocument& results) {
   section.notes.emplace();
   // Every benchmark and machine field read here was type-checked when the file was read
   // (check_input_fields): a type error past this point is our bug, not the file's.
-  // One derivation for every target, the host CPU's first (document_view.hpp: targets()).
-  for (const TargetView& t : view.targets()) {
-    if (view.has_entries(t.id)) append(section, derive_target_roofline(view, t));
+  // One derivation for every target, the host CPU's first (results_targets.hpp: recorded_targets).
+  for (const RecordedTarget& t : recorded_targets(results)) {
+    if (has_entries(results, t.id)) append(section, derive_target_roofline(results, t));
   }
   return section;
 }

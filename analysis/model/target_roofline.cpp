@@ -31,7 +31,7 @@ using nlohmann::json;
 namespace {
 
 // The target's transfers and kernel launches: the best and median of its measured repetitions.
-void add_transfer_and_latency(const ResultsDocument& doc, const TargetView& t, RooflineSection& out) {
+void add_transfer_and_latency(const ResultsDocument& doc, const RecordedTarget& t, RooflineSection& out) {
   const auto label = [](const BenchmarkEntry& e, std::optional<std::string> EntryLabels::*member) {
     return e.labels && (*e.labels).*member ? *((*e.labels).*member) : std::string("?");
   };
@@ -69,7 +69,7 @@ void add_transfer_and_latency(const ResultsDocument& doc, const TargetView& t, R
 
 // A part's rows appended to the target's, each stamped with the target.
 template <class Row>
-void add_rows(const TargetView& t, const std::optional<std::vector<Row>>& from, std::optional<std::vector<Row>>& to) {
+void add_rows(const RecordedTarget& t, const std::optional<std::vector<Row>>& from, std::optional<std::vector<Row>>& to) {
   if (!from) return;
   if (!to) to.emplace();
   for (Row row : *from) {
@@ -83,7 +83,7 @@ void add_rows(const TargetView& t, const std::optional<std::vector<Row>>& from, 
 // `extra`) stamped with the target, each note prefixed with it (target_prefix: the CPU's notes stay as they were, a
 // device's start with its id) unless the part's notes name it already (`notes_named`); an object (the matrix
 // engine's summary) kept as it is.
-void add_part(const TargetView& t, const RooflineSection& part, RooflineSection& out, bool notes_named = false) {
+void add_part(const RecordedTarget& t, const RooflineSection& part, RooflineSection& out, bool notes_named = false) {
   const std::string prefix = target_prefix(t.id).empty() || notes_named ? std::string() : t.id + ": ";
   add_rows(t, part.compute_ceilings, out.compute_ceilings);
   add_rows(t, part.memory_ceilings, out.memory_ceilings);
@@ -106,7 +106,7 @@ void add_part(const TargetView& t, const RooflineSection& part, RooflineSection&
 
 }  // namespace
 
-RooflineSection derive_target_roofline(const DocumentView& view, const TargetView& target) {
+RooflineSection derive_target_roofline(const ResultsDocument& results, const RecordedTarget& target) {
   // transfer_ceilings and launch_latency where it measured them (a target with a host link).
   RooflineSection out;
   out.compute_ceilings.emplace();
@@ -115,21 +115,21 @@ RooflineSection derive_target_roofline(const DocumentView& view, const TargetVie
   out.ridge_points.emplace();
   out.placements.emplace();
   out.notes.emplace();
-  if (!view.has_entries(target.id)) return out;
-  const ResultsDocument& doc = view.target_document(target.id);
+  if (!has_entries(results, target.id)) return out;
+  const ResultsDocument part = target_document(results, target.id);
   if (target.memory_levels.empty()) {
     add_note(out, fmt::format("{}: its facts list no memory levels, so its bandwidth has no level", target.id));
   }
-  add_part(target, derive_memory_ceilings(view, target), out);  // the one derivation every target's levels go through
+  add_part(target, derive_memory_ceilings(part, target), out);  // the one derivation every target's levels go through
   // The one compute derivation every target's go through; its notes name a device where they speak of one.
-  add_part(target, derive_compute_ceilings(view, target), out, true);
-  add_part(target, derive_dequant_ceilings(view, target, out), out);  // where it ran dequant-dot kernels
+  add_part(target, derive_compute_ceilings(part, target), out, true);
+  add_part(target, derive_dequant_ceilings(part, target, out), out);  // where it ran dequant-dot kernels
   for (RidgePointRecord& r : derive_ridge_points(out)) {
     r.target = target.id;
     out.ridge_points->push_back(std::move(r));
   }
-  add_transfer_and_latency(doc, target, out);  // before placements: their offload roof is a transfer ceiling
-  add_part(target, derive_placements(view, target, out), out);  // the one placement every target's points get
+  add_transfer_and_latency(part, target, out);  // before placements: their offload roof is a transfer ceiling
+  add_part(target, derive_placements(part, target, out), out);  // the one placement every target's points get
   return out;
 }
 

@@ -13,7 +13,6 @@
 #include "roofline/common/errors.hpp"
 #include "roofline/regress/identity.hpp"
 #include "roofline/model/results_targets.hpp"  // target_of
-#include "roofline/model/results_view.hpp"  // target_prefix
 #include "roofline/regress/mann_whitney.hpp"
 #include "roofline/common/statistics.hpp"
 

@@ -12,9 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "roofline/model/document_view.hpp"
-#include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/results_targets.hpp"
+#include "roofline/model/memory_ceilings.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 
@@ -174,7 +173,7 @@ std::vector<std::string> align_memory_figures(const ResultsDocument& base, const
   std::map<std::string, const KeyFigure*> base_by_id;
   for (const KeyFigure& f : base_figures) base_by_id[f.id] = &f;
   std::vector<std::string> out;
-  std::optional<DocumentView> view;  // made where a figure's sizes moved: each target's part of `next`
+  std::optional<std::vector<RecordedTarget>> targets;  // read where a figure's sizes moved: `next`'s targets
   for (KeyFigure& f : next_figures) {
     const auto it = base_by_id.find(f.id);
     if (it == base_by_id.end() || it->second->statistic != f.statistic || f.statistic != "plateau median") continue;
@@ -182,10 +181,9 @@ std::vector<std::string> align_memory_figures(const ResultsDocument& base, const
     if (!figure_sizes(base, *it->second, b) || !figure_sizes(next, f, n)) continue;
     // Taken over the base's sizes whenever a size of the quick sweep's finest grid (half an octave) moved.
     if (!moved(b.lo, n.lo, 0.5) && !moved(b.hi, n.hi, 0.5)) continue;
-    if (!view) view.emplace(next);
-    const TargetView* target = view->target(n.target);
-    if (target == nullptr) continue;
-    const auto [value, sizes] = plateau_median_over(*view, *target, f.threads, n.kernel, b.lo, b.hi);
+    if (!targets) targets = recorded_targets(next);
+    if (find_target(*targets, n.target) == nullptr) continue;
+    const auto [value, sizes] = plateau_median_over(target_document(next, n.target), f.threads, n.kernel, b.lo, b.hi);
     if (sizes == 0) continue;
     out.push_back(fmt::format("{}: taken over the base's sizes {}..{} ({} size{}): {} instead of {} over its own {}..{}",
                               f.id, format_bytes(b.lo), format_bytes(b.hi), sizes, sizes == 1 ? "" : "s",

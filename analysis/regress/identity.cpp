@@ -33,7 +33,7 @@ std::optional<std::string> fact_of(const std::optional<T>& member, const json& e
   return text_of(member ? json(*member) : field(extra, key));
 }
 
-// A number of context.machine: the member, else a number written in another kind (results_view.hpp's HostFacts
+// A number of context.machine: the member, else a number written in another kind (results_targets.hpp's HostFacts
 // reads any number).
 template <class T>
 std::optional<double> machine_number(const std::optional<T>& member, const json& extra, const char* key) {

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "report_roofs.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/report/report_facts.hpp"
 #include "roofline/common/units.hpp"
 #include "typed_fields.hpp"
@@ -44,7 +44,7 @@ std::vector<std::string> name_words(const std::string& name) {
 
 // Whether an accelerator spec names this target: every word of the target's name is a word of the spec's ("NVIDIA
 // H200" and "NVIDIA H200 SXM"), so that a datasheet is set beside the device it describes and no other.
-bool spec_names(const Spec& spec, const TargetView& target) {
+bool spec_names(const Spec& spec, const RecordedTarget& target) {
   const std::vector<std::string> spec_words = name_words(spec.name), target_words = name_words(target.name);
   return !target_words.empty() && std::all_of(target_words.begin(), target_words.end(), [&](const std::string& w) {
     return std::find(spec_words.begin(), spec_words.end(), w) != spec_words.end();
@@ -52,7 +52,7 @@ bool spec_names(const Spec& spec, const TargetView& target) {
 }
 
 // Why the spec cannot be compared with this run, or "" when it can.
-std::string mismatch_reason(const HostFacts& machine, const Spec& spec, const TargetView* accelerator,
+std::string mismatch_reason(const HostFacts& machine, const Spec& spec, const RecordedTarget* accelerator,
                             const std::vector<std::string>& others) {
   if (spec.kind == "accelerator") {
     if (accelerator != nullptr) return "";
@@ -189,26 +189,27 @@ AdvertisedRow bandwidth_row(const ResultsDocument& results, const Spec& spec, co
 
 AdvertisedComparison compare_to_spec(const ResultsDocument& document, const Spec& spec) {
   // The target the spec describes: a cpu spec the host CPU's, an accelerator spec the measured target it names.
-  const DocumentView view(document);
-  const TargetView* target = &view.targets().front();
-  const TargetView* accelerator = nullptr;
+  const std::vector<RecordedTarget> targets = recorded_targets(document);
+  const HostFacts host = host_facts(document.context);
+  const RecordedTarget* target = &targets.front();
+  const RecordedTarget* accelerator = nullptr;
   std::vector<std::string> others;
-  for (const TargetView& t : view.devices()) {
-    if (!view.has_entries(t.id)) continue;
-    others.push_back(fmt::format("{} ({})", t.name.empty() ? "unnamed" : t.name, t.id));
-    if (accelerator == nullptr && spec_names(spec, t)) accelerator = &t;
+  for (auto t = targets.begin() + 1; t != targets.end(); ++t) {
+    if (!has_entries(document, t->id)) continue;
+    others.push_back(fmt::format("{} ({})", t->name.empty() ? "unnamed" : t->name, t->id));
+    if (accelerator == nullptr && spec_names(spec, *t)) accelerator = &*t;
   }
   if (spec.kind == "accelerator" && accelerator != nullptr) target = accelerator;
-  const ResultsDocument& results = view.target_document(target->id);
-  const HostFacts machine = spec.kind == "cpu" ? view.host() : HostFacts{};
+  const ResultsDocument results = target_document(document, target->id);
+  const HostFacts machine = spec.kind == "cpu" ? host : HostFacts{};
   AdvertisedComparison cmp;
   cmp.spec_name = spec.name;
   cmp.spec_file = spec.file;
   cmp.notes = spec.notes;
   cmp.target = target->id;
-  cmp.host = target == &view.targets().front();
+  cmp.host = target == &targets.front();
   cmp.threads = report_threads(results);
-  const std::string reason = mismatch_reason(view.host(), spec, accelerator, others);
+  const std::string reason = mismatch_reason(host, spec, accelerator, others);
   cmp.comparable = reason.empty();
   if (spec.kind == "cpu" && spec.cores > 0 && cmp.threads > 0) {
     // One measured thread per core: that is how the harness binds (compact, one PU per core first).

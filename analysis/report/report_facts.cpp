@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "table_cells.hpp"
 #include "report_roofs.hpp"
 #include "typed_fields.hpp"

@@ -3,7 +3,7 @@
 // summary. Every string from the results or spec file is escaped.
 #include <fmt/format.h>
 
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/report/html_escape.hpp"
 #include "roofline/report/report.hpp"
 #include "roofline/report/report_charts.hpp"
@@ -63,10 +63,10 @@ std::string_view report_css() { return kStyle; }
 
 std::string render_html_report(const ResultsDocument& document, const std::optional<Spec>& spec) {
   // The charts are the CPU's (its entries alone); the tables add every other target's after the CPU's.
-  const DocumentView view(document);
-  const ResultsDocument& results = view.host_document();
+  const std::vector<RecordedTarget> targets = recorded_targets(document);
+  const ResultsDocument results = target_document(document, targets.front().id);
   const ResultsContext& ctx = results.context;
-  const HostFacts& machine = view.host();
+  const HostFacts machine = host_facts(document.context);
   const std::string host = cell(ROOFLINE_FIELD(ctx, host_name), machine.hostname.empty() ? "unknown host" : machine.hostname);
   const int threads = report_threads(results);
 
@@ -96,9 +96,10 @@ std::string render_html_report(const ResultsDocument& document, const std::optio
   // Every other target's charts after the CPU's roofline, by the same chart code on its own part of the file: its
   // roofline on its own ceilings and levels, its bandwidth curves, its points against the batch (its tables come with
   // the others).
-  for (const TargetView& t : view.devices()) {
-    if (!view.has_entries(t.id)) continue;
-    const ResultsDocument& part = view.target_document(t.id);
+  for (auto target = targets.begin() + 1; target != targets.end(); ++target) {
+    const RecordedTarget& t = *target;
+    if (!has_entries(document, t.id)) continue;
+    const ResultsDocument part = target_document(document, t.id);
     const std::string id = html_escape(t.id);
     s += fmt::format("<section id=\"roofline-{0}\"><h2>Roofline: {0}</h2>\n", id);
     s += chart_or_note(roofline_chart_svg(part, "roofline-chart-" + id), "No ceilings or placements of this target: nothing to chart.");

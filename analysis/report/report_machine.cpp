@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/report/report_facts.hpp"
 #include "roofline/common/units.hpp"
 #include "table_cells.hpp"

@@ -45,7 +45,7 @@ namespace report_detail {
 
 // Cache levels as the curve shows them beside what the machine facts report: where they disagree, the
 // curve is used, and this table is where a reader sees both.
-ReportTable memory_levels_table(const ResultsDocument& results, const TargetView& target) {
+ReportTable memory_levels_table(const ResultsDocument& results, const RecordedTarget& target) {
   ReportTable t{"table-memory-levels", "Memory levels (reported vs inferred)",
                 {"threads", "level", "plateau (working sets)", "bandwidth", "curve leaves at", "reported size",
                  "agreement", "source"},

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "report_roofs.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/report/report_facts.hpp"
 #include "roofline/model/roof_now.hpp"
 #include "roofline/common/units.hpp"
@@ -65,7 +65,7 @@ bool any_cell(const ReportTable& t, std::size_t c) {
 }
 
 // How the theoretical column was computed: the peak model the target's facts name (compute_ceilings.cpp applies it).
-std::string theoretical_note(const TargetView& target) {
+std::string theoretical_note(const RecordedTarget& target) {
   if (target.peak_model == "x86_pipes") {
     return "Theoretical = threads x measured clock x operations per cycle per core (matrix engine: 1024 FLOP bf16/fp16 "
            "or 2048 OP int8 per cycle per core).";
@@ -82,11 +82,10 @@ std::string theoretical_note(const TargetView& target) {
 }  // namespace
 
 ReportTable compute_table(const ResultsDocument& results) {
-  const DocumentView view(results);
-  return compute_table(view.host_document(), view.targets().front());
+  return compute_table(target_document(results, kCpuTargetId), recorded_targets(results).front());
 }
 
-ReportTable compute_table(const ResultsDocument& results, const TargetView& target) {
+ReportTable compute_table(const ResultsDocument& results, const RecordedTarget& target) {
   ReportTable t{"table-compute", "Compute ceilings",
                 {"precision", "engine", "ISA", "width", "threads", "measured", "clock", "theoretical", "% of theoretical"},
                 {false, false, false, true, true, true, true, true, true}, {}, ""};
@@ -319,17 +318,18 @@ ReportTable advertised_table(const AdvertisedComparison& cmp) {
 std::vector<ReportTable> report_tables(const ResultsDocument& document, const std::optional<Spec>& spec) {
   // The machine's table, then every target's by the same functions (target_tables), the host CPU's first (its part of
   // the file: the file itself when it holds the CPU alone) and always, any other only where it has entries.
-  const DocumentView view(document);
-  const ResultsDocument& host = view.host_document();
+  const std::vector<RecordedTarget> targets = recorded_targets(document);
+  const ResultsDocument host = target_document(document, targets.front().id);
   std::vector<ReportTable> out{machine_table(host)};
   // The datasheet after the tables of the target it describes (compare_to_spec: the host CPU, or the accelerator it
   // names).
   const std::optional<AdvertisedComparison> advertised =
       spec ? std::optional<AdvertisedComparison>(compare_to_spec(document, *spec)) : std::nullopt;
-  for (const TargetView& target : view.targets()) {
-    const bool is_host = &target == &view.targets().front();
-    if (!is_host && !view.has_entries(target.id)) continue;
-    for (ReportTable& t : target_tables(view.target_document(target.id), target, is_host)) out.push_back(std::move(t));
+  for (const RecordedTarget& target : targets) {
+    const bool is_host = &target == &targets.front();
+    if (!is_host && !has_entries(document, target.id)) continue;
+    const ResultsDocument part = is_host ? host : target_document(document, target.id);
+    for (ReportTable& t : target_tables(part, target, is_host)) out.push_back(std::move(t));
     if (advertised && advertised->target == target.id) out.push_back(advertised_table(*advertised));
   }
   out.push_back(notes_table(host));

@@ -18,7 +18,7 @@ using namespace report_detail;
 
 namespace {
 
-ReportTable facts_table(const TargetView& t) {
+ReportTable facts_table(const RecordedTarget& t) {
   ReportTable table{fmt::format("table-target-{}", t.id), fmt::format("Target {}", t.id), {"fact", "value"}, {false, false}, {}, ""};
   const auto add = [&](const std::string& fact, const std::string& value) {
     if (!value.empty()) table.rows.push_back({fact, value});
@@ -33,7 +33,7 @@ ReportTable facts_table(const TargetView& t) {
     add("memory", fmt::format("{} total, {} available", format_bytes(t.memory_total_bytes), format_bytes(t.memory_available_bytes)));
   }
   std::string levels;
-  for (const TargetLevelView& l : t.memory_levels) {
+  for (const TargetLevel& l : t.memory_levels) {
     levels += (levels.empty() ? "" : ", ") + l.name + (l.capacity_bytes > 0 ? " (" + format_bytes(l.capacity_bytes) + ")" : "");
   }
   add("memory levels", levels);
@@ -51,7 +51,7 @@ ReportTable records_table(const ResultsDocument& doc, const char* key, const cha
 }
 
 // A table of a target other than the host's: the target named in its id and title.
-void name_target(ReportTable& t, const TargetView& target) {
+void name_target(ReportTable& t, const RecordedTarget& target) {
   const std::string base = t.id.rfind("table-", 0) == 0 ? t.id.substr(6) : t.id;
   t.id = fmt::format("table-target-{}-{}", target.id, base);
   t.title = fmt::format("{}, {}", t.title, target.id);
@@ -59,7 +59,7 @@ void name_target(ReportTable& t, const TargetView& target) {
 
 }  // namespace
 
-std::vector<ReportTable> target_tables(const ResultsDocument& doc, const TargetView& target, bool host) {
+std::vector<ReportTable> target_tables(const ResultsDocument& doc, const RecordedTarget& target, bool host) {
   std::vector<ReportTable> out{compute_table(doc, target)};
   const json& untyped = section_of(doc).extra;  // the section's parts the model keeps as JSON
   if (untyped.contains("dequant_table")) out.push_back(dequant_table(doc));

@@ -1,7 +1,7 @@
 // The terminal summary: the report's tables as aligned text with units (the same tables as the HTML page).
 #include <fmt/format.h>
 
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/report/report.hpp"
 #include "roofline/report/report_facts.hpp"
 #include "roofline/report/report_tables.hpp"
@@ -10,8 +10,7 @@ namespace roofline {
 
 std::string render_text_summary(const ResultsDocument& results, const std::optional<Spec>& spec) {
   std::string s;
-  const DocumentView view(results);
-  const int threads = report_threads(view.host_document());
+  const int threads = report_threads(target_document(results, kCpuTargetId));
   s += fmt::format("Roofline summary{}\n\n",
                    threads > 0 ? fmt::format(" (charts at {} thread(s), the largest measured)", threads) : "");
   for (const ReportTable& t : report_tables(results, spec)) s += render_table_text(t) + "\n";

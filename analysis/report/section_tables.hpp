@@ -18,7 +18,7 @@ ReportTable generic_table(const std::string& id, const std::string& title, const
 
 // Memory levels as the curve shows them beside what the target's facts report (roofline.memory_levels): the cache
 // topology's capacity at the run's threads where its facts give one (the CPU's), else the capacity they list.
-ReportTable memory_levels_table(const ResultsDocument& results, const TargetView& target);
+ReportTable memory_levels_table(const ResultsDocument& results, const RecordedTarget& target);
 // Predicted crossover beside the measured knee, per sweep (roofline.crossovers); `main_memory`: the level whose ridge
 // the prediction solves for (the target's main memory: DRAM, HBM, global).
 ReportTable crossovers_table(const ResultsDocument& results, const std::string& main_memory);

@@ -8,7 +8,7 @@
 
 #include "roofline/model/results_document.hpp"
 #include "roofline/model/compute_ceilings.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/placement.hpp"
 #include "roofline/model/roofline_section.hpp"
@@ -55,19 +55,17 @@ inline nlohmann::json derived_section(const nlohmann::json& results) { return to
 // The parts of the section a hand-made document's first target (the host CPU's) derives, as the writer writes them.
 inline nlohmann::json derived_memory(const nlohmann::json& results) {
   const ResultsDocument doc = lenient(results);
-  const DocumentView view(doc);
-  return to_json(derive_memory_ceilings(view, view.targets().front()));
+  return to_json(derive_memory_ceilings(target_document(doc, kCpuTargetId), recorded_targets(doc).front()));
 }
 inline nlohmann::json derived_compute(const nlohmann::json& results) {
   const ResultsDocument doc = lenient(results);
-  const DocumentView view(doc);
-  return to_json(derive_compute_ceilings(view, view.targets().front()));
+  return to_json(derive_compute_ceilings(target_document(doc, kCpuTargetId), recorded_targets(doc).front()));
 }
 // Its placements on a hand-made section (read as the lenient reader reads a file's).
 inline nlohmann::json derived_placements(const nlohmann::json& results, const nlohmann::json& section) {
   const ResultsDocument doc = lenient(results);
-  const DocumentView view(doc);
-  return to_json(derive_placements(view, view.targets().front(), read_roofline_section(section, "test.json")));
+  return to_json(derive_placements(target_document(doc, kCpuTargetId), recorded_targets(doc).front(),
+                                   read_roofline_section(section, "test.json")));
 }
 // The ridge points of a hand-made section, as the writer writes them.
 inline nlohmann::json derived_ridge_points(const nlohmann::json& section) {

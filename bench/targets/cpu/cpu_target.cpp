@@ -3,7 +3,9 @@
 
 #include <algorithm>
 
+#include "roofline/common/reported_levels.hpp"
 #include "roofline/cpu/suite.hpp"
+#include "roofline/harness/plausible_caches.hpp"
 
 namespace roofline {
 namespace {
@@ -56,16 +58,11 @@ TargetFacts cpu_target_facts(const MachineFacts& m) {
   f.compute_units = m.cores;
   f.memory_total_bytes = m.memory_total_bytes;
   f.memory_available_bytes = m.memory_available_bytes;
-  for (const Level level : cache_levels()) {
-    const int number = static_cast<int>(level) + 1;
-    std::uint64_t capacity = 0;
-    for (const CacheInfo& c : m.caches) {
-      if (c.level == number && c.type != "instruction") capacity = c.size_bytes * static_cast<std::uint64_t>(std::max(1, c.instances));
-    }
-    // A cache the facts do not report is left out: the curve alone names it (analysis says so).
-    if (capacity > 0) f.memory_levels.push_back({std::string(to_string(level)), capacity, level == Level::L3});
+  // The one rule of a CPU's levels (common's cpu_memory_levels, the analysis's for a file without targets too): a cache
+  // the facts do not report is there at 0 bytes, its size unknown.
+  for (const CpuMemoryLevel& l : cpu_memory_levels(reported_caches(m))) {
+    f.memory_levels.push_back({l.name, static_cast<std::uint64_t>(l.capacity_bytes), l.shared});
   }
-  f.memory_levels.push_back({std::string(to_string(Level::DRAM)), 0, true});
   f.peak_model = "x86_pipes";
   f.notes.emplace_back("the CPU's own facts, with their sources, are context.machine");
   return f;

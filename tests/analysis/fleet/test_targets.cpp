@@ -1,6 +1,6 @@
 // The target seam on the analysis side (issue 21): a hand-made file with the CPU and the test target
 // test:0 (tests/data/targets/two_targets.json: L2 of 4 MiB and HBM, units_clock peaks, GEMM, transfers,
-// launches) derived, keyed, compared, fleeted and rendered; the typed view on old and broken files.
+// launches) derived, keyed, compared, fleeted and rendered; the recorded targets of old and broken files.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +11,6 @@
 #include "roofline/model/key_figures.hpp"
 #include "roofline/report/report.hpp"
 #include "roofline/model/results.hpp"
-#include "roofline/model/document_view.hpp"
 #include "roofline/model/results_targets.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
@@ -369,50 +368,49 @@ TEST(Targets, ReportRendersEachTargetAfterTheCpu) {
   EXPECT_EQ(html.substr(cpu_chart, chart - cpu_chart).find("ceiling transfer"), std::string::npos);
 }
 
-TEST(DocumentView, OldFilesHaveTheCpuSynthesizedFromTheMachine) {
+TEST(RecordedTargets, OldFilesHaveTheCpuSynthesizedFromTheMachine) {
   const ResultsDocument doc = typed(load_json_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/report_full.json"));
-  const DocumentView view(doc);
-  ASSERT_EQ(view.targets().size(), 1u);
-  const TargetView& cpu = view.targets().front();
+  const std::vector<RecordedTarget> targets = recorded_targets(doc);
+  ASSERT_EQ(targets.size(), 1u);
+  const RecordedTarget& cpu = targets.front();
   EXPECT_TRUE(cpu.synthesized);
   EXPECT_EQ(cpu.id, "cpu");
   EXPECT_EQ(cpu.peak_model, "x86_pipes");
   EXPECT_EQ(cpu.main_memory(), "DRAM");
-  EXPECT_EQ(cpu.name, view.host().cpu_model);
-  EXPECT_EQ(&view.target_document("cpu"), &doc);  // one target: the file itself, nothing copied
+  EXPECT_EQ(cpu.name, host_facts(doc.context).cpu_model);
+  EXPECT_EQ(to_json(target_document(doc, "cpu")), to_json(doc));  // one target: the file itself
 }
 
-TEST(DocumentView, TheTwoTargetFileGroupsEntriesByTarget) {
+TEST(RecordedTargets, TheTwoTargetFileGroupsEntriesByTarget) {
   const ResultsDocument doc = typed(load_json_file(kFile));
-  const DocumentView view(doc);
-  ASSERT_EQ(view.targets().size(), 2u);
-  EXPECT_FALSE(view.targets().front().synthesized);
-  ASSERT_NE(view.target("test:0"), nullptr);
-  EXPECT_EQ(view.target("test:0")->memory_levels.size(), 2u);
-  EXPECT_DOUBLE_EQ(view.target("test:0")->memory_levels[0].capacity_bytes, 4194304.0);
-  EXPECT_TRUE(view.has_entries("test:0"));
-  for (const BenchmarkEntry& e : view.target_document("test:0").benchmarks) EXPECT_EQ(target_of(e), "test:0");
-  for (const BenchmarkEntry& e : view.target_document("cpu").benchmarks) EXPECT_EQ(target_of(e), "cpu");
+  const std::vector<RecordedTarget> targets = recorded_targets(doc);
+  ASSERT_EQ(targets.size(), 2u);
+  EXPECT_FALSE(targets.front().synthesized);
+  ASSERT_NE(find_target(targets, "test:0"), nullptr);
+  EXPECT_EQ(find_target(targets, "test:0")->memory_levels.size(), 2u);
+  EXPECT_DOUBLE_EQ(find_target(targets, "test:0")->memory_levels[0].capacity_bytes, 4194304.0);
+  EXPECT_TRUE(has_entries(doc, "test:0"));
+  for (const BenchmarkEntry& e : target_document(doc, "test:0").benchmarks) EXPECT_EQ(target_of(e), "test:0");
+  for (const BenchmarkEntry& e : target_document(doc, "cpu").benchmarks) EXPECT_EQ(target_of(e), "cpu");
 }
 
-TEST(DocumentView, TheHostAndTheDevicesAreAskedForNotNamed) {
-  // What report, regress, llm and the derivation ask instead of which id is the CPU's (issue 47).
+TEST(RecordedTargets, TheHostAndTheDevicesAreAskedForNotNamed) {
+  // What report, regress, llm and the derivation ask instead of which id is the CPU's (issue 47): the host CPU is
+  // the first target, the devices the others.
   const ResultsDocument doc = typed(load_json_file(kFile));
-  const DocumentView view(doc);
-  EXPECT_EQ(&view.host_document(), &view.target_document("cpu"));
-  ASSERT_EQ(view.devices().size(), 1u);
-  EXPECT_EQ(view.devices()[0].id, "test:0");
+  const std::vector<RecordedTarget> targets = recorded_targets(doc);
+  ASSERT_EQ(targets.size(), 2u);
+  EXPECT_TRUE(targets[0].is_cpu());
+  EXPECT_EQ(targets[1].id, "test:0");
   // Every target's memory with where it comes from: the CPU's is the host's.
-  EXPECT_EQ(view.targets().front().memory_total_bytes, view.host().memory_total_bytes);
-  EXPECT_EQ(view.targets().front().memory_from, "the run's machine facts (context.machine)");
-  EXPECT_EQ(view.devices()[0].memory_from, "context.targets[test:0]");
+  EXPECT_EQ(targets.front().memory_total_bytes, host_facts(doc.context).memory_total_bytes);
+  EXPECT_EQ(targets.front().memory_from, "the run's machine facts (context.machine)");
+  EXPECT_EQ(targets[1].memory_from, "context.targets[test:0]");
   const ResultsDocument old = typed(load_json_file(std::string(ROOFLINE_TEST_DATA_DIR) + "/report_full.json"));
-  const DocumentView old_view(old);
-  EXPECT_TRUE(old_view.devices().empty());
-  EXPECT_EQ(&old_view.host_document(), &old);
+  EXPECT_EQ(recorded_targets(old).size(), 1u);
 }
 
-TEST(DocumentView, AMistypedTargetFieldIsInputErrorNamingIt) {
+TEST(RecordedTargets, AMistypedTargetFieldIsInputErrorNamingIt) {
   json doc = load_json_file(kFile);
   doc["context"]["targets"][1]["compute_units"] = "many";
   try {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "roofline/model/compute_ceilings.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "support/notes.hpp"
 #include "support/typed_results.hpp"
@@ -224,8 +224,8 @@ TEST(ComputeCeilings, EveryTargetGoesThroughOneDerivationItsPeakModelDecides) {
   // width or threads, and none of the CPU instructions' counting notes.
   const json doc = two_targets("x86_pipes", "units_clock");
   const ResultsDocument typed_doc = read_records(doc, "test.json", ReadMode::lenient, false);
-  const DocumentView view(typed_doc);
-  const json device = derive_compute_ceilings(view, *view.target("dev:0"));
+  const std::vector<RecordedTarget> targets = recorded_targets(typed_doc);
+  const json device = derive_compute_ceilings(target_document(typed_doc, "dev:0"), *find_target(targets, "dev:0"));
   ASSERT_EQ(device["compute_ceilings"].size(), 1u);
   const json& d = device["compute_ceilings"][0];
   EXPECT_EQ(d["target"], "dev:0");
@@ -276,34 +276,35 @@ TEST(ComputeCeilings, TheX86ModelReadsItsTargetsFacts) {
     json d = doc;
     if (!listed) d["context"].erase("targets");
     const ResultsDocument typed_doc = read_records(d, "test.json", ReadMode::lenient, false);
-    const DocumentView view(typed_doc);
-    const TargetView& cpu = view.targets().front();
+    const std::vector<RecordedTarget> targets = recorded_targets(typed_doc);
+    const RecordedTarget& cpu = targets.front();
     EXPECT_EQ(cpu.synthesized, !listed);
     EXPECT_EQ(cpu.microarchitecture, "zen4");
     EXPECT_EQ(cpu.matrix_engine_status, "permission refused");
     EXPECT_EQ(cpu.matrix_engine_source, "arch_prctl");
     EXPECT_TRUE(cpu.matrix_engine_advertised);
-    const json out = derive_compute_ceilings(view, cpu);
+    const json out = derive_compute_ceilings(target_document(typed_doc, cpu.id), cpu);
     EXPECT_TRUE((*find_row(out["compute_table"], "fp32", "avx512", 512, 1))["exceeds_theoretical"].get<bool>());
     EXPECT_TRUE(testing::any_note_has(out["notes"], "zen4 table"));
     EXPECT_TRUE(testing::any_note_has(out["matrix_engine"]["lines"], "AMX is permission refused on this machine "
                                                                      "(arch_prctl)"));
   }
   const ResultsDocument typed_doc = read_records(doc, "test.json", ReadMode::lenient, false);
-  const DocumentView view(typed_doc);
-  const TargetView& device = *view.target("dev:0");
+  const std::vector<RecordedTarget> targets = recorded_targets(typed_doc);
+  const RecordedTarget& device = *find_target(targets, "dev:0");
   EXPECT_TRUE(device.microarchitecture.empty() && device.matrix_engine_status.empty());
   EXPECT_FALSE(device.matrix_engine_advertised);
   // Other facts for the same CPU: the derivation follows them, not the host's.
-  TargetView other = view.targets().front();
+  RecordedTarget other = targets.front();
   other.microarchitecture = "sapphire_rapids";
   other.matrix_engine_status = "";
-  const json spr = derive_compute_ceilings(view, other);
+  const json spr = derive_compute_ceilings(target_document(typed_doc, other.id), other);
   EXPECT_FALSE((*find_row(spr["compute_table"], "fp32", "avx512", 512, 1))["exceeds_theoretical"].get<bool>());
   EXPECT_FALSE(testing::any_note_has(spr["notes"], "zen4 table"));
   EXPECT_TRUE(testing::any_note_has(spr["matrix_engine"]["lines"], "although the CPU advertises AMX"));
   other.matrix_engine_advertised = false;
-  EXPECT_TRUE(testing::any_note_has(to_json(derive_compute_ceilings(view, other))["matrix_engine"]["lines"],
+  const json unadvertised = derive_compute_ceilings(target_document(typed_doc, other.id), other);
+  EXPECT_TRUE(testing::any_note_has(unadvertised["matrix_engine"]["lines"],
                                     "the CPU does not advertise AMX"));
 }
 

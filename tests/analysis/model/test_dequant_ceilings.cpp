@@ -7,7 +7,7 @@
 
 #include "roofline/model/dequant_ceilings.hpp"
 #include "roofline/model/key_figures.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
 #include "support/typed_results.hpp"
@@ -51,9 +51,10 @@ json results_with_rows() {
 TEST(DequantCeilings, BestRowPerFormatAndThreadsWithTheFmaPeakBeside) {
   const json doc = results_with_rows();
   const ResultsDocument typed_doc = read_records(doc, "test.json", ReadMode::lenient, false);
-  const DocumentView view(typed_doc);
+  const std::vector<RecordedTarget> targets = recorded_targets(typed_doc);
   const json section = {{"compute_ceilings", json::array({{{"precision", "fp32"}, {"engine", "vector"}, {"threads", 1}, {"value", 1.0e11}}})}};
-  const json d = to_json(derive_dequant_ceilings(view, view.targets().front(), read_roofline_section(section, "test")));
+  const json d = to_json(derive_dequant_ceilings(target_document(typed_doc, kCpuTargetId), targets.front(),
+                                                 read_roofline_section(section, "test")));
   ASSERT_EQ(d["dequant_ceilings"].size(), 2u);
   const json& q8 = d["dequant_ceilings"][0];
   EXPECT_EQ(q8["format"], "q8_0");
@@ -107,8 +108,9 @@ TEST(DequantCeilings, KeyFiguresAndTheDerivedSection) {
 TEST(DequantCeilings, AFileWithoutTheRowsKeepsItsSection) {
   const json doc = {{"context", json::object()}, {"benchmarks", json::array()}};
   const ResultsDocument typed_doc = read_records(doc, "test.json", ReadMode::lenient, false);
-  const DocumentView view(typed_doc);
-  EXPECT_TRUE(to_json(derive_dequant_ceilings(view, view.targets().front(), RooflineSection{})).empty());
+  const std::vector<RecordedTarget> targets = recorded_targets(typed_doc);
+  EXPECT_TRUE(
+      to_json(derive_dequant_ceilings(target_document(typed_doc, kCpuTargetId), targets.front(), RooflineSection{})).empty());
   EXPECT_FALSE(testing::derived_section(doc).contains("dequant_table"));
 }
 

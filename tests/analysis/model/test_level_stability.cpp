@@ -23,7 +23,7 @@
 
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/plateaus.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/target_roofline.hpp"
 #include "support/gzip_json.hpp"
 
@@ -55,7 +55,7 @@ using Levels = std::map<std::string, std::vector<LevelRow>>;  // "cpu/1", "openc
 Levels levels_of(const json& results) {
   // A resampled draw has no roofline section: its benchmarks and context, read typed as the run's derivation reads them.
   const ResultsDocument doc = read_records(results, "resampled", ReadMode::lenient, false);
-  const DocumentView view(doc);
+  const std::vector<RecordedTarget> targets = recorded_targets(doc);
   Levels out;
   const auto add = [&](const json& rows, bool cpu) {
     for (const json& l : rows) {
@@ -68,9 +68,9 @@ Levels levels_of(const json& results) {
       out[key].push_back({name, bytes("min_bytes"), bytes("max_bytes")});
     }
   };
-  add(to_json(derive_memory_ceilings(view, view.targets().front()))["memory_levels"], true);
-  for (const TargetView& t : view.targets()) {
-    if (t.id != kCpuTargetId && view.has_entries(t.id)) add(to_json(derive_target_roofline(view, t))["memory_levels"], false);
+  add(to_json(derive_memory_ceilings(target_document(doc, kCpuTargetId), targets.front()))["memory_levels"], true);
+  for (const RecordedTarget& t : targets) {
+    if (t.id != kCpuTargetId && has_entries(doc, t.id)) add(to_json(derive_target_roofline(doc, t))["memory_levels"], false);
   }
   return out;
 }

@@ -388,7 +388,7 @@ TEST(MemoryCeilings, FewSizesFallBackToReportedLevels) {
 }
 
 TEST(MemoryCeilings, ReportedLevelsScaleWithThreads) {
-  const json machine = {{"caches", kVmCaches}};
+  const HostFacts machine = host_facts(typed_fragment({{"context", {{"machine", {{"caches", kVmCaches}}}}}}).context);
   const auto one = reported_levels(machine, 1, "compact");
   ASSERT_EQ(one.size(), 3u);
   EXPECT_EQ(one[0].bytes, 49152);
@@ -397,7 +397,7 @@ TEST(MemoryCeilings, ReportedLevelsScaleWithThreads) {
   EXPECT_EQ(two[0].bytes, 2 * 49152);
   EXPECT_EQ(two[1].bytes, 2 * 2097152);
   EXPECT_EQ(two[2].bytes, 272629760);
-  EXPECT_TRUE(reported_levels(json::object(), 2, "compact").empty());
+  EXPECT_TRUE(reported_levels(HostFacts{}, 2, "compact").empty());
 }
 
 
@@ -421,10 +421,9 @@ TEST(MemoryCeilings, TheFirstLevelsFigureLeavesOutItsOverheadBoundSizes) {
   EXPECT_DOUBLE_EQ((*l1)["plateau_median"].get<double>(), 610 * GB);
   // The gate's figure over the base's sizes (compare_levels.cpp) follows the same rule; a later level keeps all.
   const ResultsDocument typed_doc = typed_fragment(doc);
-  const DocumentView view(typed_doc);
-  EXPECT_DOUBLE_EQ(plateau_median_over(view, view.targets().front(), 2, "read", 4 * KiB, 64 * KiB).first, 610 * GB);
+  EXPECT_DOUBLE_EQ(plateau_median_over(typed_doc, 2, "read", 4 * KiB, 64 * KiB).first, 610 * GB);
   // A range without the smallest size does not start the curve: every size counts (521, 560, 610, 610).
-  EXPECT_DOUBLE_EQ(plateau_median_over(view, view.targets().front(), 2, "read", 8 * KiB, 64 * KiB).first, 585 * GB);
+  EXPECT_DOUBLE_EQ(plateau_median_over(typed_doc, 2, "read", 8 * KiB, 64 * KiB).first, 585 * GB);
   const json* dram = find_ceiling(out, "DRAM", "read", 2);
   ASSERT_NE(dram, nullptr);
   EXPECT_DOUBLE_EQ((*dram)["plateau_median"].get<double>(), 45 * GB);

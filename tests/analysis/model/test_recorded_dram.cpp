@@ -16,7 +16,7 @@
 #include "support/recorded_files.hpp"
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/plateaus.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/target_roofline.hpp"
 #include "support/gzip_json.hpp"
 #include "support/typed_results.hpp"
@@ -36,9 +36,9 @@ std::string policy_of(const json& results) {
 }
 
 // The largest plausible cache `threads` threads see, as the analysis reads the machine facts.
-double largest_plausible(const DocumentView& view, int threads, const std::string& policy) {
+double largest_plausible(const HostFacts& host, int threads, const std::string& policy) {
   double largest = 0.0;
-  for (const ReportedLevel& l : reported_levels(view.host(), threads, policy)) {
+  for (const ReportedLevel& l : reported_levels(host, threads, policy)) {
     if (l.plausible) largest = std::max(largest, l.bytes);
   }
   return largest;
@@ -53,22 +53,23 @@ TEST(RecordedDram, NoLevelNamedDramInsideAPlausibleCache) {
     ASSERT_TRUE(results.is_object()) << file;
     if (!results.contains("benchmarks") || !results.contains("context")) continue;
     const ResultsDocument doc = testing::typed(results, file.string());
-    const DocumentView view(doc);
+    const HostFacts host = host_facts(doc.context);
+    const std::vector<RecordedTarget> targets = recorded_targets(doc);
     const std::string policy = policy_of(results);
-    const json cpu = derive_memory_ceilings(view, view.targets().front());
+    const json cpu = derive_memory_ceilings(target_document(doc, kCpuTargetId), targets.front());
     for (const json& l : cpu["memory_levels"]) {
       if (l["level"] != "DRAM" || l.value("warning", json()).is_string()) continue;
       ++dram_levels;
       const int threads = l["threads"].get<int>();
-      const double cache = largest_plausible(view, threads, policy);
+      const double cache = largest_plausible(host, threads, policy);
       EXPECT_GT(l["min_bytes"].get<double>(), cache) << file.filename() << " " << threads << " thread(s): " << l.dump();
     }
-    for (const TargetView& t : view.targets()) {
-      if (t.id == kCpuTargetId || !view.has_entries(t.id)) continue;
+    for (const RecordedTarget& t : targets) {
+      if (t.id == kCpuTargetId || !has_entries(doc, t.id)) continue;
       double cache = 0.0;
-      for (const TargetLevelView& m : t.memory_levels) cache = std::max(cache, m.capacity_bytes);
-      if (t.kind == "cpu") cache = std::max(cache, largest_plausible(view, std::max(1, static_cast<int>(t.compute_units)), "compact"));
-      const json device = derive_target_roofline(view, t);
+      for (const TargetLevel& m : t.memory_levels) cache = std::max(cache, m.capacity_bytes);
+      if (t.kind == "cpu") cache = std::max(cache, largest_plausible(host, std::max(1, static_cast<int>(t.compute_units)), "compact"));
+      const json device = derive_target_roofline(doc, t);
       for (const json& l : device["memory_levels"]) {
         if (l["level"] != t.main_memory() || l.value("warning", json()).is_string()) continue;
         ++dram_levels;
@@ -84,8 +85,7 @@ TEST(RecordedDram, TheZen5RunsTwoThreadLevelsInsideItsL3AreWarnedNotDram) {
       testing::load_gz(std::string(ROOFLINE_SOURCE_DIR) + "/tests/data/golden/zen5-l3-32m-2vcpu_quick_a.json.gz");
   ASSERT_TRUE(results.is_object());
   const ResultsDocument doc = testing::typed(results);
-  const DocumentView view(doc);
-  const json derived = derive_memory_ceilings(view, view.targets().front());
+  const json derived = derive_memory_ceilings(target_document(doc, kCpuTargetId), recorded_targets(doc).front());
   int warned = 0;
   for (const json& l : derived["memory_levels"]) {
     if (l["threads"] != 2) continue;

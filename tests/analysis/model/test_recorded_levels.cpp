@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "support/gzip_json.hpp"
@@ -118,14 +118,15 @@ TEST(RecordedRuns, TheTypedFigureOverACeilingsOwnSizesIsItsPlateauMedian) {
   for (const auto& [name, doc] : testing::every_results_file()) {
     SCOPED_TRACE(name);
     const ResultsDocument typed_doc = testing::typed(doc, name);
-    const DocumentView view(typed_doc);
+    const std::vector<RecordedTarget> targets = recorded_targets(typed_doc);
     const json section = testing::derived_section(doc);
     for (const json& c : section["memory_ceilings"]) {
       SCOPED_TRACE(c.dump());
-      const TargetView* target = view.target(c["target"].get<std::string>());
-      ASSERT_NE(target, nullptr);
-      const auto [value, sizes] = plateau_median_over(view, *target, c.value("threads", 0), c["kernel"].get<std::string>(),
-                                                      c["min_bytes"].get<double>(), c["max_bytes"].get<double>());
+      const std::string target = c["target"].get<std::string>();
+      ASSERT_NE(find_target(targets, target), nullptr);
+      const auto [value, sizes] =
+          plateau_median_over(target_document(typed_doc, target), c.value("threads", 0), c["kernel"].get<std::string>(),
+                              c["min_bytes"].get<double>(), c["max_bytes"].get<double>());
       EXPECT_EQ(sizes, c["points"].get<int>());
       EXPECT_DOUBLE_EQ(value, c["plateau_median"].get<double>());
       ++checked;

@@ -1,6 +1,6 @@
 // Which target a typed record belongs to and a target's memory facts (issue 47): the results model's answers
-// (results_targets.hpp), the one place outside results_view.cpp that says what a record without a target means
-// and where the host CPU's memory comes from; they agree with the typed view of the same file on every recorded run.
+// (results_targets.hpp), the one place that says what a record without a target means and where the host CPU's
+// memory comes from; they agree with the file's recorded targets (recorded_targets) on every recorded run.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -8,7 +8,6 @@
 
 #include "roofline/model/results.hpp"
 #include "roofline/model/results_targets.hpp"
-#include "roofline/model/document_view.hpp"
 #include "support/recorded_files.hpp"
 #include "support/typed_results.hpp"
 
@@ -34,7 +33,7 @@ TEST(TargetOf, ARecordWithoutATargetIsTheHostCpus) {
   EXPECT_EQ(target_of(e), "cpu");  // labels without a target
   e.labels->target = "gpu:1";
   EXPECT_EQ(target_of(e), "gpu:1");
-  // An entry's own `target` (kept in extra by the lenient reader) comes first, as results_view.cpp's entry_target.
+  // An entry's own `target` (kept in extra by the lenient reader) comes first, as entry_target reads a table kept as JSON.
   e.extra["target"] = "opencl:0";
   EXPECT_EQ(target_of(e), "opencl:0");
   EXPECT_EQ(target_of(e), entry_target(to_json(e)));
@@ -92,19 +91,19 @@ TEST(TargetMemoryFacts, AMemoryFigureWrittenAsANonIntegerIsRead) {
   EXPECT_EQ(target_memory_facts(d.context, "test:0").total_bytes, 80.0 * 1024 * 1024 * 1024 + 0.5);
 }
 
-// The memory facts and the document's view of its targets (TargetView) are one rule: same levels, memory and source
+// The memory facts and the document's targets (recorded_targets) are one rule: same levels, memory and source
 // for every target of every recorded run and hand-made file.
-TEST(TargetMemoryFacts, AgreesWithTheDocumentViewOnEveryRecordedRun) {
+TEST(TargetMemoryFacts, AgreesWithTheRecordedTargetsOnEveryRecordedRun) {
   const auto docs = testing::every_results_file();
   ASSERT_GT(docs.size(), 4u);
   for (const auto& [name, doc] : docs) {
     SCOPED_TRACE(name);
     const ResultsDocument d = typed(doc);
-    const DocumentView view(d);
-    for (const TargetView& t : view.targets()) {
+    const std::vector<RecordedTarget> targets = recorded_targets(d);
+    for (const RecordedTarget& t : targets) {
       const TargetMemoryFacts m = target_memory_facts(d.context, t.id);
       std::vector<std::string> names;
-      for (const TargetLevelView& l : t.memory_levels) names.push_back(l.name);
+      for (const TargetLevel& l : t.memory_levels) names.push_back(l.name);
       EXPECT_EQ(m.level_names, names) << t.id;
       EXPECT_EQ(m.total_bytes, t.memory_total_bytes) << t.id;
       EXPECT_EQ(m.available_bytes, t.memory_available_bytes) << t.id;

@@ -7,7 +7,7 @@
 
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/results.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/roofline_section.hpp"
 #include "support/typed_results.hpp"
 
@@ -21,9 +21,9 @@ const std::string kFile = std::string(ROOFLINE_TEST_DATA_DIR) + "/targets/two_ta
 TEST(Targets, EveryTargetsLevelsComeFromItsOwnFactsThroughOneDerivation) {
   const json doc = load_json_file(kFile);
   const ResultsDocument typed_doc = testing::typed(doc, kFile);
-  const DocumentView view(typed_doc);
+  const std::vector<RecordedTarget> targets = recorded_targets(typed_doc);
   // The CPU: a cache topology (context.machine.caches), so L1..L3 and DRAM, its caches as the run's threads see them.
-  const TargetView& cpu = view.targets().front();
+  const RecordedTarget& cpu = targets.front();
   ASSERT_FALSE(cpu.caches.empty());
   EXPECT_EQ(cpu.binding, "compact");
   const LevelNames cpu_names = level_names(cpu);
@@ -31,7 +31,7 @@ TEST(Targets, EveryTargetsLevelsComeFromItsOwnFactsThroughOneDerivation) {
   EXPECT_EQ(cpu_names.main, "DRAM");
   EXPECT_FALSE(target_reported_levels(cpu, 1).empty());
   // The device: its facts' names and capacities.
-  const TargetView* device = view.target("test:0");
+  const RecordedTarget* device = find_target(targets, "test:0");
   ASSERT_NE(device, nullptr);
   EXPECT_TRUE(device->caches.empty());
   const LevelNames names = level_names(*device);
@@ -42,13 +42,13 @@ TEST(Targets, EveryTargetsLevelsComeFromItsOwnFactsThroughOneDerivation) {
   EXPECT_EQ(reported[0].name, "L2");
   EXPECT_DOUBLE_EQ(reported[0].bytes, 4.0 * 1024 * 1024);
   // A device listing main memory alone leaves room for one unlisted cache level, called "cache".
-  TargetView bare = *device;
+  RecordedTarget bare = *device;
   bare.memory_levels.erase(bare.memory_levels.begin());
   EXPECT_EQ(level_names(bare).caches, std::vector<std::string>{"cache"});
   EXPECT_TRUE(target_reported_levels(bare, 0).empty());
   // The device's part of the section is derive_memory_ceilings' for it, stamped with its id; its rows name no
   // thread count, and every kernel keeps the width it ran in.
-  const json part = derive_memory_ceilings(view, *device);
+  const json part = derive_memory_ceilings(target_document(typed_doc, device->id), *device);
   const json section = testing::derived_section(doc);
   std::size_t rows = 0;
   for (const json& r : section["memory_ceilings"]) {

@@ -2,7 +2,7 @@
 // and the analysis agree on it for every recorded machine. For each recorded results file (tests/data/golden and
 // results/reference; ../shared/recorded too where the checkout has it), the plan's side reads the file's machine facts
 // as a run would hold them (machine_from_json of context.machine, its binding) and the analysis's side reads the same
-// file (the typed document's CPU target, DocumentView): at every thread count from 1 to the most the file ran, both believe the same levels
+// file (the typed document's CPU target, recorded_targets): at every thread count from 1 to the most the file ran, both believe the same levels
 // of the same sizes, the same largest plausible cache and the same DRAM threshold, and what the plan builds from it
 // (the sweep's levels and end, the DRAM dequant GEMVs' weights) is that verdict. Hand-made machines cover the rules
 // the two sides once applied differently. Nothing is measured. Here, beside the llm chain, because this binary links
@@ -19,11 +19,12 @@
 
 #include "support/recorded_files.hpp"
 #include "roofline/cpu/cpu_plan.hpp"
+#include "roofline/cpu/cpu_target.hpp"
 #include "roofline/facts/machine.hpp"
 #include "roofline/harness/plausible_caches.hpp"
 #include "roofline/harness/sweep_plan.hpp"
 #include "roofline/model/memory_ceilings.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/model/results_document.hpp"
 #include "support/typed_results.hpp"
 #include "support/gzip_json.hpp"
@@ -75,7 +76,7 @@ void expect_same_verdict(const CacheVerdict& plan, const CacheVerdict& analysis,
 // What the plan builds from the analysis's verdict: the sweep's levels and end at every thread count, the DRAM
 // dequant GEMVs' weights at the most threads.
 void expect_plan_built_from(const MachineFacts& machine, BindPolicy bind, const std::vector<int>& counts,
-                            const TargetView& cpu, const std::string& where) {
+                            const RecordedTarget& cpu, const std::string& where) {
   RunConfig config;
   config.thread_counts = counts;
   config.bind = bind;
@@ -107,8 +108,8 @@ TEST(CacheVerdict, ThePlanAndTheAnalysisAgreeOnEveryRecordedMachine) {
     const MachineFacts machine = machine_from_json(results["context"]["machine"]);
     const BindPolicy bind = parse_bind_policy(policy_of(results));
     const ResultsDocument doc = testing::typed(results, file.string());
-    const DocumentView view(doc);
-    const TargetView& cpu = view.targets().front();
+    const std::vector<RecordedTarget> targets = recorded_targets(doc);
+    const RecordedTarget& cpu = targets.front();
     const std::vector<int> counts = thread_counts_of(results);
     ++machines;
     for (int threads = 1; threads <= counts.back(); ++threads) {
@@ -150,15 +151,57 @@ TEST(CacheVerdict, TheRulesTheTwoSidesOnceAppliedDifferentlyAreOne) {
     for (const std::string policy : {"compact", "spread"}) {
       const json results = results_with(machine, policy);
       const ResultsDocument doc = testing::typed_fragment(results);
-      const DocumentView view(doc);
+      const std::vector<RecordedTarget> targets = recorded_targets(doc);
       for (int threads : {1, 2}) {
         const std::string where = what + ", " + policy + ", " + std::to_string(threads) + " thread(s)";
         const CacheVerdict plan = cache_verdict(machine, threads, parse_bind_policy(policy));
-        expect_same_verdict(plan, target_cache_verdict(view.targets().front(), threads), where);
+        expect_same_verdict(plan, target_cache_verdict(targets.front(), threads), where);
         EXPECT_FALSE(plan.implausible_caches.empty()) << where;
       }
     }
   }
+}
+
+// Issue 61: the CPU's facts a run writes (cpu_target_facts) and the CPU the analysis synthesizes for a file without
+// context.targets (recorded_targets) are one rule (common's cpu_memory_levels): on every recorded machine, and on one
+// whose L2 is not reported (both keep the level at 0 bytes; the run's facts once left it out) and whose L1 is reported
+// twice (both take the larger; the run's facts once took the last).
+TEST(CpuFacts, TheRunsAndTheAnalysisSynthesizedCpuLevelsAreOneRule) {
+  std::vector<std::pair<std::string, MachineFacts>> machines;
+  for (const fs::path& file : recorded_files()) {
+    const json results = testing::load_gz(file.string());
+    if (!results.contains("context") || !results["context"].contains("machine")) continue;
+    machines.emplace_back(file.filename().string(), machine_from_json(results["context"]["machine"]));
+  }
+  ASSERT_GE(machines.size(), 7u);
+  MachineFacts odd = machines.front().second;
+  std::erase_if(odd.caches, [](const CacheInfo& c) { return c.level == 2; });
+  const auto l1 = std::find_if(odd.caches.begin(), odd.caches.end(),
+                               [](const CacheInfo& c) { return c.level == 1 && c.type != "instruction"; });
+  ASSERT_NE(l1, odd.caches.end());
+  const double l1_bytes = static_cast<double>(l1->size_bytes) * std::max(1, l1->instances);
+  CacheInfo small_l1 = *l1;
+  small_l1.size_bytes /= 2;
+  odd.caches.push_back(small_l1);
+  machines.emplace_back("no L2, two L1s", odd);
+  for (const auto& [what, machine] : machines) {
+    SCOPED_TRACE(what);
+    const TargetFacts run = cpu_target_facts(machine);
+    const std::vector<RecordedTarget> read = recorded_targets(testing::typed_fragment(results_with(machine, "compact")));
+    ASSERT_TRUE(read.front().synthesized);
+    const std::vector<TargetLevel>& synthesized = read.front().memory_levels;
+    ASSERT_EQ(run.memory_levels.size(), synthesized.size());
+    for (std::size_t i = 0; i < synthesized.size(); ++i) {
+      EXPECT_EQ(run.memory_levels[i].name, synthesized[i].name);
+      EXPECT_EQ(static_cast<double>(run.memory_levels[i].capacity_bytes), synthesized[i].capacity_bytes);
+      EXPECT_EQ(run.memory_levels[i].shared, synthesized[i].shared);
+    }
+  }
+  const TargetFacts odd_facts = cpu_target_facts(odd);
+  ASSERT_EQ(odd_facts.memory_levels.size(), 4u);
+  EXPECT_EQ(odd_facts.memory_levels[1].name, "L2");
+  EXPECT_EQ(odd_facts.memory_levels[1].capacity_bytes, 0u);
+  EXPECT_EQ(static_cast<double>(odd_facts.memory_levels[0].capacity_bytes), l1_bytes);
 }
 
 }  // namespace

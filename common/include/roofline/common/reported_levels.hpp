@@ -80,4 +80,17 @@ struct CacheVerdict {
 CacheVerdict cache_verdict(const std::vector<ReportedCache>& caches, int threads, const std::string& policy,
                            double memory_total_bytes);
 
+// One of a CPU's memory levels as its target facts name it: the level, its capacity over the whole CPU (0: main memory,
+// or a cache the facts do not report), whether its cores share it.
+struct CpuMemoryLevel {
+  std::string name;
+  double capacity_bytes = 0.0;
+  bool shared = true;
+};
+// The CPU's memory levels from its reported caches (issue 61): L1, L2 and L3, each the largest data or unified cache of
+// that level times its instances (0 where none is reported: the level is there, its size unknown), then DRAM; L3 and
+// DRAM shared, L1 and L2 private. The one rule of the CPU target's facts a run writes (bench's cpu_target_facts) and of
+// the CPU the analysis synthesizes for a file from before context.targets (recorded_targets).
+std::vector<CpuMemoryLevel> cpu_memory_levels(const std::vector<ReportedCache>& caches);
+
 }  // namespace roofline

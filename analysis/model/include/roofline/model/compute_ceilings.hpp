@@ -1,7 +1,7 @@
 // Compute ceilings per precision and engine of one target, every target's by this one derivation (issue 47):
 // the target's compute suite's entries (view.entries) grouped into rows by the dimensions they carry (precision,
 // engine, isa, vector width, threads, a tile kernel's variant; a device's name no isa, width or threads: "" and
-// 0), with the theoretical peak of the model its facts name (TargetView::peak_model), never by which target it is.
+// 0), with the theoretical peak of the model its facts name (RecordedTarget::peak_model), never by which target it is.
 //
 // Method:
 //  - A row's value is the best (max) repetition of flop_per_second (op_per_second for integers), its median the
@@ -14,7 +14,7 @@
 //      plausible pipe count (plausible_pipes). ops_per_cycle_per_core = pipes x ops per instruction.
 //    - theoretical = threads x the row's clock x ops_per_cycle_per_core; percent = 100 x value / theoretical.
 //    - Cross-check: a small table of known microarchitectures (known_pipes, keyed by the target's
-//      TargetView::microarchitecture, the CPU's context.machine.microarchitecture) gives the pipe counts
+//      RecordedTarget::microarchitecture, the CPU's context.machine.microarchitecture) gives the pipe counts
 //      datasheets imply; a disagreement is a note.
 //    - The matrix engine's summary (matrix_engine.hpp, from the target's matrix_engine_* facts) and the clock and
 //      microarchitecture caveats.
@@ -48,15 +48,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 #include "roofline/common/x86_pipes.hpp"  // known_pipes
 
 namespace roofline {
 
 // Returns {"compute_ceilings", "compute_table", "theoretical_peaks", "matrix_engine", "notes"} (see above) of
-// `target`, one of view.targets(), from the typed document, as the typed part of the section (issue 61; the tables
+// `target`, one of recorded_targets(), from its part of the typed document (target_document), as the typed part of the section (issue 61; the tables
 // not typed yet, compute_table, theoretical_peaks and matrix_engine, in its `extra`).
-RooflineSection derive_compute_ceilings(const DocumentView& view, const TargetView& target);
+RooflineSection derive_compute_ceilings(const ResultsDocument& part, const RecordedTarget& target);
 
 // The plausible pipe count nearest (by ratio) to a measured instructions-per-cycle figure: one of
 // 1, 2, 3, 4 or 1/2, 1/4 (one instruction every 2 or 4 cycles); 0 for a non-positive input.

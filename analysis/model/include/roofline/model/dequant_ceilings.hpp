@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/model/key_figures.hpp"
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 
 namespace roofline {
 
@@ -28,7 +28,7 @@ std::string dequant_counting_convention();
 // the section (issue 61; its tables, not typed yet, in `extra`); `section` is that target's typed section so far (its
 // compute_ceilings give the fp32 FMA peak beside each row, its main memory's roof the placements'). An empty part when
 // the target has no dequant_dot entries (files from before issue 38), so their sections stay as they were.
-RooflineSection derive_dequant_ceilings(const DocumentView& view, const TargetView& target,
+RooflineSection derive_dequant_ceilings(const ResultsDocument& part, const RecordedTarget& target,
                                         const RooflineSection& section);
 
 // The key figures of roofline.dequant_ceilings (appended to `out`); throws InputError on a mistyped entry.

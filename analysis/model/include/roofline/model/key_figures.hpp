@@ -30,7 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/model/results_document.hpp"
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/results_targets.hpp"
 
 namespace roofline {
 
@@ -98,7 +98,7 @@ std::vector<std::pair<std::string, double>> canary_points(const ResultsDocument&
 // CPU's ids as above; another target's begin with its id and have no thread count (its rows name none), and add
 // transfer/<direction>/<memory> and latency/launch where it measured them.
 // What compare, the gate, history, fleet and paired runs call: the typed document (issue 61, step 3), its targets and
-// each target's part through the typed view (document_view.hpp), the llm entries typed; each target's roofline
+// each target's part (results_targets.hpp: recorded_targets, target_document), the llm entries typed; each target's roofline
 // section read as its one writer writes it, until the section's derived tables are typed.
 std::vector<KeyFigure> key_figures(const ResultsDocument& results);
 

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/model/plateaus.hpp"
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/results_targets.hpp"
 
 namespace roofline {
 

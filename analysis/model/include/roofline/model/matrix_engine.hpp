@@ -7,15 +7,15 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/model/results_document.hpp"
-#include "roofline/model/results_view.hpp"  // TargetView
+#include "roofline/model/results_targets.hpp"  // RecordedTarget
 
 namespace roofline {
 
 // {"roofs": bool (any matrix ceiling measured), "lines": [sentences], "ratios": [{precision, threads,
 // matrix, vector, ratio}]} from the compute ceilings just derived for `target`, its facts
-// (TargetView::matrix_engine_status, _source, _advertised) and the run's typed context (max_isa, the compute suite's
+// (RecordedTarget::matrix_engine_status, _source, _advertised) and the run's typed context (max_isa, the compute suite's
 // unsupported rows).
-nlohmann::json matrix_engine_summary(const ResultsContext& context, const TargetView& target,
+nlohmann::json matrix_engine_summary(const ResultsContext& context, const RecordedTarget& target,
                                      const nlohmann::json& compute_ceilings);
 
 }  // namespace roofline

@@ -26,44 +26,42 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/model/document_view.hpp"
 #include "roofline/model/plateaus.hpp"
-#include "roofline/model/results_view.hpp"
+#include "roofline/model/results_targets.hpp"
 
 namespace roofline {
 
 // Returns {"memory_ceilings": [...], "memory_levels": [...], "page_size_ceilings": [...], "notes": [...]} (see above
 // and results/README.md) of one target, every target's by this one derivation (issue 47): from its own bandwidth
-// entries (view.target_document), its reported levels (target_reported_levels) and its level names (level_names).
+// entries (its part of the document, target_document), its reported levels (target_reported_levels) and its level names (level_names).
 // Rows carry `threads` where the entries name a thread count (a device runs each kernel on the whole device) and
 // `width`/`pattern` (`reference_width` on levels) where a kernel ran in several variants (collect_points). It reads the
 // typed document and gives the typed part of the section (issue 61; memory_levels, not typed yet, in its `extra`).
-RooflineSection derive_memory_ceilings(const DocumentView& view, const TargetView& target);
+RooflineSection derive_memory_ceilings(const ResultsDocument& part, const RecordedTarget& target);
 
 // The names a target's levels take: a target whose facts give a cache topology (the CPU) names them L1..L3 and its
 // main memory (DRAM), as it reports them; any other takes its facts' level names, innermost first, the last its main
 // memory (one unlisted cache level, called "cache", where its facts list none).
-LevelNames level_names(const TargetView& target);
+LevelNames level_names(const RecordedTarget& target);
 
 // What the analysis believes of a target's caches at `threads` threads (0: the whole target): the one verdict of
 // roofline/common/reported_levels.hpp (cache_verdict, the plan's too) over its cache topology, binding and memory
 // where it has a topology, else its facts' inner levels and their capacities (0: not reported), each taken as
 // plausible, the largest of them the DRAM threshold.
-CacheVerdict target_cache_verdict(const TargetView& target, int threads);
+CacheVerdict target_cache_verdict(const RecordedTarget& target, int threads);
 // The levels a target reports at `threads` threads, the priors of its level detection: target_cache_verdict's.
-std::vector<ReportedLevel> target_reported_levels(const TargetView& target, int threads);
+std::vector<ReportedLevel> target_reported_levels(const RecordedTarget& target, int threads);
 
-// The plateau median (the median of each size's median) of `target`'s `kernel` at `threads` over the sizes of its
-// main sweep in [lo, hi] (1% slack at both ends, as the levels' ranges have), and how many sizes that was (0: none,
+// The plateau median (the median of each size's median) of a target's `kernel` at `threads` (`part`: its part of the
+// document, target_document) over the sizes of its main sweep in [lo, hi] (1% slack at both ends, as the levels' ranges have), and how many sizes that was (0: none,
 // and the value 0). Compare takes a new run's memory figure over the base's sizes with it, from the typed document
 // (issue 61, step 3: its entries read as the derivation reads the file's, memory_points.hpp's sweep_samples).
-std::pair<double, int> plateau_median_over(const DocumentView& view, const TargetView& target, int threads,
-                                           const std::string& kernel, double lo, double hi);
+std::pair<double, int> plateau_median_over(const ResultsDocument& part, int threads, const std::string& kernel,
+                                           double lo, double hi);
 
 // The cache levels context.machine reports, as capacity seen by `threads` threads bound with `policy`
 // ("compact" or "spread"): per-instance size x instances those threads use, each marked plausible or not
 // with the host's memory (the levels of roofline/common/reported_levels.hpp's cache_verdict).
 std::vector<ReportedLevel> reported_levels(const HostFacts& host, int threads, const std::string& policy);
-std::vector<ReportedLevel> reported_levels(const nlohmann::json& machine, int threads, const std::string& policy);
 
 }  // namespace roofline

@@ -119,7 +119,7 @@ struct LevelLabel {
 
 // The names a target's levels take (issue 47: every target's levels are found and named by one rule): its cache
 // levels innermost first (a cache plateau takes the name of the level it is matched to; at most this many cache
-// levels), and its main memory. The defaults are a CPU's; a device's come from its facts (results_view.hpp).
+// levels), and its main memory. The defaults are a CPU's; a device's come from its facts (results_targets.hpp).
 struct LevelNames {
   std::vector<std::string> caches = {"L1", "L2", "L3"};
   std::string main = "DRAM";

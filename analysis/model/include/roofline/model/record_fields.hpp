@@ -1,7 +1,7 @@
 // How a reader takes one field of a typed record (results_document.hpp) as a number, a flag of presence or a list
 // (issue 47): the typed member, else what the file wrote there in another kind or as null, which the lenient reader
 // keeps in the record's `extra`, so that a typed reader reads exactly what a reader of the file's JSON read. The
-// model's DocumentView reads through these, and so do the report's cells (its typed_fields.hpp).
+// model's readers of a file's targets (results_targets.hpp) read through these, and so do the report's cells (its typed_fields.hpp).
 #pragma once
 
 #include <optional>
@@ -52,6 +52,12 @@ std::vector<std::string> words(const std::optional<std::vector<std::string>>& me
 template <class T, class R>
 bool written(const std::optional<T>& member, const R& record, const char* key) {
   return member.has_value() || record.extra.contains(key);
+}
+
+// parent[key] when it is an object, else an empty object: a section the records keep as JSON (`extra`) read by key.
+inline const nlohmann::json& object_or_empty(const nlohmann::json& parent, const char* key) {
+  static const nlohmann::json kEmpty = nlohmann::json::object();
+  return parent.is_object() && parent.contains(key) && parent[key].is_object() ? parent[key] : kEmpty;
 }
 
 // The records of an optional array of the model, or none.

@@ -20,14 +20,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "roofline/model/document_view.hpp"
+#include "roofline/model/results_targets.hpp"
 
 namespace roofline {
 
 // {"compute_ceilings", "memory_ceilings", "memory_levels", "ridge_points", "placements", "notes", and what the
-//  parts above give} of `target` (the first six empty when the file has no entries of it), from the typed document
-//  (issue 61, step 3). derive_roofline (roofline_section.hpp) appends every target's. Its key figures are
+//  parts above give} of `target` (the first six empty when the file has no entries of it), from its part of the typed
+//  document (target_document, results_targets.hpp; issue 61, step 3). derive_roofline (roofline_section.hpp) appends every target's. Its key figures are
 //  key_figures.hpp's, every target's alike.
-RooflineSection derive_target_roofline(const DocumentView& view, const TargetView& target);
+RooflineSection derive_target_roofline(const ResultsDocument& results, const RecordedTarget& target);
 
 }  // namespace roofline

@@ -10,7 +10,7 @@
 
 #include "roofline/report/advertised.hpp"
 #include "roofline/model/results_document.hpp"
-#include "roofline/model/results_view.hpp"  // TargetView
+#include "roofline/model/results_targets.hpp"  // RecordedTarget
 #include "roofline/report/spec.hpp"
 
 namespace roofline {
@@ -29,7 +29,7 @@ struct ReportTable {
 ReportTable machine_table(const ResultsDocument& results);
 // The compute ceilings of `target`, its theoretical column explained by the peak model its facts name; the one-argument
 // form takes the document's host CPU (its part of the file).
-ReportTable compute_table(const ResultsDocument& results, const TargetView& target);
+ReportTable compute_table(const ResultsDocument& results, const RecordedTarget& target);
 ReportTable compute_table(const ResultsDocument& results);
 ReportTable memory_table(const ResultsDocument& results);
 // The dequant-dot rows (roofline.dequant_table, report_dequant.cpp); the report lists it only when present.
@@ -48,7 +48,7 @@ ReportTable advertised_table(const AdvertisedComparison& comparison);
 // violations, crossovers and best backends, and its host-device transfers and launch latency where it has them. The
 // host's (`host`: the file's CPU) are the report's first tables, after the machine's; any other target's come after
 // them, headed by its facts, each table's id and title naming the target.
-std::vector<ReportTable> target_tables(const ResultsDocument& target_document, const TargetView& target, bool host);
+std::vector<ReportTable> target_tables(const ResultsDocument& target_document, const RecordedTarget& target, bool host);
 
 // All tables in report order; with a spec (load_spec), advertised vs measured too.
 std::vector<ReportTable> report_tables(const ResultsDocument& results, const std::optional<Spec>& spec = std::nullopt);
