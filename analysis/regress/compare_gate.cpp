@@ -21,6 +21,7 @@
 namespace roofline {
 using nlohmann::json;
 using regress_detail::cpu_disturbed;
+using regress_detail::distrust_thread_disturbances;
 using regress_detail::FigurePairs;
 using regress_detail::judge_figure;
 using regress_detail::judge_weighed;
@@ -285,7 +286,7 @@ std::string not_trusted_part(const Gate& g, const std::vector<const FigureRow*>&
   if (!g.core_why.empty()) why.push_back(g.core_why);
   bool own = false;
   for (const FigureRow* r : unclear) {
-    if (!r->moment_moved && r->figure.warning.empty()) continue;
+    if (!r->moment_moved && r->figure.warning.empty() && !r->threads_disturbed) continue;
     own = true;
     const std::size_t at = r->why.find("; not trusted: ");
     why.push_back(r->figure.id + (at == std::string::npos ? "" : ": " + r->why.substr(at + 15)));
@@ -392,6 +393,7 @@ Gate gate_runs(const ResultsDocument& base, const ResultsDocument& next, const N
                                            : "the runs have no libc canaries";
     judge_distrusting(g, pairs, noise, k, options);
   }
+  distrust_thread_disturbances(g, base, base_figures, next, next_figures, options);
   std::string memory_statistic;
   for (const auto& [b, n] : pairs) {
     if (n->group == "memory" && memory_statistic.empty()) memory_statistic = fmt::format("memory figures: {}s; ", n->statistic);

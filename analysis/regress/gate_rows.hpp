@@ -27,4 +27,13 @@ std::string moment_moved(const FigureRow& r, double limit);
 void judge_weighed(Gate& g, const FigurePairs& pairs, const NoiseModel* noise, double k, const GateOptions& options,
                    double core_reference, double dram_reference);
 
+// A figure at more than one thread whose runs the host disturbed under it (issue 59, gate_threads.cpp): a run's threads'
+// own rates more than max_thread_spread apart, the two runs' scaling against their own 1-thread partners more than
+// max_scaling_drop apart (core-bound figures), or their threads placed apart (round trips more than
+// max_placement_shift apart: shared-memory and GEMM figures). Not trusted: a change beyond its threshold reads
+// unclear, with the reason. With a history only the new run's spread counts.
+void distrust_thread_disturbances(Gate& g, const ResultsDocument& base, const std::vector<KeyFigure>& base_figures,
+                                  const ResultsDocument& next, const std::vector<KeyFigure>& next_figures,
+                                  const GateOptions& options);
+
 }  // namespace roofline::regress_detail

@@ -238,3 +238,49 @@ TEST(Compare, RenderersShowVerdictsAndEscapeInput) {
 
 }  // namespace
 }  // namespace roofline
+
+namespace roofline {
+namespace {
+
+// Two real gate runs of one build on a 2-vCPU Zen 4 guest, a minute apart (tests/data/gate): in the first the host
+// kept the vCPUs apart (thread round trip about 320 ns), in the second its bandwidth suite ran with them about 57 ns
+// apart, L1 and L2 at 2 threads at the 1-thread rate.
+TEST(CompareGate, AFigureTheHostDisturbedAtSeveralThreadsIsNotTrustedAndSaysWhy) {
+  const std::string dir = std::string(ROOFLINE_TEST_DATA_DIR) + "/gate/";
+  const nlohmann::json apart = testing::load_gz(dir + "zen4-2vcpu_gate_apart.json.gz");
+  const nlohmann::json one = testing::load_gz(dir + "zen4-2vcpu_gate_one_core.json.gz");
+  ASSERT_FALSE(apart.is_null());
+  ASSERT_FALSE(one.is_null());
+  const Comparison c = compare_runs(typed(apart), "apart", typed(one), "one core", {});
+  ASSERT_TRUE(c.gate);
+  const auto figure = [&](const std::string& id) -> const FigureRow& {
+    const auto it = std::find_if(c.gate->figures.begin(), c.gate->figures.end(), [&](const FigureRow& r) { return r.figure.id == id; });
+    if (it == c.gate->figures.end()) throw std::runtime_error("no figure " + id);
+    return *it;
+  };
+  // Both vCPUs slowed alike: L1 read at 2 threads scaled 1.03 of 2x one thread, then 0.50.
+  const FigureRow& l1 = figure("memory/L1/read/threads:2");
+  EXPECT_EQ(l1.verdict, Verdict::unclear);
+  EXPECT_FALSE(l1.trusted);
+  EXPECT_NE(l1.why.find("2 threads scaled 1.03 of 2 x one thread in the base run and 0.50 in the new"), std::string::npos) << l1.why;
+  // The threads placed otherwise, under a shared level's figure.
+  const FigureRow& dram = figure("memory/DRAM/read/threads:2");
+  EXPECT_EQ(dram.verdict, Verdict::unclear);
+  EXPECT_NE(dram.why.find("the host placed the threads otherwise (round trip 320 ns in the base run, 57 ns in the new"),
+            std::string::npos)
+      << dram.why;
+  // One vCPU slowed: the L2 triad's threads 26% apart.
+  EXPECT_NE(figure("memory/L2/triad/threads:2").why.find("threads' own rates 26% apart"), std::string::npos);
+  // Nothing of the kind at one thread, and no regression called on the disturbed figures.
+  EXPECT_EQ(figure("memory/L1/read/threads:1").why.find("not trusted"), std::string::npos);
+  EXPECT_NE(c.gate->outcome, Outcome::regression);
+  // A run against itself: every figure trusted as far as its threads go.
+  const Comparison same = compare_runs(typed(one), "one core", typed(one), "one core", {});
+  for (const FigureRow& r : same.gate->figures) {
+    EXPECT_EQ(r.why.find("the host placed"), std::string::npos) << r.why;
+    EXPECT_EQ(r.why.find("scaled"), std::string::npos) << r.why;
+  }
+}
+
+}  // namespace
+}  // namespace roofline

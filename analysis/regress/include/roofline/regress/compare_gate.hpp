@@ -194,6 +194,9 @@ struct FigureRow {
   double detectable = 0.0;
   double base_roof_now = 0.0;  // the base run's KeyFigure::roof_now (0: none, or judged against a history)
   bool moment_moved = false;   // the two roofs of the moment differ by more than the canary limit: not trusted
+  // The host disturbed the figure's threads in a run (a spread, a scaling apart, a placement apart: gate_threads.cpp):
+  // not trusted, the reason in `why`.
+  bool threads_disturbed = false;
   // Weighed against its class's libc canary (issue 59): which one ("" when not weighed), its move (new / reference
   // - 1), and the figure's change after dividing it out (= change when not weighed).
   std::string canary;
