@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "roofline/model/document_view.hpp"
 #include "roofline/model/resident_level.hpp"
 #include "roofline/model/results_targets.hpp"  // target_of, target_memory_facts
 #include "roofline/llm/target.hpp"
@@ -175,6 +176,10 @@ Roofs read_roofs(const ResultsDocument& results, const std::string& file, int th
   r.memory_total_bytes = memory.total_bytes;
   r.memory_available_bytes = memory.available_bytes;
   r.memory_source = memory.source;
+  if (const DocumentView view(results); view.host().emulated) {
+    const HostFacts& host = view.host();
+    r.emulation = host.emulation.empty() ? "context.machine.emulated" : host.emulation;
+  }
   return r;
 }
 

@@ -131,6 +131,8 @@ HostFacts host_facts_from_machine(const json& m) {
   h.pus = integer(m, "pus");
   h.numa_nodes = integer(m, "numa_nodes");
   if (m.contains("hypervisor") && m["hypervisor"].is_boolean()) h.hypervisor = m["hypervisor"].get<bool>();
+  h.emulated = m.contains("emulated") && m["emulated"].is_boolean() && m["emulated"].get<bool>();
+  h.emulation = text(m, "emulation");
   h.memory_total_bytes = number(m, "memory_total_bytes");
   h.memory_available_bytes = number(m, "memory_available_bytes");
   h.measured_clock_hz = number(m, "measured_clock_hz");
