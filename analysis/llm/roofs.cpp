@@ -175,6 +175,9 @@ Roofs read_roofs(const ResultsDocument& results, const std::string& file, int th
   r.memory_total_bytes = memory.total_bytes;
   r.memory_available_bytes = memory.available_bytes;
   r.memory_source = memory.source;
+  if (const HostFacts host = host_facts(results.context); host.emulated) {
+    r.emulation = host.emulation.empty() ? "context.machine.emulated" : host.emulation;
+  }
   return r;
 }
 

@@ -223,6 +223,10 @@ LlmAnswer summarize(const ModelConfig& c, const LlmRequest& r, const Roofs& roof
   out.target = roofs.target;
   out.model = model_facts(c, r, roofs);
   out.roofs = roofs_used(roofs);
+  if (!roofs.emulation.empty()) {
+    out.notes.push_back(fmt::format("emulated run ({}): its roofs are the emulator's speed, not the CPU's, so every bound "
+                                    "and time below shows the arithmetic only, nothing about this machine", roofs.emulation));
+  }
   out.decode = decode_rows(c, r, roofs, out.model, out.notes);
   if (out.model.weights_fit == false) {
     out.notes.push_back(fmt::format("the weights ({}) do not fit the target's {} of memory ({})", format_bytes(out.model.weight_bytes),

@@ -160,6 +160,7 @@ constexpr std::initializer_list<Rule> kMachineRules = {
     {"cpu_model_number", Kind::count, false}, {"cpu_stepping", Kind::count, false},
     {"measured_clock_hz", Kind::non_negative, false}, {"memory_total_bytes", Kind::non_negative, false},
     {"memory_available_bytes", Kind::non_negative, false}, {"hypervisor", Kind::boolean, false},
+    {"emulated", Kind::boolean, false}, {"emulation", Kind::text, false},
     {"isa", Kind::object, false}, {"amx", Kind::object, false}};
 constexpr std::initializer_list<Rule> kCacheRules = {
     {"type", Kind::text, false}, {"source", Kind::text, false}, {"level", Kind::count, false},

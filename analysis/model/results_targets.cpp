@@ -189,6 +189,8 @@ HostFacts host_facts(const ResultsContext& context) {
   h.pus = whole(m.pus, m, "pus");
   h.numa_nodes = whole(m.numa_nodes, m, "numa_nodes");
   h.hypervisor = m.hypervisor;
+  h.emulated = m.emulated.value_or(false);
+  h.emulation = m.emulation.value_or("");
   h.memory_total_bytes = amount(ROOFLINE_FIELD(m, memory_total_bytes));
   h.memory_available_bytes = amount(ROOFLINE_FIELD(m, memory_available_bytes));
   // Files of older builds: the clock among the machine facts (no member: the model reads it from `extra`).

@@ -43,6 +43,14 @@ std::string rate_unit_of_row(const json& row) {
 
 }  // namespace report_detail
 
+std::string emulation_warning(const ResultsDocument& results) {
+  const HostFacts host = host_facts(results.context);
+  if (!host.emulated) return "";
+  return fmt::format("EMULATED RUN ({}): every time below is the emulator's, so the figures this report calls ceilings, "
+                     "peaks and placements are not this CPU's; they show the kernels ran and validated, nothing about speed.",
+                     host.emulation.empty() ? "context.machine.emulated" : host.emulation);
+}
+
 int report_threads(const ResultsDocument& results) {
   int best = 0;
   const RooflineSection& s = section_of(results);

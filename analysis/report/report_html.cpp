@@ -79,6 +79,9 @@ std::string render_html_report(const ResultsDocument& document, const std::optio
                    html_escape(machine.cpu_model.empty() ? "unknown CPU" : machine.cpu_model), html_escape(cell(ROOFLINE_FIELD(ctx, date), "no date")),
                    html_escape(cell(ROOFLINE_FIELD(ctx, git_revision), "no revision")),
                    html_escape(cell(ROOFLINE_FIELD(ctx, schema_version), "?")));
+  if (const std::string warning = emulation_warning(document); !warning.empty()) {
+    s += "<p class=\"note\" id=\"emulated\"><strong>" + html_escape(warning) + "</strong></p>\n";
+  }
   s += "<nav><a href=\"#roofline\">Roofline</a>";
   if (spec) s += "<a href=\"#advertised\">Advertised vs measured</a>";
   s += "<a href=\"#bandwidth\">Bandwidth</a><a href=\"#batch\">Throughput and latency</a><a href=\"#tables\">Tables</a></nav>\n";

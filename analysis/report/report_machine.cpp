@@ -86,6 +86,7 @@ ReportTable machine_table(const ResultsDocument& results) {
   }
   add_fact(t, "microarchitecture", m.microarchitecture, "cpuid family/model table");
   add_fact(t, "hypervisor", m.hypervisor ? (*m.hypervisor ? "yes" : "no") : "", "cpuid");
+  if (m.emulated) add_fact(t, "emulated", "yes: " + m.emulation, "the kernel's architecture");
   if (m.cores) {
     add_fact(t, "packages / cores / PUs",
              fmt::format("{} / {} / {}", count_text(m.packages, "?"), count_text(m.cores, "?"), count_text(m.pus, "?")), topo);

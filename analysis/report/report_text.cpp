@@ -13,6 +13,7 @@ std::string render_text_summary(const ResultsDocument& results, const std::optio
   const int threads = report_threads(target_document(results, kCpuTargetId));
   s += fmt::format("Roofline summary{}\n\n",
                    threads > 0 ? fmt::format(" (charts at {} thread(s), the largest measured)", threads) : "");
+  if (const std::string warning = emulation_warning(results); !warning.empty()) s += warning + "\n\n";
   for (const ReportTable& t : report_tables(results, spec)) s += render_table_text(t) + "\n";
   return s;
 }

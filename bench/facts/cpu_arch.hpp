@@ -19,5 +19,8 @@ std::vector<CacheInfo> arch_caches();
 // The names of those sources, as the facts' text says them: the caches' ("cpuid") and the ISA features'.
 std::string_view arch_cache_source();
 std::string_view arch_isa_source();
+// The architecture this binary was built for, as uname's machine and the kernel's /proc/sys/kernel/arch name it
+// ("x86_64", "aarch64"): what emulation.cpp compares the kernel's with.
+std::string_view arch_machine_name();
 
 }  // namespace roofline

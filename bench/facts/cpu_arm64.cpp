@@ -32,5 +32,6 @@ void detect_cpu_identity(MachineFacts& m) {
 std::vector<CacheInfo> arch_caches() { return {}; }
 std::string_view arch_cache_source() { return "MIDR"; }
 std::string_view arch_isa_source() { return "HWCAP (getauxval)"; }
+std::string_view arch_machine_name() { return "aarch64"; }
 
 }  // namespace roofline

@@ -23,5 +23,6 @@ void detect_cpu_identity(MachineFacts& m) {
 std::vector<CacheInfo> arch_caches() { return cpuid_caches(); }
 std::string_view arch_cache_source() { return "cpuid"; }
 std::string_view arch_isa_source() { return "cpuid + xgetbv"; }
+std::string_view arch_machine_name() { return "x86_64"; }
 
 }  // namespace roofline

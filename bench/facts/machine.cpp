@@ -12,6 +12,7 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/common/units.hpp"
+#include "roofline/facts/emulation.hpp"
 #include "roofline/facts/hwloc_topology.hpp"
 #include "roofline/facts/memory.hpp"
 #include "roofline_git_revision.hpp"
@@ -122,6 +123,12 @@ MachineFacts detect_machine() {
                                                        "bandwidth curve only", source)
                                          : fmt::format("hwloc and {} report no caches: cache sizes from sysconf", source));
     }
+  }
+  const Emulation emulation = detect_emulation();
+  if (emulation.emulated) {
+    m.emulated = true;
+    m.emulation = emulation.evidence;
+    m.notes.push_back("emulated: " + emulation.evidence + "; every time is the emulator's, no figure is a ceiling of this CPU");
   }
   if (m.hypervisor) {
     m.notes.push_back("running under a hypervisor: reported cache sizes may be the host's; the bandwidth curve decides the levels");
@@ -247,6 +254,10 @@ json to_json(const MachineFacts& m) {
   }
   json j = {{"caches", caches}, {"isa", isa_to_json(m.isa)}, {"amx", to_json(m.amx)}};
   for_each_fact(m, [&](const char* key, const auto& value) { j[key] = value; }, [] {});
+  if (m.emulated) {  // only then: a native run's file is unchanged
+    j["emulated"] = true;
+    j["emulation"] = m.emulation;
+  }
   return j;
 }
 
@@ -279,6 +290,12 @@ MachineFacts machine_from_json(const json& j) {
     throw InputError(fmt::format("machine facts: {}", e.what()));
   }
   if (m.cores <= 0 || m.pus <= 0) throw InputError("machine facts: cores and pus must be positive");
+  try {
+    m.emulated = j.value("emulated", false);
+    m.emulation = j.value("emulation", "");
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("machine facts: {}", e.what()));
+  }
   return m;
 }
 
@@ -290,6 +307,7 @@ std::string format_machine(const MachineFacts& m) {
                           m.cpu_model_number, m.cpu_stepping,
                           m.microarchitecture.empty() ? "" : ", " + m.microarchitecture));
   line("virtualized", m.hypervisor ? "yes (hypervisor bit set)" : "no");
+  if (m.emulated) line("emulated", "yes: " + m.emulation);
   line("topology", fmt::format("{} package(s), {} core(s), {} PU(s), {} NUMA node(s)  [source: {}]", m.packages,
                                m.cores, m.pus, m.numa_nodes, m.topology_source));
   line("memory", fmt::format("{} total, {} available  [source: {}]", format_bytes(static_cast<double>(m.memory_total_bytes)),

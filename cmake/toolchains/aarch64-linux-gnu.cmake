@@ -17,4 +17,15 @@ set(ENV{PKG_CONFIG_PATH} "")
 set(CMAKE_FIND_ROOT_PATH /usr/aarch64-linux-gnu)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 find_program(ROOFLINE_QEMU_AARCH64 qemu-aarch64 REQUIRED)
-set(CMAKE_CROSSCOMPILING_EMULATOR ${ROOFLINE_QEMU_AARCH64} -L /usr/aarch64-linux-gnu)
+# The guest's dynamic loader must be the one of the C library it loads. The :arm64 libraries (hwloc, Google Benchmark,
+# libgomp, libstdc++) and their libc.so.6 live in multiarch's /lib/aarch64-linux-gnu (libc6:arm64), so the loader is
+# multiarch's /lib/ld-linux-aarch64.so.1: `-L /`. Not `-L /usr/aarch64-linux-gnu`, the cross compiler's sysroot: its
+# loader (libc6-arm64-cross, 2.36-8cross1) then loaded multiarch's libc.so.6 (2.36-9+deb12u14) beside it, and the two
+# disagree on the layout of the loader's _rtld_global (the stack cache's list head at +0x1178 in one, +0x1180 in the
+# other), so every pthread_create walked the stack cache forever: each test that started a second thread (the STREAM
+# kernels at 2 threads, Eigen's GEMMs) spun at 100% CPU until its timeout. qemu-user was not at fault (issue 62).
+if(NOT EXISTS /lib/ld-linux-aarch64.so.1)
+  message(FATAL_ERROR "aarch64-linux-gnu: /lib/ld-linux-aarch64.so.1 is missing: the :arm64 C library (libc6:arm64) "
+                      "runs the tests under qemu-user (scripts/install-deps --arm64 installs it)")
+endif()
+set(CMAKE_CROSSCOMPILING_EMULATOR ${ROOFLINE_QEMU_AARCH64} -L /)

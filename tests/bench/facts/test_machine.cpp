@@ -3,11 +3,13 @@
 
 #include <omp.h>
 #include <sched.h>
+#include <sys/utsname.h>
 
 #include <string>
 #include <vector>
 
 #include "roofline/common/errors.hpp"
+#include "roofline/facts/emulation.hpp"
 #include "roofline/facts/machine.hpp"
 #include "roofline/facts/memory.hpp"
 #include "roofline/facts/pinning.hpp"
@@ -70,6 +72,51 @@ TEST(Machine, MalformedFactsAreInputErrors) {
   EXPECT_THROW(machine_from_json(j), InputError);
   j["cores"] = 0;
   EXPECT_THROW(machine_from_json(j), InputError);
+}
+
+// Emulation (issue 62): the kernel's architecture from its own files against the binary's; uname is no witness
+// (qemu-user answers with the guest's machine), so the evidence names it as the architecture built for.
+TEST(Emulation, KernelArchitectureFromItsFiles) {
+  EXPECT_EQ(kernel_arch_from("x86_64\n", "cpu:type:aarch64:feature:,0000"), "x86_64");  // kernel.arch first
+  EXPECT_EQ(kernel_arch_from("", "cpu:type:x86,ven0002fam0019mod0011:feature:,0000,0001\n"), "x86_64");
+  EXPECT_EQ(kernel_arch_from("  \n", "cpu:type:aarch64:feature:,0000,0001,0002\n"), "aarch64");
+  EXPECT_EQ(kernel_arch_from("", ""), std::nullopt);
+  EXPECT_EQ(kernel_arch_from("", "cpu:type::feature:"), std::nullopt);
+  EXPECT_EQ(kernel_arch_from("", "something else"), std::nullopt);
+}
+
+TEST(Emulation, VerdictComparesTheKernelsArchitectureWithTheBuilds) {
+  const Emulation qemu = emulation_verdict("x86_64", "/proc/sys/kernel/arch", "aarch64");
+  EXPECT_TRUE(qemu.emulated);
+  EXPECT_NE(qemu.evidence.find("/proc/sys/kernel/arch: x86_64"), std::string::npos) << qemu.evidence;
+  EXPECT_NE(qemu.evidence.find("built for aarch64"), std::string::npos) << qemu.evidence;
+  const Emulation native = emulation_verdict("aarch64", "/sys/devices/system/cpu/modalias", "aarch64");
+  EXPECT_FALSE(native.emulated);
+  EXPECT_NE(native.evidence.find("aarch64"), std::string::npos);
+  const Emulation unknown = emulation_verdict(std::nullopt, "/proc/sys/kernel/arch", "aarch64");
+  EXPECT_FALSE(unknown.emulated);
+  EXPECT_TRUE(unknown.evidence.empty());
+}
+
+TEST(Emulation, TheLiveVerdictNamesTheArchitectureUnameSays) {
+  // Natively uname's machine is the kernel's and the build's; under qemu-user it is the build's (the guest's).
+  const Emulation e = detect_emulation();
+  if (e.evidence.empty()) GTEST_SKIP() << "neither /proc/sys/kernel/arch nor /sys/devices/system/cpu/modalias says";
+  struct utsname u {};
+  ASSERT_EQ(uname(&u), 0);
+  EXPECT_NE(e.evidence.find(u.machine), std::string::npos) << e.evidence;
+  const MachineFacts m = detect_machine();
+  EXPECT_EQ(m.emulated, e.emulated);
+  const json j = to_json(m);
+  EXPECT_EQ(j.contains("emulated"), e.emulated);  // written only when true: a native run's file is unchanged
+  EXPECT_EQ(machine_from_json(j).emulated, e.emulated);
+  json marked = j;
+  marked["emulated"] = true;
+  marked["emulation"] = "/proc/sys/kernel/arch: x86_64, but this binary was built for aarch64";
+  const MachineFacts back = machine_from_json(marked);
+  EXPECT_TRUE(back.emulated);
+  EXPECT_NE(format_machine(back).find("emulated"), std::string::npos);
+  EXPECT_EQ(to_json(back)["emulation"], marked["emulation"]);
 }
 
 TEST(Memory, ParsesMeminfo) {

@@ -51,6 +51,9 @@ struct Roofs {
   double dequant_rate = 0.0;  // element operations/s of the vector units: half the fp32 FMA peak (0: no fp32)
   std::map<std::string, DequantRoof> dequant;  // by dequant_family (quant.hpp); empty in files before issue 38
   std::string target = kCpuTargetId;  // the target whose ceilings these are
+  // What showed that a user-mode emulator ran the run (context.machine.emulated, issue 62): its roofs are the
+  // emulator's speed, said among the answer's notes; "" for a native run.
+  std::string emulation;
 
   // The bandwidth an operation of precision `p` gets from `level`: the level's roof, or with
   // RoofSource::gemm and a GEMV point of that precision, the GEMV's bandwidth for main memory.

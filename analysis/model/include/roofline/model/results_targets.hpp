@@ -42,6 +42,8 @@ struct HostFacts {
   std::string hostname, cpu_vendor, cpu_model, microarchitecture, topology_source, memory_source;
   std::optional<long long> cpu_family, cpu_model_number, cpu_stepping, packages, cores, pus, numa_nodes;
   std::optional<bool> hypervisor;
+  bool emulated = false;   // a user-mode emulator ran the run (context.machine.emulated): no figure is a ceiling
+  std::string emulation;   // what showed it
   double memory_total_bytes = 0.0;
   double memory_available_bytes = 0.0;
   double measured_clock_hz = 0.0;

@@ -27,6 +27,10 @@ std::string rate_unit_of(const Record& record) {
   return unit.empty() ? rate_unit(record.precision.value_or("")) : unit;
 }
 
+// An emulated run's warning (context.machine.emulated, issue 62): its "ceilings" are the emulator's speed, so every
+// report says so before its first figure; "" for a native run.
+std::string emulation_warning(const ResultsDocument& results);
+
 // Precisions present in the compute ceilings, in a fixed order (fp64, fp32, bf16, fp16, int8, others).
 std::vector<std::string> report_precisions(const ResultsDocument& results);
 

@@ -31,6 +31,10 @@ struct MachineFacts {
   int cpu_stepping = 0;
   std::string microarchitecture;  // "sapphire_rapids", "zen5", ... or "" when not in our table
   bool hypervisor = false;
+  // Run by a user-mode emulator (qemu-user: emulation.hpp), with what showed it; written only when true, so that a
+  // native run's file is unchanged. An emulated run's timings are the emulator's, never the CPU's ceilings.
+  bool emulated = false;
+  std::string emulation;
 
   int packages = 0;
   int cores = 0;
