@@ -163,13 +163,11 @@ Roofs read_roofs(const ResultsDocument& results, const std::string& file, int th
   if (const auto fp32 = r.compute.find(Precision::fp32); fp32 != r.compute.end()) {
     r.dequant_rate = fp32->second.peak / 2.0;  // one element operation per lane where an FMA is 2 FLOP
   }
-  // The model does not type roofline.dequant_ceilings yet: it stays in the section's `extra`.
-  if (const auto dequant = typed.extra.find("dequant_ceilings"); dequant != typed.extra.end() && dequant->is_array()) {
-    for (const json& e : *dequant) {
-      if (e.value("threads", 0) != r.threads || !(e.value("value", 0.0) > 0.0)) continue;
-      DequantRoof& d = r.dequant[e.value("format", "")];
-      if (e.value("value", 0.0) > d.weights_per_second) d = {e.value("value", 0.0), e.value("isa", ""), e.value("level", "")};
-    }
+  for (const DequantCeilingRecord& e : or_none(typed.dequant_ceilings)) {
+    const double value = e.value.value_or(0.0);
+    if (e.threads.value_or(0) != r.threads || !(value > 0.0)) continue;
+    DequantRoof& d = r.dequant[e.format.value_or("")];
+    if (value > d.weights_per_second) d = {value, e.isa.value_or(""), e.level.value_or("")};
   }
   const TargetMemory memory = target_memory(results, r.target);
   r.memory_total_bytes = memory.total_bytes;

@@ -243,13 +243,7 @@ void append_rows(std::optional<std::vector<Row>>& to, const std::optional<std::v
 // Appends a target's part to the section: its typed arrays, its notes (once each) and the tables not typed yet
 // (`extra`: arrays appended, a target's summary object the first target's, the CPU's).
 void append(RooflineSection& section, const RooflineSection& part) {
-  append_rows(section.compute_ceilings, part.compute_ceilings);
-  append_rows(section.memory_ceilings, part.memory_ceilings);
-  append_rows(section.page_size_ceilings, part.page_size_ceilings);
-  append_rows(section.ridge_points, part.ridge_points);
-  append_rows(section.placements, part.placements);
-  append_rows(section.transfer_ceilings, part.transfer_ceilings);
-  append_rows(section.launch_latency, part.launch_latency);
+  for_each_table([&](auto table) { append_rows(section.*table, part.*table); });
   for (const std::string& n : part.notes.value_or(std::vector<std::string>{})) add_note(section, n);
   for (const auto& [key, value] : part.extra.items()) {
     if (!value.is_array()) {
