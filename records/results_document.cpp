@@ -341,6 +341,8 @@ json to_json(const BenchmarkEntry& entry) { return write_object(entry); }
 json to_json(const EntryLabels& labels) { return write_object(labels); }
 json to_json(const ResultsContext& context) { return write_object(context); }
 json to_json(const RooflineSection& roofline) { return write_object(roofline); }
+json to_json(const TransferCeilingRecord& row) { return write_object(row); }
+json to_json(const LaunchLatencyRecord& row) { return write_object(row); }
 void to_json(json& j, const RooflineSection& roofline) { j = write_object(roofline); }
 
 RooflineSection read_roofline_section(const json& section, const std::string& file) {

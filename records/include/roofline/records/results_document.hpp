@@ -282,6 +282,9 @@ nlohmann::json to_json(const BenchmarkEntry& entry);
 nlohmann::json to_json(const EntryLabels& labels);
 nlohmann::json to_json(const ResultsContext& context);
 nlohmann::json to_json(const RooflineSection& roofline);
+// A row of a section's table, as the section's writer writes it (the report's tables of every field a row holds).
+nlohmann::json to_json(const TransferCeilingRecord& row);
+nlohmann::json to_json(const LaunchLatencyRecord& row);
 // nlohmann's ADL hook of the section: `doc["roofline"] = derive_roofline(results);` writes it by the one writer.
 void to_json(nlohmann::json& j, const RooflineSection& roofline);
 
