@@ -74,11 +74,12 @@ ROOFLINE_RECORD(PlacementRecord, ROOFLINE_PLACEMENT_FIELDS, f("roof", s.roof); f
                 f("roof_now", s.roof_now); f("roofs", s.roofs);)
 ROOFLINE_RECORD(TransferCeilingRecord, ROOFLINE_TRANSFER_FIELDS)
 ROOFLINE_RECORD(LaunchLatencyRecord, ROOFLINE_LAUNCH_FIELDS)
+ROOFLINE_RECORD(DequantCeilingRecord, ROOFLINE_DEQUANT_CEILING_FIELDS)
 ROOFLINE_RECORD(RooflineSection, ROOFLINE_NO_LIST, f("schema_version", s.schema_version);
                 f("compute_ceilings", s.compute_ceilings); f("memory_ceilings", s.memory_ceilings);
                 f("page_size_ceilings", s.page_size_ceilings); f("ridge_points", s.ridge_points);
                 f("placements", s.placements); f("transfer_ceilings", s.transfer_ceilings);
-                f("launch_latency", s.launch_latency); f("notes", s.notes);)
+                f("launch_latency", s.launch_latency); f("dequant_ceilings", s.dequant_ceilings); f("notes", s.notes);)
 
 #undef ROOFLINE_RECORD
 #undef ROOFLINE_NO_LIST
@@ -340,6 +341,8 @@ json to_json(const BenchmarkEntry& entry) { return write_object(entry); }
 json to_json(const EntryLabels& labels) { return write_object(labels); }
 json to_json(const ResultsContext& context) { return write_object(context); }
 json to_json(const RooflineSection& roofline) { return write_object(roofline); }
+json to_json(const TransferCeilingRecord& row) { return write_object(row); }
+json to_json(const LaunchLatencyRecord& row) { return write_object(row); }
 void to_json(json& j, const RooflineSection& roofline) { j = write_object(roofline); }
 
 RooflineSection read_roofline_section(const json& section, const std::string& file) {

@@ -13,7 +13,6 @@
 #include "roofline/model/roofline_section.hpp"
 
 namespace roofline::llm {
-using nlohmann::json;
 
 namespace {
 
@@ -33,7 +32,7 @@ int largest_threads_with(const RooflineSection& section, const std::string& main
 
 // The target's level names, innermost first: its facts' list (target_memory_facts: the results model's, alike
 // for every target), else the order its ceilings give.
-std::vector<std::string> level_names(const ResultsDocument& doc, const json& section, const std::string& target) {
+std::vector<std::string> level_names(const ResultsDocument& doc, const RooflineSection& section, const std::string& target) {
   std::vector<std::string> names = target_memory_facts(doc.context, target).level_names;
   return names.empty() ? memory_level_names(section) : names;
 }
@@ -66,13 +65,6 @@ ComputeRoof best_gemm(const RooflineSection& section, Precision precision, int t
   return roof;
 }
 
-// The typed record that a rule of the model over the section's JSON (`written`, the typed model's writer's)
-// picked: the writer keeps the order, so the index is the same.
-template <typename Record>
-const Record& record_picked(const std::optional<std::vector<Record>>& records, const json& written, const json* pick) {
-  return records->at(static_cast<std::size_t>(pick - written.get_ref<const json::array_t&>().data()));
-}
-
 Engine engine_named(const std::optional<std::string>& engine) {
   // A file from before engines has no field: its ceilings are the vector units'.
   return parse_engine(engine.value_or(std::string(to_string(Engine::vector)))).value_or(Engine::vector);
@@ -100,27 +92,25 @@ Roofs read_roofs(const ResultsDocument& results, const std::string& file, int th
   if (!results.roofline) {
     throw InputError(fmt::format("{}: plain Google Benchmark JSON, not a roofline results file", file));
   }
+  // The model's roof rules over the typed section (memory_roof, compute_roof, memory_level_names: roofline_section.hpp).
   const RooflineSection& typed = *results.roofline;
-  // The model's roof rules (memory_roof, compute_roof, memory_level_names: roofline_section.hpp) read the
-  // section as JSON: they get the typed model's writing of it.
-  const json section = to_json(typed);
   Roofs r;
   r.source = source;
   // The target whose ceilings the section holds (select_target keeps one), its levels and main memory; a
   // target other than the CPU has no thread counts (threads 0: the whole device).
   r.target = target_of(typed);
-  const std::vector<std::string> names = level_names(results, section, r.target);
+  const std::vector<std::string> names = level_names(results, typed, r.target);
   const std::string main_memory = names.empty() ? "DRAM" : names.back();
   r.threads = threads > 0 ? threads : largest_threads_with(typed, main_memory);
-  if (memory_roof(section, main_memory, r.threads) == nullptr && threads <= 0) {
+  if (!memory_roof(typed, main_memory, r.threads).found() && threads <= 0) {
     throw InputError(fmt::format("{}: no {} memory ceiling at any thread count; measure one with "
                                  "`roofline run --suites bandwidth`", file, main_memory));
   }
   for (const std::string& level : names) {
     // The roof may be a memory_ceilings or a page_size_ceilings row: read what both have.
-    const json* m = memory_roof(section, level, r.threads);
-    if (m == nullptr || m->value("value", 0.0) <= 0.0) continue;
-    r.levels.push_back({level, m->value("value", 0.0), m->value("max_bytes", 0.0)});
+    const roofline::MemoryRoof m = memory_roof(typed, level, r.threads);
+    if (!m.found() || m.value() <= 0.0) continue;
+    r.levels.push_back({level, m.value(), m.max_bytes()});
   }
   if (r.levels.empty() || r.levels.back().level != main_memory) {
     throw InputError(fmt::format("{}: no {} memory ceiling at {} threads; measure one with `roofline run --suites "
@@ -129,9 +119,7 @@ Roofs read_roofs(const ResultsDocument& results, const std::string& file, int th
   }
   for (Precision p : needed) {
     if (r.compute.count(p) != 0) continue;
-    const json* picked = compute_roof(section, std::string(to_string(p)), r.threads);
-    const ComputeCeilingRecord* c =
-        picked == nullptr ? nullptr : &record_picked(typed.compute_ceilings, section.at("compute_ceilings"), picked);
+    const ComputeCeilingRecord* c = compute_roof(typed, std::string(to_string(p)), r.threads);
     if ((c == nullptr || c->value.value_or(0.0) <= 0.0) && r.threads <= 0) {
       // A device (no thread counts): say what it measured instead of a CPU's --threads advice.
       std::vector<std::string> measured;
@@ -163,13 +151,11 @@ Roofs read_roofs(const ResultsDocument& results, const std::string& file, int th
   if (const auto fp32 = r.compute.find(Precision::fp32); fp32 != r.compute.end()) {
     r.dequant_rate = fp32->second.peak / 2.0;  // one element operation per lane where an FMA is 2 FLOP
   }
-  // The model does not type roofline.dequant_ceilings yet: it stays in the section's `extra`.
-  if (const auto dequant = typed.extra.find("dequant_ceilings"); dequant != typed.extra.end() && dequant->is_array()) {
-    for (const json& e : *dequant) {
-      if (e.value("threads", 0) != r.threads || !(e.value("value", 0.0) > 0.0)) continue;
-      DequantRoof& d = r.dequant[e.value("format", "")];
-      if (e.value("value", 0.0) > d.weights_per_second) d = {e.value("value", 0.0), e.value("isa", ""), e.value("level", "")};
-    }
+  for (const DequantCeilingRecord& e : or_none(typed.dequant_ceilings)) {
+    const double value = e.value.value_or(0.0);
+    if (e.threads.value_or(0) != r.threads || !(value > 0.0)) continue;
+    DequantRoof& d = r.dequant[e.format.value_or("")];
+    if (value > d.weights_per_second) d = {value, e.isa.value_or(""), e.level.value_or("")};
   }
   const TargetMemory memory = target_memory(results, r.target);
   r.memory_total_bytes = memory.total_bytes;

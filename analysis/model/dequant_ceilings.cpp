@@ -200,30 +200,29 @@ const json* dequant_roof(const json& section, const std::string& format, int thr
   return best;
 }
 
-void add_dequant_key_figures(const json& roofline, std::vector<KeyFigure>& out) {
-  if (!roofline.contains("dequant_ceilings")) return;
-  const json& a = roofline["dequant_ceilings"];
-  if (!a.is_array()) throw InputError("roofline.dequant_ceilings is not an array");
-  std::map<std::pair<int, int>, const json*> ordered;  // (threads, format rank)
-  for (const json& e : a) {
-    if (!e.is_object() || !e.contains("format") || !e["format"].is_string()) {
-      throw InputError("roofline.dequant_ceilings: an entry lacks 'format'");
-    }
-    if (!e.contains("threads") || !e["threads"].is_number_integer() || e["threads"].get<int>() < 1) {
+void add_dequant_key_figures(const RooflineSection& roofline, std::vector<KeyFigure>& out) {
+  // What the lenient reader could not type is bad input here: the table in another kind, or a row's field.
+  if (const auto it = roofline.extra.find("dequant_ceilings"); !roofline.dequant_ceilings && it != roofline.extra.end()) {
+    throw InputError(it->is_array() ? "roofline.dequant_ceilings: an entry lacks 'format'"
+                                    : "roofline.dequant_ceilings is not an array");
+  }
+  std::map<std::pair<int, int>, const DequantCeilingRecord*> ordered;  // (threads, format rank)
+  for (const DequantCeilingRecord& e : fields::records_of(roofline.dequant_ceilings)) {
+    if (!e.format) throw InputError("roofline.dequant_ceilings: an entry lacks 'format'");
+    if (!e.threads || *e.threads < 1) {
       throw InputError("roofline.dequant_ceilings: 'threads' is missing or not a positive integer");
     }
-    if (!e.contains("value") || !e["value"].is_number() || !std::isfinite(e["value"].get<double>()) || e["value"].get<double>() < 0.0) {
+    if (!e.value || !std::isfinite(*e.value) || *e.value < 0.0) {
       throw InputError("roofline.dequant_ceilings: 'value' is missing, negative or not a number");
     }
-    ordered[{e["threads"].get<int>(), format_rank(e["format"].get<std::string>())}] = &e;
+    ordered[{static_cast<int>(*e.threads), format_rank(*e.format)}] = &e;
   }
   for (const auto& [k, e] : ordered) {
     const int threads = k.first;
-    const std::string format = (*e)["format"].get<std::string>();
-    out.push_back({fmt::format("dequant/{}/threads:{}", format, threads), "dequant",
-                   fmt::format("{} dequant-dot ({}), {}", format, e->value("isa", "?"),
+    out.push_back({fmt::format("dequant/{}/threads:{}", *e->format, threads), "dequant",
+                   fmt::format("{} dequant-dot ({}), {}", *e->format, e->isa.value_or("?"),
                                threads == 1 ? std::string("1 thread") : fmt::format("{} threads", threads)),
-                   threads, (*e)["value"].get<double>(), kUnit, true, "best kernel"});
+                   threads, *e->value, kUnit, true, "best kernel"});
   }
 }
 

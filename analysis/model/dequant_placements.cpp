@@ -19,28 +19,31 @@ using nlohmann::json;
 json dequant_placements(const ResultsDocument& doc, const RecordedTarget& target, const RooflineSection& section,
                         const json& ceilings) {
   const std::string& main = target.main_memory();
-  // (format, threads, batch) -> the best repetition's entry, and its labels as the records' writer writes them
-  std::map<std::tuple<std::string, int, int>, std::pair<const BenchmarkEntry*, json>> best;
+  // (format, threads, batch) -> the best repetition's entry (its typed labels read as a reader of the file's JSON read
+  // them: a number written in another kind truncated, record_fields.hpp)
+  std::map<std::tuple<std::string, int, int>, const BenchmarkEntry*> best;
   const auto flops = [](const BenchmarkEntry& e) { return fields::amount(ROOFLINE_FIELD(e, flop_per_second)); };
   for (const BenchmarkEntry& e : doc.benchmarks) {
     if (e.run_type.value_or("iteration") != "iteration" || e.error_occurred.value_or(false)) continue;
     if (!e.labels || e.labels->suite.value_or("") != "dequant_gemv") continue;
-    json l = to_json(*e.labels);
-    const auto key = std::make_tuple(l.value("format", std::string()), l.value("threads", 0), l.value("batch", 0));
+    const EntryLabels& l = *e.labels;
+    const auto key = std::make_tuple(l.format.value_or(""), static_cast<int>(fields::whole(ROOFLINE_FIELD(l, threads)).value_or(0)),
+                                     static_cast<int>(fields::whole(ROOFLINE_FIELD(l, batch)).value_or(0)));
     if (std::get<1>(key) <= 0 || std::get<2>(key) <= 0) continue;
-    auto& slot = best[key];
-    if (slot.first == nullptr || flops(e) > flops(*slot.first)) slot = {&e, std::move(l)};
+    const BenchmarkEntry*& slot = best[key];
+    if (slot == nullptr || flops(e) > flops(*slot)) slot = &e;
   }
   json out = json::array();
   for (const auto& [key, b] : best) {
     const auto& [format, threads, batch] = key;
-    const BenchmarkEntry& e = *b.first;
-    const json& l = b.second;
+    const BenchmarkEntry& e = *b;
+    const EntryLabels& l = *e.labels;
     const double value = flops(e), ai = fields::amount(ROOFLINE_FIELD(e, arithmetic_intensity));
     const MemoryRoof main_roof = memory_roof(section, main, threads);
     const json* dequant = dequant_roof(ceilings, format, threads);
-    json p = {{"kernel", "dequant_gemv"}, {"format", format}, {"isa", l.value("isa", std::string())}, {"batch", batch},
-              {"threads", threads}, {"m", l.value("m", 0LL)}, {"k", l.value("k", 0LL)}, {"ai", ai}, {"value", value},
+    json p = {{"kernel", "dequant_gemv"}, {"format", format}, {"isa", l.isa.value_or("")}, {"batch", batch},
+              {"threads", threads}, {"m", fields::whole(ROOFLINE_FIELD(l, m)).value_or(0)},
+              {"k", fields::whole(ROOFLINE_FIELD(l, k)).value_or(0)}, {"ai", ai}, {"value", value},
               {"unit", "FLOP/s"}, {"weights_per_second", fields::amount(ROOFLINE_FIELD(e, weights_per_second))},
               {"bytes_per_second", fields::amount(ROOFLINE_FIELD(e, bytes_per_second))},
               {"latency_seconds", fields::amount(ROOFLINE_FIELD(e, latency_seconds))},

@@ -21,44 +21,54 @@
 
 namespace roofline {
 namespace {
-using json = nlohmann::json;
+using fields::records_of;
+using fields::written;
 
-const json& section_array(const json& roofline, const char* name) {
-  static const json empty = json::array();
-  if (!roofline.contains(name)) return empty;
-  const json& a = roofline[name];
-  if (!a.is_array()) throw InputError(fmt::format("roofline.{} is not an array", name));
-  return a;
+// The rules read the typed section (issue 61, step 3). What the lenient reader could not type it keeps in the
+// record's `extra` (a field written in another kind, or null): here that is bad input, as it was for a reader of the
+// file's JSON, never a field quietly absent.
+
+// A table of the section, or none; one written in another kind (not an array, an entry not an object) is bad input.
+template <class Row>
+const std::vector<Row>& section_rows(const RooflineSection& s, const std::optional<std::vector<Row>>& rows,
+                                     const char* name) {
+  if (const auto it = s.extra.find(name); !rows && it != s.extra.end()) {
+    throw InputError(it->is_array() ? fmt::format("roofline.{}: an entry is not an object", name)
+                                    : fmt::format("roofline.{} is not an array", name));
+  }
+  return records_of(rows);
 }
 
-std::string text_field(const json& e, const char* array, const char* key, const std::string& fallback = "") {
-  if (!e.contains(key)) {
-    if (!fallback.empty()) return fallback;
-    throw InputError(fmt::format("roofline.{}: an entry lacks '{}'", array, key));
-  }
-  if (!e[key].is_string()) throw InputError(fmt::format("roofline.{}: '{}' is not a string", array, key));
-  return e[key].get<std::string>();
+// The text fields, numbers and thread counts of a row: `text_field(ROOFLINE_FIELD(e, kernel), "memory_ceilings")`.
+template <class R>
+std::string text_field(const std::optional<std::string>& member, const R& row, const char* key, const char* array,
+                       const std::string& fallback = "") {
+  if (member) return *member;
+  if (row.extra.contains(key)) throw InputError(fmt::format("roofline.{}: '{}' is not a string", array, key));
+  if (!fallback.empty()) return fallback;
+  throw InputError(fmt::format("roofline.{}: an entry lacks '{}'", array, key));
 }
 
-double positive_field(const json& e, const char* array, const char* key) {
-  if (!e.contains(key) || !e[key].is_number()) {
-    throw InputError(fmt::format("roofline.{}: '{}' is missing or not a number", array, key));
-  }
-  const double v = e[key].get<double>();
+double positive_field(const std::optional<double>& member, const char* key, const char* array) {
+  if (!member) throw InputError(fmt::format("roofline.{}: '{}' is missing or not a number", array, key));
+  const double v = *member;
   if (!std::isfinite(v) || v < 0.0) throw InputError(fmt::format("roofline.{}: '{}' is negative or not finite", array, key));
   return v;
 }
 
-int threads_field(const json& e, const char* array) {
-  if (!e.contains("threads") || !e["threads"].is_number_integer() || e["threads"].get<int>() < 1) {
+int threads_field(const std::optional<long long>& threads, const char* array) {
+  if (!threads || *threads < 1) {
     throw InputError(fmt::format("roofline.{}: 'threads' is missing or not a positive integer", array));
   }
-  return e["threads"].get<int>();
+  return static_cast<int>(*threads);
 }
 
 // A row's thread count where it names one (the CPU's rows must: the schema says so when the file is read); 0 for
 // a target whose rows name none (a device runs each kernel on all of it).
-int threads_of(const json& e, const char* array) { return e.contains("threads") ? threads_field(e, array) : 0; }
+template <class R>
+int threads_of(const R& row, const char* array) {
+  return written(ROOFLINE_FIELD(row, threads)) ? threads_field(row.threads, array) : 0;
+}
 
 std::string threads_text(int threads) { return threads == 1 ? "1 thread" : fmt::format("{} threads", threads); }
 // "/threads:T" and ", T threads" after a figure's id and words; nothing for a row without a thread count.
@@ -86,35 +96,36 @@ bool shared_level(const RecordedTarget& t, const std::string& level) {
 
 // A level's place in the figures' order: the CPU's vocabulary (L1..DRAM), then a target's own names in the order
 // its ceilings list them (innermost first, as its derivation wrote them).
-int level_order(const json& ceilings, const std::string& level) {
+int level_order(const std::vector<MemoryCeilingRecord>& ceilings, const std::string& level) {
   if (const std::optional<Level> named = parse_level(level)) return static_cast<int>(*named);
   int i = 0;
-  for (const json& c : ceilings) {
-    if (c.is_object() && c.value("level", std::string()) == level) break;
+  for (const MemoryCeilingRecord& c : ceilings) {
+    if (c.level.value_or("") == level) break;
     ++i;
   }
   return 100 + i;
 }
 constexpr const char* kBestRepetition = "best repetition";
 
-void add_memory(const json& roofline, const RecordedTarget& t, std::vector<KeyFigure>& out) {
+void add_memory(const RooflineSection& roofline, const RecordedTarget& t, std::vector<KeyFigure>& out) {
   // (threads, level order, level, kernel) -> the level's value; a level listed twice keeps the larger
   using Key = std::tuple<int, int, std::string, std::string>;
   std::map<Key, double> best;
   std::map<Key, std::string> warnings;  // a warned level's rows carry `warning`
   bool all_plateau = true;  // every entry has plateau_median (files before it give the best repetition)
-  const json& ceilings = section_array(roofline, "memory_ceilings");
-  for (const json& e : ceilings) all_plateau = all_plateau && e.is_object() && e.contains("plateau_median");
-  for (const json& e : ceilings) {
-    const std::string kernel = text_field(e, "memory_ceilings", "kernel");
+  const auto& ceilings = section_rows(roofline, roofline.memory_ceilings, "memory_ceilings");
+  for (const MemoryCeilingRecord& e : ceilings) all_plateau = all_plateau && written(ROOFLINE_FIELD(e, plateau_median));
+  for (const MemoryCeilingRecord& e : ceilings) {
+    const std::string kernel = text_field(ROOFLINE_FIELD(e, kernel), "memory_ceilings");
     if (kernel != "read" && kernel != "triad") continue;
-    const std::string level = text_field(e, "memory_ceilings", "level");
+    const std::string level = text_field(ROOFLINE_FIELD(e, level), "memory_ceilings");
     const int threads = threads_of(e, "memory_ceilings");
     // The CPU's levels are its vocabulary's (another target names its own).
     if (threads > 0 && !parse_level(level)) throw InputError(fmt::format("roofline.memory_ceilings: unknown level '{}'", level));
     const Key key{threads, level_order(ceilings, level), level, kernel};
-    keep_best(best, key, positive_field(e, "memory_ceilings", all_plateau ? "plateau_median" : "value"));
-    if (e.contains("warning") && e["warning"].is_string()) warnings[key] = e["warning"].get<std::string>();
+    keep_best(best, key, all_plateau ? positive_field(e.plateau_median, "plateau_median", "memory_ceilings")
+                                     : positive_field(e.value, "value", "memory_ceilings"));
+    if (e.warning) warnings[key] = *e.warning;
   }
   for (const auto& [key, value] : best) {
     const auto& [threads, order, name, kernel] = key;
@@ -125,22 +136,22 @@ void add_memory(const json& roofline, const RecordedTarget& t, std::vector<KeyFi
   }
 }
 
-void add_compute_and_clock(const json& roofline, std::vector<KeyFigure>& out) {
+void add_compute_and_clock(const RooflineSection& roofline, std::vector<KeyFigure>& out) {
   std::map<std::tuple<int, int, int>, double> best;  // (threads, precision order, engine) -> value
   std::map<int, std::vector<double>> clocks;          // threads -> clocks beside the vector kernels
-  for (const json& e : section_array(roofline, "compute_ceilings")) {
-    const std::string p_name = text_field(e, "compute_ceilings", "precision");
+  for (const ComputeCeilingRecord& e : section_rows(roofline, roofline.compute_ceilings, "compute_ceilings")) {
+    const std::string p_name = text_field(ROOFLINE_FIELD(e, precision), "compute_ceilings");
     const std::optional<Precision> p = parse_precision(p_name);
     if (!p) throw InputError(fmt::format("roofline.compute_ceilings: unknown precision '{}'", p_name));
-    const std::string e_name = text_field(e, "compute_ceilings", "engine", "vector");
+    const std::string e_name = text_field(ROOFLINE_FIELD(e, engine), "compute_ceilings", "vector");
     const std::optional<Engine> engine = parse_engine(e_name);
     if (!engine) throw InputError(fmt::format("roofline.compute_ceilings: unknown engine '{}'", e_name));
     const int threads = threads_of(e, "compute_ceilings");
-    keep_best(best, {threads, static_cast<int>(*p), static_cast<int>(*engine)}, positive_field(e, "compute_ceilings", "value"));
+    keep_best(best, {threads, static_cast<int>(*p), static_cast<int>(*engine)}, positive_field(e.value, "value", "compute_ceilings"));
     // The host cores' clock at a thread count, beside their vector kernels; a device's clock is a fact of its
     // compute ceilings (clock_hz, clock_source), not a figure of its own.
-    if (threads > 0 && *engine == Engine::vector && e.contains("clock_hz")) {
-      clocks[threads].push_back(positive_field(e, "compute_ceilings", "clock_hz"));
+    if (threads > 0 && *engine == Engine::vector && written(ROOFLINE_FIELD(e, clock_hz))) {
+      clocks[threads].push_back(positive_field(e.clock_hz, "clock_hz", "compute_ceilings"));
     }
   }
   for (const auto& [key, value] : best) {
@@ -164,26 +175,23 @@ void add_compute_and_clock(const json& roofline, std::vector<KeyFigure>& out) {
 // pair where a run's DRAM canary moved 25-47% within it. So it is a shared-memory figure like the GEMV's rate: judged
 // only while the canary holds, and not when its own roofs of the moment differ (compare_gate.cpp).
 // A placement's roof of the moment (roof_now.bandwidth, B/s), 0 when it has none.
-double roof_now_bandwidth(const json& placement) {
-  if (!placement.contains("roof_now") || !placement["roof_now"].is_object()) return 0.0;
-  const json& now = placement["roof_now"];
-  return now.contains("bandwidth") && now["bandwidth"].is_number() ? now["bandwidth"].get<double>() : 0.0;
+double roof_now_bandwidth(const PlacementRecord& placement) {
+  return placement.roof_now ? fields::amount(ROOFLINE_FIELD(*placement.roof_now, bandwidth)) : 0.0;
 }
 
-void add_gemv_of_roof_now(const json& roofline, std::vector<KeyFigure>& out) {
+void add_gemv_of_roof_now(const RooflineSection& roofline, std::vector<KeyFigure>& out) {
   struct Now {
     double value = 0.0;
     double bandwidth = 0.0;
   };
   std::map<std::tuple<int, int, std::string>, Now> best;  // (threads, precision order, backend)
-  for (const json& e : section_array(roofline, "placements")) {
-    if (!e.contains("roof_now") || e.value("batch", 0) != 1) continue;
-    const json& now = e["roof_now"];
-    if (!now.is_object()) throw InputError("roofline.placements: 'roof_now' is not an object");
-    const std::optional<Precision> p = parse_precision(text_field(e, "placements", "precision"));
+  for (const PlacementRecord& e : section_rows(roofline, roofline.placements, "placements")) {
+    if (!written(ROOFLINE_FIELD(e, roof_now)) || fields::whole(ROOFLINE_FIELD(e, batch)).value_or(0) != 1) continue;
+    if (!e.roof_now) throw InputError("roofline.placements: 'roof_now' is not an object");
+    const std::optional<Precision> p = parse_precision(text_field(ROOFLINE_FIELD(e, precision), "placements"));
     if (!p) continue;  // add_gemm has said so
-    const double value = positive_field(now, "placements[].roof_now", "efficiency");
-    Now& b = best[{threads_of(e, "placements"), static_cast<int>(*p), text_field(e, "placements", "backend")}];
+    const double value = positive_field(e.roof_now->efficiency, "efficiency", "placements[].roof_now");
+    Now& b = best[{threads_of(e, "placements"), static_cast<int>(*p), text_field(ROOFLINE_FIELD(e, backend), "placements")}];
     if (value > b.value) b = {value, roof_now_bandwidth(e)};
   }
   for (const auto& [key, b] : best) {
@@ -199,16 +207,16 @@ void add_gemv_of_roof_now(const json& roofline, std::vector<KeyFigure>& out) {
 // The weights' shape of a placement ("6144x6144"), "" when the entry has none. A GEMV/GEMM figure's statistic names
 // it: two runs whose plans sized the weights differently (another cache verdict, another shape rule, --gemm-shape)
 // measured different work, and the gate lists that figure as not comparable instead of judging it.
-std::string shape_of(const json& e) {
-  if (!e.contains("m") || !e.contains("k") || !e["m"].is_number_integer() || !e["k"].is_number_integer()) return "";
-  return fmt::format("{}x{}", e["m"].get<long long>(), e["k"].get<long long>());
+std::string shape_of(const PlacementRecord& e) {
+  if (!e.m || !e.k) return "";
+  return fmt::format("{}x{}", *e.m, *e.k);
 }
 
 std::string best_backend_at(const std::string& shape) {
   return shape.empty() ? "best backend" : "best backend at " + shape;
 }
 
-void add_gemm(const json& roofline, const RecordedTarget& t, std::vector<KeyFigure>& out) {
+void add_gemm(const RooflineSection& roofline, const RecordedTarget& t, std::vector<KeyFigure>& out) {
   struct Best {
     double value = 0.0;
     std::string backend;
@@ -217,21 +225,19 @@ void add_gemm(const json& roofline, const RecordedTarget& t, std::vector<KeyFigu
     std::string shape;  // "MxK" of the weights the best backend ran at
   };
   std::map<std::tuple<int, int, int>, Best> best;  // (threads, precision order, batch) -> best backend
-  for (const json& e : section_array(roofline, "placements")) {
-    const std::string p_name = text_field(e, "placements", "precision");
+  for (const PlacementRecord& e : section_rows(roofline, roofline.placements, "placements")) {
+    const std::string p_name = text_field(ROOFLINE_FIELD(e, precision), "placements");
     const std::optional<Precision> p = parse_precision(p_name);
     if (!p) throw InputError(fmt::format("roofline.placements: unknown precision '{}'", p_name));
-    if (!e.contains("batch") || !e["batch"].is_number_integer() || e["batch"].get<int>() < 1) {
-      throw InputError("roofline.placements: 'batch' is missing or not a positive integer");
-    }
-    const double value = positive_field(e, "placements", "value");
-    Best& b = best[{threads_of(e, "placements"), static_cast<int>(*p), e["batch"].get<int>()}];
+    if (!e.batch || *e.batch < 1) throw InputError("roofline.placements: 'batch' is missing or not a positive integer");
+    const double value = positive_field(e.value, "value", "placements");
+    Best& b = best[{threads_of(e, "placements"), static_cast<int>(*p), static_cast<int>(*e.batch)}];
     if (value > b.value) {
       // Operands in a shared level (the CPU's L3 or DRAM), whatever bounds the point (KeyFigure::shared_memory);
       // operands whose level is unknown are not said to be shared.
-      const std::string resident = text_field(e, "placements", "resident_level", "unknown");
+      const std::string resident = text_field(ROOFLINE_FIELD(e, resident_level), "placements", "unknown");
       const bool shared = resident != "unknown" && shared_level(t, resident);
-      b = {value, text_field(e, "placements", "backend", "unknown"), shared, roof_now_bandwidth(e), shape_of(e)};
+      b = {value, text_field(ROOFLINE_FIELD(e, backend), "placements", "unknown"), shared, roof_now_bandwidth(e), shape_of(e)};
     }
   }
   std::set<std::pair<int, int>> seen;  // (threads, precision)
@@ -262,26 +268,27 @@ void add_gemm(const json& roofline, const RecordedTarget& t, std::vector<KeyFigu
 
 // A target's link to the host and its launches, roofs of their own (a device's; the CPU has neither):
 // transfer/<direction>/<memory> (best repetition) and latency/launch (median launch, lower is better).
-void add_link(const json& roofline, std::vector<KeyFigure>& out) {
-  for (const json& c : section_array(roofline, "transfer_ceilings")) {
-    const std::string direction = text_field(c, "transfer_ceilings", "direction");
-    const std::string memory = text_field(c, "transfer_ceilings", "memory");
+void add_link(const RooflineSection& roofline, std::vector<KeyFigure>& out) {
+  for (const TransferCeilingRecord& c : section_rows(roofline, roofline.transfer_ceilings, "transfer_ceilings")) {
+    const std::string direction = text_field(ROOFLINE_FIELD(c, direction), "transfer_ceilings");
+    const std::string memory = text_field(ROOFLINE_FIELD(c, memory), "transfer_ceilings");
     out.push_back({fmt::format("transfer/{}/{}", direction, memory), "transfer",
-                   fmt::format("transfer {} ({})", direction, memory), 0, c.value("value", 0.0), "B/s", true,
-                   "best repetition", true});
+                   fmt::format("transfer {} ({})", direction, memory), 0, fields::amount(ROOFLINE_FIELD(c, value)), "B/s",
+                   true, "best repetition", true});
   }
-  for (const json& c : section_array(roofline, "launch_latency")) {
-    out.push_back({"latency/launch", "latency", "kernel launch", 0, c.value("median", c.value("seconds", 0.0)), "s",
-                   false, "median launch"});
+  for (const LaunchLatencyRecord& c : section_rows(roofline, roofline.launch_latency, "launch_latency")) {
+    const double launch = written(ROOFLINE_FIELD(c, median)) ? fields::amount(ROOFLINE_FIELD(c, median))
+                                                              : fields::amount(ROOFLINE_FIELD(c, seconds));
+    out.push_back({"latency/launch", "latency", "kernel launch", 0, launch, "s", false, "median launch"});
   }
 }
 
 // The llm suite's layers (bench/drivers/suite_llm.cpp): per step, the median repetition of layer_seconds (time: lower
 // is better), the estimate beside it in the label. Entries without layer_seconds (a layer with operations left
 // out of the budget) give none.
-std::string llm_label(const json& labels, const char* key) {
-  if (!labels.contains(key) || !labels[key].is_string()) throw InputError(fmt::format("an llm entry's labels.{} is missing or not a word", key));
-  return labels[key].get<std::string>();
+std::string llm_label(const std::optional<std::string>& label, const char* key) {
+  if (!label) throw InputError(fmt::format("an llm entry's labels.{} is missing or not a word", key));
+  return *label;
 }
 
 void add_llm(const ResultsDocument& results, std::vector<KeyFigure>& out) {
@@ -290,20 +297,20 @@ void add_llm(const ResultsDocument& results, std::vector<KeyFigure>& out) {
     if (e.labels->suite.value_or("") != "llm" || e.aggregate_name.value_or("") != "median") continue;
     const double layer_seconds = fields::amount(ROOFLINE_FIELD(e, layer_seconds));
     if (!(layer_seconds > 0.0)) continue;
-    const json l = to_json(*e.labels);  // its labels as the records' writer writes them (their checks below)
-    const int threads = threads_field(l, "llm labels");
-    const std::string model = llm_label(l, "model"), phase = llm_label(l, "phase");
+    const EntryLabels& l = *e.labels;
+    const int threads = threads_field(l.threads, "llm labels");
+    const std::string model = llm_label(l.model, "model"), phase = llm_label(l.phase, "phase");
     const bool decode = phase == "decode";
-    const auto count = [&](const char* key) { return l.contains(key) && l[key].is_number_integer() ? l[key].get<long long>() : 0LL; };
-    const std::string step = decode ? fmt::format("decode/batch:{}/context:{}", count("batch"), count("context"))
-                                    : fmt::format("prefill/prompt:{}", count("prompt_tokens"));
-    const std::string what = decode ? fmt::format("decode batch {} context {}", count("batch"), count("context"))
-                                    : fmt::format("prefill {} tokens", count("prompt_tokens"));
-    const std::string estimate = l.contains("estimated_seconds") && l["estimated_seconds"].is_number()
-                                     ? fmt::format(" (estimate {:.3g} ms)", l["estimated_seconds"].get<double>() * 1e3) : "";
+    const long long batch = l.batch.value_or(0), context = l.context.value_or(0), prompt = l.prompt_tokens.value_or(0);
+    const std::string step = decode ? fmt::format("decode/batch:{}/context:{}", batch, context)
+                                    : fmt::format("prefill/prompt:{}", prompt);
+    const std::string what = decode ? fmt::format("decode batch {} context {}", batch, context)
+                                    : fmt::format("prefill {} tokens", prompt);
+    const std::string estimate = l.estimated_seconds ? fmt::format(" (estimate {:.3g} ms)", *l.estimated_seconds * 1e3) : "";
     // A quantized chain's weights are named by their storage format (labels.format: q8_0), others by precision.
-    const std::string weights = l.contains("format") ? llm_label(l, "format") : llm_label(l, "precision");
-    out.push_back({fmt::format("llm/{}/{}/kv:{}/{}/threads:{}", model, weights, llm_label(l, "kv_precision"),
+    const std::string weights = written(ROOFLINE_FIELD(l, format)) ? llm_label(l.format, "format")
+                                                                   : llm_label(l.precision, "precision");
+    out.push_back({fmt::format("llm/{}/{}/kv:{}/{}/threads:{}", model, weights, llm_label(l.kv_precision, "kv_precision"),
                                step, threads),
                    "llm", fmt::format("{} {}, one layer{}, {}", model, what, estimate, threads_text(threads)), threads,
                    layer_seconds, "s", false, "median repetition", true});
@@ -378,8 +385,7 @@ std::vector<KeyFigure> key_figures(const ResultsDocument& results) {
   std::vector<KeyFigure> out;
   for (const RecordedTarget& t : recorded_targets(results)) {
     const ResultsDocument doc = target_document(results, t.id);
-    // The rules read the section as its one writer writes it (its derived tables are not typed yet).
-    const json roofline = to_json(*doc.roofline);
+    const RooflineSection& roofline = *doc.roofline;
     std::vector<KeyFigure> figures;
     add_memory(roofline, t, figures);
     add_compute_and_clock(roofline, figures);

@@ -135,13 +135,7 @@ ResultsDocument restricted(const ResultsDocument& doc, const std::string& target
   std::erase_if(d.benchmarks, [&](const BenchmarkEntry& e) { return target_of(e) != target; });
   if (!d.roofline) return d;
   RooflineSection& s = *d.roofline;
-  keep_target(s.compute_ceilings, target);
-  keep_target(s.memory_ceilings, target);
-  keep_target(s.page_size_ceilings, target);
-  keep_target(s.ridge_points, target);
-  keep_target(s.placements, target);
-  keep_target(s.transfer_ceilings, target);
-  keep_target(s.launch_latency, target);
+  for_each_table([&](auto table) { keep_target(s.*table, target); });
   for (auto& [key, arr] : s.extra.items()) {
     if (!arr.is_array()) continue;
     json kept = json::array();

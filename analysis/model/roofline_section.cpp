@@ -46,27 +46,6 @@ void add_note(json& section, const std::string& note) {
   section["notes"].push_back(note);
 }
 
-const json* memory_roof(const json& section, const std::string& level, int threads) {
-  if (!section.contains("memory_ceilings")) return nullptr;
-  const json* best = nullptr;
-  const json* roof = nullptr;
-  for (const json& c : section["memory_ceilings"]) {
-    if (c.value("level", "") != level || c.value("threads", 0) != threads) continue;
-    if (c.value("kernel", "") == kRoofKernel && roof == nullptr) roof = &c;
-    if (best == nullptr || c.value("value", 0.0) > best->value("value", 0.0)) best = &c;
-  }
-  if (roof == nullptr) return best;
-  // The same kernel on another page size (4 KiB at DRAM) is the roof where it measured more: the roof is the
-  // best measured, and its "pages" says which.
-  if (section.contains("page_size_ceilings") && section["page_size_ceilings"].is_array()) {
-    for (const json& c : section["page_size_ceilings"]) {
-      if (c.value("level", "") != level || c.value("threads", 0) != threads || c.value("kernel", "") != kRoofKernel) continue;
-      if (c.value("value", 0.0) > roof->value("value", 0.0)) roof = &c;
-    }
-  }
-  return roof;
-}
-
 std::string engine_field(const json& entry, const std::string& where) {
   if (!entry.is_object() || !entry.contains("engine")) return std::string(to_string(Engine::vector));
   const json& e = entry["engine"];
@@ -74,37 +53,6 @@ std::string engine_field(const json& entry, const std::string& where) {
     throw InputError(fmt::format("{}: engine {} is not 'vector' or 'matrix'", where, e.dump()));
   }
   return e.get<std::string>();
-}
-
-const json* compute_roof(const json& section, const std::string& precision, int threads, const std::string& engine) {
-  if (!section.contains("compute_ceilings")) return nullptr;
-  const json* best = nullptr;
-  for (const json& c : section["compute_ceilings"]) {
-    if (c.value("precision", "") != precision || c.value("threads", 0) != threads) continue;
-    if (!engine.empty() && engine_field(c, "roofline.compute_ceilings") != engine) continue;
-    if (best == nullptr || c.value("value", 0.0) > best->value("value", 0.0)) best = &c;
-  }
-  return best;
-}
-
-std::vector<std::string> memory_level_names(const json& section) {
-  if (!section.is_object() || !section.contains("memory_ceilings") || !section["memory_ceilings"].is_array()) return {};
-  std::vector<std::string> names;
-  for (const Level l : all_levels()) names.emplace_back(to_string(l));
-  std::vector<std::string> out;
-  for (const std::string& n : names) {
-    for (const json& c : section["memory_ceilings"]) {
-      if (c.value("level", "") == n) {
-        out.push_back(n);
-        break;
-      }
-    }
-  }
-  for (const json& c : section["memory_ceilings"]) {
-    const std::string n = c.value("level", "");
-    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
-  }
-  return out;
 }
 
 namespace {
@@ -243,13 +191,7 @@ void append_rows(std::optional<std::vector<Row>>& to, const std::optional<std::v
 // Appends a target's part to the section: its typed arrays, its notes (once each) and the tables not typed yet
 // (`extra`: arrays appended, a target's summary object the first target's, the CPU's).
 void append(RooflineSection& section, const RooflineSection& part) {
-  append_rows(section.compute_ceilings, part.compute_ceilings);
-  append_rows(section.memory_ceilings, part.memory_ceilings);
-  append_rows(section.page_size_ceilings, part.page_size_ceilings);
-  append_rows(section.ridge_points, part.ridge_points);
-  append_rows(section.placements, part.placements);
-  append_rows(section.transfer_ceilings, part.transfer_ceilings);
-  append_rows(section.launch_latency, part.launch_latency);
+  for_each_table([&](auto table) { append_rows(section.*table, part.*table); });
   for (const std::string& n : part.notes.value_or(std::vector<std::string>{})) add_note(section, n);
   for (const auto& [key, value] : part.extra.items()) {
     if (!value.is_array()) {

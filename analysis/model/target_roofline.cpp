@@ -85,13 +85,7 @@ void add_rows(const RecordedTarget& t, const std::optional<std::vector<Row>>& fr
 // engine's summary) kept as it is.
 void add_part(const RecordedTarget& t, const RooflineSection& part, RooflineSection& out, bool notes_named = false) {
   const std::string prefix = target_prefix(t.id).empty() || notes_named ? std::string() : t.id + ": ";
-  add_rows(t, part.compute_ceilings, out.compute_ceilings);
-  add_rows(t, part.memory_ceilings, out.memory_ceilings);
-  add_rows(t, part.page_size_ceilings, out.page_size_ceilings);
-  add_rows(t, part.ridge_points, out.ridge_points);
-  add_rows(t, part.placements, out.placements);
-  add_rows(t, part.transfer_ceilings, out.transfer_ceilings);
-  add_rows(t, part.launch_latency, out.launch_latency);
+  for_each_table([&](auto table) { add_rows(t, part.*table, out.*table); });
   for (const std::string& n : fields::records_of(part.notes)) add_note(out, prefix + n);
   for (const auto& [key, arr] : part.extra.items()) {
     if (arr.is_object() && !out.extra.contains(key)) out.extra[key] = arr;

@@ -43,11 +43,13 @@ ReportTable facts_table(const RecordedTarget& t) {
   return table;
 }
 
-// A section's records with every field they hold (the model's writer gives them as the file wrote them): a target's
+// A table's records with every field they hold (the records' writer gives each row as the file wrote it): a target's
 // host-device transfers and launch latency, whose columns differ by target.
-ReportTable records_table(const ResultsDocument& doc, const char* key, const char* id, const char* title) {
-  const json section = doc.roofline ? to_json(*doc.roofline) : json::object();
-  return generic_table(id, title, section.contains(key) ? section[key] : json::array());
+template <class Row>
+ReportTable records_table(const std::optional<std::vector<Row>>& rows, const char* id, const char* title) {
+  json written = json::array();
+  for (const Row& r : records_of(rows)) written.push_back(to_json(r));
+  return generic_table(id, title, written);
 }
 
 // A table of a target other than the host's: the target named in its id and title.
@@ -74,10 +76,10 @@ std::vector<ReportTable> target_tables(const ResultsDocument& doc, const Recorde
   }
   const RooflineSection& section = section_of(doc);
   if (!records_of(section.transfer_ceilings).empty()) {
-    out.push_back(records_table(doc, "transfer_ceilings", "table-transfer_ceilings", "Host-device transfers"));
+    out.push_back(records_table(section.transfer_ceilings, "table-transfer_ceilings", "Host-device transfers"));
   }
   if (!records_of(section.launch_latency).empty()) {
-    out.push_back(records_table(doc, "launch_latency", "table-launch_latency", "Kernel launch latency"));
+    out.push_back(records_table(section.launch_latency, "table-launch_latency", "Kernel launch latency"));
   }
   if (host) return out;  // the host's facts are the machine's table, the report's first
   for (ReportTable& t : out) name_target(t, target);

@@ -21,7 +21,6 @@
 #include "typed_fields.hpp"
 
 namespace roofline {
-using nlohmann::json;
 using namespace report_detail;
 
 namespace {
@@ -66,9 +65,11 @@ Roofs collect_roofs(const ResultsDocument& results) {
     if (cell(ROOFLINE_FIELD(t, direction)) == "host_to_device" && value > 0) r.transfers.emplace_back(cell(ROOFLINE_FIELD(t, memory)), value);
   }
   // Quantized weights' own roofs (issue 38): each format's dequant-dot ceiling at 2 FLOP per weight
-  // (roofline.dequant_ceilings: JSON in the section's `extra` until the model types it).
-  for (const json& d : section_array(results, "dequant_ceilings")) {
-    if (static_cast<int>(num(d, "threads")) == r.threads && num(d, "value") > 0) r.dequant.emplace_back(str(d, "format"), 2.0 * num(d, "value"));
+  for (const DequantCeilingRecord& d : records_of(section.dequant_ceilings)) {
+    const double value = amount(ROOFLINE_FIELD(d, value));
+    if (static_cast<int>(amount(ROOFLINE_FIELD(d, threads))) == r.threads && value > 0) {
+      r.dequant.emplace_back(cell(ROOFLINE_FIELD(d, format)), 2.0 * value);
+    }
   }
   for (const PlacementRecord& p : records_of(section.placements)) {
     if (static_cast<int>(amount(ROOFLINE_FIELD(p, threads))) == r.threads && amount(ROOFLINE_FIELD(p, ai)) > 0 &&

@@ -130,6 +130,7 @@ TEST(ResultsFields, EveryCatalogueLineUnderATypedRecordIsHeldByAMember) {
   // The check itself: a field of a typed record that no member holds is found.
   EXPECT_NE(not_held("benchmarks[].labels.flavour", typed), "");
   EXPECT_NE(not_held("roofline.placements[].roof.flavour", typed), "");
+  EXPECT_NE(not_held("roofline.dequant_ceilings[].flavour", typed), "");  // a table typed (issue 61, step 3)
   EXPECT_EQ(not_held("context.suites.gemm.flavour", typed), "");  // a section not typed yet
   EXPECT_EQ(not_held("context.machine.isa.avx2", typed), "");     // a map's key
 }

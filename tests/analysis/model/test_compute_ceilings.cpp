@@ -185,9 +185,10 @@ TEST(ComputeCeilings, UnknownMicroarchitectureAndEmptyResults) {
 
 TEST(ComputeCeilings, FeedsTheRooflineSection) {
   const json section = testing::derived_section(synthetic());
-  const json* roof = compute_roof(section, "fp32", 2);
+  const RooflineSection typed = read_roofline_section(section, "test.json");
+  const ComputeCeilingRecord* roof = compute_roof(typed, "fp32", 2);
   ASSERT_NE(roof, nullptr);
-  EXPECT_EQ((*roof)["isa"], "avx512");
+  EXPECT_EQ(roof->isa.value_or(""), "avx512");
   EXPECT_TRUE(section.contains("compute_table"));
   EXPECT_TRUE(section.contains("theoretical_peaks"));
 }

@@ -100,8 +100,24 @@ TEST(DequantCeilings, KeyFiguresAndTheDerivedSection) {
     }
   }
   EXPECT_EQ(ids, (std::vector<std::string>{"dequant/q8_0/threads:1", "dequant/q6_k/threads:2"}));
+  // The table is typed (issue 61, step 3): read into its records, written back to the same text.
+  const ResultsDocument typed_doc = testing::lenient(doc);
+  ASSERT_TRUE(typed_doc.roofline->dequant_ceilings.has_value());
+  EXPECT_FALSE(typed_doc.roofline->extra.contains("dequant_ceilings"));
+  EXPECT_EQ(typed_doc.roofline->dequant_ceilings->size(), 2u);
+  EXPECT_EQ(to_json(*typed_doc.roofline).dump(), doc["roofline"].dump());
+  // What the lenient reader cannot type is bad input to the key figures, never a figure quietly missing.
   json bad = doc;
   bad["roofline"]["dequant_ceilings"][0]["value"] = "fast";
+  EXPECT_THROW(key_figures(testing::lenient(bad)), InputError);
+  bad = doc;
+  bad["roofline"]["dequant_ceilings"][0]["format"] = 8;
+  EXPECT_THROW(key_figures(testing::lenient(bad)), InputError);
+  bad = doc;
+  bad["roofline"]["dequant_ceilings"][1] = "q6_k";
+  EXPECT_THROW(key_figures(testing::lenient(bad)), InputError);
+  bad = doc;
+  bad["roofline"]["dequant_ceilings"] = json::object();
   EXPECT_THROW(key_figures(testing::lenient(bad)), InputError);
 }
 

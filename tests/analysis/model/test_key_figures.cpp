@@ -162,6 +162,20 @@ TEST(KeyFigures, BadFieldsAreInputErrors) {
   doc = good;
   doc["roofline"] = json::object();
   EXPECT_THROW(key_figures(testing::lenient(doc)), InputError);
+  // The rules read the typed section (issue 61, step 3): a field or table the lenient reader could not type (kept in
+  // `extra`) is bad input, as it was to a reader of the file's JSON.
+  doc = good;
+  doc["roofline"]["memory_ceilings"][0]["kernel"] = 3;
+  EXPECT_THROW(key_figures(testing::lenient(doc)), InputError);
+  doc = good;
+  doc["roofline"]["compute_ceilings"] = "none";
+  EXPECT_THROW(key_figures(testing::lenient(doc)), InputError);
+  doc = good;
+  doc["roofline"]["placements"][0]["batch"] = 1.5;
+  EXPECT_THROW(key_figures(testing::lenient(doc)), InputError);
+  doc = good;
+  doc["roofline"]["placements"][1] = 7;
+  EXPECT_THROW(key_figures(testing::lenient(doc)), InputError);
 }
 
 }  // namespace roofline

@@ -107,9 +107,10 @@ TEST(RooflineSection, RidgePointsFromCeilings) {
       EXPECT_DOUBLE_EQ(r["ai"].get<double>(), 0.5);
     }
   }
-  ASSERT_NE(compute_roof(section, "fp32", 2), nullptr);
-  EXPECT_EQ((*compute_roof(section, "fp32", 2))["isa"], "avx512");
-  EXPECT_EQ(compute_roof(section, "fp64", 2), nullptr);
+  const RooflineSection typed = read_roofline_section(section, "test.json");
+  ASSERT_NE(compute_roof(typed, "fp32", 2), nullptr);
+  EXPECT_EQ(compute_roof(typed, "fp32", 2)->isa.value_or(""), "avx512");
+  EXPECT_EQ(compute_roof(typed, "fp64", 2), nullptr);
 }
 
 TEST(RooflineSection, DeriveOnEmptyRunHasTheFixedShape) {

@@ -52,15 +52,15 @@ json engines_results() {
 TEST(Engines, CeilingsPerPrecisionAndEngineWithTheTileTheoretical) {
   const json out = testing::derived_compute(engines_results());
   ASSERT_EQ(out["compute_ceilings"].size(), 2u);
-  json section = {{"compute_ceilings", out["compute_ceilings"]}};
-  const json* vec = compute_roof(section, "bf16", 1, "vector");
-  const json* mat = compute_roof(section, "bf16", 1, "matrix");
+  const RooflineSection section = read_roofline_section(json{{"compute_ceilings", out["compute_ceilings"]}}, "test.json");
+  const ComputeCeilingRecord* vec = compute_roof(section, "bf16", 1, "vector");
+  const ComputeCeilingRecord* mat = compute_roof(section, "bf16", 1, "matrix");
   ASSERT_NE(vec, nullptr);
   ASSERT_NE(mat, nullptr);
-  EXPECT_EQ((*mat)["isa"], "amx");
-  EXPECT_DOUBLE_EQ((*mat)["value"].get<double>(), 1.8e12);
-  EXPECT_DOUBLE_EQ((*mat)["theoretical"].get<double>(), 2e9 * 1024);  // threads x clock x 1024 FLOP/cycle
-  EXPECT_DOUBLE_EQ((*mat)["ops_per_cycle_per_core"].get<double>(), 1024.0);
+  EXPECT_EQ(mat->isa.value_or(""), "amx");
+  EXPECT_DOUBLE_EQ(mat->value.value_or(0.0), 1.8e12);
+  EXPECT_DOUBLE_EQ(mat->theoretical.value_or(0.0), 2e9 * 1024);  // threads x clock x 1024 FLOP/cycle
+  EXPECT_DOUBLE_EQ(mat->ops_per_cycle_per_core.value_or(0.0), 1024.0);
   EXPECT_EQ(compute_roof(section, "bf16", 1), mat);  // either engine: the best
   bool peak = false;
   for (const json& p : out["theoretical_peaks"]) {
@@ -81,8 +81,9 @@ TEST(Engines, OlderRowsAreVectorAndAnUnknownEngineIsRefused) {
   for (const json& c : out["compute_ceilings"]) EXPECT_EQ(c["engine"], c["isa"] == "amx" ? "matrix" : "vector");
   r["benchmarks"][1]["labels"]["engine"] = "systolic";
   EXPECT_THROW(testing::derived_compute(r), InputError);
-  EXPECT_THROW(compute_roof(json{{"compute_ceilings", {{{"precision", "bf16"}, {"threads", 1}, {"engine", 7}}}}}, "bf16", 1, "vector"),
-               InputError);
+  const RooflineSection mistyped =
+      read_roofline_section(json{{"compute_ceilings", {{{"precision", "bf16"}, {"threads", 1}, {"engine", 7}}}}}, "test.json");
+  EXPECT_THROW(compute_roof(mistyped, "bf16", 1, "vector"), InputError);
 }
 
 TEST(Engines, NoMatrixRoofsSaysWhy) {

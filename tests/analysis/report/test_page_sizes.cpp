@@ -153,9 +153,10 @@ TEST(PageSizes, SmallPagesBelowTheDramRangeAreANote) {
 // The roof is the better of the two, and says which; ridge points and placements carry its pages.
 TEST(PageSizes, RoofIsTheBetterOfTheTwoAndSaysWhich) {
   json section = testing::derived_memory(sitting(1.0));
-  const json* roof = memory_roof(section, "DRAM", 1);
-  ASSERT_NE(roof, nullptr);
-  EXPECT_EQ((*roof)["pages"], "2M");
+  RooflineSection typed = read_roofline_section(section, "test.json");
+  MemoryRoof roof = memory_roof(typed, "DRAM", 1);
+  ASSERT_TRUE(roof.found());
+  EXPECT_EQ(roof.page_size().value_or(""), "2M");
   section["compute_ceilings"] = json::array({{{"precision", "fp64"}, {"threads", 1}, {"value", 1e11}}});
   json ridges = testing::derived_ridge_points(section);
   ASSERT_FALSE(ridges.empty());
@@ -167,10 +168,11 @@ TEST(PageSizes, RoofIsTheBetterOfTheTwoAndSaysWhich) {
   add_point(doc, false, "read", 1, 22.0e9, 0.0);
   add_point(doc, true, "read", 1, 22.9e9, 0.0);
   section = testing::derived_memory(doc);
-  roof = memory_roof(section, "DRAM", 1);
-  ASSERT_NE(roof, nullptr);
-  EXPECT_EQ((*roof)["pages"], "4K");
-  EXPECT_DOUBLE_EQ((*roof)["value"].get<double>(), 22.9e9 * 1.01);
+  typed = read_roofline_section(section, "test.json");
+  roof = memory_roof(typed, "DRAM", 1);
+  ASSERT_TRUE(roof.found());
+  EXPECT_EQ(roof.page_size().value_or(""), "4K");
+  EXPECT_DOUBLE_EQ(roof.value(), 22.9e9 * 1.01);
   section["compute_ceilings"] = json::array({{{"precision", "fp64"}, {"threads", 1}, {"value", 1e11}}});
   ridges = testing::derived_ridge_points(section);
   EXPECT_EQ(ridges.back()["pages"], "4K");

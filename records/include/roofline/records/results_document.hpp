@@ -4,7 +4,7 @@
 // Each object keeps what its members do not hold in `extra`, so nothing is lost: an explicit null (allowed for
 // every field), a field of a newer build (the default, lenient reader keeps it; the strict reader, used by the
 // tests, refuses it naming it), and, in `context` and `roofline`, the sections not typed yet (context.suites,
-// environment, plan, time_budget, binding; roofline.best_backends, compute_table, dequant_*, crossovers, ...),
+// environment, plan, time_budget, binding; roofline.best_backends, compute_table, dequant_table, crossovers, ...),
 // which both readers check against the catalogue of known fields (results/fields.txt) in strict mode.
 //
 // It is the library below bench and analysis (roofline::records, issue 61): it uses only common, fmt and
@@ -204,9 +204,16 @@ struct LaunchLatencyRecord {
   ROOFLINE_RECORD_TAIL
 };
 
-// The `roofline` section: the fixed-shape arrays of DESIGN.md typed; `extra` holds the derived tables not
-// typed yet (best_backends, compute_table, conventions, crossovers, dequant_*, matrix_engine, memory_levels,
-// roof_violations, theoretical_peaks).
+// roofline.dequant_ceilings[]: per format and thread count the best dequant-dot row (weights/s), what `roofline llm`
+// bounds a quantized step by.
+struct DequantCeilingRecord {
+  ROOFLINE_DEQUANT_CEILING_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// The `roofline` section: the fixed-shape arrays of DESIGN.md and the derived tables typed so far
+// (dequant_ceilings); `extra` holds the derived tables not typed yet (best_backends, compute_table, conventions,
+// crossovers, dequant_placements, dequant_table, matrix_engine, memory_levels, roof_violations, theoretical_peaks).
 struct RooflineSection {
   std::optional<long long> schema_version;
   std::optional<std::vector<ComputeCeilingRecord>> compute_ceilings;
@@ -216,9 +223,25 @@ struct RooflineSection {
   std::optional<std::vector<PlacementRecord>> placements;
   std::optional<std::vector<TransferCeilingRecord>> transfer_ceilings;
   std::optional<std::vector<LaunchLatencyRecord>> launch_latency;
+  std::optional<std::vector<DequantCeilingRecord>> dequant_ceilings;
   std::optional<std::vector<std::string>> notes;
   ROOFLINE_RECORD_TAIL
 };
+
+// The section's typed tables (each an array of rows that name their target), in the order the section lists them:
+// what joins, stamps and filters a section's rows by target walks this one list, so that a table typed is a table
+// joined, stamped and filtered (f gets a pointer to the member: `part.*table`).
+template <class F>
+void for_each_table(F&& f) {
+  f(&RooflineSection::compute_ceilings);
+  f(&RooflineSection::memory_ceilings);
+  f(&RooflineSection::page_size_ceilings);
+  f(&RooflineSection::ridge_points);
+  f(&RooflineSection::placements);
+  f(&RooflineSection::transfer_ceilings);
+  f(&RooflineSection::launch_latency);
+  f(&RooflineSection::dequant_ceilings);
+}
 
 #undef ROOFLINE_OPTIONAL_MEMBER
 #undef ROOFLINE_RECORD_TAIL
@@ -259,6 +282,9 @@ nlohmann::json to_json(const BenchmarkEntry& entry);
 nlohmann::json to_json(const EntryLabels& labels);
 nlohmann::json to_json(const ResultsContext& context);
 nlohmann::json to_json(const RooflineSection& roofline);
+// A row of a section's table, as the section's writer writes it (the report's tables of every field a row holds).
+nlohmann::json to_json(const TransferCeilingRecord& row);
+nlohmann::json to_json(const LaunchLatencyRecord& row);
 // nlohmann's ADL hook of the section: `doc["roofline"] = derive_roofline(results);` writes it by the one writer.
 void to_json(nlohmann::json& j, const RooflineSection& roofline);
 

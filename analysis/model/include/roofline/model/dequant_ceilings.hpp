@@ -25,14 +25,15 @@ std::string dequant_counting_convention();
 
 // {"dequant_table": [...], "dequant_ceilings": [...], "dequant_placements": [...], "notes": [...]} of one target's
 // typed entries (its target_document; the CPU's today, the only target with dequant-dot kernels), as the typed part of
-// the section (issue 61; its tables, not typed yet, in `extra`); `section` is that target's typed section so far (its
-// compute_ceilings give the fp32 FMA peak beside each row, its main memory's roof the placements'). An empty part when
-// the target has no dequant_dot entries (files from before issue 38), so their sections stay as they were.
+// the section (issue 61; dequant_ceilings typed, the other tables, not typed yet, in `extra`); `section` is that
+// target's typed section so far (its compute_ceilings give the fp32 FMA peak beside each row, its main memory's roof
+// the placements'). An empty part when the target has no dequant_dot entries (files from before issue 38), so their
+// sections stay as they were.
 RooflineSection derive_dequant_ceilings(const ResultsDocument& part, const RecordedTarget& target,
                                         const RooflineSection& section);
 
-// The key figures of roofline.dequant_ceilings (appended to `out`); throws InputError on a mistyped entry.
-void add_dequant_key_figures(const nlohmann::json& roofline, std::vector<KeyFigure>& out);
+// The key figures of the typed section's dequant_ceilings (appended to `out`); throws InputError on a mistyped entry.
+void add_dequant_key_figures(const RooflineSection& roofline, std::vector<KeyFigure>& out);
 
 // The best dequant ceiling of `format` ("q8_0", ..., "int4") at `threads`, or null.
 const nlohmann::json* dequant_roof(const nlohmann::json& section, const std::string& format, int threads);

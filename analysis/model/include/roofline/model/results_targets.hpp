@@ -132,8 +132,9 @@ std::string target_of(const BenchmarkEntry& entry);
 // ceiling's, the host CPU's when it has none.
 std::string target_of(const RooflineSection& section);
 
-// Calls f(target) for every record of the section, in the order of its arrays: the typed ones (compute, memory,
-// page-size ceilings, ridge points, placements, transfer ceilings, launch latency), then the ones the model keeps
+// Calls f(target) for every record of the section, in the order of its arrays: the typed ones (for_each_table:
+// compute, memory, page-size ceilings, ridge points, placements, transfer ceilings, launch latency, dequant
+// ceilings), then the ones the model keeps
 // as JSON in `extra` (dequant tables, memory levels, crossovers, ...: entry_target's rule). Which targets a section
 // holds, and in what order they first appear, is asked here (target_document, llm's targets_in).
 template <class F>
@@ -142,13 +143,7 @@ void each_record_target(const RooflineSection& s, F&& f) {
     if (!records) return;
     for (const auto& r : *records) f(target_of(r));
   };
-  visit(s.compute_ceilings);
-  visit(s.memory_ceilings);
-  visit(s.page_size_ceilings);
-  visit(s.ridge_points);
-  visit(s.placements);
-  visit(s.transfer_ceilings);
-  visit(s.launch_latency);
+  for_each_table([&](auto table) { visit(s.*table); });
   for (const auto& [key, arr] : s.extra.items()) {
     if (!arr.is_array()) continue;
     for (const nlohmann::json& e : arr) f(entry_target(e));

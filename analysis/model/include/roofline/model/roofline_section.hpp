@@ -19,10 +19,6 @@ namespace roofline {
 // the typed section (issue 61): the records' writer (to_json) writes it where a file is written.
 RooflineSection derive_roofline(const ResultsDocument& results);
 
-// The levels the section's memory ceilings name: the CPU's (L1..DRAM) in that order, then any other target's
-// names in the order its ceilings list them (innermost first).
-std::vector<std::string> memory_level_names(const nlohmann::json& roofline_section);
-
 // Ridge point per (precision, engine, threads) x memory level: peak / that level's roof bandwidth, from the typed
 // section derived so far (its compute and memory ceilings).
 std::vector<RidgePointRecord> derive_ridge_points(const RooflineSection& section);
@@ -30,20 +26,12 @@ std::vector<RidgePointRecord> derive_ridge_points(const RooflineSection& section
 // The counting conventions, stated in every results file and report.
 nlohmann::json counting_conventions();
 
-// The memory ceiling that is the roof of `level` at `threads` threads (the kRoofKernel's ceiling, the better
-// of its main-sweep and page_size_ceilings rows; or the best ceiling of that level when the roof kernel was
-// not measured), or nullptr. A DRAM roof's "pages" says which page size it was measured on.
-const nlohmann::json* memory_roof(const nlohmann::json& roofline_section, const std::string& level, int threads);
-
-// The best compute ceiling of `precision` at `threads` threads on `engine` ("vector" or "matrix"; empty:
-// either), or nullptr. Ceilings without an engine field (older files) are vector.
-const nlohmann::json* compute_roof(const nlohmann::json& roofline_section, const std::string& precision,
-                                   int threads, const std::string& engine = "");
-
-// The same roofs of the typed section (issue 61), by the same rules: what the derivations after the memory and compute
-// ceilings (ridge points, placements, dequant) and the report read. A level's memory roof is its roof kernel's
-// ceiling, or that kernel's ceiling on another page size where that one measured more (at DRAM, 4 KiB pages), else
-// the best ceiling of the level: one of the two pointers, or neither.
+// The roofs of the typed section (issue 61; their JSON twins are deleted): what the derivations after the memory and
+// compute ceilings (ridge points, placements, dequant), the report and llm's read_roofs read.
+// The memory roof of `level` at `threads` threads: the kRoofKernel's ceiling, or that kernel's ceiling on another page
+// size (page_size_ceilings) where that one measured more (at DRAM, 4 KiB pages), else the best ceiling of the level
+// when the roof kernel was not measured: one of the two pointers, or neither. A DRAM roof's page_size() says which
+// page size it was measured on.
 struct MemoryRoof {
   const MemoryCeilingRecord* ceiling = nullptr;
   const PageSizeCeilingRecord* pages = nullptr;
@@ -55,9 +43,12 @@ struct MemoryRoof {
   [[nodiscard]] std::optional<std::string> page_size() const;  // its `pages`, where it names them
 };
 MemoryRoof memory_roof(const RooflineSection& section, const std::string& level, int threads);
+// The best compute ceiling of `precision` at `threads` threads on `engine` ("vector" or "matrix"; empty: either), or
+// nullptr. Ceilings without an engine field (older files) are vector.
 const ComputeCeilingRecord* compute_roof(const RooflineSection& section, const std::string& precision, int threads,
                                          const std::string& engine = "");
-// The levels of the memory ceilings: L1, L2, L3, DRAM first (those present), then any other in file order.
+// The levels the section's memory ceilings name: the CPU's (L1..DRAM) in that order, then any other target's names in
+// the order its ceilings list them (innermost first).
 std::vector<std::string> memory_level_names(const RooflineSection& section);
 // A typed ceiling's engine, "vector" when it names none; throws InputError naming `where` for anything else.
 std::string engine_field(const ComputeCeilingRecord& ceiling, const std::string& where);
