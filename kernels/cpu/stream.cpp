@@ -3,7 +3,9 @@
 // chosen by the architecture's seam (arch.hpp).
 #include "roofline/kernels/cpu/stream.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
@@ -83,16 +85,29 @@ std::size_t stream_step_elements(StreamKernel kernel, const IsaFeatures& feature
   return kernel == StreamKernel::read ? 2 * 8 * width : width;
 }
 
-void stream_init(StreamKernel kernel, const StreamArrays& x, int threads) {
+void stream_init(StreamKernel kernel, const StreamArrays& x, int threads, StreamTouch touch) {
   const StreamArrayUse use = stream_kernel_uses(kernel);
-#pragma omp parallel num_threads(threads)
-  {
-    const StreamRange r = stream_chunk(x.n, omp_get_num_threads(), omp_get_thread_num());
-    for (std::size_t i = r.begin; i < r.end; ++i) {
+  const auto write = [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
       if (use.a) x.a[i] = kStreamInitA;
       if (use.b) x.b[i] = kStreamInitB;
       if (use.c) x.c[i] = kStreamInitC;
     }
+  };
+  if (touch == StreamTouch::shared) {
+    constexpr std::size_t kBlock = (2u << 20) / sizeof(double);
+    const auto blocks = static_cast<std::int64_t>((x.n + kBlock - 1) / kBlock);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      const std::size_t begin = static_cast<std::size_t>(b) * kBlock;
+      write(begin, std::min(x.n, begin + kBlock));
+    }
+    return;
+  }
+#pragma omp parallel num_threads(threads)
+  {
+    const StreamRange r = stream_chunk(x.n, omp_get_num_threads(), omp_get_thread_num());
+    write(r.begin, r.end);
   }
 }
 

@@ -61,12 +61,14 @@ double measure_call_overhead(StreamArena& arena, int threads, const IsaFeatures&
 }
 
 double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_call, int repetitions,
-                            double min_time_s, int threads, std::uint64_t cache_bytes, bool first_touch) {
+                            double min_time_s, int threads, std::uint64_t cache_bytes, std::uint64_t setup_bytes) {
   // Planning rates, low for a cache and typical for DRAM (the 2-vCPU guests read their L2 at 100-200 GB/s a thread,
   // DRAM at 20-40 GB/s): 50 GB/s per thread from a cache, 25 GB/s from DRAM (a 16 MiB cache assumed when none is
-  // plausible). Set-up per byte of the working set as measured there (issue 60: 0.44 ns/B over a quick sweep's DRAM
-  // entries with three validations): initialization and first touch at 4 GB/s (the mapping pool hands most sets
-  // touched pages), each validation at 10 GB/s (two for cache-sized arrays, one for DRAM-sized ones).
+  // plausible). Set-up as measured there (issue 60): initialization and first touch of each set of arrays once, at
+  // 8 GB/s (the mapping pool hands most sets touched pages, rewritten at 10-20 GB/s; the 1-thread sweep's largest
+  // sets and the 4 KiB-page ones are partly fresh, first-touched at 0.4-2 GB/s), each validation at 10 GB/s (two for
+  // cache-sized arrays, one for DRAM-sized ones). A quick sweep's DRAM-sized batches on the 2-vCPU Zen 4 guest: 4.6 GB
+  // of sets, 1.2 s of wall beside the timed calls, calibration calls and validations included.
   const double ws = static_cast<double>(working_set);
   const double cache = cache_bytes > 0 ? static_cast<double>(cache_bytes) : double(16ull << 20);
   const double rate = ws <= cache ? 50e9 * std::max(threads, 1) : 25e9;
@@ -74,14 +76,14 @@ double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_c
   // Calibrated repetitions (runner.hpp): one call when longer than the window, else the window plus half a call of
   // rounding up on average; one calibration call.
   const double repetition_s = call_s >= min_time_s ? call_s : min_time_s + call_s / 2.0;
-  // A size carved from its batch's largest arrays (StreamArena::get) first-touches nothing of its own.
-  const double setup_s = first_touch ? ws / 4e9 : 0.0;
+  // Only the first spec of a set of arrays sets it up (add_specs): the others share it or are carved from it.
+  const double setup_s = static_cast<double>(setup_bytes) / 8e9;
   return call_s + repetitions * repetition_s + setup_s + (ws < kHugePageThreshold ? 2.0 : 1.0) * ws / 10e9 + 0.002;
 }
 
 BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
                         const RunConfig& config, StreamArena& arena, PageSize pages, std::uint64_t cache_bytes,
-                        std::size_t capacity) {
+                        std::size_t capacity, std::uint64_t setup_bytes) {
   const std::uint64_t working_set = stream_working_set_bytes(kernel, n);
   const int passes = passes_per_call(kernel, n, kCallTargetBytesPerThread * static_cast<std::uint64_t>(threads));
   const std::uint64_t bytes_per_call = stream_bytes_per_pass(kernel, n) * static_cast<std::uint64_t>(passes);
@@ -100,9 +102,8 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
   spec.repetitions = key || settings.bandwidth.sweep_every_kernel ? settings.bandwidth.repetitions
                                                                   : settings.bandwidth.spot_repetitions;
   const int repetitions = spec.repetitions;
-  const bool carved = arena.carves(n, capacity);
   spec.estimate_s =
-      stream_spec_estimate(working_set, bytes_per_call, repetitions, spec.min_time_s, threads, cache_bytes, !carved);
+      stream_spec_estimate(working_set, bytes_per_call, repetitions, spec.min_time_s, threads, cache_bytes, setup_bytes);
   auto calls = std::make_shared<int>(0);
   spec.body = [&arena, kernel, n, threads, passes, bytes_per_call, wa_bytes_per_call, working_set, features,
                repetitions, calls, call_overhead_s, pages, capacity](benchmark::State& state) {
@@ -160,14 +161,20 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
   return spec;
 }
 
-// Specs for `kernels` at each of `sizes` (one batch, run interleaved), size by size, grouped by arity (kernels sharing
-// a set of arrays run back to back on the same allocation). A (kernel, elements) pair already in `planned` is
-// skipped: rounding to whole steps can map two neighbouring small sizes onto the same arrays. The sizes of one arity
-// in the batch ask the arena for one capacity, the largest's elements (StreamArena::get: mapped ones share it).
+// Specs for `kernels` at each of `sizes`, size by size, grouped by arity (kernels sharing a set of arrays run back to
+// back on the same allocation), as batches whose repetitions run interleaved: the cache-sized specs in one, then the
+// mapped ones (arrays of kHugePageThreshold and more) in one batch per arity. A batch's sets stay alive until it ends
+// (StreamArena), so a mixed batch of DRAM-sized sets held every arity's at once: the spot sizes' three at 190 MB, the
+// top octave's read and triad sets, 550 MB in all. One arity at a time, the pool's mappings of the last batch serve
+// the next (issue 60: on the guests we measure, fresh huge pages are first-touched at 0.4-0.9 GB/s a thread, memory
+// the process already holds at 11 GB/s; a quick sweep first-touched 430 MB of 2 MiB pages more than its largest set).
+// A (kernel, elements) pair already in `planned` is skipped: rounding to whole steps can map two neighbouring small
+// sizes onto the same arrays. The sizes of one arity in a batch ask the arena for one capacity, the largest's elements
+// (StreamArena::get: mapped ones share it).
 void add_specs(const std::vector<StreamKernel>& kernels, const std::vector<std::uint64_t>& sizes, int threads,
                double overhead_s, const RunConfig& config, StreamArena& arena,
-               std::set<std::pair<int, std::size_t>>& planned, std::vector<BenchmarkSpec>& specs, PageSize pages,
-               std::uint64_t cache_bytes) {
+               std::set<std::pair<int, std::size_t>>& planned, std::vector<std::vector<BenchmarkSpec>>& batches,
+               PageSize pages, std::uint64_t cache_bytes) {
   std::size_t capacity[4] = {0, 0, 0, 0};
   for (std::uint64_t size : sizes) {
     for (StreamKernel k : kernels) {
@@ -175,15 +182,27 @@ void add_specs(const std::vector<StreamKernel>& kernels, const std::vector<std::
       c = std::max(c, elements_for(k, size, element_unit(k, threads, config.features)));
     }
   }
+  std::vector<BenchmarkSpec> cached;
+  std::vector<BenchmarkSpec> mapped[4];
+  std::set<std::pair<int, std::size_t>> sets;  // (arity, elements) of the sets these specs use, as StreamArena::get
   for (std::uint64_t size : sizes) {
     for (int arity = 1; arity <= 3; ++arity) {
       for (StreamKernel k : kernels) {
         if (stream_array_count(k) != arity) continue;
         const std::size_t n = elements_for(k, size, element_unit(k, threads, config.features));
         if (!planned.insert({static_cast<int>(k), n}).second) continue;
-        specs.push_back(make_spec(k, n, threads, overhead_s, config, arena, pages, cache_bytes, capacity[arity]));
+        const std::size_t extent = arena.set_elements(n, capacity[arity]);
+        const bool first = sets.insert({arity, extent}).second;  // the spec whose first call sets the set up
+        const std::uint64_t setup = first ? static_cast<std::uint64_t>(arity) * extent * sizeof(double) : 0;
+        BenchmarkSpec spec =
+            make_spec(k, n, threads, overhead_s, config, arena, pages, cache_bytes, capacity[arity], setup);
+        (n * sizeof(double) >= kHugePageThreshold ? mapped[arity] : cached).push_back(std::move(spec));
       }
     }
+  }
+  if (!cached.empty()) batches.push_back(std::move(cached));
+  for (int arity = 1; arity <= 3; ++arity) {
+    if (!mapped[arity].empty()) batches.push_back(std::move(mapped[arity]));
   }
 }
 
@@ -196,15 +215,14 @@ ThreadSpecs bandwidth_thread_specs(const BandwidthPlan& plan, const BandwidthThr
   ThreadSpecs out;
   std::set<std::pair<int, std::size_t>> planned;
   for (const std::vector<std::uint64_t>& batch : octave_batches(t.sweep.sizes, t.sweep.per_octave)) {
-    out.sweep.emplace_back();
-    add_specs(plan.swept, batch, t.threads, overhead_s, config, arena, planned, out.sweep.back(), PageSize::huge_2m,
+    add_specs(plan.swept, batch, t.threads, overhead_s, config, arena, planned, out.batches, PageSize::huge_2m,
               t.cache_bytes);
   }
-  add_specs(plan.spot, t.spot_sizes, t.threads, overhead_s, config, arena, planned, out.spot, PageSize::huge_2m,
+  add_specs(plan.spot, t.spot_sizes, t.threads, overhead_s, config, arena, planned, out.batches, PageSize::huge_2m,
             t.cache_bytes);
   std::set<std::pair<int, std::size_t>> pages;  // the 4 KiB runs' own: they repeat sizes of the sweep
   add_specs({StreamKernel::read, StreamKernel::triad}, t.small_page_sizes, t.threads, overhead_s, config, arena, pages,
-            out.small_pages, PageSize::base_4k, t.cache_bytes);
+            out.batches, PageSize::base_4k, t.cache_bytes);
   return out;
 }
 

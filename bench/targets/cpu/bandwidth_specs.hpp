@@ -22,20 +22,22 @@ double measure_call_overhead(StreamArena& arena, int threads, const IsaFeatures&
 // `cache_bytes`: the largest plausible cache of these threads (0: none), for the spec's estimate (run_plan.hpp).
 BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double call_overhead_s,
                         const RunConfig& config, StreamArena& arena, PageSize pages = PageSize::huge_2m,
-                        std::uint64_t cache_bytes = 0, std::size_t capacity = 0);
+                        std::uint64_t cache_bytes = 0, std::size_t capacity = 0, std::uint64_t setup_bytes = 0);
 
 // The planned wall time of one bandwidth benchmark: Google Benchmark's first call and each repetition's window
 // (at least its minimum time) at a rate assumed for planning only (a cache's or DRAM's, by where the working set
-// lies), plus allocation and first touch (`first_touch`: not for a size carved from its batch's largest arrays) and
-// the validations. Never a measured figure.
+// lies), plus allocation and first touch of `setup_bytes` (the arrays of a set this spec is the first of its batch to
+// use: 0 for the others, which share or are carved from it) and the validations. Never a measured figure.
 double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_call, int repetitions,
-                            double min_time_s, int threads, std::uint64_t cache_bytes, bool first_touch = true);
+                            double min_time_s, int threads, std::uint64_t cache_bytes, std::uint64_t setup_bytes);
 
-// Specs for `kernels` at each of `sizes` (one batch), grouped by arity; a (kernel, elements) pair already in `planned`
-// is skipped. Mapped arrays of one arity share the batch's largest (StreamArena::get's capacity).
+// Specs for `kernels` at each of `sizes`, grouped by arity, appended to `batches` as batches to run one after the
+// other: the cache-sized specs in one, the mapped ones (arrays of kHugePageThreshold and more) in one per arity, so
+// that a batch holds one arity's DRAM-sized arrays at a time. A (kernel, elements) pair already in `planned` is
+// skipped. Mapped arrays of one arity share the largest's (StreamArena::get's capacity).
 void add_specs(const std::vector<StreamKernel>& kernels, const std::vector<std::uint64_t>& sizes, int threads,
                double overhead_s, const RunConfig& config, StreamArena& arena,
-               std::set<std::pair<int, std::size_t>>& planned, std::vector<BenchmarkSpec>& specs,
+               std::set<std::pair<int, std::size_t>>& planned, std::vector<std::vector<BenchmarkSpec>>& batches,
                PageSize pages = PageSize::huge_2m, std::uint64_t cache_bytes = 0);
 
 }  // namespace roofline
@@ -48,9 +50,9 @@ namespace roofline {
 // kernels at the spot sizes, read and triad on 4 KiB pages. The plan names them with a stand-in arena (a spec
 // touches its arena only when it runs), the suite runs them with its own, so both have the same names.
 struct ThreadSpecs {
-  std::vector<std::vector<BenchmarkSpec>> sweep;  // one batch per octave of sizes (run together, interleaved)
-  std::vector<BenchmarkSpec> spot;
-  std::vector<BenchmarkSpec> small_pages;
+  // In run order, each batch run together (its repetitions interleaved): per octave of the sweep, then the spot
+  // sizes, then the 4 KiB pages; each split as add_specs says.
+  std::vector<std::vector<BenchmarkSpec>> batches;
 };
 ThreadSpecs bandwidth_thread_specs(const BandwidthPlan& plan, const BandwidthThreadPlan& t, const RunConfig& config,
                                    StreamArena& arena, double overhead_s);

@@ -79,12 +79,8 @@ SuitePlan bandwidth_suite(const BandwidthPlan& plan, const RunConfig& config, co
   StreamArena stand_in(machine, config.bind);  // names only: nothing is allocated until a spec runs
   for (const BandwidthThreadPlan& t : plan.per_threads) {
     const ThreadSpecs specs = bandwidth_thread_specs(plan, t, config, stand_in, 0.0);
-    std::vector<const std::vector<BenchmarkSpec>*> parts;
-    for (const std::vector<BenchmarkSpec>& batch : specs.sweep) parts.push_back(&batch);
-    parts.push_back(&specs.spot);
-    parts.push_back(&specs.small_pages);
-    for (const auto* part : parts) {
-      for (PlanEntry& e : to_entries(*part, "bandwidth")) s.entries.push_back(std::move(e));
+    for (const std::vector<BenchmarkSpec>& batch : specs.batches) {
+      for (PlanEntry& e : to_entries(batch, "bandwidth")) s.entries.push_back(std::move(e));
     }
   }
   return s;

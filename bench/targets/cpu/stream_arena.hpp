@@ -5,6 +5,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
@@ -46,7 +47,8 @@ inline constexpr std::size_t kArrayStagger = 1088;  // 17 lines: array i starts 
 // ones are mappings of the process's pool (roofline/common/huge_pages.hpp: kept after use, since first-touching fresh
 // memory is most of a sweep's overhead on a guest whose host takes freed memory back), 2 MiB aligned (a huge page
 // can back the first byte), and advised before their first touch: MADV_HUGEPAGE for the main sweep,
-// MADV_NOHUGEPAGE for the 4 KiB-page runs. A mapping may be larger than asked for (a kept one that fits).
+// MADV_NOHUGEPAGE for the 4 KiB-page runs. A mapping may be larger than asked for (a kept one that fits). (A
+// StreamArena set of mapped arrays takes one mapping for all of them instead.)
 Buffer allocate(std::size_t n, PageSize pages, int index = 0);
 
 // The arrays of the bandwidth suite. Google Benchmark interleaves the repetitions of a batch of benchmarks (random
@@ -57,8 +59,12 @@ Buffer allocate(std::size_t n, PageSize pages, int index = 0);
 // (roofline/common/huge_pages.hpp), which hands them to later sets that fit, the next thread count's included.
 class StreamArena {
  public:
-  StreamArena(const MachineFacts& machine, BindPolicy bind, std::uint64_t keep_bytes = 0)
-      : machine_(machine), bind_(bind), keep_bytes_(keep_bytes) {}
+  // `touch_threads`: the widest team of the run (0: each set's own). On one NUMA node, where a page lies whoever
+  // touches it first, fresh mapped arrays are first-touched by that team, pinned as it is measured, and the set's
+  // own team pinned back after: the kernel's zeroing of fresh 2 MiB pages, most of a DRAM-sized set's set-up on a
+  // guest (issue 60: 0.4-0.9 GB/s a thread), goes that many times faster for the 1-thread sweep.
+  StreamArena(const MachineFacts& machine, BindPolicy bind, std::uint64_t keep_bytes = 0, int touch_threads = 0)
+      : machine_(machine), bind_(bind), keep_bytes_(keep_bytes), touch_threads_(touch_threads) {}
 
   // Arrays for `kernel` at n elements on `pages`, initialized, first touched by the pinned team of `threads`.
   // Empty (n == 0) when memory could not be allocated. `capacity` (elements, at least n): mapped arrays are the first
@@ -70,7 +76,7 @@ class StreamArena {
   StreamArrays get(StreamKernel kernel, std::size_t n, int threads, PageSize pages = PageSize::huge_2m,
                    std::size_t capacity = 0) {
     const int arity = stream_array_count(kernel);
-    const std::size_t extent = carves(n, capacity) ? capacity : n;
+    const std::size_t extent = set_elements(n, capacity);
     Set* set = find(arity, extent, threads, pages);
     if (set == nullptr) {
       set = allocate_set(arity, extent, threads, pages);
@@ -79,7 +85,12 @@ class StreamArena {
     set->last_use = ++clock_;
     current_ = set;
     if (!set->initialized) {
-      stream_init(kernel, view(*set, kernel, set->n), threads);  // fresh arrays: all of each first touched by the team
+      // Fresh arrays: all of each first touched by the team (the widest one where it may: see the constructor).
+      const bool anywhere = touches_anywhere(*set);
+      const int team = anywhere ? std::max(touch_threads_, threads) : threads;
+      if (team != threads) pin_openmp_threads(team, binding_plan(machine_, team, bind_));
+      stream_init(kernel, view(*set, kernel, set->n), team, anywhere ? StreamTouch::shared : StreamTouch::own_chunks);
+      if (team != threads) pin_openmp_threads(threads, binding_plan(machine_, threads, bind_));
       set->initialized = true;
       for (int role = 0; role < 3; ++role) {
         if (const int i = buffer_of(kernel, role); i >= 0) set->held[i] = kInitial[role];
@@ -128,6 +139,11 @@ class StreamArena {
     return capacity > n && n * sizeof(double) >= kHugePageThreshold && machine_.numa_nodes <= 1;
   }
 
+  // The elements of each array of the set that get() gives n elements from: capacity where carved, else n.
+  [[nodiscard]] std::size_t set_elements(std::size_t n, std::size_t capacity) const {
+    return carves(n, capacity) ? capacity : n;
+  }
+
   // What the mapped arrays of the set last asked for got, read once after their first touch; nullptr for heap arrays.
   [[nodiscard]] const PageRecord* pages() const {
     return current_ != nullptr && current_->record ? &*current_->record : nullptr;
@@ -139,7 +155,13 @@ class StreamArena {
     std::size_t n = 0;
     int threads = 0;
     PageSize pages = PageSize::huge_2m;
+    // Heap arrays (cache-sized) are one allocation each, mapped ones one mapping for the set: its arrays at whole
+    // 2 MiB strides in it, so that a kept mapping serves the next set of any arity (issue 60: the spot sizes' sets
+    // of one, two and three arrays at 190 MB, and the 4 KiB-page read and triad, no longer each need their own).
     Buffer buffers[3];
+    Buffer block;
+    std::size_t block_bytes = 0;  // the mapping's length (0: heap arrays)
+    double* arrays[3] = {nullptr, nullptr, nullptr};
     std::optional<PageRecord> record;
     bool recorded = false;
     bool initialized = false;
@@ -188,9 +210,16 @@ class StreamArena {
     for (int role = 0; role < 3; ++role) {
       const int i = buffer_of(kernel, role);
       if (i < 0 || role == output || set.held[i] == kInitial[role]) continue;
-      stream_fill(set.buffers[i].get(), set.n, kInitial[role], threads);
+      stream_fill(set.arrays[i], set.n, kInitial[role], threads);
       set.held[i] = kInitial[role];
     }
+  }
+
+  // Whether any thread may first-touch any part of `set`: mapped arrays (DRAM-sized, where fresh pages cost) on one
+  // NUMA node. Such a set is first-touched by the widest team, in blocks shared out (StreamTouch::shared); any other
+  // by its own team, each thread its own chunk.
+  [[nodiscard]] bool touches_anywhere(const Set& set) const {
+    return set.block_bytes > 0 && machine_.numa_nodes <= 1;
   }
 
   Set* find(int arity, std::size_t n, int threads, PageSize pages) {
@@ -225,9 +254,21 @@ class StreamArena {
     set->pages = pages;
     make_room(set->bytes());
     pin_openmp_threads(threads, binding_plan(machine_, threads, bind_));
-    for (int i = 0; i < arity; ++i) {
-      set->buffers[i] = allocate(n, pages, i);
-      if (!set->buffers[i]) return nullptr;
+    if (n * sizeof(double) >= kHugePageThreshold) {
+      // One mapping, each array at a whole number of 2 MiB (each starts on a huge page, as its own mapping did).
+      const std::size_t stride = huge_page_multiple(n * sizeof(double));
+      void* p = take_mapping(stride * static_cast<std::size_t>(arity), pages, &set->block_bytes);
+      if (p == nullptr) return nullptr;
+      set->block = Buffer(static_cast<double*>(p), BufferDeleter{set->block_bytes});
+      for (int i = 0; i < arity; ++i) {
+        set->arrays[i] = reinterpret_cast<double*>(static_cast<char*>(p) + static_cast<std::size_t>(i) * stride);
+      }
+    } else {
+      for (int i = 0; i < arity; ++i) {
+        set->buffers[i] = allocate(n, pages, i);
+        if (!set->buffers[i]) return nullptr;
+        set->arrays[i] = set->buffers[i].get();
+      }
     }
     sets_.push_back(std::move(set));
     return sets_.back().get();
@@ -239,26 +280,24 @@ class StreamArena {
     StreamArrays x;
     x.n = n;
     int next = 0;
-    if (use.a) x.a = set.buffers[next++].get();
-    if (use.b) x.b = set.buffers[next++].get();
-    if (use.c) x.c = set.buffers[next++].get();
+    if (use.a) x.a = set.arrays[next++];
+    if (use.b) x.b = set.arrays[next++];
+    if (use.c) x.c = set.arrays[next++];
     return x;
   }
 
   // After the first touch of mapped arrays: the pages the kernel gave them.
   static void record_pages(Set& set) {
-    if (set.buffers[0].get_deleter().mapped_bytes == 0) return;
-    std::vector<AddressRange> ranges;
-    for (int i = 0; i < set.arity; ++i) {
-      const auto begin = reinterpret_cast<std::uintptr_t>(set.buffers[i].get());
-      ranges.push_back({begin, begin + set.buffers[i].get_deleter().mapped_bytes});
-    }
+    if (set.block_bytes == 0) return;
+    const auto begin = reinterpret_cast<std::uintptr_t>(set.block.get());
+    const std::vector<AddressRange> ranges{{begin, begin + set.block_bytes}};
     set.record = page_record(ranges, set.pages);
   }
 
   const MachineFacts& machine_;
   BindPolicy bind_;
   std::uint64_t keep_bytes_ = 0;
+  int touch_threads_ = 0;
   std::vector<std::unique_ptr<Set>> sets_;
   Set* current_ = nullptr;
   std::uint64_t clock_ = 0;

@@ -70,22 +70,19 @@ struct SuiteRun {
 struct ThreadSweep {
   int threads = 0;
   std::string who;            // "1 thread", "2 threads": for notes
-  std::vector<json> entries;  // the swept kernels', for the DRAM verdict
   std::set<std::string> unrecorded_pages;  // why a mapped set of arrays has no page record
 };
 
 // Runs specs and remembers why a mapped set of arrays had no page record.
-std::vector<json> run_specs(SuiteRun& run, ThreadSweep& t, const std::vector<BenchmarkSpec>& specs) {
-  if (specs.empty()) return {};
-  std::vector<json> entries = run.runner.run(specs);
-  for (const json& e : entries) {
+void run_specs(SuiteRun& run, ThreadSweep& t, const std::vector<BenchmarkSpec>& specs) {
+  if (specs.empty()) return;
+  for (const json& e : run.runner.run(specs)) {
     if (e.value("run_type", "") != "iteration" || e.value("error_occurred", false)) continue;
     if (e.contains("labels") && e["labels"].contains("pages") && !e.contains("huge_page_bytes")) {
       if (const PageRecord* r = run.arena.pages(); r != nullptr) t.unrecorded_pages.insert(r->source);
       else t.unrecorded_pages.insert("the arrays were gone before their pages were read");
     }
   }
-  return entries;
 }
 
 // One thread count: its planned sweep (octave by octave), spot and 4 KiB-page runs, and its notes and context.
@@ -95,13 +92,10 @@ json run_threads(SuiteRun& run, const BandwidthPlan& plan, const BandwidthThread
   t.who = fmt::format("{} thread{}", tp.threads, tp.threads == 1 ? "" : "s");
   const double overhead_s = measure_call_overhead(run.arena, tp.threads, run.config.features);
   const ThreadSpecs specs = bandwidth_thread_specs(plan, tp, run.config, run.arena, overhead_s);
-  for (const std::vector<BenchmarkSpec>& batch : specs.sweep) {
-    for (json& e : run_specs(run, t, batch)) t.entries.push_back(std::move(e));
+  for (const std::vector<BenchmarkSpec>& batch : specs.batches) {
+    run_specs(run, t, batch);
     run.arena.end_batch();
   }
-  run_specs(run, t, specs.spot);
-  run.arena.end_batch();
-  run_specs(run, t, specs.small_pages);
   run.arena.release();
   const SweepPlan& sweep = tp.sweep;
   for (const std::string& why : t.unrecorded_pages) {
@@ -127,14 +121,17 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
   for (const std::string& n : plan.notes) out.notes.push_back("bandwidth: " + n);
 
   // Array sets stay alive across a batch's interleaved repetitions: up to 3x the largest planned working set (a
-  // batch's read and triad sets, or the spot kernels' three arities at one size), at most half of what this run may use.
+  // batch's cache-sized sets; its mapped ones are one arity's, carved from one set: bandwidth_specs.hpp), at most half
+  // of what this run may use.
   std::uint64_t largest = 0;
   for (const BandwidthThreadPlan& tp : plan.per_threads) {
     if (!tp.sweep.sizes.empty()) largest = std::max(largest, tp.sweep.sizes.back());
   }
   // Freed sets' mappings stay in the process's pool for reuse (roofline/common/huge_pages.hpp; limit set by measure()).
   const std::uint64_t keep = std::min(3 * largest, config.memory_budget_bytes / 2);
-  StreamArena arena(machine, config.bind, keep);
+  int widest = 0;
+  for (const BandwidthThreadPlan& tp : plan.per_threads) widest = std::max(widest, tp.threads);
+  StreamArena arena(machine, config.bind, keep, widest);
   SuiteRun run{config, machine_json, policy, runner, arena, out, plan.implausible.empty()};
   json per_threads = json::object();
   for (const BandwidthThreadPlan& tp : plan.per_threads) per_threads[std::to_string(tp.threads)] = run_threads(run, plan, tp);

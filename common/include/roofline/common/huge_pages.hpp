@@ -26,6 +26,12 @@ namespace roofline {
 inline constexpr std::size_t kHugePageBytes = std::size_t{2} << 20;
 inline constexpr std::size_t kHugePageThreshold = 2 * kHugePageBytes;
 
+// `bytes` rounded up to whole 2 MiB: the stride of arrays that share one mapping (each starting on a huge page, as
+// its own mapping would), so that the pool keeps one mapping of a whole working set for the next one of any arity.
+constexpr std::size_t huge_page_multiple(std::size_t bytes) {
+  return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+}
+
 // At least `bytes` (1 when 0), aligned to `alignment` (a power of two); from 4 MiB up, a pooled mapping, 2 MiB
 // aligned and madvise(MADV_HUGEPAGE)d before anyone touches it (whether the kernel grants it is recorded by whoever
 // measures, from /proc/self/smaps). nullptr when memory is short. Give it back with free_large.

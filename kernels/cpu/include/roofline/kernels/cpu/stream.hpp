@@ -90,9 +90,16 @@ Isa stream_kernel_isa(StreamKernel kernel, const IsaFeatures& features);
 // blocks of whole cache lines never have). Plan sizes so that n is a multiple of threads x step.
 std::size_t stream_step_elements(StreamKernel kernel, const IsaFeatures& features);
 
-// Writes the initial values into the arrays `kernel` uses, from an OpenMP team of `threads` threads,
-// each writing its stream_chunk: call it from the pinned team right after allocation (first touch).
-void stream_init(StreamKernel kernel, const StreamArrays& arrays, int threads);
+// Who writes which elements in stream_init.
+enum class StreamTouch {
+  own_chunks,  // each thread its stream_chunk, as it measures: the first touch that places pages on NUMA nodes
+  shared       // 2 MiB blocks handed to whichever thread is free: on one NUMA node, where the toucher does not decide
+               // where a page lies, the zeroing of fresh pages (the tail of a grown mapping) is spread over the team
+};
+// Writes the initial values into the arrays `kernel` uses, from an OpenMP team of `threads` threads: call it from
+// the pinned team right after allocation (first touch).
+void stream_init(StreamKernel kernel, const StreamArrays& arrays, int threads,
+                 StreamTouch touch = StreamTouch::own_chunks);
 // Writes `value` into x[0..n) the same way (each thread its stream_chunk): one array put back to its initial value.
 void stream_fill(double* x, std::size_t n, double value, int threads);
 
