@@ -61,10 +61,14 @@ double measure_canary(std::uint64_t bytes, int threads, const IsaFeatures& featu
   const std::size_t n = std::max<std::size_t>(8, bytes / (3 * sizeof(double)) / 8 * 8);
   // On the 2 MiB pages of the DRAM roof it speaks for (huge_pages.hpp): a plain aligned_alloc got 4 KiB pages under
   // THP "madvise", whose first touch under nested paging took a fault per page at every canary of the run.
-  const auto array = [n] { return static_cast<double*>(allocate_large(n * sizeof(double))); };
-  std::unique_ptr<double, LargeFree> a(array()), b(array()), c(array());
-  if (!a || !b || !c) return 0.0;  // no memory for it now: no canary, said by a 0
-  const StreamArrays arrays{a.get(), b.get(), c.get(), n};
+  // One mapping for the three arrays, each at a whole number of 2 MiB into it: the pool keeps it whole, and the
+  // bandwidth suite's largest set (one mapping too: StreamArena) takes it instead of first-touching fresh pages
+  // (issue 60).
+  const std::size_t stride = huge_page_multiple(n * sizeof(double));
+  std::unique_ptr<double, LargeFree> block(static_cast<double*>(allocate_large(3 * stride)));
+  if (!block) return 0.0;  // no memory for it now: no canary, said by a 0
+  double* const a = block.get();
+  const StreamArrays arrays{a, a + stride / sizeof(double), a + 2 * stride / sizeof(double), n};
   stream_init(StreamKernel::triad, arrays, threads);
   const StreamProbeSampling sampling{.passes_per_sample = 1, .min_samples = kCanaryPasses, .max_samples = kCanaryPasses};
   return probe_stream(StreamKernel::triad, arrays, threads, sampling, features, "environment canary")

@@ -88,14 +88,17 @@ double measure_libc_canary(std::uint64_t bytes, int threads) {
   // Half the working set read, half written, each thread its own contiguous part.
   const std::size_t slice = libc_canary_slice_bytes(bytes, threads);
   const std::size_t half = slice * static_cast<std::size_t>(threads);
-  // On 2 MiB pages where granted, as the triad canary (huge_pages.hpp).
-  std::unique_ptr<char, LargeFree> source(static_cast<char*>(allocate_large(half)));
-  std::unique_ptr<char, LargeFree> destination(static_cast<char*>(allocate_large(half)));
-  if (!source || !destination) return 0.0;  // no memory for it now: no canary, said by a 0
+  // On 2 MiB pages where granted, as the triad canary (huge_pages.hpp), and like it in one mapping: the source at its
+  // start, the destination a whole number of 2 MiB in (each on a huge page, as its own mapping was).
+  const std::size_t stride = huge_page_multiple(half);
+  std::unique_ptr<char, LargeFree> block(static_cast<char*>(allocate_large(2 * stride)));
+  if (!block) return 0.0;  // no memory for it now: no canary, said by a 0
+  char* const source = block.get();
+  char* const destination = block.get() + stride;
   std::vector<CopySlice> slices;
   for (int t = 0; t < threads; ++t) {
     const std::size_t at = slice * static_cast<std::size_t>(t);
-    slices.push_back({source.get() + at, destination.get() + at});
+    slices.push_back({source + at, destination + at});
   }
   first_touch(slices, slice, threads);
   return best_copy_rate(slices, slice, threads, 1, kLibcCanaryPasses, 0, "environment libc canary");

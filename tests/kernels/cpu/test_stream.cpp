@@ -115,6 +115,19 @@ TEST_P(StreamKernels, ResultIsExactAndValidatorAccepts) {
   }
 }
 
+TEST_P(StreamKernels, SharedFirstTouchWritesEveryElement) {
+  // issue 60: the blocks of 2 MiB handed to whichever thread is free (StreamTouch::shared) cover the arrays whole,
+  // a partial last block included: the kernel then validates as after the own-chunks touch.
+  const auto [kernel, isa, threads] = GetParam();
+  if (!cpu_has(isa)) GTEST_SKIP();
+  const std::size_t n = 2 * (2u << 20) / sizeof(double) + 1003;
+  Arrays x(n);
+  stream_init(kernel, x.view, threads, StreamTouch::shared);
+  const double sum = run_stream_kernel(kernel, x.view, threads, 1, features_for(isa));
+  const StreamCheck check = validate_stream(kernel, x.view, sum, threads);
+  EXPECT_TRUE(check.ok) << check.message;
+}
+
 TEST_P(StreamKernels, EachThreadsOwnTimeIsAddedWhenAsked) {
   // issue 59: the per-thread times the gate compares (bandwidth_specs.cpp's thread_rate_spread): every thread that had
   // elements gets its time added, call after call; the result is the same as without.

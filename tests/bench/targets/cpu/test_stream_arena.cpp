@@ -4,6 +4,7 @@
 // carved from the largest's arrays (issue 60) validate after any order of sizes and kernels, and share its memory.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "stream_arena.hpp"
@@ -106,6 +107,34 @@ TEST(StreamArena, SizesOfOneCapacityShareTheLargestsArraysAndEveryOneValidates) 
   numa.numa_nodes = 2;
   StreamArena two(numa, BindPolicy::none, 1ull << 30);
   EXPECT_NE(two.get(K::read, small, 1, PageSize::huge_2m, large).a, two.get(K::read, large, 1, PageSize::huge_2m, large).a);
+}
+
+TEST(StreamArena, AMappedSetIsOneMappingThatTheNextSetOfAnyArityTakes) {
+  // issue 60: a set's mapped arrays lie in one mapping at whole 2 MiB strides, so the pool hands the mapping of the
+  // last batch's set (here triad's three arrays) to the next batch's set of another arity (read's one) whole, with no
+  // fresh memory.
+  set_mapping_pool_limit(1ull << 30);
+  MachineFacts machine;
+  machine.numa_nodes = 1;
+  StreamArena arena(machine, BindPolicy::none, 1ull << 30, 2);
+  const IsaFeatures features{};
+  const std::size_t n = (5u << 20) / sizeof(double);  // 5 MiB an array: mapped
+  const StreamArrays t = arena.get(StreamKernel::triad, n, 1);
+  const auto stride = static_cast<std::ptrdiff_t>(huge_page_multiple(n * sizeof(double)) / sizeof(double));
+  EXPECT_EQ(t.b - t.a, stride);
+  EXPECT_EQ(t.c - t.b, stride);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(t.a) % kHugePageBytes, 0u);
+  double sum = run_stream_kernel(StreamKernel::triad, t, 1, 2, features);
+  EXPECT_TRUE(validate_stream(StreamKernel::triad, t, sum, 1).ok);
+  arena.end_batch();
+  const std::uint64_t fresh = mapping_pool_counts().fresh_bytes;
+  const StreamArrays r = arena.get(StreamKernel::read, 3 * n, 1);  // the three arrays' bytes as one
+  EXPECT_EQ(mapping_pool_counts().fresh_bytes, fresh);
+  EXPECT_EQ(r.a, t.a);
+  sum = run_stream_kernel(StreamKernel::read, r, 1, 2, features);
+  EXPECT_TRUE(validate_stream(StreamKernel::read, r, sum, 1).ok);
+  arena.release();
+  set_mapping_pool_limit(0);
 }
 
 }  // namespace
