@@ -112,6 +112,21 @@ BenchmarkSpec batch_spec(const GemmGroup& g, int n, const std::shared_ptr<GemmPr
   return spec;
 }
 
+// The operands of a share (gemm_plan.hpp), made by its first group: of its largest batch, filled by its widest team,
+// pinned as it runs (on one NUMA node where the share spans thread counts), then the group's own team pinned again.
+std::shared_ptr<GemmOperandSet> make_share_operands(const GemmOperandShare& share, const GemmGroup& g,
+                                                    const GemmRequest& request, const MachineFacts& machine,
+                                                    const RunConfig& config) {
+  GemmRequest shared = request;
+  shared.max_n = share.max_n;
+  shared.threads = share.threads;
+  const bool repin = config.bind != BindPolicy::none && shared.threads != g.threads;
+  if (repin) pin_openmp_threads(shared.threads, binding_plan(machine, shared.threads, config.bind));
+  std::shared_ptr<GemmOperandSet> operands = make_gemm_operands(shared);
+  if (repin) pin_openmp_threads(g.threads, binding_plan(machine, g.threads, config.bind));
+  return operands;
+}
+
 json facts_json(const GemmBackend& b, const IsaFeatures& features) {
   json j = json::object();
   for (const auto& [key, value] : b.library_facts(features)) j[key] = value;
@@ -189,22 +204,9 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
     std::vector<BenchmarkSpec> specs;
     try {
       const auto start = std::chrono::steady_clock::now();
-      if (operands == nullptr) {
-        // Filled by the share's widest team, pinned as it runs (on one NUMA node where it spans thread counts).
-        GemmRequest shared = request;
-        shared.max_n = share->max_n;
-        shared.threads = share->threads;
-        if (config.bind != BindPolicy::none && shared.threads != g.threads) {
-          pin_openmp_threads(shared.threads, binding_plan(machine, shared.threads, config.bind));
-        }
-        operands = make_gemm_operands(shared);
-        if (config.bind != BindPolicy::none && shared.threads != g.threads) {
-          pin_openmp_threads(g.threads, binding_plan(machine, g.threads, config.bind));
-        }
-        group["operands_seconds"] = seconds_since(start);
-      } else {
-        group["operands_seconds"] = 0.0;  // the share's first group made them
-      }
+      const bool make = operands == nullptr;  // else an earlier group of the share made them: 0 s here
+      if (make) operands = make_share_operands(*share, g, request, machine, config);
+      group["operands_seconds"] = make ? seconds_since(start) : 0.0;
       problem = g.backend->prepare(request, operands);
       group["prepare_seconds"] = seconds_since(start);
       json implementations = json::object();
