@@ -2,6 +2,8 @@
 // exactly, owning the buffers, and validating C against A and B (see check_gemm in gemm.hpp).
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "gemm_internal.hpp"
@@ -189,32 +191,72 @@ double gemm_operand_footprint(const GemmRequest& r) {
   return gemm_compulsory_bytes(GemmShape{r.m, r.max_n, r.k}, r.precision);
 }
 
-namespace gemm_detail {
+namespace {
 
-GemmBuffers::Block GemmBuffers::allocate(double bytes) {
+// A page-aligned block of at least `bytes` (see GemmBuffers::allocate).
+std::unique_ptr<void, LargeFree> allocate_block(double bytes) {
   // Page aligned; from 4 MiB up on 2 MiB huge pages, as the DRAM roof these operands are placed against.
   constexpr std::size_t kAlign = 4096;
   const auto size = static_cast<std::size_t>(std::ceil(std::max(bytes, 1.0) / kAlign)) * kAlign;
   void* p = allocate_large(size, kAlign);
   if (p == nullptr) throw std::bad_alloc();
-  return Block(p);
+  return std::unique_ptr<void, LargeFree>(p);
 }
 
-GemmBuffers::GemmBuffers(const GemmRequest& request) : request_(request) {
-  if (request.m <= 0 || request.k <= 0 || request.max_n <= 0 || request.threads <= 0) {
+}  // namespace
+
+GemmOperandSet::GemmOperandSet(Precision precision, std::int64_t m, std::int64_t k, std::int64_t max_n, int threads)
+    : precision_(precision), m_(m), k_(k), max_n_(max_n) {
+  if (m <= 0 || k <= 0 || max_n <= 0 || threads <= 0) {
     throw std::invalid_argument("GEMM: m, k, max_n and threads must be positive");
   }
+  with_gemm_types(precision, [](auto) {});  // throws for a precision the CPU GEMMs do not run
   // One block per operand, each the size gemm_compulsory_bytes counts for it.
-  const Precision p = request.precision;
-  a_ = allocate(gemm_compulsory_bytes(GemmShape{request.m, 0, request.k}, p));
-  b_ = allocate(gemm_compulsory_bytes(GemmShape{0, request.max_n, request.k}, p));
-  c_ = allocate(gemm_compulsory_bytes(GemmShape{request.m, request.max_n, 0}, p));
-  fill_gemm_inputs(operands(request.max_n), request.max_n, request.threads);
-  reference_ = std::make_unique<GemmReference>(operands(request.max_n));
+  a_ = allocate_block(gemm_compulsory_bytes(GemmShape{m, 0, k}, precision));
+  b_ = allocate_block(gemm_compulsory_bytes(GemmShape{0, max_n, k}, precision));
+  c_ = allocate_block(gemm_compulsory_bytes(GemmShape{m, max_n, 0}, precision));
+  fill_gemm_inputs(operands(max_n), max_n, threads);
+  reference_ = std::make_unique<GemmReference>(operands(max_n));
 }
 
-GemmOperands GemmBuffers::operands(std::int64_t n) const {
-  return GemmOperands{request_.precision, GemmShape{request_.m, n, request_.k}, a_.get(), b_.get(), c_.get()};
+GemmOperands GemmOperandSet::operands(std::int64_t n) const {
+  return GemmOperands{precision_, GemmShape{m_, n, k_}, a_.get(), b_.get(), c_.get()};
+}
+
+double GemmOperandSet::bytes() const { return gemm_compulsory_bytes(GemmShape{m_, max_n_, k_}, precision_); }
+
+void GemmOperandSet::poison_c() const {
+  with_gemm_types(precision_, [&](auto types) {
+    using C = typename decltype(types)::c_type;
+    // NaN fails every comparison of the check; the least int32 is below -k * 7 * 7, the least product of the fills.
+    C poison{};
+    if constexpr (std::is_floating_point_v<C>) {
+      poison = std::numeric_limits<C>::quiet_NaN();
+    } else {
+      poison = std::numeric_limits<C>::min();
+    }
+    std::fill_n(static_cast<C*>(c_.get()), m_ * max_n_, poison);
+  });
+}
+
+std::shared_ptr<GemmOperandSet> make_gemm_operands(const GemmRequest& r) {
+  return std::make_shared<GemmOperandSet>(r.precision, r.m, r.k, r.max_n, r.threads);
+}
+
+namespace gemm_detail {
+
+GemmBuffers::Block GemmBuffers::allocate(double bytes) { return allocate_block(bytes); }
+
+GemmBuffers::GemmBuffers(const GemmRequest& request, std::shared_ptr<GemmOperandSet> operands)
+    : request_(request), operands_(operands ? std::move(operands) : make_gemm_operands(request)) {
+  if (request.max_n <= 0 || request.threads <= 0) {
+    throw std::invalid_argument("GEMM: max_n and threads must be positive");
+  }
+  if (operands_->precision() != request.precision || operands_->m() != request.m || operands_->k() != request.k ||
+      operands_->max_n() < request.max_n) {
+    throw std::invalid_argument("GEMM: the operands are not of the request's precision and shape");
+  }
+  operands_->poison_c();
 }
 
 }  // namespace gemm_detail

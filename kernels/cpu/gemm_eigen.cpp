@@ -22,8 +22,8 @@ std::string eigen_version() {
 
 class EigenProblem final : public GemmProblem {
  public:
-  explicit EigenProblem(const GemmRequest& request)
-      : buffers_(request), variant_(choose_variant(request.features)) {}
+  EigenProblem(const GemmRequest& request, std::shared_ptr<GemmOperandSet> operands)
+      : buffers_(request, std::move(operands)), variant_(choose_variant(request.features)) {}
 
   void select_batch(std::int64_t n) override {
     if (n < 1 || n > buffers_.request().max_n) throw std::out_of_range("GEMM batch outside 1..max_n");
@@ -69,12 +69,13 @@ class EigenBackend final : public GemmBackend {
   [[nodiscard]] std::string_view name() const override { return "eigen"; }
   [[nodiscard]] GemmQuickPlan quick_plan() const override { return {{}, true, 64, {}}; }
   [[nodiscard]] std::vector<Precision> precisions() const override { return {Precision::fp32, Precision::fp64}; }
-  [[nodiscard]] std::unique_ptr<GemmProblem> prepare(const GemmRequest& request) const override {
+  [[nodiscard]] std::unique_ptr<GemmProblem> prepare(const GemmRequest& request,
+                                                     std::shared_ptr<GemmOperandSet> operands) const override {
     if (request.precision != Precision::fp32 && request.precision != Precision::fp64) {
       throw GemmUnsupported("eigen: precision " + std::string(to_string(request.precision)) +
                             " is not run (fp32, fp64 only)");
     }
-    auto p = std::make_unique<EigenProblem>(request);
+    auto p = std::make_unique<EigenProblem>(request, std::move(operands));
     p->select_batch(1);
     return p;
   }

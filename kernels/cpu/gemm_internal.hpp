@@ -84,30 +84,30 @@ class OmpThreadsScope {
   int saved_;
 };
 
-// A, B (max_n columns) and C (max_n columns) of one request, page-aligned, filled by fill_gemm_inputs,
-// with the reference that validates C.
+// One problem's view of its operands (a GemmOperandSet, shared or its own) and its request, whose max_n and threads
+// may be less than the set's.
 class GemmBuffers {
  public:
-  explicit GemmBuffers(const GemmRequest& request);
-  [[nodiscard]] GemmOperands operands(std::int64_t n) const;
-  [[nodiscard]] GemmCheck check(std::int64_t n) const { return reference_->check(operands(n)); }
+  // nullptr: a set of its own for `request`; else `operands`, checked against the request. Poisons C either way.
+  GemmBuffers(const GemmRequest& request, std::shared_ptr<GemmOperandSet> operands);
+  [[nodiscard]] GemmOperands operands(std::int64_t n) const { return operands_->operands(n); }
+  [[nodiscard]] GemmCheck check(std::int64_t n) const { return operands_->check(n); }
   [[nodiscard]] const GemmRequest& request() const { return request_; }
   template <class T>
-  T* a() const { return static_cast<T*>(a_.get()); }
+  T* a() const { return static_cast<T*>(const_cast<void*>(operands_->operands(1).a)); }
   template <class T>
-  T* b() const { return static_cast<T*>(b_.get()); }
+  T* b() const { return static_cast<T*>(const_cast<void*>(operands_->operands(1).b)); }
   template <class T>
-  T* c() const { return static_cast<T*>(c_.get()); }
+  T* c() const { return static_cast<T*>(operands_->operands(1).c); }
 
-  // A page-aligned block for operands (A, B, C, a library's packed copy of A): from the process's pool of kept
-  // mappings (huge_pages.hpp), from 4 MiB up on 2 MiB pages, as the DRAM roof these operands are placed against.
+  // A page-aligned block for a library's packed copy of A: from the process's pool of kept mappings
+  // (huge_pages.hpp), from 4 MiB up on 2 MiB pages, as the DRAM roof these operands are placed against.
   using Block = std::unique_ptr<void, LargeFree>;
   static Block allocate(double bytes);
 
  private:
   GemmRequest request_;
-  Block a_, b_, c_;
-  std::unique_ptr<GemmReference> reference_;
+  std::shared_ptr<GemmOperandSet> operands_;
 };
 
 // The backend singletons (one file each); the registry decides which are compiled in.

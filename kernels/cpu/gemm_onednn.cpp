@@ -74,8 +74,9 @@ void apply_isa_cap(const IsaFeatures& features) {
 
 class OnednnProblem final : public GemmProblem {
  public:
-  explicit OnednnProblem(const GemmRequest& request)
-      : buffers_(request), types_(dnnl_types(request.precision)), engine_(dnnl::engine::kind::cpu, 0),
+  OnednnProblem(const GemmRequest& request, std::shared_ptr<GemmOperandSet> operands)
+      : buffers_(request, std::move(operands)), types_(dnnl_types(request.precision)),
+        engine_(dnnl::engine::kind::cpu, 0),
         stream_(engine_),
         weights_plain_({{request.k, request.m}, types_.a, tag::ba}, engine_, buffers_.a<void>()) {}
 
@@ -180,10 +181,11 @@ class OnednnBackend final : public GemmBackend {
   [[nodiscard]] std::vector<Precision> precisions() const override {
     return {Precision::fp32, Precision::bf16, Precision::int8};
   }
-  [[nodiscard]] std::unique_ptr<GemmProblem> prepare(const GemmRequest& request) const override {
+  [[nodiscard]] std::unique_ptr<GemmProblem> prepare(const GemmRequest& request,
+                                                     std::shared_ptr<GemmOperandSet> operands) const override {
     dnnl_types(request.precision);  // throws GemmUnsupported for other precisions
     apply_isa_cap(request.features);
-    auto p = std::make_unique<OnednnProblem>(request);
+    auto p = std::make_unique<OnednnProblem>(request, std::move(operands));
     p->select_batch(1);
     return p;
   }

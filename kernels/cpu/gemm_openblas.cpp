@@ -20,7 +20,8 @@ std::string corename() {
 
 class OpenblasProblem final : public GemmProblem {
  public:
-  explicit OpenblasProblem(const GemmRequest& request) : buffers_(request) {}
+  OpenblasProblem(const GemmRequest& request, std::shared_ptr<GemmOperandSet> operands)
+      : buffers_(request, std::move(operands)) {}
 
   void select_batch(std::int64_t n) override {
     const GemmRequest& r = buffers_.request();
@@ -80,7 +81,8 @@ class OpenblasBackend final : public GemmBackend {
             "SkylakeX or Haswell). Reported as run, never overridden."};
   }
   [[nodiscard]] std::vector<Precision> precisions() const override { return {Precision::fp32, Precision::fp64}; }
-  [[nodiscard]] std::unique_ptr<GemmProblem> prepare(const GemmRequest& request) const override {
+  [[nodiscard]] std::unique_ptr<GemmProblem> prepare(const GemmRequest& request,
+                                                     std::shared_ptr<GemmOperandSet> operands) const override {
     if (request.precision != Precision::fp32 && request.precision != Precision::fp64) {
       throw GemmUnsupported("openblas: precision " + std::string(to_string(request.precision)) +
                             " is not run (fp32, fp64 only)");
@@ -89,7 +91,7 @@ class OpenblasBackend final : public GemmBackend {
     if (request.m > kMaxDim || request.k > kMaxDim || request.max_n > kMaxDim) {
       throw GemmUnsupported("openblas: a dimension exceeds its index range");
     }
-    auto p = std::make_unique<OpenblasProblem>(request);
+    auto p = std::make_unique<OpenblasProblem>(request, std::move(operands));
     p->select_batch(1);
     return p;
   }

@@ -130,17 +130,25 @@ SuitePlan compute_suite(const ComputePlan& plan, const RunConfig& config) {
 SuitePlan gemm_suite(const GemmPlan& plan, const RunConfig& config) {
   const GemmProfile& settings = profile_settings(config.profile).gemm;
   SuitePlan s{"cpu", "gemm", suite_budget_seconds(config.profile, false, "gemm"), {}, plan.notes};
-  for (const GemmGroup& g : plan.groups) {
-    // Preparation (allocation, first-touch fill, packing) at a planning 1 GB/s, in the group's first entry.
-    double prepare = g.backend->footprint_bytes(gemm_request(plan, g, config)) / 1e9;
-    for (const int n : g.batches) {
-      const double call = gemm_call_estimate(g, n, config.features, kGemmExpectedOverPlanningRate);
-      const int reps = gemm_planned_repetitions(g, n, config);
-      // Two probes of 3-8 samples, at least 10 ms each, where the plan brackets the point with them.
-      const double probes = gemm_roof_probe_planned(g, n, config.features) ? 6.0 * kProbeMinSeconds : 0.0;
-      s.entries.push_back({"cpu", "gemm", gemm_spec_name(g, n), g.threads, reps,
-                           prepare + call + reps * repetition_seconds(call, settings.min_time_s) + probes});
-      prepare = 0.0;
+  for (const GemmOperandShare& share : gemm_operand_shares(plan)) {
+    for (std::size_t i = share.first; i <= share.last; ++i) {
+      const GemmGroup& g = plan.groups[i];
+      const GemmRequest request = gemm_request(plan, g, config);
+      // Preparation at a planning 1 GB/s, in the group's first entry: the operands (allocation, first-touch fill, the
+      // reference) once per share, in its first group; what the backend packs in every group.
+      double prepare = (g.backend->footprint_bytes(request) - gemm_operand_footprint(request)) / 1e9;
+      if (i == share.first) {
+        prepare += gemm_compulsory_bytes(GemmShape{g.m, share.max_n, g.k}, g.precision) / 1e9;
+      }
+      for (const int n : g.batches) {
+        const double call = gemm_call_estimate(g, n, config.features, kGemmExpectedOverPlanningRate);
+        const int reps = gemm_planned_repetitions(g, n, config);
+        // Two probes of 3-8 samples, at least 10 ms each, where the plan brackets the point with them.
+        const double probes = gemm_roof_probe_planned(g, n, config.features) ? 6.0 * kProbeMinSeconds : 0.0;
+        s.entries.push_back({"cpu", "gemm", gemm_spec_name(g, n), g.threads, reps,
+                             prepare + call + reps * repetition_seconds(call, settings.min_time_s) + probes});
+        prepare = 0.0;
+      }
     }
   }
   return s;
@@ -222,7 +230,10 @@ BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machin
   return p;
 }
 
-GemmPlan plan_cpu_gemm(const RunConfig& config, const MachineFacts& machine) {
+namespace {
+
+// The gemm plan's shapes, from the plausible caches (or the assumed last cache where none is).
+GemmPlan plan_cpu_gemm_shapes(const RunConfig& config, const MachineFacts& machine) {
   const int threads = config.thread_counts.empty() ? 1 : config.thread_counts.back();
   if (last_cache_unknown(machine)) {
     const std::uint64_t assumed = unknown_last_cache_bytes(threads);
@@ -235,6 +246,14 @@ GemmPlan plan_cpu_gemm(const RunConfig& config, const MachineFacts& machine) {
   const std::string source = fmt::format("the largest plausible cache {} thread(s) use, reported by {}", threads,
                                          machine.caches.empty() ? std::string("the machine") : machine.caches.back().source);
   return plan_gemm(config, static_cast<double>(cache), source);
+}
+
+}  // namespace
+
+GemmPlan plan_cpu_gemm(const RunConfig& config, const MachineFacts& machine) {
+  GemmPlan plan = plan_cpu_gemm_shapes(config, machine);
+  plan.share_across_threads = machine.numa_nodes <= 1;
+  return plan;
 }
 
 ComputePlan plan_compute(const RunConfig& config, const MachineFacts& machine) {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -101,6 +103,22 @@ void add_group(std::vector<GemmGroup>& groups, GemmGroup g, double fill_s, const
   g.batches = memory;
   groups.push_back(std::move(g));
   groups.push_back(std::move(c));
+}
+
+// Groups of one precision and shape back to back, in the order of the first of them; within them, those of one thread
+// count together (a stable order: otherwise the plan's own).
+void order_for_sharing(std::vector<GemmGroup>& groups) {
+  using Shape = std::tuple<Precision, std::int64_t, std::int64_t>;
+  std::map<Shape, std::size_t> shape_rank;
+  std::map<std::tuple<Precision, std::int64_t, std::int64_t, int>, std::size_t> team_rank;
+  for (const GemmGroup& g : groups) {
+    shape_rank.try_emplace(Shape{g.precision, g.m, g.k}, shape_rank.size());
+    team_rank.try_emplace(std::tuple{g.precision, g.m, g.k, g.threads}, team_rank.size());
+  }
+  auto rank = [&](const GemmGroup& g) {
+    return std::pair(shape_rank.at(Shape{g.precision, g.m, g.k}), team_rank.at(std::tuple{g.precision, g.m, g.k, g.threads}));
+  };
+  std::stable_sort(groups.begin(), groups.end(), [&](const GemmGroup& a, const GemmGroup& b) { return rank(a) < rank(b); });
 }
 
 double largest_footprint(const GemmPlan& plan, const RunConfig& config) {
@@ -227,7 +245,30 @@ GemmPlan plan_gemm(const RunConfig& config, double cache_bytes, const std::strin
       }
     }
   }
+  order_for_sharing(plan.groups);
   return plan;
+}
+
+std::vector<GemmOperandShare> gemm_operand_shares(const GemmPlan& plan) {
+  std::vector<GemmOperandShare> shares;
+  for (std::size_t i = 0; i < plan.groups.size(); ++i) {
+    const GemmGroup& g = plan.groups[i];
+    const std::int64_t max_n = g.batches.empty() ? 1 : g.batches.back();
+    if (!shares.empty()) {
+      const GemmGroup& previous = plan.groups[i - 1];
+      const bool same = previous.precision == g.precision && previous.m == g.m && previous.k == g.k &&
+                        (plan.share_across_threads || previous.threads == g.threads);
+      if (same) {
+        GemmOperandShare& s = shares.back();
+        s.last = i;
+        s.max_n = std::max(s.max_n, max_n);
+        s.threads = std::max(s.threads, g.threads);
+        continue;
+      }
+    }
+    shares.push_back({i, i, max_n, g.threads});
+  }
+  return shares;
 }
 
 }  // namespace roofline

@@ -1,7 +1,8 @@
 // The gemm suite (issues 5, 6): C(MxN) = A(MxK) B(KxN) at batches 1..1024 per backend (eigen, onednn,
 // openblas), precision and thread count, registered with Google Benchmark. Per group (backend x
-// precision x threads) the problem is prepared once (allocation, first-touch fill by the pinned team,
-// weight packing: outside timing), warmed up with one call, then each batch is one benchmark whose body
+// precision x threads) the problem is prepared once (weight packing: outside timing) on operands made once per
+// precision and shape (allocation, first-touch fill by the pinned team, the reference's column sums: the plan's
+// shares, issue 60), warmed up with one call, then each batch is one benchmark whose body
 // selects the batch (setup), times run() in the loop, and validates C after the loop (SkipWithError on a
 // wrong product). Rates come from the counting row in roofline/common/gemm_count.hpp only.
 #include <algorithm>
@@ -111,6 +112,21 @@ BenchmarkSpec batch_spec(const GemmGroup& g, int n, const std::shared_ptr<GemmPr
   return spec;
 }
 
+// The operands of a share (gemm_plan.hpp), made by its first group: of its largest batch, filled by its widest team,
+// pinned as it runs (on one NUMA node where the share spans thread counts), then the group's own team pinned again.
+std::shared_ptr<GemmOperandSet> make_share_operands(const GemmOperandShare& share, const GemmGroup& g,
+                                                    const GemmRequest& request, const MachineFacts& machine,
+                                                    const RunConfig& config) {
+  GemmRequest shared = request;
+  shared.max_n = share.max_n;
+  shared.threads = share.threads;
+  const bool repin = config.bind != BindPolicy::none && shared.threads != g.threads;
+  if (repin) pin_openmp_threads(shared.threads, binding_plan(machine, shared.threads, config.bind));
+  std::shared_ptr<GemmOperandSet> operands = make_gemm_operands(shared);
+  if (repin) pin_openmp_threads(g.threads, binding_plan(machine, g.threads, config.bind));
+  return operands;
+}
+
 json facts_json(const GemmBackend& b, const IsaFeatures& features) {
   json j = json::object();
   for (const auto& [key, value] : b.library_facts(features)) j[key] = value;
@@ -140,7 +156,9 @@ void shape_context(const GemmPlan& plan, const RunConfig& config, json& ctx) {
   ctx["layout"] = "A MxK row-major (the weights), B KxN and C MxN column-major; identical bytes for every backend";
   ctx["validation"] = "every column's sum against column sums of A times B, plus direct dot products on sampled "
                       "entries, after the first and the last repetition; small-integer inputs make the products exact (tolerance 0) in "
-                      "every precision";
+                      "every precision; groups of one precision and shape share A, B and the column sums, and each group's "
+                      "C is poisoned (NaN, or the least int32) before its first call, so no group is checked against "
+                      "another's product";
   ctx["timing"] = "one warm-up call per batch before timing (not for a batch the plan expects to take over "
                   "long_call_s a call: its repetitions are fewer and each is one call); weights packed once per group "
                   "outside timing";
@@ -161,7 +179,15 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
   ctx["backends"] = json::object();
   ctx["groups"] = json::array();
 
-  for (const GemmGroup& g : plan.groups) {
+  // Each share's operands (GemmOperandSet) are made by its first group and given back after its last, before the next
+  // share's are allocated: the pool of mappings (huge_pages.hpp) hands the same touched memory to the next shape.
+  const std::vector<GemmOperandShare> shares = gemm_operand_shares(plan);
+  auto share = shares.begin();
+  std::shared_ptr<GemmOperandSet> operands;
+  for (std::size_t index = 0; index < plan.groups.size(); ++index) {
+    const GemmGroup& g = plan.groups[index];
+    while (share->last < index) ++share;
+    if (index == share->first) operands.reset();
     const std::string backend(g.backend->name());
     if (!ctx["backends"].contains(backend)) {
       ctx["backends"][backend] = facts_json(*g.backend, config.features);
@@ -178,7 +204,10 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
     std::vector<BenchmarkSpec> specs;
     try {
       const auto start = std::chrono::steady_clock::now();
-      problem = g.backend->prepare(request);
+      const bool make = operands == nullptr;  // else an earlier group of the share made them: 0 s here
+      if (make) operands = make_share_operands(*share, g, request, machine, config);
+      group["operands_seconds"] = make ? seconds_since(start) : 0.0;
+      problem = g.backend->prepare(request, operands);
       group["prepare_seconds"] = seconds_since(start);
       json implementations = json::object();
       for (int n : g.batches) {

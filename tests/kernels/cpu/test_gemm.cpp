@@ -143,6 +143,118 @@ TEST(GemmValidation, CatchesACorruptedOutput) {
   }
 }
 
+// Element i of operand A or B ('a', 'b') in the shared layout's types (gemm.hpp), as a double.
+double element(const GemmOperands& ops, char which, std::int64_t i) {
+  const void* base = which == 'a' ? ops.a : ops.b;
+  switch (ops.precision) {
+    case Precision::fp64: return static_cast<const double*>(base)[i];
+    case Precision::fp32: return static_cast<const float*>(base)[i];
+    case Precision::bf16: {
+      const std::uint32_t bits = static_cast<std::uint32_t>(static_cast<const std::uint16_t*>(base)[i]) << 16;
+      float f;
+      std::memcpy(&f, &bits, sizeof f);
+      return f;
+    }
+    case Precision::int8:
+      return which == 'a' ? static_cast<const std::int8_t*>(base)[i] : static_cast<const std::uint8_t*>(base)[i];
+    default: return 0.0;
+  }
+}
+
+// Sets element i of C (exact for the small integers of the fills).
+void set_c(const GemmOperands& ops, std::int64_t i, double v) {
+  switch (ops.precision) {
+    case Precision::fp64: static_cast<double*>(ops.c)[i] = v; break;
+    case Precision::fp32:
+    case Precision::bf16: static_cast<float*>(ops.c)[i] = static_cast<float>(v); break;
+    case Precision::int8: static_cast<std::int32_t*>(ops.c)[i] = static_cast<std::int32_t>(v); break;
+    default: break;
+  }
+}
+
+// Issue 60: groups of one precision and shape share one set of operands. Every backend and thread count prepared on
+// one set reads its A and B (no copy of its own), starts from a poisoned C (never validated against the product another
+// backend left), validates its own product at every batch, and still fails on a wrong one.
+TEST(GemmOperandSet, BackendsSharingOneSetEachValidateTheirOwnProduct) {
+  for (Precision p : {Precision::fp32, Precision::fp64, Precision::bf16, Precision::int8}) {
+    SCOPED_TRACE(std::string(to_string(p)));
+    const std::shared_ptr<GemmOperandSet> set = make_gemm_operands(request(301, 45, 40, p, 2));
+    const GemmOperands shared = set->operands(40);
+    int users = 0;
+    for (const GemmBackend* backend : gemm_backends()) {
+      for (int threads : {1, 2}) {
+        SCOPED_TRACE(std::string(backend->name()) + " threads=" + std::to_string(threads));
+        std::unique_ptr<GemmProblem> problem;
+        try {
+          problem = backend->prepare(request(301, 45, 17, p, threads), set);  // fewer columns than the set has
+        } catch (const GemmUnsupported&) {
+          continue;
+        }
+        ++users;
+        EXPECT_EQ(problem->operands().a, shared.a);
+        EXPECT_EQ(problem->operands().b, shared.b);
+        EXPECT_EQ(problem->operands().c, shared.c);
+        EXPECT_FALSE(problem->validate().ok) << "C must be poisoned, not the previous user's product";
+        for (std::int64_t n : {17, 1, 5}) {  // the widest first: the narrower ones find its product in C
+          problem->select_batch(n);
+          problem->run();
+          const GemmCheck check = problem->validate();
+          EXPECT_TRUE(check.ok) << "n=" << n << ": " << check.message;
+        }
+        // A wrong entry (row 151, column 3: outside the sampled rows) still fails.
+        problem->select_batch(5);
+        problem->run();
+        const GemmOperands ops = problem->operands();
+        const std::int64_t at = 3 * ops.shape.m + 151;
+        if (p == Precision::fp64) static_cast<double*>(ops.c)[at] += 1.0;
+        if (p == Precision::fp32 || p == Precision::bf16) static_cast<float*>(ops.c)[at] += 1.0f;
+        if (p == Precision::int8) static_cast<std::int32_t*>(ops.c)[at] -= 1;
+        const GemmCheck bad = problem->validate();
+        EXPECT_FALSE(bad.ok);
+        EXPECT_NE(bad.message.find("column 3"), std::string::npos) << bad.message;
+      }
+    }
+    // eigen runs fp32 and fp64 on 1 and 2 threads; the other precisions only where oneDNN is built and runs them.
+    if (p == Precision::fp32 || p == Precision::fp64) {
+      EXPECT_GE(users, 2);
+    }
+    EXPECT_EQ(set.use_count(), 1) << "a problem keeps the set only while it lives";
+  }
+}
+
+// A backend that never writes C is never validated: C is poisoned when a problem is made on the set.
+TEST(GemmOperandSet, APoisonedOutputFailsInEveryPrecision) {
+  for (Precision p : {Precision::fp32, Precision::fp64, Precision::bf16, Precision::int8}) {
+    SCOPED_TRACE(std::string(to_string(p)));
+    // The product of these operands in C, computed directly: the check passes, then fails once C is poisoned.
+    const std::shared_ptr<GemmOperandSet> set = make_gemm_operands(request(37, 29, 3, p, 1));
+    const GemmOperands ops = set->operands(3);
+    for (std::int64_t j = 0; j < 3; ++j) {
+      for (std::int64_t i = 0; i < 37; ++i) {
+        double sum = 0.0;
+        for (std::int64_t q = 0; q < 29; ++q) {
+          sum += element(ops, 'a', i * 29 + q) * element(ops, 'b', j * 29 + q);
+        }
+        set_c(ops, j * 37 + i, sum);
+      }
+    }
+    EXPECT_TRUE(set->check(3).ok) << set->check(3).message;
+    set->poison_c();
+    EXPECT_FALSE(set->check(1).ok);
+    EXPECT_FALSE(set->check(3).ok);
+  }
+}
+
+TEST(GemmOperandSet, OperandsOfAnotherShapeOrTooFewColumnsAreRefused) {
+  const std::shared_ptr<GemmOperandSet> set = make_gemm_operands(request(64, 48, 8, Precision::fp32, 1));
+  const GemmBackend* eigen = find_gemm_backend("eigen");
+  EXPECT_THROW((void)eigen->prepare(request(64, 47, 8, Precision::fp32, 1), set), std::invalid_argument);
+  EXPECT_THROW((void)eigen->prepare(request(63, 48, 8, Precision::fp32, 1), set), std::invalid_argument);
+  EXPECT_THROW((void)eigen->prepare(request(64, 48, 9, Precision::fp32, 1), set), std::invalid_argument);
+  EXPECT_THROW((void)eigen->prepare(request(64, 48, 8, Precision::fp64, 1), set), std::invalid_argument);
+  EXPECT_NO_THROW((void)eigen->prepare(request(64, 48, 8, Precision::fp32, 2), set));
+}
+
 TEST(GemmValidation, DirectCheckOfAHandMadeProduct) {
   // A = [1 2; 3 4; 5 6] (row-major), B = [1; -1] and [2; 0] (column-major), C = A B.
   std::vector<float> a{1, 2, 3, 4, 5, 6}, b{1, -1, 2, 0}, c{-1, -1, -1, 2, 6, 10};

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "roofline/cpu/gemm_plan.hpp"
 #include "roofline/common/errors.hpp"
@@ -178,6 +179,57 @@ TEST(GemmPlan, UnknownBackendIsRefused) {
     FAIL() << "no error";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("'cublas' is not a GEMM backend"), std::string::npos) << e.what();
+  }
+}
+
+// Issue 60: groups of one precision and shape run back to back (in the order of the first of them, those of one
+// thread count together), each share spans them, sized for the largest batch and filled by the widest team; on a
+// machine of several NUMA nodes, a share is of one thread count only.
+TEST(GemmPlan, GroupsOfOneShapeRunBackToBackAndShareTheirOperands) {
+  for (Profile profile : {Profile::quick, Profile::full}) {
+    RunConfig c = two_threads(profile);
+    c.features = avx512();
+    GemmPlan plan = plan_gemm(c, 32.0 * 1024 * 1024, "test");
+    const std::vector<GemmOperandShare> shares = gemm_operand_shares(plan);
+    ASSERT_FALSE(shares.empty());
+    std::size_t next = 0;
+    std::vector<std::tuple<Precision, std::int64_t, std::int64_t>> seen;
+    for (const GemmOperandShare& s : shares) {
+      EXPECT_EQ(s.first, next);
+      ASSERT_LE(s.last, plan.groups.size() - 1);
+      next = s.last + 1;
+      const GemmGroup& first = plan.groups[s.first];
+      const std::tuple shape{first.precision, first.m, first.k};
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), shape), 0) << "a shape's groups are not back to back";
+      seen.push_back(shape);
+      std::int64_t max_n = 0;
+      int threads = 0;
+      for (std::size_t i = s.first; i <= s.last; ++i) {
+        const GemmGroup& g = plan.groups[i];
+        EXPECT_EQ(std::tuple(g.precision, g.m, g.k), shape);
+        max_n = std::max<std::int64_t>(max_n, g.batches.back());
+        threads = std::max(threads, g.threads);
+      }
+      EXPECT_EQ(s.max_n, max_n);
+      EXPECT_EQ(s.threads, threads);
+    }
+    EXPECT_EQ(next, plan.groups.size());
+    // The quick plan's fp32 DRAM shape is shared by eigen on 1 and 2 threads (and onednn, openblas where built).
+    const GemmGroup* eigen1 = find(plan, "eigen", Precision::fp32, 1);
+    ASSERT_NE(eigen1, nullptr);
+    const auto shared = std::find_if(shares.begin(), shares.end(), [&](const GemmOperandShare& s) {
+      return &plan.groups[s.first] == eigen1;
+    });
+    ASSERT_NE(shared, shares.end());
+    EXPECT_GE(shared->last - shared->first + 1, 2u);
+    EXPECT_EQ(shared->threads, 2);
+
+    // Several NUMA nodes: the same order, each share of one thread count.
+    plan.share_across_threads = false;
+    for (const GemmOperandShare& s : gemm_operand_shares(plan)) {
+      for (std::size_t i = s.first; i <= s.last; ++i) EXPECT_EQ(plan.groups[i].threads, s.threads);
+    }
+    EXPECT_GT(gemm_operand_shares(plan).size(), shares.size());
   }
 }
 

@@ -53,7 +53,22 @@ struct GemmPlan {
   double cache_bytes = 0.0;              // that cache (0: none known)
   std::vector<GemmGroup> groups;
   std::vector<std::string> notes;
+  // Whether groups of one precision and shape but different thread counts share their operands (gemm_operand_shares):
+  // on a machine of one NUMA node, where the team that first touches a page does not decide where it lies.
+  bool share_across_threads = true;
 };
+
+// Groups that run on one set of operands (GemmOperandSet: A, B, C filled once, with the reference that validates C;
+// issue 60): consecutive groups of the plan of one precision and shape, and of one thread count too unless the plan
+// shares across thread counts. plan_gemm orders the groups so that those of one precision and shape run back to back.
+struct GemmOperandShare {
+  std::size_t first = 0;   // the plan's groups first..last
+  std::size_t last = 0;
+  std::int64_t max_n = 1;  // the largest batch of these groups: the columns of B and C
+  int threads = 1;         // the widest team of these groups, which fills the operands
+};
+// Every group of the plan in exactly one share, in the plan's order.
+std::vector<GemmOperandShare> gemm_operand_shares(const GemmPlan& plan);
 
 // The batches 1, 2, 4, ..., 1024.
 std::vector<int> default_gemm_batches();
@@ -71,7 +86,9 @@ std::vector<int> default_gemm_batches();
 // sweep); eigen fp32 on 1 thread, eigen fp64 and openblas fp32 at batches 1 and 64; onednn fp32 and int8
 // at 1 and 1024, bf16 at 1 and 256 (the memory- and compute-bound ends; bf16 runs at half the fp32 rate
 // on some CPUs, so 256 is already past its ridge); the secondary groups at all cores only. Full profile:
-// every backend x precision x thread count x batch. --batches applies to every group. Throws InputError for an unknown or not-built --backends name, or a --gemm-shape whose operands
+// every backend x precision x thread count x batch. --batches applies to every group. The groups are in the order of
+// the backends, precisions and thread counts, except that groups of one precision and shape run back to back (in the
+// order of the first of them), those of one thread count together, so that they share their operands. Throws InputError for an unknown or not-built --backends name, or a --gemm-shape whose operands
 // do not fit the memory budget; a default shape that does not fit is halved in K until it does (noted).
 // `cache_bytes`: the largest cache level of the target (0: unknown, the default shape), `cache_source` says where
 // it came from ("the bandwidth curve", "hwloc").

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "roofline/common/gemm_count.hpp"
+#include "roofline/common/huge_pages.hpp"
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
@@ -63,6 +64,36 @@ GemmCheck check_gemm(const GemmOperands& ops);
 // Fills A and all max_n columns of B with small integers (exact in every precision, see check_gemm),
 // first-touched by `threads` threads in the static row split the kernels use.
 void fill_gemm_inputs(const GemmOperands& ops, std::int64_t max_n, int threads);
+
+// The operands of one precision and shape in the shared layout, filled once by fill_gemm_inputs, with the reference
+// that validates C (issue 60). Every problem prepared on it reads the same A and B: groups of one precision and shape
+// (backends, thread counts) share one set, so that a run allocates, first-touches and sums A once per shape, not once
+// per group. A problem poisons C when it is made on a set (NaN; in int8, the least int32, never a product of these
+// fills), so that a backend is never validated against the C another one left.
+class GemmOperandSet {
+ public:
+  // A (m x k), B and C of max_n columns, filled and first touched by `threads` threads in the kernels' row split.
+  GemmOperandSet(Precision precision, std::int64_t m, std::int64_t k, std::int64_t max_n, int threads);
+  [[nodiscard]] Precision precision() const { return precision_; }
+  [[nodiscard]] std::int64_t m() const { return m_; }
+  [[nodiscard]] std::int64_t k() const { return k_; }
+  [[nodiscard]] std::int64_t max_n() const { return max_n_; }
+  // The operands at batch n (1 <= n <= max_n).
+  [[nodiscard]] GemmOperands operands(std::int64_t n) const;
+  // C's first n columns against A and B (the reference of the constructor).
+  [[nodiscard]] GemmCheck check(std::int64_t n) const { return reference_->check(operands(n)); }
+  // Overwrites all of C with values no product of these operands has (see the class comment).
+  void poison_c() const;
+  // Bytes of A, B and C together (gemm_compulsory_bytes at max_n).
+  [[nodiscard]] double bytes() const;
+
+ private:
+  using Block = std::unique_ptr<void, LargeFree>;
+  Precision precision_;
+  std::int64_t m_, k_, max_n_;
+  Block a_, b_, c_;
+  std::unique_ptr<GemmReference> reference_;
+};
 
 // Thrown by prepare() when this machine or library cannot run a request (e.g. bf16 on a CPU without it).
 class GemmUnsupported : public std::runtime_error {
@@ -119,9 +150,16 @@ class GemmBackend {
   [[nodiscard]] virtual std::string_view name() const = 0;
   // Precisions this backend can run (the machine may still refuse some: prepare() then throws).
   [[nodiscard]] virtual std::vector<Precision> precisions() const = 0;
-  // Setup: allocates, fills (fill_gemm_inputs) and packs. Throws GemmUnsupported.
-  [[nodiscard]] virtual std::unique_ptr<GemmProblem> prepare(const GemmRequest& request) const = 0;
-  // Bytes prepare() allocates for this request, for the memory check before measuring.
+  // Setup on `operands` (of the request's precision, m and k, at least max_n columns; its C poisoned here), packing
+  // when the library wants to; nullptr: operands of its own, allocated and filled here (make_gemm_operands). Throws
+  // GemmUnsupported, and std::invalid_argument for operands of another precision or shape.
+  [[nodiscard]] virtual std::unique_ptr<GemmProblem> prepare(const GemmRequest& request,
+                                                             std::shared_ptr<GemmOperandSet> operands) const = 0;
+  [[nodiscard]] std::unique_ptr<GemmProblem> prepare(const GemmRequest& request) const {
+    return prepare(request, nullptr);
+  }
+  // Bytes prepare() allocates for this request, for the memory check before measuring (the operands included:
+  // gemm_operand_footprint, plus what the library packs).
   [[nodiscard]] virtual double footprint_bytes(const GemmRequest& request) const = 0;
   // What the library is: version, threading runtime, core name, the ISA it chose.
   [[nodiscard]] virtual std::vector<std::pair<std::string, std::string>> library_facts(
@@ -145,5 +183,8 @@ std::vector<std::string_view> known_gemm_backend_names();
 
 // A..C bytes of the shared layout for `request` (what every backend allocates at least).
 double gemm_operand_footprint(const GemmRequest& request);
+
+// The operands `request` asks for (its precision, m, k, max_n), filled by its thread count.
+std::shared_ptr<GemmOperandSet> make_gemm_operands(const GemmRequest& request);
 
 }  // namespace roofline
