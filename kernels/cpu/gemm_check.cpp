@@ -52,6 +52,15 @@ T value_at(std::uint64_t index, std::uint64_t seed, int r, bool non_negative) {
   return from_int<T>(v);
 }
 
+// The smallest prime above n (n is a GEMM dimension: trial division is instant).
+std::int64_t prime_above(std::int64_t n) {
+  for (std::int64_t p = std::max<std::int64_t>(n + 1, 2);; ++p) {
+    bool prime = true;
+    for (std::int64_t d = 2; d * d <= p && prime; ++d) prime = p % d != 0;
+    if (prime) return p;
+  }
+}
+
 // Unit roundoff of the accumulation type.
 double unit_roundoff(Precision p) { return std::ldexp(1.0, -exact_bits(p)); }
 
@@ -68,15 +77,24 @@ void fill_gemm_inputs(const GemmOperands& ops, std::int64_t max_n, int threads) 
     auto* a = static_cast<A*>(const_cast<void*>(ops.a));
     auto* b = static_cast<B*>(const_cast<void*>(ops.b));
     auto* c = static_cast<C*>(ops.c);
+    // A(i, j) = p[(i * s + j) mod L]: p a splitmix sequence of L values, L the smallest prime above m and k, s a
+    // stride that is neither 0 nor 1 mod L. Every row is a different window of one random sequence (no two rows
+    // alike; A(i, j) = A(j, i) only where (i - j)(s - 1) = 0 mod L, i.e. on the diagonal, so a transposed A fails
+    // the check), and a row is one copy: a value per element from the hash made filling DRAM-sized int8 and bf16
+    // weights most of a GEMM group's preparation (issue 60). The check reads A itself, never recomputes it.
+    const std::int64_t period = prime_above(std::max(m, k));
+    const std::int64_t stride = period / 3 + 1;
+    std::vector<A> sequence(static_cast<std::size_t>(period + k));  // p, then its first k again: rows never wrap
+    for (std::int64_t t = 0; t < period + k; ++t) {
+      sequence[static_cast<std::size_t>(t)] = value_at<A>(static_cast<std::uint64_t>(t % period), 0xA11CEull, r, false);
+    }
     // Rows of A and C in the same static split the kernels use, so each page is first touched by the
     // thread (and NUMA node) that later streams it.
 #pragma omp parallel num_threads(threads)
     {
 #pragma omp for schedule(static)
       for (std::int64_t i = 0; i < m; ++i) {
-        for (std::int64_t j = 0; j < k; ++j) {
-          a[i * k + j] = value_at<A>(static_cast<std::uint64_t>(i * k + j), 0xA11CEull, r, false);
-        }
+        std::copy_n(sequence.data() + (i * stride) % period, k, a + i * k);
       }
 #pragma omp for schedule(static)
       for (std::int64_t j = 0; j < max_n; ++j) {
@@ -120,7 +138,7 @@ GemmReference::GemmReference(const GemmOperands& ops) {
   });
 }
 
-GemmCheck GemmReference::check(const GemmOperands& ops) const {
+GemmCheck GemmReference::check(const GemmOperands& ops, int threads) const {
   return with_gemm_types(ops.precision, [&](auto types) -> GemmCheck {
     using A = typename decltype(types)::a_type;
     using B = typename decltype(types)::b_type;
@@ -131,28 +149,40 @@ GemmCheck GemmReference::check(const GemmOperands& ops) const {
     const auto* c = static_cast<const C*>(ops.c);
     const double exact_limit = std::ldexp(1.0, exact_bits(ops.precision));
     const double u = unit_roundoff(ops.precision);
-    auto fail = [](std::string what) { return GemmCheck{false, std::move(what)}; };
+    const int team = std::max(1, threads);
 
     // 1. Column checksums: any single wrong entry of C changes its column's sum.
-    for (std::int64_t j = 0; j < n; ++j) {
-      double expected = 0.0, bound = 0.0, b_max = 0.0;
+    struct Column {
+      double got = 0.0, expected = 0.0, tolerance = 0.0;
+      [[nodiscard]] bool ok() const { return std::fabs(got - expected) <= tolerance; }
+    };
+    auto column = [&](std::int64_t j) {
+      Column col;
+      double bound = 0.0, b_max = 0.0;
       for (std::int64_t i = 0; i < k; ++i) {
         const double v = to_double(b[j * k + i]);
-        expected += a_column_sum_[i] * v;
+        col.expected += a_column_sum_[i] * v;
         bound += a_column_abs_sum_[i] * std::fabs(v);
         b_max = std::max(b_max, std::fabs(v));
       }
-      double got = 0.0;
-      for (std::int64_t i = 0; i < m; ++i) got += to_double(c[j * m + i]);
+      for (std::int64_t i = 0; i < m; ++i) col.got += to_double(c[j * m + i]);
       const bool exact = static_cast<double>(k) * a_max_abs_ * b_max < exact_limit;
-      const double tolerance = exact ? 0.0 : static_cast<double>(k) * u * bound;
-      if (!(std::fabs(got - expected) <= tolerance)) {
-        return fail("column " + std::to_string(j) + " of C sums to " + std::to_string(got) + ", expected " +
-                    std::to_string(expected) + " (tolerance " + std::to_string(tolerance) + ")");
-      }
+      col.tolerance = exact ? 0.0 : static_cast<double>(k) * u * bound;
+      return col;
+    };
+    std::int64_t bad_column = n;  // the first failing column, n when none
+#pragma omp parallel for num_threads(team) schedule(static) reduction(min : bad_column)
+    for (std::int64_t j = 0; j < n; ++j) {
+      if (!column(j).ok()) bad_column = std::min(bad_column, j);
+    }
+    if (bad_column < n) {
+      const Column col = column(bad_column);
+      return GemmCheck{false, "column " + std::to_string(bad_column) + " of C sums to " + std::to_string(col.got) +
+                                  ", expected " + std::to_string(col.expected) + " (tolerance " +
+                                  std::to_string(col.tolerance) + ")"};
     }
 
-    // 2. Direct dot products on sampled entries.
+    // 2. Direct dot products on sampled entries (rows and columns in order; the first failure is reported).
     auto sample = [](std::int64_t size, std::int64_t count) {
       std::vector<std::int64_t> idx;
       if (size <= count) {
@@ -162,24 +192,39 @@ GemmCheck GemmReference::check(const GemmOperands& ops) const {
       for (std::int64_t s = 0; s < count; ++s) idx.push_back(s * (size - 1) / (count - 1));
       return idx;
     };
-    for (std::int64_t i : sample(m, 48)) {
-      for (std::int64_t j : sample(n, 16)) {
-        double ref = 0.0, abs_ref = 0.0, a_max = 0.0, b_max = 0.0;
-        for (std::int64_t p = 0; p < k; ++p) {
-          const double x = to_double(a[i * k + p]), y = to_double(b[j * k + p]);
-          ref += x * y;
-          abs_ref += std::fabs(x * y);
-          a_max = std::max(a_max, std::fabs(x));
-          b_max = std::max(b_max, std::fabs(y));
-        }
-        const double got = to_double(c[j * m + i]);
-        const bool exact = static_cast<double>(k) * a_max * b_max < exact_limit;
-        const double tolerance = exact ? 0.0 : static_cast<double>(k) * u * abs_ref;
-        if (!(std::fabs(got - ref) <= tolerance)) {
-          return fail("C(" + std::to_string(i) + "," + std::to_string(j) + ") = " + std::to_string(got) +
-                      ", expected " + std::to_string(ref) + " (tolerance " + std::to_string(tolerance) + ")");
-        }
+    const std::vector<std::int64_t> rows = sample(m, 48), columns = sample(n, 16);
+    struct Entry {
+      double got = 0.0, ref = 0.0, tolerance = 0.0;
+      [[nodiscard]] bool ok() const { return std::fabs(got - ref) <= tolerance; }
+    };
+    auto entry = [&](std::int64_t i, std::int64_t j) {
+      Entry e;
+      double abs_ref = 0.0, a_max = 0.0, b_max = 0.0;
+      for (std::int64_t p = 0; p < k; ++p) {
+        const double x = to_double(a[i * k + p]), y = to_double(b[j * k + p]);
+        e.ref += x * y;
+        abs_ref += std::fabs(x * y);
+        a_max = std::max(a_max, std::fabs(x));
+        b_max = std::max(b_max, std::fabs(y));
       }
+      e.got = to_double(c[j * m + i]);
+      const bool exact = static_cast<double>(k) * a_max * b_max < exact_limit;
+      e.tolerance = exact ? 0.0 : static_cast<double>(k) * u * abs_ref;
+      return e;
+    };
+    const auto count = static_cast<std::int64_t>(rows.size() * columns.size());
+    const auto width = static_cast<std::int64_t>(columns.size());
+    std::int64_t bad_entry = count;
+#pragma omp parallel for num_threads(team) schedule(static) reduction(min : bad_entry)
+    for (std::int64_t s = 0; s < count; ++s) {
+      if (!entry(rows[s / width], columns[s % width]).ok()) bad_entry = std::min(bad_entry, s);
+    }
+    if (bad_entry < count) {
+      const std::int64_t i = rows[bad_entry / width], j = columns[bad_entry % width];
+      const Entry e = entry(i, j);
+      return GemmCheck{false, "C(" + std::to_string(i) + "," + std::to_string(j) + ") = " + std::to_string(e.got) +
+                                  ", expected " + std::to_string(e.ref) + " (tolerance " +
+                                  std::to_string(e.tolerance) + ")"};
     }
     return GemmCheck{};
   });

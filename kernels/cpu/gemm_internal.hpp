@@ -91,7 +91,8 @@ class GemmBuffers {
   // nullptr: a set of its own for `request`; else `operands`, checked against the request. Poisons C either way.
   GemmBuffers(const GemmRequest& request, std::shared_ptr<GemmOperandSet> operands);
   [[nodiscard]] GemmOperands operands(std::int64_t n) const { return operands_->operands(n); }
-  [[nodiscard]] GemmCheck check(std::int64_t n) const { return operands_->check(n); }
+  // On the request's team: the check of a point runs between its repetitions, on the threads it measured with.
+  [[nodiscard]] GemmCheck check(std::int64_t n) const { return operands_->check(n, request_.threads); }
   [[nodiscard]] const GemmRequest& request() const { return request_; }
   template <class T>
   T* a() const { return static_cast<T*>(const_cast<void*>(operands_->operands(1).a)); }

@@ -145,8 +145,9 @@ SuitePlan gemm_suite(const GemmPlan& plan, const RunConfig& config) {
         const int reps = gemm_planned_repetitions(g, n, config);
         // Two probes of 3-8 samples, at least 10 ms each, where the plan brackets the point with them.
         const double probes = gemm_roof_probe_planned(g, n, config.features) ? 6.0 * kProbeMinSeconds : 0.0;
+        const double warm_up = gemm_warm_up_planned(g, n, config) ? call : 0.0;
         s.entries.push_back({"cpu", "gemm", gemm_spec_name(g, n), g.threads, reps,
-                             prepare + call + reps * repetition_seconds(call, settings.min_time_s) + probes});
+                             prepare + warm_up + reps * repetition_seconds(call, settings.min_time_s) + probes});
         prepare = 0.0;
       }
     }
@@ -322,6 +323,11 @@ std::uint64_t dequant_gemv_weight_bytes(const RunConfig& config, const MachineFa
 int gemm_planned_repetitions(const GemmGroup& g, int n, const RunConfig& config) {
   const GemmProfile& settings = profile_settings(config.profile).gemm;
   return gemm_call_estimate(g, n, config.features) > settings.long_call_s ? settings.long_call_repetitions : settings.repetitions;
+}
+
+bool gemm_warm_up_planned(const GemmGroup& g, int n, const RunConfig& config) {
+  const GemmProfile& settings = profile_settings(config.profile).gemm;
+  return gemm_call_estimate(g, n, config.features) < settings.min_time_s;
 }
 
 CpuPlan plan_cpu(const RunConfig& config, const MachineFacts& machine) {

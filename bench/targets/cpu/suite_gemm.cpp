@@ -72,10 +72,11 @@ BenchmarkSpec make_spec(const GemmGroup& g, int n, std::shared_ptr<GemmProblem> 
       return;
     }
     for (auto _ : state) problem->run();
-    // The first repetition's product and the last's are checked (every call overwrites C with the same product), so
-    // a wrong kernel fails at once and the final C always is, without checking C after every repetition (issue 46).
+    // The last repetition's product is checked (every call overwrites C with the same product, and C is poisoned
+    // before the group's first call, so a kernel that writes nothing or a wrong product fails), on the group's team
+    // (GemmProblem::validate), not after every repetition (issue 46; the first repetition's check too until issue 60).
     const int call = ++*calls;
-    if (call == 1 || call >= repetitions) {
+    if (call >= repetitions) {
       const GemmCheck check = problem->validate();
       if (!check.ok) {
         state.SkipWithError(("wrong product: " + check.message).c_str());
@@ -98,17 +99,18 @@ BenchmarkSpec batch_spec(const GemmGroup& g, int n, const std::shared_ptr<GemmPr
   problem->select_batch(n);
   const int repetitions = gemm_planned_repetitions(g, n, config);
   BenchmarkSpec spec = make_spec(g, n, problem, problem->implementation(), repetitions, settings.min_time_s);
-  if (repetitions == settings.repetitions) {
+  if (gemm_warm_up_planned(g, n, config)) {
     // Warm-up: first-call effects (page mapping of packed buffers, JIT caches). Its time (or a second call's, when
     // short: the first is cold) sets the iterations of every repetition: ceil(min time / call).
     const double first_s = timed_call(*problem);
     spec.calibrate = true;
     spec.calibration_call_s = first_s < settings.min_time_s / 4 ? std::min(first_s, timed_call(*problem)) : first_s;
   }
-  // A call the plan expects to be long (the compute-bound batches, long_call_s) gets no warm-up call of its own: its
-  // primitive and packing are made up front, a call amortizes what is left, and Google Benchmark's first repetition
-  // of one call is reported as it is (a median of three is not moved by one slower call). Issue 46: about a second
-  // of the quick profile's 30.
+  // A call the plan expects to take a whole repetition or longer (gemm_warm_up_planned: the compute-bound batches) gets
+  // no warm-up call of its own: its primitive and packing are made up front, a call amortizes what is left, Google
+  // Benchmark's first repetition searches its iterations (one call more only where the call is shorter than planned),
+  // and a first repetition that is slower is reported as it is (a median of several is not moved by one slower call).
+  // Issue 46, then issue 60: about a second of the quick profile's 30.
   return spec;
 }
 
@@ -155,13 +157,30 @@ void shape_context(const GemmPlan& plan, const RunConfig& config, json& ctx) {
       kGemmCacheFactor, plan.shape_source, kComputeBoundRidgeFactor, profile_settings(config.profile).gemm.compute_fill_s);
   ctx["layout"] = "A MxK row-major (the weights), B KxN and C MxN column-major; identical bytes for every backend";
   ctx["validation"] = "every column's sum against column sums of A times B, plus direct dot products on sampled "
-                      "entries, after the first and the last repetition; small-integer inputs make the products exact (tolerance 0) in "
+                      "entries, after the last repetition; small-integer inputs make the products exact (tolerance 0) in "
                       "every precision; groups of one precision and shape share A, B and the column sums, and each group's "
                       "C is poisoned (NaN, or the least int32) before its first call, so no group is checked against "
                       "another's product";
-  ctx["timing"] = "one warm-up call per batch before timing (not for a batch the plan expects to take over "
-                  "long_call_s a call: its repetitions are fewer and each is one call); weights packed once per group "
-                  "outside timing";
+  ctx["timing"] = "one warm-up call per batch before timing, whose time sets each repetition's iterations (not for a "
+                  "batch the plan expects to take the min time or longer a call at the planning rate: Google "
+                  "Benchmark's first repetition finds its iterations; a call over long_call_s gets fewer repetitions); "
+                  "weights packed once per group outside timing";
+}
+
+// The probes' array, once, before any operands: the largest probed point's size, first touched by the widest probed
+// team (on one NUMA node every thread count reads it: roof_probe.hpp). A point whose probe cannot be had is said where
+// its bracket is made.
+void reserve_roof_probes(const GemmPlan& plan, const RunConfig& config, RoofProbe& probe) {
+  int widest = 0;
+  std::uint64_t largest = 0;
+  for (const GemmGroup& g : plan.groups) {
+    for (const int n : g.batches) {
+      if (!gemm_roof_probe_planned(g, n, config.features)) continue;
+      widest = std::max(widest, g.threads);
+      largest = std::max(largest, static_cast<std::uint64_t>(gemm_compulsory_bytes(GemmShape{g.m, n, g.k}, g.precision)));
+    }
+  }
+  if (widest > 0) probe.reserve(widest, largest);
 }
 
 }  // namespace
@@ -178,6 +197,8 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
   shape_context(plan, config, ctx);
   ctx["backends"] = json::object();
   ctx["groups"] = json::array();
+
+  reserve_roof_probes(plan, config, probe);
 
   // Each share's operands (GemmOperandSet) are made by its first group and given back after its last, before the next
   // share's are allocated: the pool of mappings (huge_pages.hpp) hands the same touched memory to the next shape.

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -266,6 +267,64 @@ TEST(GemmValidation, DirectCheckOfAHandMadeProduct) {
   // Swapped entries keep the column sum but not the sampled dot products.
   c = {-1, -1, -1, 2, 10, 6};
   EXPECT_FALSE(check_gemm(ops).ok);
+}
+
+// The check on a team (issue 60: it runs on the point's threads) finds what one thread finds, and reports the first
+// failure in the same order: the first wrong column, and with column sums intact the first wrong sampled entry.
+TEST(GemmValidation, ATeamReportsTheFailureOneThreadReports) {
+  const std::shared_ptr<GemmOperandSet> set = make_gemm_operands(request(97, 61, 40, Precision::fp64, 2));
+  const GemmOperands ops = set->operands(40);
+  GemmReference reference(ops);
+  EXPECT_FALSE(reference.check(ops, 2).ok);  // C poisoned by nobody yet: zeros, not the product
+  // C = A B, directly.
+  auto* a = static_cast<const double*>(ops.a);
+  auto* b = static_cast<const double*>(ops.b);
+  auto* c = static_cast<double*>(ops.c);
+  for (std::int64_t j = 0; j < 40; ++j) {
+    for (std::int64_t i = 0; i < 97; ++i) {
+      double sum = 0.0;
+      for (std::int64_t p = 0; p < 61; ++p) sum += a[i * 61 + p] * b[j * 61 + p];
+      c[j * 97 + i] = sum;
+    }
+  }
+  for (const int threads : {1, 2, 3}) EXPECT_TRUE(reference.check(ops, threads).ok) << threads;
+  // Two wrong columns: the first is named, by one thread and by a team alike.
+  c[31 * 97 + 5] += 1.0;
+  c[7 * 97 + 50] += 1.0;
+  const GemmCheck one = reference.check(ops, 1);
+  ASSERT_FALSE(one.ok);
+  EXPECT_NE(one.message.find("column 7 "), std::string::npos) << one.message;
+  for (const int threads : {2, 3}) EXPECT_EQ(reference.check(ops, threads).message, one.message) << threads;
+  // Entries swapped within a column keep its sum; the sampled dot products catch it, the same one on any team.
+  c[31 * 97 + 5] -= 1.0;
+  c[7 * 97 + 50] -= 1.0;
+  std::swap(c[39 * 97 + 0], c[39 * 97 + 96]);
+  const GemmCheck swapped = reference.check(ops, 1);
+  ASSERT_FALSE(swapped.ok);
+  EXPECT_EQ(swapped.message.rfind("C(0,39)", 0), 0u) << swapped.message;
+  EXPECT_EQ(reference.check(ops, 2).message, swapped.message);
+}
+
+// A's rows are windows of one random sequence (fill_gemm_inputs): no two rows alike and A not symmetric, so a kernel
+// that reads a wrong row or A transposed fails its check.
+TEST(GemmValidation, TheFilledWeightsHaveNoTwoRowsAlikeAndAreNotSymmetric) {
+  for (const Precision p : {Precision::fp32, Precision::int8}) {
+    const std::int64_t m = 64, k = 64;
+    const std::shared_ptr<GemmOperandSet> set = make_gemm_operands(request(m, k, 1, p, 2));
+    const GemmOperands ops = set->operands(1);
+    std::set<std::vector<double>> rows;
+    bool symmetric = true;
+    for (std::int64_t i = 0; i < m; ++i) {
+      std::vector<double> row;
+      for (std::int64_t j = 0; j < k; ++j) {
+        row.push_back(element(ops, 'a', i * k + j));
+        if (element(ops, 'a', i * k + j) != element(ops, 'a', j * k + i)) symmetric = false;
+      }
+      rows.insert(row);
+    }
+    EXPECT_EQ(rows.size(), static_cast<std::size_t>(m)) << to_string(p);
+    EXPECT_FALSE(symmetric) << to_string(p);
+  }
 }
 
 // The row split of batch 1 over 2 threads computes what Eigen's own GEMV computes, on non-integer data.

@@ -89,4 +89,11 @@ std::uint64_t dequant_gemv_weight_bytes(const RunConfig& config, const MachineFa
 // The planned repetitions of GEMM batch `n` of a group (fewer for long calls, from the estimated call time).
 int gemm_planned_repetitions(const GemmGroup& g, int n, const RunConfig& config);
 
+// Whether GEMM batch `n` of a group gets a warm-up call before its repetitions (suite_gemm.cpp), whose time sets the
+// iterations of each: not for a call the plan expects to take at least the profile's min time at the planning rate
+// (one call is then a whole repetition; Google Benchmark's own search adds a call only where it is shorter), nor for a
+// long call (fewer repetitions, each one call). Issue 60: the compute-bound batches' warm-ups were 0.35 s of the quick
+// profile's gemm suite.
+bool gemm_warm_up_planned(const GemmGroup& g, int n, const RunConfig& config);
+
 }  // namespace roofline

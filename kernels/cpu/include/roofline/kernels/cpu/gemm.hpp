@@ -50,7 +50,9 @@ class GemmReference {
  public:
   // Computes the column sums of A once (A and K as in `ops`; B and C may change afterwards).
   explicit GemmReference(const GemmOperands& ops);
-  [[nodiscard]] GemmCheck check(const GemmOperands& ops) const;
+  // On `threads` OpenMP threads (the columns and the sampled entries split among them; the first failure in column
+  // order is the one reported, as on one thread).
+  [[nodiscard]] GemmCheck check(const GemmOperands& ops, int threads = 1) const;
 
  private:
   std::vector<double> a_column_sum_;
@@ -81,7 +83,7 @@ class GemmOperandSet {
   // The operands at batch n (1 <= n <= max_n).
   [[nodiscard]] GemmOperands operands(std::int64_t n) const;
   // C's first n columns against A and B (the reference of the constructor).
-  [[nodiscard]] GemmCheck check(std::int64_t n) const { return reference_->check(operands(n)); }
+  [[nodiscard]] GemmCheck check(std::int64_t n, int threads = 1) const { return reference_->check(operands(n), threads); }
   // Overwrites all of C with values no product of these operands has (see the class comment).
   void poison_c() const;
   // Bytes of A, B and C together (gemm_compulsory_bytes at max_n).
