@@ -1,9 +1,9 @@
-# ARM64 (aarch64): the NEON STREAM loops (Advanced SIMD is part of every ARMv8-A core, so no flags), Eigen's NEON copy,
-# the facts from MIDR and HWCAP. Chosen by cmake/RooflineArch.cmake.
+# ARM64 (aarch64): the NEON STREAM loops and dequant-dot kernels (Advanced SIMD is part of every ARMv8-A core, so no
+# flags), Eigen's NEON copy, the facts from MIDR and HWCAP. Chosen by cmake/RooflineArch.cmake.
 function(roofline_arch_kernels target)
-  target_sources(${target} PRIVATE arch_arm64.cpp stream_neon.cpp peak_neon.cpp)
-  # The dot product (SDOT) is an ARMv8.2 extension: only its translation unit may emit it (chosen from HWCAP asimddp).
-  roofline_isa_sources(${target} "-march=armv8.2-a+dotprod" peak_neon_dot.cpp)
+  target_sources(${target} PRIVATE arch_arm64.cpp stream_neon.cpp peak_neon.cpp quant_dot_neon.cpp)
+  # The dot product (SDOT) is an ARMv8.2 extension: only its translation units may emit it (chosen from HWCAP asimddp).
+  roofline_isa_sources(${target} "-march=armv8.2-a+dotprod" peak_neon_dot.cpp quant_dot_neon_dot.cpp)
   # SVE (vector length agnostic): its translation unit alone is built with +sve, chosen where HWCAP says sve.
   roofline_isa_sources(${target} "-march=armv8.2-a+sve" stream_sve.cpp)
   # One Eigen copy: its NEON path is on for every aarch64 build (the localized object keeps the pattern of x86-64's).
@@ -13,4 +13,5 @@ endfunction()
 
 set(ROOFLINE_ARCH_FACTS_SOURCES facts/cpu_arm64.cpp)
 set(ROOFLINE_ARCH_FACTS_TESTS facts/test_machine_arm64.cpp)
-set(ROOFLINE_ARCH_KERNEL_TESTS cpu/host_features_arm64.cpp cpu/test_stream_arm64.cpp cpu/test_peak_arm64.cpp)
+set(ROOFLINE_ARCH_KERNEL_TESTS cpu/host_features_arm64.cpp cpu/test_stream_arm64.cpp cpu/test_peak_arm64.cpp
+    cpu/test_quant_dot_arm64.cpp)

@@ -54,4 +54,4 @@ endfunction()
 set(ROOFLINE_ARCH_FACTS_SOURCES facts/cpu_x86_64.cpp facts/cpuid.cpp facts/amx_probe.cpp)
 set(ROOFLINE_ARCH_FACTS_TESTS facts/test_machine_x86_64.cpp facts/test_amx.cpp)
 set(ROOFLINE_ARCH_KERNEL_TESTS cpu/host_features_x86_64.cpp cpu/test_stream_x86_64.cpp cpu/test_peak.cpp
-    cpu/test_amx_tile.cpp cpu/test_quant_dot.cpp)
+    cpu/test_amx_tile.cpp)

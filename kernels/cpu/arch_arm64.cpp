@@ -1,6 +1,6 @@
 // ARM64's side of the kernels' architecture seam (arch.hpp): the NEON and SVE STREAM loops, the peak tables of the ARM64
-// translation units (cmake/arch/arm64.cmake), the scalar dequant-dot kernels, Eigen's NEON copy and the clock
-// chain, chosen at run time from HWCAP's features (bench/facts/cpu_arm64.cpp fills them).
+// translation units (cmake/arch/arm64.cmake), the dequant-dot kernels (scalar, NEON, NEON with SDOT), Eigen's NEON copy
+// and the clock chain, chosen at run time from HWCAP's features (bench/facts/cpu_arm64.cpp fills them).
 #include "arch.hpp"
 #include "stream_isa.hpp"
 
@@ -29,7 +29,9 @@ std::span<const peak_isa::PeakRows* const> peak_row_tables() {
 
 std::span<const quant::QuantIsaRow> quant_isa_rows() {
   static const quant::QuantIsaRow rows[] = {
-      {&quant::kScalarKernels, "scalar", Isa::scalar, 64, 0, false, "scalar imul/add"},
+      {&quant::kScalarKernels, "scalar", Isa::scalar, 64, 0, false, "scalar imul/add", "scalar cvt+mulss/addss"},
+      {&quant::kNeonKernels, "neon", Isa::neon, 128, 0, false, "smull+sadalp v.8h", "scvtf+fmla v.4s"},
+      {&quant::kNeonDotKernels, "neon_dotprod", Isa::neon, 128, kNeedsNeonDotprod, false, "sdot v.4s", ""},
   };
   return rows;
 }

@@ -42,13 +42,15 @@ std::span<const peak_isa::PeakRows* const> peak_row_tables() {
 std::span<const quant::QuantIsaRow> quant_isa_rows() {
   using namespace quant;
   static const QuantIsaRow rows[] = {
-      {&kScalarKernels, "scalar", Isa::scalar, 64, 0, false, "scalar imul/add"},
-      {&kAvx2Kernels, "avx2", Isa::avx2, 256, kNeedsAvx2 | kNeedsFma, true, "vpmaddubsw+vpmaddwd ymm"},
+      {&kScalarKernels, "scalar", Isa::scalar, 64, 0, false, "scalar imul/add", "scalar cvt+mulss/addss"},
+      {&kAvx2Kernels, "avx2", Isa::avx2, 256, kNeedsAvx2 | kNeedsFma, true, "vpmaddubsw+vpmaddwd ymm",
+       "vcvtdq2ps+vfmadd ymm"},
       {&kAvxVnniKernels, "avx_vnni", Isa::avx_vnni, 256, kNeedsAvxVnni | kNeedsAvx2 | kNeedsFma, true,
-       "vpdpbusd/vpdpwssd ymm"},
-      {&kAvx512Kernels, "avx512", Isa::avx512, 512, kNeedsAvx512 | kNeedsFma, true, "vpmaddubsw+vpmaddwd zmm"},
+       "vpdpbusd/vpdpwssd ymm", ""},
+      {&kAvx512Kernels, "avx512", Isa::avx512, 512, kNeedsAvx512 | kNeedsFma, true, "vpmaddubsw+vpmaddwd zmm",
+       "vcvtdq2ps+vfmadd zmm"},
       {&kAvx512VnniKernels, "avx512_vnni", Isa::avx512, 512, kNeedsAvx512 | kNeedsAvx512Vnni | kNeedsFma, true,
-       "vpdpbusd/vpdpwssd zmm"},
+       "vpdpbusd/vpdpwssd zmm", ""},
   };
   return rows;
 }

@@ -122,10 +122,13 @@ extern const QuantIsaKernels kAvx2Kernels;        // quant_dot_avx2.cpp (-mavx2 
 extern const QuantIsaKernels kAvxVnniKernels;     // quant_dot_avx_vnni.cpp (+ -mavxvnni)
 extern const QuantIsaKernels kAvx512Kernels;      // quant_dot_avx512.cpp (-mavx512f/dq/bw/vl)
 extern const QuantIsaKernels kAvx512VnniKernels;  // quant_dot_avx512_vnni.cpp (+ -mavx512vnni)
+// ARM64 only (arch_arm64.cpp lists them):
+extern const QuantIsaKernels kNeonKernels;        // quant_dot_neon.cpp (Advanced SIMD, every ARMv8-A)
+extern const QuantIsaKernels kNeonDotKernels;     // quant_dot_neon_dot.cpp (+dotprod: SDOT)
 
 // One ISA's row of the dequant-dot table: its kernels, name, level, register width, the features it needs, whether
-// it converts the fp16 scales with F16C, and its int8 product's instructions. The architecture's rows come from
-// arch_isa_rows() (arch.hpp).
+// it converts the fp16 scales with F16C, its int8 product's instructions and its int4 (fp32) product's (empty where
+// the row has no int4 kernel). The architecture's rows come from arch::quant_isa_rows() (arch.hpp).
 struct QuantIsaRow {
   const QuantIsaKernels* kernels;
   std::string_view name;
@@ -134,6 +137,7 @@ struct QuantIsaRow {
   std::uint32_t required;
   bool f16c;
   std::string_view int8_instruction;
+  std::string_view int4_instruction;
 };
 
 }  // namespace roofline::quant

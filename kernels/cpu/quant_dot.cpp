@@ -40,9 +40,7 @@ const std::vector<QuantDotVariant>& table() {
         const QuantDotFn fn = i.kernels->fn[static_cast<int>(f)];
         if (fn == nullptr) continue;  // int4 has no integer-product (VNNI) kernel
         names.push_back(fmt::format("dequant_dot_{}_{}", to_string(f), i.name));
-        const std::string_view instruction =
-            f == QuantFormat::int4 ? (i.bits == 64 ? "scalar cvt+mulss/addss" : i.bits == 256 ? "vcvtdq2ps+vfmadd ymm" : "vcvtdq2ps+vfmadd zmm")
-                                   : i.int8_instruction;
+        const std::string_view instruction = f == QuantFormat::int4 ? i.int4_instruction : i.int8_instruction;
         all.push_back({names.back(), f, i.name, i.isa, i.bits, i.required, i.f16c, instruction, fn});
       }
     }
@@ -243,6 +241,7 @@ bool quant_dot_runnable(const QuantDotVariant& v, const IsaFeatures& f) {
   if ((v.required & kNeedsAvx512) && !f.supports(Isa::avx512)) return false;
   if ((v.required & kNeedsAvx512Vnni) && !f.avx512_vnni) return false;
   if ((v.required & kNeedsAvxVnni) && !f.supports(Isa::avx_vnni)) return false;
+  if ((v.required & kNeedsNeonDotprod) && !f.neon_dotprod) return false;
   return !v.needs_f16c || f.f16c;
 }
 

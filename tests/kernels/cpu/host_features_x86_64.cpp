@@ -1,4 +1,7 @@
-// x86-64's side of the kernel tests' seam (host_features.hpp): the compiler's cpuid helper.
+// x86-64's side of the kernel tests' seam (host_features.hpp): the compiler's cpuid helper (and cpuid itself for F16C,
+// the dequant-dot kernels' fp16 scale conversion).
+#include <cpuid.h>
+
 #include "host_features.hpp"
 
 namespace roofline::testing {
@@ -21,6 +24,8 @@ IsaFeatures host_features() {
 #undef ROOFLINE_HOST_FEATURE
   IsaFeatures f;
   for (const Feature& x : table) f.*(x.field) = x.present;
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d)) f.f16c = (c & bit_F16C) != 0;
   return f;
 }
 

@@ -1,9 +1,8 @@
 // The dequant-dot kernels (issue 38): the block sizes llm counts, the reference's decoding of hand-made
 // blocks (ggml's formulas), every format x ISA kernel this CPU runs validated against it (odd block counts,
-// several rows, batch and threads), and a validator that fails a wrong result.
+// several rows, batch and threads), and a validator that fails a wrong result. Every architecture (issue 62: x86-64's
+// rows and ARM64's NEON rows alike; test_quant_dot_arm64.cpp has ARM64's dispatch and per-ISA runs).
 #include <gtest/gtest.h>
-
-#include <cpuid.h>
 
 #include <cstring>
 #include <set>
@@ -16,12 +15,7 @@
 namespace roofline {
 namespace {
 
-IsaFeatures features() {
-  IsaFeatures f = testing::host_features();
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  if (__get_cpuid(1, &a, &b, &c, &d)) f.f16c = (c & bit_F16C) != 0;
-  return f;
-}
+IsaFeatures features() { return testing::host_features(); }
 
 TEST(QuantDot, BlockBytesAreTheFormatsLlmCounts) {
   // bits per weight as analysis/llm/quant.cpp counts them: 8.5, 4.5, 4.5, 5.5, 6.5625, 4 + 16/G.
@@ -93,6 +87,12 @@ TEST(QuantDot, EveryKernelThisCpuRunsValidates) {
   }
   if (f.avx_vnni && f.supports(Isa::avx2)) {
     EXPECT_TRUE(ran.count("avx_vnni"));
+  }
+  if (f.neon) {  // ARM64 (issue 62)
+    EXPECT_TRUE(ran.count("neon"));
+  }
+  if (f.neon && f.neon_dotprod) {
+    EXPECT_TRUE(ran.count("neon_dotprod"));
   }
 }
 

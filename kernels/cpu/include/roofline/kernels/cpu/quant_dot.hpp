@@ -16,8 +16,9 @@
 //         weight = d sc (q - 32)                                        x q8_k
 //   int4  (int4-gG, GPTQ/AWQ-style symmetric) 2 + G/2 B per G: fp16 d, G/2 bytes of nibbles (low: weight j,
 //         high: j + G/2), weight = d (q - 8)                            x fp32 activations (unpacked to fp32, FMA)
-// One kernel per format and ISA (scalar, AVX2, AVX-VNNI, AVX-512, AVX-512 VNNI; int4 has no int8 product,
-// so no VNNI rows), each in the translation unit of its ISA, chosen at run time from cpuid. Every result
+// One kernel per format and ISA (scalar, AVX2, AVX-VNNI, AVX-512, AVX-512 VNNI on x86-64; scalar, NEON, NEON with
+// SDOT on ARM64; int4 has no int8 product, so no VNNI or SDOT rows), each in the translation unit of its ISA, chosen
+// at run time from cpuid (HWCAP on ARM64). Every result
 // is validated against an independent double-precision reference (dequantize both operands, then dot).
 #pragma once
 
@@ -90,8 +91,8 @@ using QuantDotFn = void (*)(const std::uint8_t* w, std::int64_t row_bytes, std::
 struct QuantDotVariant {
   std::string_view name;         // "dequant_dot_q4_k_avx512_vnni"
   QuantFormat format;
-  std::string_view isa_name;     // "scalar", "avx2", "avx_vnni", "avx512", "avx512_vnni"
-  Isa isa;                       // the --max-isa level that allows it (avx512_vnni: avx512)
+  std::string_view isa_name;     // "scalar", "avx2", "avx_vnni", "avx512", "avx512_vnni"; "neon", "neon_dotprod"
+  Isa isa;                       // the --max-isa level that allows it (avx512_vnni: avx512; neon_dotprod: neon)
   int vector_bits;
   std::uint32_t required;        // PeakFeature bits (peak.hpp)
   bool needs_f16c;               // the fp16 scales converted with vcvtph2ps
