@@ -22,13 +22,20 @@ struct Mapping {
   PageSize pages = PageSize::huge_2m;
   bool in_use = false;
   std::uint64_t given_back = 0;  // the pool's clock when it was given back (oldest unmapped first)
+  std::uint64_t origin = 0;      // the mmap it is part of: pieces of one split mapping share it (take_mapping)
 };
+
+// A kept mapping that holds a request with at least this much to spare is split: the request gets its own piece, the
+// rest stays kept for the next one (issue 60: the roof probe's 148 MiB took the bandwidth suite's whole 258 MiB set,
+// and the GEMM operands beside it were first-touched fresh). Pieces of one mapping given back are joined again.
+constexpr std::size_t kSplitSpareBytes = 32ull << 20;
 
 struct Pool {
   std::mutex mutex;
   std::vector<Mapping> mappings;
   std::uint64_t limit = 0;
   std::uint64_t clock = 0;
+  std::uint64_t origins = 0;
   MappingPoolCounts counts;
 };
 
@@ -92,7 +99,33 @@ bool grow(Pool& p, Mapping& m, std::size_t length) {
   p.counts.reused_bytes += m.length;
   m.base = fresh;
   m.length = length;
+  m.origin = ++p.origins;  // a new mmap now: never joined with the pieces it came from
   return true;
+}
+
+// The kept mapping at `i` joined with the kept pieces of its own mmap right before and after it (mremap and munmap
+// take a range of one mapping, never one across two). Under the pool's lock.
+void join_pieces(Pool& p, std::size_t i) {
+  for (bool joined = true; joined;) {
+    joined = false;
+    for (std::size_t j = 0; j < p.mappings.size() && !joined; ++j) {
+      Mapping& a = p.mappings[i];
+      const Mapping& b = p.mappings[j];
+      if (j == i || b.in_use || b.origin != a.origin || b.pages != a.pages) continue;
+      if (b.base == a.base + a.length) {
+        a.length += b.length;
+      } else if (a.base == b.base + b.length) {
+        a.base = b.base;
+        a.length += b.length;
+      } else {
+        continue;
+      }
+      a.given_back = std::max(a.given_back, b.given_back);
+      p.mappings.erase(p.mappings.begin() + static_cast<std::ptrdiff_t>(j));
+      if (j < i) --i;
+      joined = true;
+    }
+  }
 }
 
 }  // namespace
@@ -101,7 +134,8 @@ void* take_mapping(std::size_t bytes, PageSize pages, std::size_t* length) {
   const std::size_t need = round_up(bytes);
   Pool& p = pool();
   const std::lock_guard<std::mutex> lock(p.mutex);
-  // The smallest kept mapping that holds the request, else the largest one to grow to it.
+  // The smallest kept mapping that holds the request (split when it has kSplitSpareBytes to spare), else the largest
+  // one to grow to it.
   Mapping* fits = nullptr;
   Mapping* largest = nullptr;
   for (Mapping& m : p.mappings) {
@@ -111,6 +145,13 @@ void* take_mapping(std::size_t bytes, PageSize pages, std::size_t* length) {
   }
   Mapping* out = fits;
   if (out != nullptr) {
+    if (out->length - need >= kSplitSpareBytes) {
+      const Mapping rest{out->base + need, out->length - need, out->pages, false, out->given_back, out->origin};
+      out->length = need;
+      const std::size_t at = static_cast<std::size_t>(out - p.mappings.data());
+      p.mappings.push_back(rest);
+      out = &p.mappings[at];
+    }
     p.counts.reused_bytes += out->length;
   } else if (largest != nullptr && grow(p, *largest, need)) {
     out = largest;
@@ -119,7 +160,7 @@ void* take_mapping(std::size_t bytes, PageSize pages, std::size_t* length) {
     const std::uintptr_t fresh = map_fresh(need, pages);
     if (fresh == 0) return nullptr;
     p.counts.fresh_bytes += need;
-    p.mappings.push_back({fresh, need, pages, false, 0});
+    p.mappings.push_back({fresh, need, pages, false, 0, ++p.origins});
     out = &p.mappings.back();
   }
   out->in_use = true;
@@ -133,10 +174,12 @@ void give_mapping(void* ptr) {
   if (ptr == nullptr) return;
   Pool& p = pool();
   const std::lock_guard<std::mutex> lock(p.mutex);
-  for (Mapping& m : p.mappings) {
+  for (std::size_t i = 0; i < p.mappings.size(); ++i) {
+    Mapping& m = p.mappings[i];
     if (m.base == reinterpret_cast<std::uintptr_t>(ptr) && m.in_use) {
       m.in_use = false;
       m.given_back = ++p.clock;
+      join_pieces(p, i);
       trim(p, p.limit);
       return;
     }

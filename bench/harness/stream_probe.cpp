@@ -28,7 +28,9 @@ StreamProbeResult probe_stream(StreamKernel kernel, const StreamArrays& arrays, 
     if (s > 0.0) result.samples.push_back(sample_bytes / s);
   }
   // After timing, as every measurement: the last sample's sum (read) and every element the kernel touched.
-  const StreamCheck check = validate_stream(kernel, arrays, sum, threads);
+  const StreamCheck check = kernel == StreamKernel::read && sampling.arrays_checked
+                                ? validate_read_sum(arrays, sum)
+                                : validate_stream(kernel, arrays, sum, threads);
   if (!check.ok) throw std::runtime_error(std::string(what) + ": " + check.message);
   if (!result.samples.empty()) {
     result.best_bytes_per_second = *std::max_element(result.samples.begin(), result.samples.end());

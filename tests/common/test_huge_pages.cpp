@@ -100,6 +100,52 @@ TEST(MappingPool, ALargerRequestGrowsTheLargestKeptMappingWithItsContents) {
   give_mapping(q);
 }
 
+TEST(MappingPool, AFarLargerKeptMappingIsSplitAndItsPiecesJoinedWhenGivenBack) {
+  const PoolLimit limit(256ull << 20);
+  void* whole = take_mapping(96u << 20, PageSize::huge_2m, nullptr);
+  ASSERT_NE(whole, nullptr);
+  std::memset(whole, 7, 96u << 20);
+  give_mapping(whole);
+  const MappingPoolCounts before = mapping_pool_counts();
+  // 40 MiB leaves 56 to spare: a piece of 40 at the start, the rest kept; 50 more fit in the rest, touched already.
+  std::size_t first_length = 0, second_length = 0;
+  auto* first = static_cast<unsigned char*>(take_mapping(40u << 20, PageSize::huge_2m, &first_length));
+  auto* second = static_cast<unsigned char*>(take_mapping(50u << 20, PageSize::huge_2m, &second_length));
+  ASSERT_NE(first, nullptr);
+  ASSERT_NE(second, nullptr);
+  EXPECT_EQ(first, whole);
+  EXPECT_EQ(first_length, 40u << 20);
+  EXPECT_EQ(second, first + (40u << 20));
+  EXPECT_EQ(second_length, 56u << 20);  // 6 to spare: not split again
+  EXPECT_EQ(second[0], 7);
+  EXPECT_EQ(mapping_pool_counts().fresh_bytes, before.fresh_bytes);
+  // Given back, the pieces are one mapping again: a request of the whole size takes it, nothing fresh.
+  give_mapping(second);
+  give_mapping(first);
+  EXPECT_EQ(mapping_pool_counts().kept_bytes, 96u << 20);
+  std::size_t again_length = 0;
+  void* again = take_mapping(90u << 20, PageSize::huge_2m, &again_length);
+  EXPECT_EQ(again, whole);
+  EXPECT_EQ(again_length, 96u << 20);
+  EXPECT_EQ(mapping_pool_counts().fresh_bytes, before.fresh_bytes);
+  // A piece grown past its neighbour moves to a mapping of its own; the pieces left still work and are unmapped alike.
+  give_mapping(again);
+  auto* piece = static_cast<unsigned char*>(take_mapping(20u << 20, PageSize::huge_2m, nullptr));
+  auto* rest = static_cast<unsigned char*>(take_mapping(70u << 20, PageSize::huge_2m, nullptr));
+  ASSERT_NE(piece, nullptr);
+  ASSERT_NE(rest, nullptr);
+  give_mapping(piece);
+  std::size_t grown_length = 0;
+  auto* grown = static_cast<unsigned char*>(take_mapping(30u << 20, PageSize::huge_2m, &grown_length));
+  ASSERT_NE(grown, nullptr);
+  EXPECT_EQ(grown_length, 30u << 20);
+  EXPECT_EQ(grown[0], 7);  // the piece's pages moved with it
+  std::memset(grown, 1, 30u << 20);
+  std::memset(rest, 2, 70u << 20);
+  give_mapping(grown);
+  give_mapping(rest);
+}
+
 TEST(MappingPool, PageSizesNeverMix) {
   const PoolLimit limit(64ull << 20);
   void* huge = take_mapping(8u << 20, PageSize::huge_2m, nullptr);

@@ -39,6 +39,7 @@ bool RoofProbe::reserve(int threads, std::uint64_t bytes) {
   if (a.n >= n) return true;
   a.buffer.reset();
   a.n = 0;
+  a.checked_n = 0;
   std::uint64_t held = 0;
   for (const auto& [t, other] : arrays_) held += other.n * sizeof(double);
   if (config_.memory_budget_bytes > 0 && held + n * sizeof(double) > config_.memory_budget_bytes / 4) return false;
@@ -60,15 +61,18 @@ json RoofProbe::measure(int threads, std::uint64_t bytes) {
     return last_->record;
   }
   if (!reserve(threads, bytes)) throw std::runtime_error(fmt::format("no memory for a {}-byte read probe", bytes));
-  const StreamArrays x{arrays_.at(key(threads)).buffer.get(), nullptr, nullptr, n};
+  Array& array = arrays_.at(key(threads));
+  const StreamArrays x{array.buffer.get(), nullptr, nullptr, n};
   pin_openmp_threads(threads, binding_plan(machine_, threads, config_.bind));
   const std::uint64_t pass_bytes = stream_bytes_per_pass(StreamKernel::read, n);
   const int passes = static_cast<int>(std::max<std::uint64_t>(1, (kProbeSampleBytes + pass_bytes - 1) / pass_bytes));
   const StreamProbeSampling sampling{.passes_per_sample = passes,
                                      .min_samples = kProbeMinSamples,
                                      .max_samples = kProbeMaxSamples,
-                                     .min_seconds = kProbeMinSeconds};
+                                     .min_seconds = kProbeMinSeconds,
+                                     .arrays_checked = n <= array.checked_n};
   StreamProbeResult probe = probe_stream(StreamKernel::read, x, threads, sampling, config_.features, "read probe");
+  array.checked_n = std::max(array.checked_n, n);  // probe_stream threw otherwise
   if (probe.samples.empty()) throw std::runtime_error("read probe: no sample took measurable time");
   const double took = seconds_since(start);
   seconds_ += took;

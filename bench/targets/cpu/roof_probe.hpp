@@ -65,6 +65,7 @@ class RoofProbe {
   struct Array {
     Buffer buffer;
     std::size_t n = 0;
+    std::size_t checked_n = 0;  // elements checked since stream_init: a probe of no more checks the read's sum alone
   };
   // The array `threads` reads: the one array on one NUMA node (key 0), else its own.
   [[nodiscard]] int key(int threads) const { return shared_ ? 0 : threads; }

@@ -192,3 +192,20 @@ INSTANTIATE_TEST_SUITE_P(AllKernels, StreamKernels,
 
 }  // namespace
 }  // namespace roofline
+
+namespace roofline {
+namespace {
+
+// The read's own result (issue 60: the roof probe reading an array it checked whole before checks only this): its
+// sum against n x a, whatever the array holds.
+TEST(StreamValidation, TheReadSumAloneIsCheckedAgainstNTimesA) {
+  std::vector<double> a(4096, kStreamInitA);
+  const StreamArrays x{a.data(), nullptr, nullptr, a.size()};
+  EXPECT_TRUE(validate_read_sum(x, kStreamInitA * 4096.0).ok);
+  const StreamCheck wrong = validate_read_sum(x, kStreamInitA * 4095.0);
+  EXPECT_FALSE(wrong.ok);
+  EXPECT_NE(wrong.message.find("read: sum"), std::string::npos) << wrong.message;
+}
+
+}  // namespace
+}  // namespace roofline

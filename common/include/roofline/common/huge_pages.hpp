@@ -10,8 +10,9 @@
 // and first-touching fresh arrays was most of the quick profile's time outside the kernels. A buffer given back is
 // therefore kept, up to the pool's limit, and handed to the next request of its page size that fits; a request
 // larger than every kept mapping grows the largest one (mremap keeps its touched pages, 2 MiB aligned, so huge
-// pages stay huge) instead of mapping all of it fresh. Contents of a reused mapping are stale: every user fills
-// what it reads.
+// pages stay huge) instead of mapping all of it fresh. A kept mapping far larger than a request (32 MiB or more to
+// spare) is split: the request gets a piece of it, the rest is kept for the next one, and pieces given back are joined
+// again. Contents of a reused mapping are stale: every user fills what it reads.
 #pragma once
 
 #include <cstddef>

@@ -21,6 +21,9 @@ struct StreamProbeSampling {
   int min_samples = 1;
   int max_samples = 1;
   double min_seconds = 0.0;
+  // The arrays were checked whole since they were last written, and the kernel is read (which never writes): only
+  // the read's sum is checked after the samples (a probe that reads the same array again, issue 60).
+  bool arrays_checked = false;
 };
 
 // What a probe measured: bytes_per_second (STREAM's bytes) of every sample that took measurable time, the

@@ -125,5 +125,8 @@ struct StreamCheck {
 // Checks every element of every array the kernel touches against its closed-form value after any number
 // of passes, and the returned sum of `read` (pass 0 for other kernels) against n x a.
 StreamCheck validate_stream(StreamKernel kernel, const StreamArrays& arrays, double read_sum, int threads);
+// The read's own result alone: its sum against n x a. For a read of an array whose elements were checked since it
+// was last written (read never writes), this is the whole check; validate_stream does it too.
+StreamCheck validate_read_sum(const StreamArrays& arrays, double read_sum);
 
 }  // namespace roofline
