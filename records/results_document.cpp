@@ -75,11 +75,13 @@ ROOFLINE_RECORD(PlacementRecord, ROOFLINE_PLACEMENT_FIELDS, f("roof", s.roof); f
 ROOFLINE_RECORD(TransferCeilingRecord, ROOFLINE_TRANSFER_FIELDS)
 ROOFLINE_RECORD(LaunchLatencyRecord, ROOFLINE_LAUNCH_FIELDS)
 ROOFLINE_RECORD(DequantCeilingRecord, ROOFLINE_DEQUANT_CEILING_FIELDS)
+ROOFLINE_RECORD(DetectedLevelRecord, ROOFLINE_DETECTED_LEVEL_FIELDS, f("detected_from", s.detected_from);)
 ROOFLINE_RECORD(RooflineSection, ROOFLINE_NO_LIST, f("schema_version", s.schema_version);
                 f("compute_ceilings", s.compute_ceilings); f("memory_ceilings", s.memory_ceilings);
                 f("page_size_ceilings", s.page_size_ceilings); f("ridge_points", s.ridge_points);
                 f("placements", s.placements); f("transfer_ceilings", s.transfer_ceilings);
-                f("launch_latency", s.launch_latency); f("dequant_ceilings", s.dequant_ceilings); f("notes", s.notes);)
+                f("launch_latency", s.launch_latency); f("dequant_ceilings", s.dequant_ceilings);
+                f("memory_levels", s.memory_levels); f("notes", s.notes);)
 
 #undef ROOFLINE_RECORD
 #undef ROOFLINE_NO_LIST

@@ -1,6 +1,9 @@
-// The report's tables of the roofline section's parts the typed model keeps as JSON in the section's `extra`
-// (roof_violations, conventions, memory_levels, crossovers: results_document.hpp lists them as not typed yet):
-// they read that JSON here, through section_array, until the model types them.
+// The report's tables of the roofline section's derived tables: the ones the typed model keeps as JSON in the
+// section's `extra` (roof_violations, conventions, crossovers: results_document.hpp lists them as not typed yet),
+// read here through section_array until the model types them, and the typed memory levels (DetectedLevelRecord).
+#include <cmath>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "report_roofs.hpp"
@@ -8,6 +11,7 @@
 #include "roofline/common/units.hpp"
 #include "section_tables.hpp"
 #include "table_cells.hpp"
+#include "typed_fields.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -50,14 +54,17 @@ ReportTable memory_levels_table(const ResultsDocument& results, const RecordedTa
                 {"threads", "level", "plateau (working sets)", "bandwidth", "curve leaves at", "reported size",
                  "agreement", "source"},
                 {true, false, false, true, true, true, false, false}, {}, ""};
-  auto bytes_or_na = [](const json& r, const char* key) {
-    return r.contains(key) && r[key].is_number() ? format_bytes(r[key].get<double>()) : std::string("n/a");
+  // A size, or n/a where the row has no number there (null: the curve did not say).
+  auto bytes_or_na = [](const auto& member, const DetectedLevelRecord& r, const char* key) {
+    const double b = amount(member, r, key, std::numeric_limits<double>::quiet_NaN());
+    return std::isnan(b) ? std::string("n/a") : format_bytes(b);
   };
-  for (const json& r : section_array(results, "memory_levels")) {
-    t.rows.push_back({str(r, "threads", "-"), str(r, "level"),
-                      fmt::format("{} .. {}", bytes_or_na(r, "min_bytes"), bytes_or_na(r, "max_bytes")),
-                      rate_or_na(num(r, "bandwidth"), "B/s"), bytes_or_na(r, "inferred_bytes"),
-                      bytes_or_na(r, "reported_bytes"), str(r, "agreement"), str(r, "source")});
+  for (const DetectedLevelRecord& r : records_of(section_of(results).memory_levels)) {
+    t.rows.push_back({cell(ROOFLINE_FIELD(r, threads), "-"), cell(ROOFLINE_FIELD(r, level)),
+                      fmt::format("{} .. {}", bytes_or_na(ROOFLINE_FIELD(r, min_bytes)), bytes_or_na(ROOFLINE_FIELD(r, max_bytes))),
+                      rate_or_na(amount(ROOFLINE_FIELD(r, bandwidth)), "B/s"), bytes_or_na(ROOFLINE_FIELD(r, inferred_bytes)),
+                      bytes_or_na(ROOFLINE_FIELD(r, reported_bytes)), cell(ROOFLINE_FIELD(r, agreement)),
+                      cell(ROOFLINE_FIELD(r, source))});
   }
   if (!t.rows.empty()) {
     t.note = fmt::format("bandwidth: the plateau's median for the reference (read) kernel; reported: {}; the curve decides "

@@ -67,7 +67,7 @@ std::vector<ReportTable> target_tables(const ResultsDocument& doc, const Recorde
   if (untyped.contains("dequant_table")) out.push_back(dequant_table(doc));
   if (!section_array(doc, "dequant_placements").empty()) out.push_back(dequant_placements_table(doc));
   out.push_back(memory_table(doc));
-  if (untyped.contains("memory_levels")) out.push_back(memory_levels_table(doc, target));
+  if (written(ROOFLINE_FIELD(section_of(doc), memory_levels))) out.push_back(memory_levels_table(doc, target));
   out.push_back(placements_table(doc));
   if (!section_array(doc, "roof_violations").empty()) out.push_back(roof_violations_table(doc));
   if (untyped.contains("crossovers")) out.push_back(crossovers_table(doc, target.main_memory()));

@@ -211,9 +211,18 @@ struct DequantCeilingRecord {
   ROOFLINE_RECORD_TAIL
 };
 
+// roofline.memory_levels[]: one memory level a target's bandwidth curve shows at one thread count (a device's rows
+// name none), its plateau's working sets and bandwidth beside the capacity the facts report; what the report's
+// levels table, the placements' reach of a level and compare's level boundaries read.
+struct DetectedLevelRecord {
+  ROOFLINE_DETECTED_LEVEL_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<std::string>> detected_from;  // the kernels whose curves voted on the levels
+  ROOFLINE_RECORD_TAIL
+};
+
 // The `roofline` section: the fixed-shape arrays of DESIGN.md and the derived tables typed so far
-// (dequant_ceilings); `extra` holds the derived tables not typed yet (best_backends, compute_table, conventions,
-// crossovers, dequant_placements, dequant_table, matrix_engine, memory_levels, roof_violations, theoretical_peaks).
+// (dequant_ceilings, memory_levels); `extra` holds the derived tables not typed yet (best_backends, compute_table,
+// conventions, crossovers, dequant_placements, dequant_table, matrix_engine, roof_violations, theoretical_peaks).
 struct RooflineSection {
   std::optional<long long> schema_version;
   std::optional<std::vector<ComputeCeilingRecord>> compute_ceilings;
@@ -224,6 +233,7 @@ struct RooflineSection {
   std::optional<std::vector<TransferCeilingRecord>> transfer_ceilings;
   std::optional<std::vector<LaunchLatencyRecord>> launch_latency;
   std::optional<std::vector<DequantCeilingRecord>> dequant_ceilings;
+  std::optional<std::vector<DetectedLevelRecord>> memory_levels;
   std::optional<std::vector<std::string>> notes;
   ROOFLINE_RECORD_TAIL
 };
@@ -241,6 +251,7 @@ void for_each_table(F&& f) {
   f(&RooflineSection::transfer_ceilings);
   f(&RooflineSection::launch_latency);
   f(&RooflineSection::dequant_ceilings);
+  f(&RooflineSection::memory_levels);
 }
 
 #undef ROOFLINE_OPTIONAL_MEMBER
