@@ -329,6 +329,12 @@ void set_field(BenchmarkEntry& entry, const std::string& key, const json& value)
   else entry.extra[key] = value;
 }
 
+EntryLabels read_labels(const json& labels) {
+  EntryLabels out;
+  if (labels.is_object()) read_object(labels, out, ReadContext{}, "labels");
+  return out;
+}
+
 json to_json(const ResultsDocument& doc) {
   json j = doc.extra.is_object() ? doc.extra : json::object();
   j["context"] = write_object(doc.context);

@@ -313,6 +313,11 @@ void set_number(BenchmarkEntry& entry, const std::string& key, double value);
 // reader reads that field of a file (an integer stays an integer when written).
 void set_field(BenchmarkEntry& entry, const std::string& key, const nlohmann::json& value);
 
+// One entry's labels read alone, as the lenient reader reads benchmarks[].labels (what it cannot type kept in
+// `extra`; not an object: no labels): a suite context's rows that are the labels its entries would have had
+// (context.suites.compute.not_supported[], not typed yet), read at that edge into the labels' one typed form.
+EntryLabels read_labels(const nlohmann::json& labels);
+
 // Every field the typed model holds, as the catalogue (results/fields.txt) writes its path (`[]` an array's
 // elements, `*` a map's keys) with its kind: `text`, `integer`, `number`, `flag`, `any` (kept as JSON), `map` (its
 // keys are data, `path.*` its values), or `record` for a typed object (`open record`: context and roofline, whose other fields are sections not typed yet).
