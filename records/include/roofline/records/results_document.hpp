@@ -4,7 +4,7 @@
 // Each object keeps what its members do not hold in `extra`, so nothing is lost: an explicit null (allowed for
 // every field), a field of a newer build (the default, lenient reader keeps it; the strict reader, used by the
 // tests, refuses it naming it), and, in `context` and `roofline`, the sections not typed yet (context.suites,
-// environment, plan, time_budget, binding; roofline.best_backends, compute_table, dequant_table, crossovers, ...),
+// environment, plan, time_budget, binding; roofline.compute_table, dequant_table, dequant_placements, ...),
 // which both readers check against the catalogue of known fields (results/fields.txt) in strict mode.
 //
 // It is the library below bench and analysis (roofline::records, issue 61): it uses only common, fmt and
@@ -220,9 +220,37 @@ struct DetectedLevelRecord {
   ROOFLINE_RECORD_TAIL
 };
 
-// The `roofline` section: the fixed-shape arrays of DESIGN.md and the derived tables typed so far
-// (dequant_ceilings, memory_levels); `extra` holds the derived tables not typed yet (best_backends, compute_table,
-// conventions, crossovers, dequant_placements, dequant_table, matrix_engine, roof_violations, theoretical_peaks).
+// roofline.theoretical_peaks[]: the peak a target's model gives each compute row (precision, engine, isa, width,
+// threads), with the clock, pipes and ops per cycle behind it and its source in words.
+struct TheoreticalPeakRecord {
+  ROOFLINE_THEORETICAL_PEAK_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// roofline.crossovers[]: one GEMM sweep (backend, precision, threads, shape) over its batches: the batch whose AI
+// reaches main memory's ridge, predicted, beside the measured knee.
+struct CrossoverRecord {
+  ROOFLINE_CROSSOVER_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<long long>> batches;  // the sweep's measured batches, in order
+  ROOFLINE_RECORD_TAIL
+};
+
+// roofline.best_backends[]: per precision, batch and threads the backend with the highest attained value.
+struct BestBackendRecord {
+  ROOFLINE_BEST_BACKEND_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// roofline.roof_violations[]: a placement above 110% of its roof, and the roof it beat (a placement's roof).
+struct RoofViolationRecord {
+  ROOFLINE_ROOF_VIOLATION_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<PlacementRoof> roof;
+  ROOFLINE_RECORD_TAIL
+};
+
+// The `roofline` section: the fixed-shape arrays of DESIGN.md and the derived tables typed so far (dequant_ceilings,
+// memory_levels, theoretical_peaks, crossovers, best_backends, roof_violations); `extra` holds the derived tables not
+// typed yet (compute_table, conventions, dequant_placements, dequant_table, matrix_engine).
 struct RooflineSection {
   std::optional<long long> schema_version;
   std::optional<std::vector<ComputeCeilingRecord>> compute_ceilings;
@@ -234,6 +262,10 @@ struct RooflineSection {
   std::optional<std::vector<LaunchLatencyRecord>> launch_latency;
   std::optional<std::vector<DequantCeilingRecord>> dequant_ceilings;
   std::optional<std::vector<DetectedLevelRecord>> memory_levels;
+  std::optional<std::vector<TheoreticalPeakRecord>> theoretical_peaks;
+  std::optional<std::vector<CrossoverRecord>> crossovers;
+  std::optional<std::vector<BestBackendRecord>> best_backends;
+  std::optional<std::vector<RoofViolationRecord>> roof_violations;
   std::optional<std::vector<std::string>> notes;
   ROOFLINE_RECORD_TAIL
 };
@@ -252,6 +284,10 @@ void for_each_table(F&& f) {
   f(&RooflineSection::launch_latency);
   f(&RooflineSection::dequant_ceilings);
   f(&RooflineSection::memory_levels);
+  f(&RooflineSection::theoretical_peaks);
+  f(&RooflineSection::crossovers);
+  f(&RooflineSection::best_backends);
+  f(&RooflineSection::roof_violations);
 }
 
 #undef ROOFLINE_OPTIONAL_MEMBER
@@ -296,6 +332,8 @@ nlohmann::json to_json(const RooflineSection& roofline);
 // A row of a section's table, as the section's writer writes it (the report's tables of every field a row holds).
 nlohmann::json to_json(const TransferCeilingRecord& row);
 nlohmann::json to_json(const LaunchLatencyRecord& row);
+nlohmann::json to_json(const BestBackendRecord& row);
+nlohmann::json to_json(const RoofViolationRecord& row);
 // nlohmann's ADL hook of the section: `doc["roofline"] = derive_roofline(results);` writes it by the one writer.
 void to_json(nlohmann::json& j, const RooflineSection& roofline);
 
