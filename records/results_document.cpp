@@ -80,6 +80,7 @@ ROOFLINE_RECORD(TheoreticalPeakRecord, ROOFLINE_THEORETICAL_PEAK_FIELDS)
 ROOFLINE_RECORD(CrossoverRecord, ROOFLINE_CROSSOVER_FIELDS, f("batches", s.batches);)
 ROOFLINE_RECORD(BestBackendRecord, ROOFLINE_BEST_BACKEND_FIELDS)
 ROOFLINE_RECORD(RoofViolationRecord, ROOFLINE_ROOF_VIOLATION_FIELDS, f("roof", s.roof);)
+ROOFLINE_RECORD(DequantRowRecord, ROOFLINE_DEQUANT_ROW_FIELDS)
 ROOFLINE_RECORD(RooflineSection, ROOFLINE_NO_LIST, f("schema_version", s.schema_version);
                 f("compute_ceilings", s.compute_ceilings); f("memory_ceilings", s.memory_ceilings);
                 f("page_size_ceilings", s.page_size_ceilings); f("ridge_points", s.ridge_points);
@@ -87,7 +88,7 @@ ROOFLINE_RECORD(RooflineSection, ROOFLINE_NO_LIST, f("schema_version", s.schema_
                 f("launch_latency", s.launch_latency); f("dequant_ceilings", s.dequant_ceilings);
                 f("memory_levels", s.memory_levels); f("theoretical_peaks", s.theoretical_peaks);
                 f("crossovers", s.crossovers); f("best_backends", s.best_backends);
-                f("roof_violations", s.roof_violations); f("notes", s.notes);)
+                f("roof_violations", s.roof_violations); f("dequant_table", s.dequant_table); f("notes", s.notes);)
 
 #undef ROOFLINE_RECORD
 #undef ROOFLINE_NO_LIST

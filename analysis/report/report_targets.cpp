@@ -63,8 +63,7 @@ void name_target(ReportTable& t, const RecordedTarget& target) {
 
 std::vector<ReportTable> target_tables(const ResultsDocument& doc, const RecordedTarget& target, bool host) {
   std::vector<ReportTable> out{compute_table(doc, target)};
-  const json& untyped = section_of(doc).extra;  // the section's parts the model keeps as JSON
-  if (untyped.contains("dequant_table")) out.push_back(dequant_table(doc));
+  if (written(ROOFLINE_FIELD(section_of(doc), dequant_table))) out.push_back(dequant_table(doc));
   if (!section_array(doc, "dequant_placements").empty()) out.push_back(dequant_placements_table(doc));
   out.push_back(memory_table(doc));
   if (written(ROOFLINE_FIELD(section_of(doc), memory_levels))) out.push_back(memory_levels_table(doc, target));

@@ -248,9 +248,16 @@ struct RoofViolationRecord {
   ROOFLINE_RECORD_TAIL
 };
 
+// roofline.dequant_table[]: every dequant-dot row (format, ISA, level, threads), measured, failed or not supported,
+// in weights/s beside the fp32 FMA peak.
+struct DequantRowRecord {
+  ROOFLINE_DEQUANT_ROW_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
 // The `roofline` section: the fixed-shape arrays of DESIGN.md and the derived tables typed so far (dequant_ceilings,
-// memory_levels, theoretical_peaks, crossovers, best_backends, roof_violations); `extra` holds the derived tables not
-// typed yet (compute_table, conventions, dequant_placements, dequant_table, matrix_engine).
+// memory_levels, theoretical_peaks, crossovers, best_backends, roof_violations, dequant_table); `extra` holds the
+// derived tables not typed yet (compute_table, conventions, dequant_placements, matrix_engine).
 struct RooflineSection {
   std::optional<long long> schema_version;
   std::optional<std::vector<ComputeCeilingRecord>> compute_ceilings;
@@ -266,6 +273,7 @@ struct RooflineSection {
   std::optional<std::vector<CrossoverRecord>> crossovers;
   std::optional<std::vector<BestBackendRecord>> best_backends;
   std::optional<std::vector<RoofViolationRecord>> roof_violations;
+  std::optional<std::vector<DequantRowRecord>> dequant_table;
   std::optional<std::vector<std::string>> notes;
   ROOFLINE_RECORD_TAIL
 };
@@ -288,6 +296,7 @@ void for_each_table(F&& f) {
   f(&RooflineSection::crossovers);
   f(&RooflineSection::best_backends);
   f(&RooflineSection::roof_violations);
+  f(&RooflineSection::dequant_table);
 }
 
 #undef ROOFLINE_OPTIONAL_MEMBER
