@@ -75,11 +75,20 @@ ROOFLINE_RECORD(PlacementRecord, ROOFLINE_PLACEMENT_FIELDS, f("roof", s.roof); f
 ROOFLINE_RECORD(TransferCeilingRecord, ROOFLINE_TRANSFER_FIELDS)
 ROOFLINE_RECORD(LaunchLatencyRecord, ROOFLINE_LAUNCH_FIELDS)
 ROOFLINE_RECORD(DequantCeilingRecord, ROOFLINE_DEQUANT_CEILING_FIELDS)
+ROOFLINE_RECORD(DetectedLevelRecord, ROOFLINE_DETECTED_LEVEL_FIELDS, f("detected_from", s.detected_from);)
+ROOFLINE_RECORD(TheoreticalPeakRecord, ROOFLINE_THEORETICAL_PEAK_FIELDS)
+ROOFLINE_RECORD(CrossoverRecord, ROOFLINE_CROSSOVER_FIELDS, f("batches", s.batches);)
+ROOFLINE_RECORD(BestBackendRecord, ROOFLINE_BEST_BACKEND_FIELDS)
+ROOFLINE_RECORD(RoofViolationRecord, ROOFLINE_ROOF_VIOLATION_FIELDS, f("roof", s.roof);)
+ROOFLINE_RECORD(DequantRowRecord, ROOFLINE_DEQUANT_ROW_FIELDS)
 ROOFLINE_RECORD(RooflineSection, ROOFLINE_NO_LIST, f("schema_version", s.schema_version);
                 f("compute_ceilings", s.compute_ceilings); f("memory_ceilings", s.memory_ceilings);
                 f("page_size_ceilings", s.page_size_ceilings); f("ridge_points", s.ridge_points);
                 f("placements", s.placements); f("transfer_ceilings", s.transfer_ceilings);
-                f("launch_latency", s.launch_latency); f("dequant_ceilings", s.dequant_ceilings); f("notes", s.notes);)
+                f("launch_latency", s.launch_latency); f("dequant_ceilings", s.dequant_ceilings);
+                f("memory_levels", s.memory_levels); f("theoretical_peaks", s.theoretical_peaks);
+                f("crossovers", s.crossovers); f("best_backends", s.best_backends);
+                f("roof_violations", s.roof_violations); f("dequant_table", s.dequant_table); f("notes", s.notes);)
 
 #undef ROOFLINE_RECORD
 #undef ROOFLINE_NO_LIST
@@ -327,6 +336,12 @@ void set_field(BenchmarkEntry& entry, const std::string& key, const json& value)
   else entry.extra[key] = value;
 }
 
+EntryLabels read_labels(const json& labels) {
+  EntryLabels out;
+  if (labels.is_object()) read_object(labels, out, ReadContext{}, "labels");
+  return out;
+}
+
 json to_json(const ResultsDocument& doc) {
   json j = doc.extra.is_object() ? doc.extra : json::object();
   j["context"] = write_object(doc.context);
@@ -343,6 +358,8 @@ json to_json(const ResultsContext& context) { return write_object(context); }
 json to_json(const RooflineSection& roofline) { return write_object(roofline); }
 json to_json(const TransferCeilingRecord& row) { return write_object(row); }
 json to_json(const LaunchLatencyRecord& row) { return write_object(row); }
+json to_json(const BestBackendRecord& row) { return write_object(row); }
+json to_json(const RoofViolationRecord& row) { return write_object(row); }
 void to_json(json& j, const RooflineSection& roofline) { j = write_object(roofline); }
 
 RooflineSection read_roofline_section(const json& section, const std::string& file) {

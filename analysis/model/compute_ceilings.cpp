@@ -48,8 +48,8 @@ namespace {
 
 // Pipes (instructions per cycle per core) of a row: the datasheet's when the kernel carries an
 // architectural rate (AMX TMUL), else the plausible count nearest the measured throughput.
-double row_pipes(const json& labels, double measured_ipc, int ops_per_instruction) {
-  const int opc = label_int(labels, "ops_per_cycle_per_core");
+double row_pipes(const EntryLabels& labels, double measured_ipc, int ops_per_instruction) {
+  const int opc = label_int(ROOFLINE_FIELD(labels, ops_per_cycle_per_core));
   if (opc > 0 && ops_per_instruction > 0) return static_cast<double>(opc) / ops_per_instruction;
   return plausible_pipes(measured_ipc);
 }
@@ -102,8 +102,8 @@ json table_row(const ComputeRow& r, const std::string& kernel, int opi, const st
           {"percent", nullptr},
           {"clock_hz", nullptr},
           {"kernel", kernel},
-          {"variant", r.labels.value("variant", std::string())},
-          {"instruction", r.labels.value("instruction", std::string())},
+          {"variant", r.labels.variant.value_or("")},
+          {"instruction", r.labels.instruction.value_or("")},
           {"ops_per_instruction", opi},
           {"instructions_per_cycle", nullptr},
           {"pipes", nullptr},
@@ -130,7 +130,7 @@ std::map<RowKey, double> measured_pipes(const std::map<ComputeKey, ComputeRow>& 
     const RowKey row_key = row_key_of(key);
     if (r.status != "measured" || pipes.count(row_key)) continue;  // rows iterate by ascending threads
     const double hz = row_clock(r, clock);
-    const int opi = label_int(r.labels, "ops_per_instruction");
+    const int opi = label_int(ROOFLINE_FIELD(r.labels, ops_per_instruction));
     if (hz <= 0.0 || opi <= 0) continue;
     pipes[row_key] = row_pipes(r.labels, max_of(r.values) / (cores_of(r) * hz * opi), opi);
   }
@@ -165,13 +165,13 @@ RowPeak x86_peak(const ComputeRow& r, double pipes, double hz, const std::vector
                  const std::string& uarch, json& notes) {
   RowPeak out;
   out.clock_hz = hz;
-  const int opi = label_int(r.labels, "ops_per_instruction");
+  const int opi = label_int(ROOFLINE_FIELD(r.labels, ops_per_instruction));
   if (!(pipes > 0.0 && hz > 0.0)) return out;
   const double value = max_of(r.values);
   out.pipes = pipes;
   out.ops_per_cycle_per_core = pipes * opi;
   out.theoretical = theoretical_peak(cores_of(r), hz, out.ops_per_cycle_per_core);
-  out.source = label_int(r.labels, "ops_per_cycle_per_core") > 0
+  out.source = label_int(ROOFLINE_FIELD(r.labels, ops_per_cycle_per_core)) > 0
                    ? "architectural rate per cycle (AMX TMUL) x measured clock"
                    : "measured instruction throughput";
   if (known.empty()) return out;
@@ -221,7 +221,7 @@ struct Derived {
 void add_measured(const RecordedTarget& t, const ComputeKey& key, const ComputeRow& r, const RowPeak& peak, bool x86,
                   json& row, Derived& out, json& notes) {
   const std::string unit = compute_unit(r.precision);
-  const int opi = label_int(r.labels, "ops_per_instruction");
+  const int opi = label_int(ROOFLINE_FIELD(r.labels, ops_per_instruction));
   const double value = max_of(r.values);
   const double hz = peak.clock_hz;
   row["value"] = value;
@@ -284,8 +284,8 @@ json compute_part(const ResultsDocument& part, const RecordedTarget& target) {
   json section = {{"notes", json::array()}};  // the facts model's notes, once each
   Derived derived;
   for (const auto& [key, r] : collected.rows) {
-    const int opi = label_int(r.labels, "ops_per_instruction");
-    const std::string kernel = r.labels.value("kernel", std::string());
+    const int opi = label_int(ROOFLINE_FIELD(r.labels, ops_per_instruction));
+    const std::string kernel = r.labels.kernel.value_or("");
     const std::vector<double> known = x86 ? known_pipes(uarch, kernel, r.precision, r.isa, r.bits) : std::vector<double>{};
     json row = table_row(r, kernel, opi, known);
     if (r.status == "measured") {

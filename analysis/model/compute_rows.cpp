@@ -10,13 +10,17 @@
 #include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/model/results_targets.hpp"
+#include "roofline/model/roofline_section.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
 using nlohmann::json;
 
-int label_int(const json& labels, const char* key) {
+namespace {
+
+// A label the typed read could not take (another kind than its member's, kept in the labels' `extra`), as an integer.
+int untyped_int(const json& labels, const char* key) {
   if (!labels.contains(key)) return 0;
   const json& v = labels[key];
   if (v.is_number()) return v.get<int>();
@@ -28,6 +32,12 @@ int label_int(const json& labels, const char* key) {
     }
   }
   return 0;
+}
+
+}  // namespace
+
+int label_int(const std::optional<long long>& member, const EntryLabels& labels, const char* key) {
+  return member ? static_cast<int>(*member) : untyped_int(labels.extra, key);
 }
 
 std::string compute_unit(const std::string& precision) { return precision.rfind("int", 0) == 0 ? "OP/s" : "FLOP/s"; }
@@ -61,39 +71,37 @@ std::string base_name(const BenchmarkEntry& e) {
 }
 
 ComputeKey key_of(const ComputeRow& r) {
-  const bool tile = r.labels.value("kernel", std::string()) == "tile";
+  const bool tile = r.labels.kernel.value_or("") == "tile";
   return {precision_rank(r.precision), r.bits, isa_order(r.isa), r.threads,
-          tile ? r.labels.value("variant", std::string()) : std::string(), r.precision, r.isa, r.engine};
+          tile ? r.labels.variant.value_or("") : std::string(), r.precision, r.isa, r.engine};
 }
 
 // A row's engine: its "engine" label, else from its ISA (files from before engines: every row is vector
-// but AMX's). An unknown engine is bad input, never guessed.
-std::string engine_label(const json& labels, const std::string& isa) {
-  if (!labels.contains("engine")) return std::string(to_string(isa == "amx" ? Engine::matrix : Engine::vector));
-  const json& e = labels["engine"];
-  if (!e.is_string() || !parse_engine(e.get<std::string>())) {
-    throw InputError(fmt::format("compute entry: engine {} is not 'vector' or 'matrix'", e.dump()));
+// but AMX's). An unknown engine is bad input, never guessed (engine_field's rule).
+std::string engine_label(const EntryLabels& labels, const std::string& isa) {
+  if (!fields::written(ROOFLINE_FIELD(labels, engine))) {
+    return std::string(to_string(isa == "amx" ? Engine::matrix : Engine::vector));
   }
-  return e.get<std::string>();
+  return engine_field(labels, "compute entry");
 }
 
-// A row's identity from an entry's labels (or a not-supported row's fields).
-ComputeRow row_of(const json& l) {
+// A row's identity from an entry's typed labels (or a not-supported row's fields read as labels).
+ComputeRow row_of(const EntryLabels& l) {
   ComputeRow r;
   r.labels = l;
-  r.precision = l.value("precision", std::string());
-  r.isa = l.value("isa", std::string());
-  r.bits = label_int(l, "vector_bits");
-  r.threads = label_int(l, "threads");
+  r.precision = l.precision.value_or("");
+  r.isa = l.isa.value_or("");
+  r.bits = label_int(ROOFLINE_FIELD(l, vector_bits));
+  r.threads = label_int(ROOFLINE_FIELD(l, threads));
   r.engine = engine_label(l, r.isa);
   return r;
 }
 
-// One compute entry; `l` its labels as the records' writer writes them (a row keeps them for the table).
-void add_entry(const BenchmarkEntry& e, const json& l, ComputeRows& out, std::set<int>& thread_counts) {
+// One compute entry and its typed labels `l` (a row keeps them for the table).
+void add_entry(const BenchmarkEntry& e, const EntryLabels& l, ComputeRows& out, std::set<int>& thread_counts) {
   const ComputeRow r = row_of(l);
   // An entry that names its threads names a positive count; one that names none (a device's) is a row of 0.
-  if (r.precision.empty() || (l.contains("threads") && r.threads <= 0)) return;
+  if (r.precision.empty() || (fields::written(ROOFLINE_FIELD(l, threads)) && r.threads <= 0)) return;
   thread_counts.insert(r.threads);
   ComputeRow& row = out.rows.try_emplace(key_of(r), r).first->second;
   row.labels = l;
@@ -124,8 +132,9 @@ void add_not_supported(const ResultsContext& context, const RecordedTarget& targ
   if (!suite.contains("not_supported") || !suite["not_supported"].is_array()) return;
   for (const json& u : suite["not_supported"]) {
     if (!u.is_object()) continue;
+    const EntryLabels labels = read_labels(u);  // the entries' labels it would have had, and its reason
     for (const int t : thread_counts) {
-      ComputeRow r = row_of(u);
+      ComputeRow r = row_of(labels);
       r.threads = t;
       r.status = "not supported";
       r.reason = u.value("reason", std::string("not supported on this CPU"));
@@ -140,14 +149,15 @@ ComputeRows collect_compute_rows(const ResultsDocument& doc, const RecordedTarge
   ComputeRows out;
   std::set<int> thread_counts;
   bool threaded = false;  // the target's entries name thread counts: the run's thread counts are its own
+  static const EntryLabels kNoLabels;
   for (const BenchmarkEntry& e : doc.benchmarks) {
     if (target_of(e) != target.id) continue;
-    const json labels = e.labels ? to_json(*e.labels) : json::object();
-    threaded = threaded || labels.contains("threads");
+    const EntryLabels& labels = e.labels ? *e.labels : kNoLabels;
+    threaded = threaded || fields::written(ROOFLINE_FIELD(labels, threads));
     if (e.run_type.value_or("iteration") != "iteration") continue;
-    const std::string suite = labels.contains("suite") && labels["suite"].is_string() ? labels["suite"].get<std::string>() : "";
+    const std::string suite = labels.suite.value_or("");
     if (suite == "clock") {
-      const int t = label_int(labels, "threads");
+      const int t = label_int(ROOFLINE_FIELD(labels, threads));
       if (!e.error_occurred.value_or(false) && t > 0) out.clock[t] = std::max(out.clock[t], fields::amount(ROOFLINE_FIELD(e, clock_hz)));
       continue;
     }
@@ -162,7 +172,8 @@ ComputeRows collect_compute_rows(const ResultsDocument& doc, const RecordedTarge
   if (thread_counts.empty() && !threaded) thread_counts.insert(0);
   add_not_supported(doc.context, target, thread_counts, out);
   for (auto& [key, r] : out.rows) {
-    out.instruction_labels = out.instruction_labels || r.labels.contains("isa") || r.labels.contains("instruction");
+    out.instruction_labels = out.instruction_labels || fields::written(ROOFLINE_FIELD(r.labels, isa)) ||
+                             fields::written(ROOFLINE_FIELD(r.labels, instruction));
     if (r.status == "measured" && r.values.empty()) {
       r.status = "failed";
       r.reason = r.error.empty() ? "no valid repetition" : r.error;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -12,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/model/record_fields.hpp"
 #include "roofline/model/results_targets.hpp"
 
 namespace roofline {
@@ -22,7 +24,7 @@ namespace roofline {
 using ComputeKey = std::tuple<int, int, int, int, std::string, std::string, std::string, std::string>;
 
 struct ComputeRow {
-  nlohmann::json labels;
+  EntryLabels labels;  // the typed labels of its last entry (a not-supported row: its suite context's fields as labels)
   std::string precision, isa, engine = "vector";
   int bits = 0;
   int threads = 0;
@@ -43,13 +45,15 @@ struct ComputeRows {
   bool instruction_labels = false;  // a row names its isa or instruction (what the CPU's counting notes are about)
 };
 
-// The compute rows of `target`: its part of the typed document (target_document; its entries' labels as the records'
-// writer writes them) and its part of context.suites (the suites' "<prefix>compute" key, target_prefix). Throws InputError for an
+// The compute rows of `target`: its part of the typed document (target_document; its entries' typed labels) and its
+// part of context.suites (the suites' "<prefix>compute" key, target_prefix). Throws InputError for an
 // engine that is not 'vector' or 'matrix'.
 ComputeRows collect_compute_rows(const ResultsDocument& doc, const RecordedTarget& target);
 
-// A label as an integer (a number or a numeric string), 0 when absent or not one.
-int label_int(const nlohmann::json& labels, const char* key);
+// A label as an integer: the typed member, else what the file wrote there in another kind (kept in the labels'
+// `extra`: a whole number, or a numeric string as older files wrote), 0 when absent or not one.
+// `label_int(ROOFLINE_FIELD(r.labels, ops_per_instruction))`.
+int label_int(const std::optional<long long>& member, const EntryLabels& labels, const char* key);
 
 // The rate unit of a precision: OP/s for integers, FLOP/s otherwise; and the counter holding it.
 std::string compute_unit(const std::string& precision);

@@ -32,16 +32,15 @@ int isa_rank(const std::string& isa) {
   return static_cast<int>(std::find(kOrder.begin(), kOrder.end(), isa) - kOrder.begin());
 }
 
-int int_label(const json& l, const char* key) { return l.contains(key) && l[key].is_number_integer() ? l[key].get<int>() : 0; }
-std::string text_label(const json& l, const char* key) {
-  return l.contains(key) && l[key].is_string() ? l[key].get<std::string>() : std::string();
-}
+// A typed label: an integer one, 0 when absent (or written in another kind); a word, "" when absent.
+int int_label(const std::optional<long long>& label) { return label ? static_cast<int>(*label) : 0; }
+std::string text_label(const std::optional<std::string>& label) { return label.value_or(""); }
 
 // (format rank, threads, isa rank, level): the table's order.
 using Key = std::tuple<int, int, int, std::string>;
 
 struct Row {
-  json labels;
+  EntryLabels labels;  // its entries' typed labels (a not-supported row: its suite context's fields as labels)
   std::string format, isa, level;
   int threads = 0;
   std::vector<double> values, bytes;
@@ -74,8 +73,8 @@ double fp32_peak(const RooflineSection& section, int threads) {
   return c != nullptr ? c->value.value_or(0.0) : 0.0;
 }
 
-double bits_per_weight(const json& labels) {
-  const int w = int_label(labels, "block_weights"), b = int_label(labels, "block_bytes");
+double bits_per_weight(const EntryLabels& labels) {
+  const int w = int_label(labels.block_weights), b = int_label(labels.block_bytes);
   return w > 0 ? 8.0 * b / w : 0.0;
 }
 
@@ -96,13 +95,13 @@ json dequant_part(const ResultsDocument& doc, const RecordedTarget& target, cons
   std::vector<int> thread_counts;
   for (const BenchmarkEntry& e : doc.benchmarks) {
     if (e.run_type.value_or("iteration") != "iteration" || !e.labels || e.labels->suite.value_or("") != "dequant_dot") continue;
-    const json l = to_json(*e.labels);  // the row keeps its labels as the records' writer writes them
+    const EntryLabels& l = *e.labels;  // the row keeps its typed labels
     Row r;
     r.labels = l;
-    r.format = text_label(l, "format");
-    r.isa = text_label(l, "isa");
-    r.level = text_label(l, "level");
-    r.threads = int_label(l, "threads");
+    r.format = text_label(l.format);
+    r.isa = text_label(l.isa);
+    r.level = text_label(l.level);
+    r.threads = int_label(l.threads);
     if (r.format.empty() || r.threads <= 0) continue;
     if (std::find(thread_counts.begin(), thread_counts.end(), r.threads) == thread_counts.end()) thread_counts.push_back(r.threads);
     Row& row = rows.try_emplace(Key{format_rank(r.format), r.threads, isa_rank(r.isa), r.level}, r).first->second;
@@ -118,12 +117,12 @@ json dequant_part(const ResultsDocument& doc, const RecordedTarget& target, cons
     if (!u.is_object()) continue;
     for (const int t : thread_counts) {
       Row r;
-      r.labels = u;
-      r.format = text_label(u, "format");
-      r.isa = text_label(u, "isa");
+      r.labels = read_labels(u);  // the labels its entries would have had
+      r.format = text_label(r.labels.format);
+      r.isa = text_label(r.labels.isa);
       r.threads = t;
       r.status = "not supported";
-      r.reason = text_label(u, "reason");
+      r.reason = u.contains("reason") && u["reason"].is_string() ? u["reason"].get<std::string>() : "";
       rows.try_emplace(Key{format_rank(r.format), t, isa_rank(r.isa), ""}, r);
     }
   }
@@ -150,9 +149,9 @@ json dequant_part(const ResultsDocument& doc, const RecordedTarget& target, cons
                 {"fp32_fma_peak", peak > 0.0 ? json(peak) : json(nullptr)},
                 {"percent_of_fp32_peak", nullptr},
                 {"bits_per_weight", bits_per_weight(r.labels)},
-                {"activations", text_label(r.labels, "activations")},
-                {"instruction", text_label(r.labels, "instruction")},
-                {"vector_bits", int_label(r.labels, "vector_bits")},
+                {"activations", text_label(r.labels.activations)},
+                {"instruction", text_label(r.labels.instruction)},
+                {"vector_bits", int_label(r.labels.vector_bits)},
                 {"reason", r.reason},
                 {"benchmark", r.benchmark}};
     if (r.status == "measured") {

@@ -7,7 +7,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include "roofline/common/gemm_labels.hpp"
+#include "roofline/records/gemm_labels.hpp"
 #include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/model/roofline_section.hpp"
@@ -17,8 +17,10 @@ using nlohmann::json;
 
 namespace {
 
+// A label the typed read could not take (another kind than its member's, kept in the labels' `extra`), read as a
+// reader of the file's JSON read it: a word's other kinds as their JSON text, a number's numeric strings parsed.
 template <class T>
-T label(const json& labels, const char* key, T fallback) {
+T untyped_label(const json& labels, const char* key, T fallback) {
   if (!labels.contains(key)) return fallback;
   const json& v = labels[key];
   if constexpr (std::is_same_v<T, std::string>) {
@@ -36,6 +38,14 @@ T label(const json& labels, const char* key, T fallback) {
   }
 }
 
+// A label of an entry's typed labels: the member, else what the file wrote there in another kind, else `fallback`.
+// `label<int>(ROOFLINE_FIELD(labels, threads), 0)`.
+template <class T, class M>
+T label(const std::optional<M>& member, const EntryLabels& labels, const char* key, T fallback) {
+  if (member) return static_cast<T>(*member);
+  return untyped_label<T>(labels.extra, key, fallback);
+}
+
 }  // namespace
 
 // Collects the gemm suite's repetitions into points; counts the failed ones.
@@ -48,17 +58,18 @@ std::vector<Point> collect_points(const ResultsDocument& results, int& failed) {
   }
   for (const BenchmarkEntry* entry : benchmark_entries(results, "gemm")) {
     const BenchmarkEntry& e = *entry;
-    // The labels as the records' writer writes them: the GEMM labels' one reader (gemm_labels.hpp) reads them so.
-    const json labels = e.labels ? to_json(*e.labels) : json::object();
+    // The typed labels, read by the GEMM labels' one reader (roofline/records/gemm_labels.hpp) too.
+    static const EntryLabels kNoLabels;
+    const EntryLabels& labels = e.labels ? *e.labels : kNoLabels;
     Point p;
-    p.backend = label<std::string>(labels, "backend", "?");
-    p.precision = label<std::string>(labels, "precision", "?");
+    p.backend = label<std::string>(ROOFLINE_FIELD(labels, backend), "?");
+    p.precision = label<std::string>(ROOFLINE_FIELD(labels, precision), "?");
     p.engine_label = engine_field(labels, "benchmarks.labels");
-    p.threads = label<int>(labels, "threads", 0);
+    p.threads = label<int>(ROOFLINE_FIELD(labels, threads), 0);
     // Without a shape (hand-made files name only the batch) the point is placed on its AI alone, its operands' bytes
     // the entries' working_set_bytes where they give it, else unknown (main memory: placement.cpp).
     const GemmLabels gemm = read_gemm_labels(labels).value_or(
-        GemmLabels{{0, label<long long>(labels, "batch", label<long long>(labels, "n", 0)), 0}, {}});
+        GemmLabels{{0, label<long long>(ROOFLINE_FIELD(labels, batch), label<long long>(ROOFLINE_FIELD(labels, n), 0)), 0}, {}});
     p.batch = gemm.shape.n;
     p.m = gemm.shape.m;
     p.k = gemm.shape.k;
@@ -69,8 +80,8 @@ std::vector<Point> collect_points(const ResultsDocument& results, int& failed) {
     if (p.batch <= 0 || value <= 0.0 || ai <= 0.0) continue;
     auto key = std::make_tuple(p.backend, p.precision, p.engine_label, p.threads, p.batch, p.m, p.k);
     Point& slot = points.try_emplace(key, p).first->second;
-    slot.kernel = label<std::string>(labels, "kernel", p.batch == 1 ? "gemv" : "gemm");
-    slot.implementation = label<std::string>(labels, "implementation", "");
+    slot.kernel = label<std::string>(ROOFLINE_FIELD(labels, kernel), p.batch == 1 ? "gemv" : "gemm");
+    slot.implementation = label<std::string>(ROOFLINE_FIELD(labels, implementation), "");
     slot.ai = ai;
     slot.a_bytes = gemm.element.a;
     slot.b_bytes = gemm.element.b;

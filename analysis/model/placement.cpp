@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 #include <tuple>
@@ -43,6 +44,7 @@
 #include <fmt/format.h>
 
 #include "roofline/model/model.hpp"
+#include "roofline/model/record_fields.hpp"
 #include "roofline/model/resident_level.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/model/roof_now.hpp"
@@ -108,13 +110,15 @@ double compute_side(const Point& p, const RooflineSection& section, json& j, jso
 // measured, nothing is known to hold the operands: resident_level (resident_level.hpp) gives main memory.
 std::vector<LevelReach> measured_reach(const Roofline& roofline, int threads) {
   std::vector<LevelReach> out;
-  const auto levels = roofline.section.extra.find("memory_levels");  // not typed yet: the section's `extra`
-  if (levels == roofline.section.extra.end() || !levels->is_array()) return out;
-  for (const json& l : *levels) {
-    const std::string level = l.value("level", "");
-    if (level == roofline.main_memory || l.value("threads", 0) != threads) continue;
-    const json& reach = l.contains("inferred_bytes") ? l["inferred_bytes"] : l.value("max_bytes", json());
-    if (reach.is_number()) out.push_back({level, reach.get<double>()});
+  constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+  for (const DetectedLevelRecord& l : fields::records_of(roofline.section.memory_levels)) {
+    const std::string level = l.level.value_or("");
+    if (level == roofline.main_memory || fields::whole(ROOFLINE_FIELD(l, threads)).value_or(0) != threads) continue;
+    // inferred_bytes written (a null too) decides; max_bytes only where the row has none.
+    const double reach = fields::written(ROOFLINE_FIELD(l, inferred_bytes))
+                             ? fields::amount(ROOFLINE_FIELD(l, inferred_bytes), kUnknown)
+                             : fields::amount(ROOFLINE_FIELD(l, max_bytes), kUnknown);
+    if (!std::isnan(reach)) out.push_back({level, reach});
   }
   return out;
 }

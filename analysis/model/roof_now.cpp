@@ -25,8 +25,77 @@ double best_of_noise(std::vector<double> v) {
   return v.size() >= 2 ? v[0] / v[1] - 1.0 : 0.0;
 }
 
-RoofProbeReading read_probe(const json& p, const char* where) {
-  const RoofProbeRecord record = read_roof_probe(p, where);
+// The fields a probe may hold: anything else in it is refused (a newer writer's field is a reader to update).
+constexpr const char* kProbeFields[] = {"kernel", "threads", "working_set_bytes", "pages", "passes_per_sample",
+                                        "samples", "bytes_per_second", "seconds"};
+
+// What the typed read kept in the probe's `extra` under `key`: a field the file wrote in another kind (nullptr: none,
+// or null, which reads as absent).
+const json* mistyped(const RoofProbeFields& p, const char* key) {
+  const auto it = p.extra.find(key);
+  return it == p.extra.end() || it->is_null() ? nullptr : &*it;
+}
+
+double positive(const std::optional<double>& member, const char* key, const std::string& where) {
+  if (!member || !std::isfinite(*member) || *member <= 0.0) {
+    throw InputError(fmt::format("{}: '{}' is missing or not a positive number", where, key));
+  }
+  return *member;
+}
+
+// An optional field: absent (or null) leaves `out` as it is; another kind, or an integer below 1, is refused.
+template <class T, class M>
+void optional_field(const std::optional<M>& member, const RoofProbeFields& p, const char* key, const std::string& where,
+                    T& out) {
+  if (!member && mistyped(p, key) == nullptr) return;
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (!member) throw InputError(fmt::format("{}: '{}' is not a string", where, key));
+    out = *member;
+  } else if constexpr (std::is_integral_v<T>) {
+    if (!member || *member < 1) throw InputError(fmt::format("{}: '{}' is not a positive integer", where, key));
+    out = static_cast<T>(*member);
+  } else {
+    out = positive(member, key, where);
+  }
+}
+
+}  // namespace
+
+// The probes' one reader (issue 61: over the typed probe, which the records' reader fills and keeps what it could not
+// type in `extra`); roofline/common/roof_probe.hpp has their one writer and record. Throws InputError "<where>: ..."
+// naming the first unknown, missing or mistyped field.
+RoofProbeRecord read_roof_probe(const RoofProbeFields& p, const std::string& where) {
+  for (const auto& [key, v] : p.extra.items()) {
+    if (std::find_if(std::begin(kProbeFields), std::end(kProbeFields), [&key = key](const char* f) { return key == f; }) ==
+        std::end(kProbeFields)) {
+      throw InputError(fmt::format("{}: '{}' is not a field of a probe", where, key));
+    }
+  }
+  RoofProbeRecord r;
+  r.bytes_per_second = positive(p.bytes_per_second, "bytes_per_second", where);
+  optional_field(p.kernel, p, "kernel", where, r.kernel);
+  optional_field(p.threads, p, "threads", where, r.threads);
+  optional_field(p.working_set_bytes, p, "working_set_bytes", where, r.working_set_bytes);
+  optional_field(p.pages, p, "pages", where, r.pages);
+  optional_field(p.passes_per_sample, p, "passes_per_sample", where, r.passes_per_sample);
+  optional_field(p.seconds, p, "seconds", where, r.seconds);
+  if (const json* s = mistyped(p, "samples")) {
+    throw InputError(s->is_array() ? fmt::format("{}: a sample is not a positive number", where)
+                                   : fmt::format("{}: 'samples' is not an array", where));
+  }
+  for (const double s : p.samples.value_or(std::vector<double>{})) {
+    if (!(s > 0.0)) throw InputError(fmt::format("{}: a sample is not a positive number", where));
+    r.samples.push_back(s);
+  }
+  return r;
+}
+
+namespace {
+
+// A probe that is there (present, not null): typed, or of another kind than an object, refused.
+RoofProbeReading read_probe(const std::optional<RoofProbeFields>& p, const char* where) {
+  if (!p) throw InputError(fmt::format("{} is not an object", where));
+  const RoofProbeRecord record = read_roof_probe(*p, where);
   RoofProbeReading r;
   r.bytes_per_second = record.bytes_per_second;
   r.working_set_bytes = static_cast<double>(record.working_set_bytes);
@@ -42,21 +111,28 @@ double RoofNow::spread() const {
 double RoofNow::noise() const { return std::max(before.noise, after.noise); }
 bool RoofNow::moved() const { return spread() > std::max(kRoofNowMovedFloor, noise()); }
 
-std::optional<RoofNow> read_roof_now(const json& entry) {
-  if (!entry.is_object() || !entry.contains("roof_now")) return std::nullopt;
-  const json& r = entry["roof_now"];
-  if (!r.is_object()) throw InputError("roof_now is not an object");
-  if (!r.contains("before") || !r.contains("after") || r["before"].is_null() || r["after"].is_null()) return std::nullopt;
+std::optional<RoofNow> read_roof_now(const BenchmarkEntry& entry) {
+  if (!entry.roof_now) {
+    if (entry.extra.contains("roof_now")) throw InputError("roof_now is not an object");  // null, or another kind
+    return std::nullopt;
+  }
+  const EntryRoofNow& r = *entry.roof_now;
+  const auto there = [&r](const std::optional<RoofProbeFields>& probe, const char* key) {
+    return probe.has_value() || (r.extra.contains(key) && !r.extra[key].is_null());
+  };
+  if (!there(r.before, "before") || !there(r.after, "after")) return std::nullopt;
   RoofNow now;
-  now.before = read_probe(r["before"], "roof_now.before");
-  now.after = read_probe(r["after"], "roof_now.after");
-  now.kernel = read_roof_probe(r["before"], "roof_now.before").kernel;
+  now.before = read_probe(r.before, "roof_now.before");
+  now.after = read_probe(r.after, "roof_now.after");
+  now.kernel = read_roof_probe(*r.before, "roof_now.before").kernel;
   return now;
 }
 
-std::optional<RoofNow> read_roof_now(const BenchmarkEntry& entry) {
-  if (!entry.roof_now && !entry.extra.contains("roof_now")) return std::nullopt;
-  return read_roof_now(to_json(entry));
+std::optional<RoofNow> read_roof_now(const json& entry) {
+  if (!entry.is_object() || !entry.contains("roof_now")) return std::nullopt;
+  BenchmarkEntry typed;
+  set_field(typed, "roof_now", entry["roof_now"]);  // as the records' reader reads an entry's roof_now
+  return read_roof_now(typed);
 }
 
 json roof_now_json(const RoofNow& r, double value, double ai, double compute_ceiling, double run_roof) {

@@ -46,15 +46,6 @@ void add_note(json& section, const std::string& note) {
   section["notes"].push_back(note);
 }
 
-std::string engine_field(const json& entry, const std::string& where) {
-  if (!entry.is_object() || !entry.contains("engine")) return std::string(to_string(Engine::vector));
-  const json& e = entry["engine"];
-  if (!e.is_string() || !parse_engine(e.get<std::string>())) {
-    throw InputError(fmt::format("{}: engine {} is not 'vector' or 'matrix'", where, e.dump()));
-  }
-  return e.get<std::string>();
-}
-
 namespace {
 
 template <class R>
@@ -102,7 +93,11 @@ MemoryRoof memory_roof(const RooflineSection& section, const std::string& level,
   return out;
 }
 
-std::string engine_field(const ComputeCeilingRecord& c, const std::string& where) {
+namespace {
+
+// A record's `engine`: the typed member, or what the file wrote there in another kind (kept in `extra`), refused.
+template <class R>
+std::string engine_of(const R& c, const std::string& where) {
   if (!fields::written(ROOFLINE_FIELD(c, engine))) return std::string(to_string(Engine::vector));
   if (!c.engine || !parse_engine(*c.engine)) {
     const auto it = c.extra.find("engine");
@@ -111,6 +106,11 @@ std::string engine_field(const ComputeCeilingRecord& c, const std::string& where
   }
   return *c.engine;
 }
+
+}  // namespace
+
+std::string engine_field(const ComputeCeilingRecord& c, const std::string& where) { return engine_of(c, where); }
+std::string engine_field(const EntryLabels& labels, const std::string& where) { return engine_of(labels, where); }
 
 const ComputeCeilingRecord* compute_roof(const RooflineSection& section, const std::string& precision, int threads,
                                          const std::string& engine) {

@@ -105,7 +105,7 @@ RooflineSection derive_target_roofline(const ResultsDocument& results, const Rec
   RooflineSection out;
   out.compute_ceilings.emplace();
   out.memory_ceilings.emplace();
-  out.extra["memory_levels"] = json::array();
+  out.memory_levels.emplace();
   out.ridge_points.emplace();
   out.placements.emplace();
   out.notes.emplace();

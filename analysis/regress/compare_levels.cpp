@@ -14,6 +14,7 @@
 
 #include "roofline/model/results_targets.hpp"
 #include "roofline/model/memory_ceilings.hpp"
+#include "roofline/model/record_fields.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
 
@@ -31,18 +32,14 @@ std::string threads_prefix(const LevelKey& key) {
 }
 
 // (target, threads, level) -> (min_bytes, max_bytes) of every memory_levels row measured at a thread count (a
-// device's rows, which have none, are not compared yet). roofline.memory_levels is not typed yet
-// (results_document.hpp): read from the section's `extra`.
+// device's rows, which have none, are not compared yet), read from the typed roofline.memory_levels.
 std::map<LevelKey, std::pair<double, double>> levels_by_threads(const ResultsDocument& results) {
   std::map<LevelKey, std::pair<double, double>> out;
   if (!results.roofline) return out;
-  const json& extra = results.roofline->extra;
-  if (!extra.contains("memory_levels") || !extra["memory_levels"].is_array()) return out;
-  for (const json& l : extra["memory_levels"]) {
-    if (!l.is_object()) continue;
-    if (!l.contains("threads") || !l["threads"].is_number_integer() || !l.contains("level") || !l["level"].is_string()) continue;
-    const auto bytes = [&](const char* k) { return l.contains(k) && l[k].is_number() ? l[k].get<double>() : 0.0; };
-    out[{entry_target(l), l["threads"].get<int>(), l["level"].get<std::string>()}] = {bytes("min_bytes"), bytes("max_bytes")};
+  for (const DetectedLevelRecord& l : fields::records_of(results.roofline->memory_levels)) {
+    if (!l.threads || !l.level) continue;
+    out[{target_of(l), static_cast<int>(*l.threads), *l.level}] = {fields::amount(ROOFLINE_FIELD(l, min_bytes)),
+                                                                  fields::amount(ROOFLINE_FIELD(l, max_bytes))};
   }
   return out;
 }

@@ -153,14 +153,15 @@ std::string bandwidth_chart_svg(const ResultsDocument& results, const std::strin
                   fmt::format(" class=\"level-label\" text-anchor=\"middle\" font-size=\"11\" fill=\"{}\"", series_colour(level)));
   }
   // The cache sizes the machine facts report for these threads: ticks the bands can be checked against
-  // (roofline.memory_levels: JSON in the section's `extra` until the model types it).
-  for (const json& l : section_array(results, "memory_levels")) {
-    if (static_cast<int>(num(l, "threads")) != threads || !(num(l, "reported_bytes") > 0)) continue;
-    const double x = plot.x.to_px(num(l, "reported_bytes"));
-    const std::string level = str(l, "level");
+  // (the typed roofline.memory_levels).
+  for (const DetectedLevelRecord& l : records_of(section_of(results).memory_levels)) {
+    const double reported = amount(ROOFLINE_FIELD(l, reported_bytes));
+    if (static_cast<int>(amount(ROOFLINE_FIELD(l, threads))) != threads || !(reported > 0)) continue;
+    const double x = plot.x.to_px(reported);
+    const std::string level = cell(ROOFLINE_FIELD(l, level));
     s += svg_line(x, plot.frame.plot_bottom(), x, plot.frame.plot_bottom() - 12,
                   fmt::format(" class=\"reported-size\"{} data-bytes=\"{:.0f}\" stroke=\"{}\" stroke-width=\"2\"",
-                              svg_attr("data-level", level), num(l, "reported_bytes"), series_colour(level)));
+                              svg_attr("data-level", level), reported, series_colour(level)));
     s += svg_text(x + 3, plot.frame.plot_bottom() - 14, fmt::format("{} reported", level),
                   fmt::format(" class=\"reported-label\" font-size=\"10\" fill=\"{}\"", series_colour(level)));
   }

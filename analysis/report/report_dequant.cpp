@@ -1,14 +1,15 @@
 // The report's dequant-dot table (issue 38): each block format's dot-product kernel per ISA, level and
 // thread count in weights/s, the equivalent FLOP/s (2 per weight) and that as a share of the fp32 FMA peak
 // at the same thread count, so a reader sees how far below the vector units' FMA rate the unpacking keeps a
-// quantized GEMV. Rows from roofline.dequant_table (dequant_ceilings.hpp), and the quantized GEMVs from
-// roofline.dequant_placements: both JSON in the typed section's `extra` until the model types them.
+// quantized GEMV. Rows from the typed roofline.dequant_table (dequant_ceilings.hpp), and the quantized GEMVs from
+// roofline.dequant_placements, JSON in the typed section's `extra` until the model types it.
 #include <fmt/format.h>
 
 #include "report_roofs.hpp"
 #include "roofline/report/report_tables.hpp"
 #include "roofline/common/units.hpp"
 #include "table_cells.hpp"
+#include "typed_fields.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -19,14 +20,15 @@ ReportTable dequant_table(const ResultsDocument& results) {
                 {"format", "ISA", "level", "threads", "weights/s", "equiv. FLOP/s", "fp32 FMA peak", "% of FMA peak",
                  "activations"},
                 {false, false, false, true, true, true, true, true, false}, {}, ""};
-  for (const json& r : section_array(results, "dequant_table")) {
-    const std::string status = str(r, "status");
-    const double value = num(r, "value"), peak = num(r, "fp32_fma_peak");
-    const std::string measured = status == "measured" ? format_si(value, "weights/s") : str(r, "reason", status);
+  for (const DequantRowRecord& r : records_of(section_of(results).dequant_table)) {
+    const std::string status = cell(ROOFLINE_FIELD(r, status));
+    const double value = amount(ROOFLINE_FIELD(r, value)), peak = amount(ROOFLINE_FIELD(r, fp32_fma_peak));
+    const std::string measured = status == "measured" ? format_si(value, "weights/s") : cell(ROOFLINE_FIELD(r, reason), status);
     const std::string flops = status == "measured" ? format_si(2.0 * value, "FLOP/s") : "";
     const std::string share = status == "measured" && peak > 0.0 ? fmt::format("{:.1f}%", 100.0 * 2.0 * value / peak) : "";
-    t.rows.push_back({str(r, "format"), str(r, "isa"), str(r, "level"), str(r, "threads"), measured, flops,
-                      peak > 0.0 ? format_si(peak, "FLOP/s") : "n/a", share, str(r, "activations")});
+    t.rows.push_back({cell(ROOFLINE_FIELD(r, format)), cell(ROOFLINE_FIELD(r, isa)), cell(ROOFLINE_FIELD(r, level)),
+                      cell(ROOFLINE_FIELD(r, threads)), measured, flops, peak > 0.0 ? format_si(peak, "FLOP/s") : "n/a", share,
+                      cell(ROOFLINE_FIELD(r, activations))});
   }
   t.note = "A GEMV of weights in the block format times one activation vector, weights in L1/L2 (compute-bound); "
            "a weight times its activation counts one multiply-add = 2 FLOP, the unpacking uncounted. The best row per "

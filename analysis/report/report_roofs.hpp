@@ -20,7 +20,7 @@ using roofline::MemoryRoof;
 // The section of a document, or an empty one (plain Google Benchmark JSON has none).
 const RooflineSection& section_of(const ResultsDocument& results);
 
-// An array the typed model keeps in the section's `extra` (dequant_table, memory_levels, crossovers,
+// An array the typed model keeps in the section's `extra` (dequant_table, crossovers,
 // best_backends, roof_violations, ...: JSON until the model types them), or an empty array.
 const nlohmann::json& section_array(const ResultsDocument& results, const char* key);
 

@@ -1,13 +1,19 @@
-// The report's tables of the roofline section's parts the typed model keeps as JSON in the section's `extra`
-// (roof_violations, conventions, memory_levels, crossovers: results_document.hpp lists them as not typed yet):
-// they read that JSON here, through section_array, until the model types them.
+// The report's tables of the roofline section's derived tables: the typed ones (roof violations, memory levels,
+// crossovers) and the counting conventions, an object the typed model keeps as JSON in the section's `extra`.
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "report_roofs.hpp"
+#include "roofline/report/report_facts.hpp"
 #include "roofline/report/report_tables.hpp"
 #include "roofline/common/units.hpp"
 #include "section_tables.hpp"
 #include "table_cells.hpp"
+#include "typed_fields.hpp"
 
 namespace roofline {
 using nlohmann::json;
@@ -18,15 +24,16 @@ ReportTable roof_violations_table(const ResultsDocument& results) {
   ReportTable t{"table-roof-violations", "A point beats its roof: a ceiling is missing or a count is wrong",
                 {"backend", "precision", "threads", "batch", "measured", "attainable", "% of roof", "roof", "why"},
                 {false, false, true, true, true, true, true, false, false}, {}, ""};
-  for (const json& v : section_array(results, "roof_violations")) {
-    const std::string unit = rate_unit_of_row(v);
-    const json& roof = object_at(v, "roof");
-    t.rows.push_back({str(v, "backend"), str(v, "precision"), str(v, "threads", "-"), str(v, "batch"),
-                      rate_or_na(num(v, "value"), unit), rate_or_na(num(v, "attainable"), unit),
-                      percent(num(v, "efficiency")),
-                      fmt::format("{}/{}", str(roof, "engine", "vector"), str(roof, "level", "none")),
-                      roof.contains("engine_missing") ? "ran on the matrix engine; no matrix roof was measured"
-                                                      : "a ceiling is missing or a count is wrong"});
+  static const PlacementRoof kNoRoof;
+  for (const RoofViolationRecord& v : records_of(section_of(results).roof_violations)) {
+    const std::string unit = rate_unit_of(v);
+    const PlacementRoof& roof = v.roof ? *v.roof : kNoRoof;
+    t.rows.push_back({cell(ROOFLINE_FIELD(v, backend)), cell(ROOFLINE_FIELD(v, precision)), cell(ROOFLINE_FIELD(v, threads), "-"),
+                      cell(ROOFLINE_FIELD(v, batch)), rate_or_na(amount(ROOFLINE_FIELD(v, value)), unit),
+                      rate_or_na(amount(ROOFLINE_FIELD(v, attainable)), unit), percent(amount(ROOFLINE_FIELD(v, efficiency))),
+                      fmt::format("{}/{}", cell(ROOFLINE_FIELD(roof, engine), "vector"), cell(ROOFLINE_FIELD(roof, level), "none")),
+                      written(ROOFLINE_FIELD(roof, engine_missing)) ? "ran on the matrix engine; no matrix roof was measured"
+                                                                    : "a ceiling is missing or a count is wrong"});
   }
   return t;
 }
@@ -50,14 +57,17 @@ ReportTable memory_levels_table(const ResultsDocument& results, const RecordedTa
                 {"threads", "level", "plateau (working sets)", "bandwidth", "curve leaves at", "reported size",
                  "agreement", "source"},
                 {true, false, false, true, true, true, false, false}, {}, ""};
-  auto bytes_or_na = [](const json& r, const char* key) {
-    return r.contains(key) && r[key].is_number() ? format_bytes(r[key].get<double>()) : std::string("n/a");
+  // A size, or n/a where the row has no number there (null: the curve did not say).
+  auto bytes_or_na = [](const auto& member, const DetectedLevelRecord& r, const char* key) {
+    const double b = amount(member, r, key, std::numeric_limits<double>::quiet_NaN());
+    return std::isnan(b) ? std::string("n/a") : format_bytes(b);
   };
-  for (const json& r : section_array(results, "memory_levels")) {
-    t.rows.push_back({str(r, "threads", "-"), str(r, "level"),
-                      fmt::format("{} .. {}", bytes_or_na(r, "min_bytes"), bytes_or_na(r, "max_bytes")),
-                      rate_or_na(num(r, "bandwidth"), "B/s"), bytes_or_na(r, "inferred_bytes"),
-                      bytes_or_na(r, "reported_bytes"), str(r, "agreement"), str(r, "source")});
+  for (const DetectedLevelRecord& r : records_of(section_of(results).memory_levels)) {
+    t.rows.push_back({cell(ROOFLINE_FIELD(r, threads), "-"), cell(ROOFLINE_FIELD(r, level)),
+                      fmt::format("{} .. {}", bytes_or_na(ROOFLINE_FIELD(r, min_bytes)), bytes_or_na(ROOFLINE_FIELD(r, max_bytes))),
+                      rate_or_na(amount(ROOFLINE_FIELD(r, bandwidth)), "B/s"), bytes_or_na(ROOFLINE_FIELD(r, inferred_bytes)),
+                      bytes_or_na(ROOFLINE_FIELD(r, reported_bytes)), cell(ROOFLINE_FIELD(r, agreement)),
+                      cell(ROOFLINE_FIELD(r, source))});
   }
   if (!t.rows.empty()) {
     t.note = fmt::format("bandwidth: the plateau's median for the reference (read) kernel; reported: {}; the curve decides "
@@ -73,25 +83,32 @@ ReportTable crossovers_table(const ResultsDocument& results, const std::string& 
                 {"backend", "precision", "threads", "shape MxK", "ridge AI", "predicted batch", "measured knee",
                  "batches measured"},
                 {false, false, true, false, true, true, true, false}, {}, ""};
-  auto batch_or_na = [](const json& r, const char* exact, const char* first) {
-    if (!r.contains(exact) || !r[exact].is_number()) return std::string("n/a");
-    std::string s = fmt::format("{:.3g}", r[exact].get<double>());
-    if (r.contains(first) && r[first].is_number()) s += fmt::format(" (first measured: {})", r[first].get<long long>());
+  constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+  // A batch (NaN: none), and the first measured batch at or past it where the row has one.
+  auto batch_or_na = [](double exact, std::optional<long long> first) {
+    if (std::isnan(exact)) return std::string("n/a");
+    std::string s = fmt::format("{:.3g}", exact);
+    if (first) s += fmt::format(" (first measured: {})", *first);
     return s;
   };
-  for (const json& r : section_array(results, "crossovers")) {
+  for (const CrossoverRecord& r : records_of(section_of(results).crossovers)) {
     std::string batches;
-    const json measured = r.value("batches", json::array());
-    for (const json& b : measured) {
-      if (!batches.empty()) batches += ',';  // (not `"," + dump()`: GCC 12 -Wrestrict false positive)
-      batches += b.dump();
+    std::size_t measured = 0;
+    for (const long long b : r.batches.value_or(std::vector<long long>{})) {
+      if (!batches.empty()) batches += ',';  // (not `"," + ...`: GCC 12 -Wrestrict false positive)
+      batches += fmt::format("{}", b);
+      ++measured;
     }
     // A knee read off two or three batches is an extrapolation, not a measurement: shown only from four.
-    const std::string knee = measured.size() >= 4 ? batch_or_na(r, "knee_batch", "knee_first_batch") : "n/a";
-    t.rows.push_back({str(r, "backend"), str(r, "precision"), str(r, "threads", "-"),
-                      fmt::format("{}x{}", str(r, "m"), str(r, "k")),
-                      r.contains("ridge_ai") && r["ridge_ai"].is_number() ? fmt::format("{:.3g}", num(r, "ridge_ai")) : "n/a",
-                      batch_or_na(r, "predicted_batch", "predicted_first_batch"),
+    const std::string knee = measured >= 4 ? batch_or_na(amount(ROOFLINE_FIELD(r, knee_batch), kNone),
+                                                         whole(ROOFLINE_FIELD(r, knee_first_batch)))
+                                           : "n/a";
+    const double ridge = amount(ROOFLINE_FIELD(r, ridge_ai), kNone);
+    t.rows.push_back({cell(ROOFLINE_FIELD(r, backend)), cell(ROOFLINE_FIELD(r, precision)), cell(ROOFLINE_FIELD(r, threads), "-"),
+                      fmt::format("{}x{}", cell(ROOFLINE_FIELD(r, m)), cell(ROOFLINE_FIELD(r, k))),
+                      std::isnan(ridge) ? "n/a" : fmt::format("{:.3g}", ridge),
+                      batch_or_na(amount(ROOFLINE_FIELD(r, predicted_batch), kNone),
+                                  whole(ROOFLINE_FIELD(r, predicted_first_batch))),
                       knee, batches});
   }
   if (t.rows.empty()) t.note = "No GEMM sweeps in this file.";

@@ -63,18 +63,19 @@ void name_target(ReportTable& t, const RecordedTarget& target) {
 
 std::vector<ReportTable> target_tables(const ResultsDocument& doc, const RecordedTarget& target, bool host) {
   std::vector<ReportTable> out{compute_table(doc, target)};
-  const json& untyped = section_of(doc).extra;  // the section's parts the model keeps as JSON
-  if (untyped.contains("dequant_table")) out.push_back(dequant_table(doc));
+  if (written(ROOFLINE_FIELD(section_of(doc), dequant_table))) out.push_back(dequant_table(doc));
   if (!section_array(doc, "dequant_placements").empty()) out.push_back(dequant_placements_table(doc));
   out.push_back(memory_table(doc));
-  if (untyped.contains("memory_levels")) out.push_back(memory_levels_table(doc, target));
+  if (written(ROOFLINE_FIELD(section_of(doc), memory_levels))) out.push_back(memory_levels_table(doc, target));
   out.push_back(placements_table(doc));
-  if (!section_array(doc, "roof_violations").empty()) out.push_back(roof_violations_table(doc));
-  if (untyped.contains("crossovers")) out.push_back(crossovers_table(doc, target.main_memory()));
-  if (untyped.contains("best_backends")) {
-    out.push_back(generic_table("table-best-backends", "Best backend per batch and precision", untyped["best_backends"]));
-  }
   const RooflineSection& section = section_of(doc);
+  if (!records_of(section.roof_violations).empty()) out.push_back(roof_violations_table(doc));
+  if (written(ROOFLINE_FIELD(section, crossovers))) out.push_back(crossovers_table(doc, target.main_memory()));
+  if (written(ROOFLINE_FIELD(section, best_backends))) {  // every field its rows hold, as the records' writer writes them
+    json rows = json::array();
+    for (const BestBackendRecord& r : records_of(section.best_backends)) rows.push_back(to_json(r));
+    out.push_back(generic_table("table-best-backends", "Best backend per batch and precision", rows));
+  }
   if (!records_of(section.transfer_ceilings).empty()) {
     out.push_back(records_table(section.transfer_ceilings, "table-transfer_ceilings", "Host-device transfers"));
   }

@@ -1,5 +1,5 @@
-// The report's tables of the roofline section's parts the typed model keeps as JSON in the section's `extra`
-// (memory_levels, crossovers, best_backends; report_section_tables.cpp, generic_table.cpp), and of a target's
+// The report's tables of the roofline section's derived tables (memory_levels, typed; crossovers, best_backends,
+// JSON in the section's `extra`: report_section_tables.cpp, generic_table.cpp), and of a target's
 // records shown with every field they hold. Private to roofline::report.
 #pragma once
 
@@ -11,7 +11,7 @@
 
 namespace roofline::report_detail {
 
-// A table from an array of objects whose keys are not fixed (memory_levels, crossovers, best_backends, a target's
+// A table from an array of objects whose keys are not fixed (crossovers, best_backends, a target's
 // records): columns are the union of keys in first-seen order; values are formatted by key (…_bytes as sizes, …_hz
 // as clocks, value/attainable/compute_ceiling with the row's unit, memory_ceiling as B/s, efficiency and percent as %).
 ReportTable generic_table(const std::string& id, const std::string& title, const nlohmann::json& array);

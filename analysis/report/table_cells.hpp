@@ -1,6 +1,6 @@
 // How the report's tables write one value in a cell: shared by report_tables.cpp, report_machine.cpp and
 // generic_table.cpp; and the readers of the parts of a results file the typed model still keeps as JSON (the
-// roofline section's untyped arrays in its `extra`: dequant_table, memory_levels, crossovers, best_backends,
+// roofline section's untyped arrays in its `extra`: dequant_table, crossovers, best_backends,
 // roof_violations, conventions, matrix_engine; a target's details). A missing or non-positive figure reads "n/a".
 // Private to roofline::report.
 #pragma once

@@ -43,6 +43,7 @@ std::string cell(const std::optional<T>& member, const R& record, const char* ke
 // The model's field readers (record_fields.hpp), which the report's cells share.
 using fields::amount;
 using fields::records_of;
+using fields::whole;
 using fields::written;
 
 }  // namespace roofline::report_detail

@@ -102,13 +102,12 @@ void run_report(const ReportArgs& a) {
 }  // namespace
 
 void warn_roof_violations(const ResultsDocument& results, bool summary) {
-  // roofline.roof_violations: JSON in the typed section's `extra` until the model types it.
-  const nlohmann::json empty = nlohmann::json::array();
-  const nlohmann::json& untyped = results.roofline ? results.roofline->extra : empty;
-  const auto it = untyped.find("roof_violations");
-  const nlohmann::json& violations = it != untyped.end() && it->is_array() ? *it : empty;
-  for (const nlohmann::json& v : violations) {
-    const std::string note = v.is_object() && v.contains("note") && v["note"].is_string() ? v["note"].get<std::string>() : v.dump();
+  // The typed roofline.roof_violations: each row's note, else the row as the records' writer writes it.
+  static const std::vector<RoofViolationRecord> kNone;
+  const std::vector<RoofViolationRecord>& violations =
+      results.roofline && results.roofline->roof_violations ? *results.roofline->roof_violations : kNone;
+  for (const RoofViolationRecord& v : violations) {
+    const std::string note = v.note ? *v.note : to_json(v).dump();
     std::fprintf(stderr, "roofline: WARNING: %s\n", note.c_str());
   }
   if (!violations.empty() && summary) {

@@ -131,6 +131,11 @@ TEST(ResultsFields, EveryCatalogueLineUnderATypedRecordIsHeldByAMember) {
   EXPECT_NE(not_held("benchmarks[].labels.flavour", typed), "");
   EXPECT_NE(not_held("roofline.placements[].roof.flavour", typed), "");
   EXPECT_NE(not_held("roofline.dequant_ceilings[].flavour", typed), "");  // a table typed (issue 61, step 3)
+  EXPECT_NE(not_held("roofline.memory_levels[].flavour", typed), "");     // and the memory levels (DetectedLevelRecord)
+  for (const char* table : {"theoretical_peaks", "crossovers", "best_backends", "roof_violations", "dequant_table"}) {
+    EXPECT_NE(not_held(std::string("roofline.") + table + "[].flavour", typed), "") << table;
+  }
+  EXPECT_NE(not_held("roofline.roof_violations[].roof.flavour", typed), "");
   EXPECT_EQ(not_held("context.suites.gemm.flavour", typed), "");  // a section not typed yet
   EXPECT_EQ(not_held("context.machine.isa.avx2", typed), "");     // a map's key
 }

@@ -312,9 +312,17 @@ TEST(Targets, LlmTargetTakesThatTargetsCeilingsAndMemory) {
   const ResultsDocument only = llm::select_target(doc, "test:0", "two_targets.json");
   ASSERT_TRUE(only.roofline && only.roofline->memory_ceilings);
   for (const MemoryCeilingRecord& c : *only.roofline->memory_ceilings) EXPECT_EQ(c.target, "test:0");
-  // The sections the model does not type yet (memory_levels, in the section's extra) are filtered too.
-  ASSERT_TRUE(only.roofline->extra.contains("memory_levels"));
-  for (const json& l : only.roofline->extra["memory_levels"]) EXPECT_EQ(l["target"], "test:0");
+  // The typed memory levels (issue 61) are filtered as every typed table is, and none is left in `extra`.
+  ASSERT_TRUE(doc.roofline->memory_levels && only.roofline->memory_levels);
+  EXPECT_FALSE(only.roofline->extra.contains("memory_levels"));
+  EXPECT_FALSE(only.roofline->memory_levels->empty());
+  EXPECT_LT(only.roofline->memory_levels->size(), doc.roofline->memory_levels->size());  // the CPU's are gone
+  for (const DetectedLevelRecord& l : *only.roofline->memory_levels) EXPECT_EQ(l.target, "test:0");
+  // The tables the model does not type yet (in the section's extra) are filtered too.
+  for (const auto& [key, rows] : only.roofline->extra.items()) {
+    if (!rows.is_array()) continue;
+    for (const json& r : rows) EXPECT_EQ(entry_target(r), "test:0") << key;
+  }
   EXPECT_EQ(llm::targets_in(doc), (std::vector<std::string>{"cpu", "test:0"}));
   EXPECT_EQ(llm::targets_in(only), std::vector<std::string>{"test:0"});
   try {

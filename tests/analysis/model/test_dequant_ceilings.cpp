@@ -105,6 +105,9 @@ TEST(DequantCeilings, KeyFiguresAndTheDerivedSection) {
   ASSERT_TRUE(typed_doc.roofline->dequant_ceilings.has_value());
   EXPECT_FALSE(typed_doc.roofline->extra.contains("dequant_ceilings"));
   EXPECT_EQ(typed_doc.roofline->dequant_ceilings->size(), 2u);
+  ASSERT_TRUE(typed_doc.roofline->dequant_table.has_value());  // and every row of the table (DequantRowRecord)
+  EXPECT_FALSE(typed_doc.roofline->extra.contains("dequant_table"));
+  EXPECT_EQ(typed_doc.roofline->dequant_table->size(), doc["roofline"]["dequant_table"].size());
   EXPECT_EQ(to_json(*typed_doc.roofline).dump(), doc["roofline"].dump());
   // What the lenient reader cannot type is bad input to the key figures, never a figure quietly missing.
   json bad = doc;

@@ -13,6 +13,7 @@
 
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/plateaus.hpp"
+#include "roofline/model/record_fields.hpp"
 #include "support/notes.hpp"
 #include "support/typed_results.hpp"
 #include "synthetic_curves.hpp"
@@ -376,6 +377,18 @@ TEST(MemoryCeilings, FewSizesFallBackToReportedLevels) {
   EXPECT_TRUE((*dram)["max_bytes"].is_null());
   EXPECT_GT((*dram)["min_bytes"].get<double>(), (*find_ceiling(out, "L2", "read", 1))["max_bytes"].get<double>());
   EXPECT_TRUE(any_note_has(out["notes"], "gave no plateaus"));
+  // The levels are typed rows (issue 61: DetectedLevelRecord), none left in the part's `extra`; a null the derivation
+  // wrote (the curve did not say) is no member, still written, and the rows write back to the same text.
+  {
+    const ResultsDocument typed_doc = lenient(doc);
+    const RooflineSection part = derive_memory_ceilings(target_document(typed_doc, kCpuTargetId), recorded_targets(typed_doc).front());
+    ASSERT_TRUE(part.memory_levels && !part.extra.contains("memory_levels"));
+    const DetectedLevelRecord& typed_dram = part.memory_levels->back();
+    EXPECT_TRUE(typed_dram.level == "DRAM" && typed_dram.threads == 1 && typed_dram.source == "reported");
+    EXPECT_TRUE(!typed_dram.max_bytes && fields::written(ROOFLINE_FIELD(typed_dram, max_bytes)));
+    EXPECT_GT(typed_dram.min_bytes.value_or(0.0), 1048576.0);
+    EXPECT_EQ(to_json(part)["memory_levels"].dump(), out["memory_levels"].dump());
+  }
 
   // Nothing reported either: no ceilings, and a note that says why.
   const json bare = testing::derived_memory(results_doc({{"read", 1, {{16 * KiB, 4e11}, {1 * MiB, 1.5e11}}}},

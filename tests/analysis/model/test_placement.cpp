@@ -136,12 +136,40 @@ TEST(Placement, PredictedCrossoverBesideMeasuredKnee) {
   EXPECT_NEAR(c["knee_batch"].get<double>(), c["predicted_batch"].get<double>(), 1.0);
 }
 
+// Issue 61: the part's derived tables are typed rows (CrossoverRecord, BestBackendRecord, RoofViolationRecord), none
+// left in its `extra`, a null the derivation wrote (no knee yet) still written, and the rows write the same text.
+TEST(Placement, TheDerivedTablesAreTypedRows) {
+  const ResultsDocument doc = testing::lenient(results());
+  const RooflineSection part = derive_placements(target_document(doc, kCpuTargetId), recorded_targets(doc).front(),
+                                                 read_roofline_section(section(), "test.json"));
+  for (const char* table : {"crossovers", "best_backends", "roof_violations"}) EXPECT_FALSE(part.extra.contains(table)) << table;
+  ASSERT_TRUE(part.crossovers && part.best_backends && part.roof_violations);
+  ASSERT_EQ(part.crossovers->size(), 1u);
+  const CrossoverRecord& c = part.crossovers->front();
+  EXPECT_EQ(c.predicted_first_batch, 32);
+  EXPECT_EQ(c.knee_first_batch, 32);
+  EXPECT_EQ(c.ridge_ai, 10.0);
+  ASSERT_TRUE(c.batches.has_value());
+  EXPECT_EQ(c.batches->size(), 7u);
+  EXPECT_EQ(part.best_backends->size(), 7u);
+  for (const BestBackendRecord& b : *part.best_backends) EXPECT_EQ(b.backend, "eigen");
+  EXPECT_TRUE(part.roof_violations->empty());
+  EXPECT_EQ(to_json(part).dump(), testing::derived_placements(results(), section()).dump());
+}
+
 TEST(Placement, NoKneeWhenStillProportional) {
   json doc = {{"benchmarks", json::array()}};
   for (double n : {1.0, 2.0, 4.0}) doc["benchmarks"].push_back(entry("eigen", "fp32", n, kDram * ai_fp32(n), ai_fp32(n)));
   const json out = testing::derived_placements(doc, section());
   EXPECT_TRUE(out["crossovers"][0]["knee_batch"].is_null());
   EXPECT_TRUE(out["crossovers"][0]["knee_first_batch"].is_null());
+  // Typed: no member, but written (the lenient reader keeps the null in the row's `extra`).
+  const RooflineSection typed = read_roofline_section(out, "test.json");
+  ASSERT_TRUE(typed.crossovers && typed.crossovers->size() == 1u);
+  const CrossoverRecord& c = typed.crossovers->front();
+  EXPECT_FALSE(c.knee_batch.has_value());
+  EXPECT_TRUE(c.extra.contains("knee_batch"));
+  EXPECT_EQ(c.batches, (std::vector<long long>{1, 2, 4}));
 }
 
 TEST(Placement, BestBackendPerBatchAndPrecision) {

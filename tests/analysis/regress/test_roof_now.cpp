@@ -133,6 +133,57 @@ TEST(RoofNow, AFieldOfTheWrongTypeIsBadInput) {
   EXPECT_THROW(read_roof_now(bad), InputError);
 }
 
+// The probes' one reader reads the typed entry (issue 61: no entry -> JSON -> reader round trip): the records' typed
+// probes, and what the lenient reader kept in `extra` (a mistyped or unknown field) refused naming it.
+TEST(RoofNow, TheTypedEntrysProbesAreReadAndAMistypedOneRefused) {
+  json e = gemv_entries("eigen", 10e9, 60e9, 61e9)[0];
+  const auto typed_entry = [](const json& entry) {
+    BenchmarkEntry t;
+    for (const auto& [key, v] : entry.items()) set_field(t, key, v);
+    return t;
+  };
+  const std::optional<RoofNow> r = read_roof_now(typed_entry(e));
+  ASSERT_TRUE(r.has_value());
+  EXPECT_DOUBLE_EQ(r->bandwidth(), 60.5e9);
+  EXPECT_EQ(r->kernel, "read");
+  ASSERT_TRUE(typed_entry(e).roof_now && typed_entry(e).roof_now->before);
+  const RoofProbeRecord before = read_roof_probe(*typed_entry(e).roof_now->before, "roof_now.before");
+  EXPECT_EQ(before.bytes_per_second, 60e9);
+  EXPECT_FALSE(before.samples.empty());
+  const auto message = [&](const json& entry) {
+    try {
+      (void)read_roof_now(typed_entry(entry));
+    } catch (const InputError& ex) {
+      return std::string(ex.what());
+    }
+    return std::string("accepted");
+  };
+  json bad = e;
+  bad["roof_now"]["before"]["flavour"] = 1;
+  EXPECT_EQ(message(bad), "roof_now.before: 'flavour' is not a field of a probe");
+  bad = e;
+  bad["roof_now"]["after"]["samples"] = {1.0, "2"};
+  EXPECT_EQ(message(bad), "roof_now.after: a sample is not a positive number");
+  bad = e;
+  bad["roof_now"]["after"]["samples"] = "many";
+  EXPECT_EQ(message(bad), "roof_now.after: 'samples' is not an array");
+  bad = e;
+  bad["roof_now"]["before"]["threads"] = 1.5;
+  EXPECT_EQ(message(bad), "roof_now.before: 'threads' is not a positive integer");
+  bad = e;
+  bad["roof_now"]["before"]["kernel"] = 7;
+  EXPECT_EQ(message(bad), "roof_now.before: 'kernel' is not a string");
+  bad = e;
+  bad["roof_now"]["after"] = "fast";
+  EXPECT_EQ(message(bad), "roof_now.after is not an object");
+  bad = e;
+  bad["roof_now"] = nullptr;
+  EXPECT_EQ(message(bad), "roof_now is not an object");
+  bad = e;
+  bad["roof_now"]["before"]["kernel"] = nullptr;  // null: absent, the default kernel
+  EXPECT_EQ(message(bad), "accepted");
+}
+
 // A results file with probes passes the file's schema (roofline report/compare read it); a wrong field is bad input
 // naming the entry.
 TEST(RoofNow, TheSchemaReadsTheProbes) {

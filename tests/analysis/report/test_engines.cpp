@@ -141,6 +141,15 @@ TEST(Engines, AMatrixPointWithoutAMatrixRoofBeatsTheVectorRoofLoudly) {
   EXPECT_NE(note.find("A point beats its roof: onednn bf16 batch 256 at 1 thread(s)"), std::string::npos) << note;
   EXPECT_NE(note.find("900% of its attainable"), std::string::npos) << note;
   EXPECT_NE(note.find("matrix-engine ceiling is missing"), std::string::npos) << note;
+  // The violation is a typed row (issue 61), its roof a placement's roof.
+  const RooflineSection typed = read_roofline_section(out, "test.json");
+  ASSERT_TRUE(typed.roof_violations && typed.roof_violations->size() == 1u);
+  const RoofViolationRecord& v = typed.roof_violations->front();
+  EXPECT_EQ(v.note, note);
+  ASSERT_TRUE(v.roof.has_value());
+  EXPECT_EQ(v.roof->engine, "vector");
+  EXPECT_EQ(v.roof->engine_missing, "matrix");
+  EXPECT_EQ(v.batch, 256);
 }
 
 TEST(Engines, TheInvariantAllowsTenPercent) {

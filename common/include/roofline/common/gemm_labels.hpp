@@ -1,5 +1,6 @@
 // The GEMV/GEMM labels of a benchmark entry, typed (issue 35): one writer, which every target's GEMM suite calls
-// (the CPU's backends, CLBlast, cuBLASLt, the test target), and one reader, which every placement uses. The labels
+// (the CPU's backends, CLBlast, cuBLASLt, the test target), and one reader, which every placement uses (since issue 61
+// over the typed labels: roofline/records/gemm_labels.hpp, read_gemm_labels). The labels
 // hold the shape (m, k, batch = n) and the operands' ELEMENT sizes in bytes (a_bytes, b_bytes, c_bytes: A is MxK,
 // B is KxN, C is MxN); the compulsory operand bytes follow from them by roofline/common/gemm_count.hpp, never read back as
 // a label. (Two readers once disagreed: the device path summed a/b/c_bytes as whole operands, so every device GEMM
@@ -24,9 +25,5 @@ struct GemmLabels {
 
 // {"m", "n", "k", "batch", "a_bytes", "b_bytes", "c_bytes"}: merge into an entry's labels.
 nlohmann::json gemm_labels_json(const GemmShape& shape, const OperandBytes& element);
-
-// The shape and element sizes of an entry's labels object; nullopt when m, k or the batch (batch, else n) is
-// missing, not a number or not positive. Element sizes that are missing or not positive integers read as 0.
-std::optional<GemmLabels> read_gemm_labels(const nlohmann::json& labels);
 
 }  // namespace roofline

@@ -1,6 +1,7 @@
-// One read probe of the roof of the moment (issue 33) as it sits in a benchmark entry's roof_now.before/.after: one
-// writer (roof_probe_json, which the CPU target's RoofProbe calls) and one reader (read_roof_probe, which the
-// analysis' roof_now.hpp calls), so that a field the harness adds is a field the analysis reads. Below both sides
+// One read probe of the roof of the moment (issue 33) as it sits in a benchmark entry's roof_now.before/.after: its
+// record, one writer (roof_probe_json, which the CPU target's RoofProbe calls) and one reader (read_roof_probe, since
+// issue 61 over the typed probe the records read: analysis/model's roof_now.hpp), so that a field the harness adds is
+// a field the analysis reads. Below both sides
 // (issue 47: moved from analysis/model's roof_now.hpp), with the roof's kernel both name.
 #pragma once
 
@@ -28,7 +29,5 @@ struct RoofProbeRecord {
   double seconds = 0.0;             // the probe's wall time, setup included
 };
 nlohmann::json roof_probe_json(const RoofProbeRecord& r);
-// Throws InputError "<where>: ..." naming the missing, mistyped or unknown field.
-RoofProbeRecord read_roof_probe(const nlohmann::json& p, const std::string& where);
 
 }  // namespace roofline

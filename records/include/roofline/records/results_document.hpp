@@ -4,7 +4,7 @@
 // Each object keeps what its members do not hold in `extra`, so nothing is lost: an explicit null (allowed for
 // every field), a field of a newer build (the default, lenient reader keeps it; the strict reader, used by the
 // tests, refuses it naming it), and, in `context` and `roofline`, the sections not typed yet (context.suites,
-// environment, plan, time_budget, binding; roofline.best_backends, compute_table, dequant_table, crossovers, ...),
+// environment, plan, time_budget, binding; roofline.compute_table, dequant_table, dequant_placements, ...),
 // which both readers check against the catalogue of known fields (results/fields.txt) in strict mode.
 //
 // It is the library below bench and analysis (roofline::records, issue 61): it uses only common, fmt and
@@ -211,9 +211,53 @@ struct DequantCeilingRecord {
   ROOFLINE_RECORD_TAIL
 };
 
-// The `roofline` section: the fixed-shape arrays of DESIGN.md and the derived tables typed so far
-// (dequant_ceilings); `extra` holds the derived tables not typed yet (best_backends, compute_table, conventions,
-// crossovers, dequant_placements, dequant_table, matrix_engine, memory_levels, roof_violations, theoretical_peaks).
+// roofline.memory_levels[]: one memory level a target's bandwidth curve shows at one thread count (a device's rows
+// name none), its plateau's working sets and bandwidth beside the capacity the facts report; what the report's
+// levels table, the placements' reach of a level and compare's level boundaries read.
+struct DetectedLevelRecord {
+  ROOFLINE_DETECTED_LEVEL_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<std::string>> detected_from;  // the kernels whose curves voted on the levels
+  ROOFLINE_RECORD_TAIL
+};
+
+// roofline.theoretical_peaks[]: the peak a target's model gives each compute row (precision, engine, isa, width,
+// threads), with the clock, pipes and ops per cycle behind it and its source in words.
+struct TheoreticalPeakRecord {
+  ROOFLINE_THEORETICAL_PEAK_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// roofline.crossovers[]: one GEMM sweep (backend, precision, threads, shape) over its batches: the batch whose AI
+// reaches main memory's ridge, predicted, beside the measured knee.
+struct CrossoverRecord {
+  ROOFLINE_CROSSOVER_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<long long>> batches;  // the sweep's measured batches, in order
+  ROOFLINE_RECORD_TAIL
+};
+
+// roofline.best_backends[]: per precision, batch and threads the backend with the highest attained value.
+struct BestBackendRecord {
+  ROOFLINE_BEST_BACKEND_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// roofline.roof_violations[]: a placement above 110% of its roof, and the roof it beat (a placement's roof).
+struct RoofViolationRecord {
+  ROOFLINE_ROOF_VIOLATION_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<PlacementRoof> roof;
+  ROOFLINE_RECORD_TAIL
+};
+
+// roofline.dequant_table[]: every dequant-dot row (format, ISA, level, threads), measured, failed or not supported,
+// in weights/s beside the fp32 FMA peak.
+struct DequantRowRecord {
+  ROOFLINE_DEQUANT_ROW_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
+// The `roofline` section: the fixed-shape arrays of DESIGN.md and the derived tables typed so far (dequant_ceilings,
+// memory_levels, theoretical_peaks, crossovers, best_backends, roof_violations, dequant_table); `extra` holds the
+// derived tables not typed yet (compute_table, conventions, dequant_placements, matrix_engine).
 struct RooflineSection {
   std::optional<long long> schema_version;
   std::optional<std::vector<ComputeCeilingRecord>> compute_ceilings;
@@ -224,6 +268,12 @@ struct RooflineSection {
   std::optional<std::vector<TransferCeilingRecord>> transfer_ceilings;
   std::optional<std::vector<LaunchLatencyRecord>> launch_latency;
   std::optional<std::vector<DequantCeilingRecord>> dequant_ceilings;
+  std::optional<std::vector<DetectedLevelRecord>> memory_levels;
+  std::optional<std::vector<TheoreticalPeakRecord>> theoretical_peaks;
+  std::optional<std::vector<CrossoverRecord>> crossovers;
+  std::optional<std::vector<BestBackendRecord>> best_backends;
+  std::optional<std::vector<RoofViolationRecord>> roof_violations;
+  std::optional<std::vector<DequantRowRecord>> dequant_table;
   std::optional<std::vector<std::string>> notes;
   ROOFLINE_RECORD_TAIL
 };
@@ -241,6 +291,12 @@ void for_each_table(F&& f) {
   f(&RooflineSection::transfer_ceilings);
   f(&RooflineSection::launch_latency);
   f(&RooflineSection::dequant_ceilings);
+  f(&RooflineSection::memory_levels);
+  f(&RooflineSection::theoretical_peaks);
+  f(&RooflineSection::crossovers);
+  f(&RooflineSection::best_backends);
+  f(&RooflineSection::roof_violations);
+  f(&RooflineSection::dequant_table);
 }
 
 #undef ROOFLINE_OPTIONAL_MEMBER
@@ -285,6 +341,8 @@ nlohmann::json to_json(const RooflineSection& roofline);
 // A row of a section's table, as the section's writer writes it (the report's tables of every field a row holds).
 nlohmann::json to_json(const TransferCeilingRecord& row);
 nlohmann::json to_json(const LaunchLatencyRecord& row);
+nlohmann::json to_json(const BestBackendRecord& row);
+nlohmann::json to_json(const RoofViolationRecord& row);
 // nlohmann's ADL hook of the section: `doc["roofline"] = derive_roofline(results);` writes it by the one writer.
 void to_json(nlohmann::json& j, const RooflineSection& roofline);
 
@@ -301,6 +359,11 @@ void set_number(BenchmarkEntry& entry, const std::string& key, double value);
 // A value a suite hands the harness as JSON (its labels, its bracket's measurement: runner.hpp), read as the lenient
 // reader reads that field of a file (an integer stays an integer when written).
 void set_field(BenchmarkEntry& entry, const std::string& key, const nlohmann::json& value);
+
+// One entry's labels read alone, as the lenient reader reads benchmarks[].labels (what it cannot type kept in
+// `extra`; not an object: no labels): a suite context's rows that are the labels its entries would have had
+// (context.suites.compute.not_supported[], not typed yet), read at that edge into the labels' one typed form.
+EntryLabels read_labels(const nlohmann::json& labels);
 
 // Every field the typed model holds, as the catalogue (results/fields.txt) writes its path (`[]` an array's
 // elements, `*` a map's keys) with its kind: `text`, `integer`, `number`, `flag`, `any` (kept as JSON), `map` (its

@@ -36,7 +36,7 @@ namespace roofline {
 // entries (its part of the document, target_document), its reported levels (target_reported_levels) and its level names (level_names).
 // Rows carry `threads` where the entries name a thread count (a device runs each kernel on the whole device) and
 // `width`/`pattern` (`reference_width` on levels) where a kernel ran in several variants (collect_points). It reads the
-// typed document and gives the typed part of the section (issue 61; memory_levels, not typed yet, in its `extra`).
+// typed document and gives the typed part of the section (issue 61; memory_levels typed as DetectedLevelRecord).
 RooflineSection derive_memory_ceilings(const ResultsDocument& part, const RecordedTarget& target);
 
 // The names a target's levels take: a target whose facts give a cache topology (the CPU) names them L1..L3 and its

@@ -134,8 +134,8 @@ std::string target_of(const RooflineSection& section);
 
 // Calls f(target) for every record of the section, in the order of its arrays: the typed ones (for_each_table:
 // compute, memory, page-size ceilings, ridge points, placements, transfer ceilings, launch latency, dequant
-// ceilings), then the ones the model keeps
-// as JSON in `extra` (dequant tables, memory levels, crossovers, ...: entry_target's rule). Which targets a section
+// ceilings, memory levels), then the ones the model keeps
+// as JSON in `extra` (dequant tables, crossovers, ...: entry_target's rule). Which targets a section
 // holds, and in what order they first appear, is asked here (target_document, llm's targets_in).
 template <class F>
 void each_record_target(const RooflineSection& s, F&& f) {

@@ -28,7 +28,7 @@ namespace roofline {
 // Two probes further apart than this (and than their own noise) say the memory moved while measuring.
 inline constexpr double kRoofNowMovedFloor = 0.05;
 
-// One read probe's record, its writer and its reader: roofline/common/roof_probe.hpp.
+// One read probe's record and its writer: roofline/common/roof_probe.hpp; its reader, over the typed probe: below.
 
 struct RoofProbeReading {
   double bytes_per_second = 0.0;  // the best sample
@@ -45,12 +45,18 @@ struct RoofNow {
   [[nodiscard]] bool moved() const;
 };
 
-// The entry's "roof_now" (nullopt when it has none, or when a probe is missing: a failed probe's entry says
-// so in its "error"). Throws InputError when the field has the wrong type or a value is not a positive number.
-std::optional<RoofNow> read_roof_now(const nlohmann::json& entry);
-// The same of a typed entry: its roof_now as the records' writer writes it (a mistyped one the lenient reader kept in
-// `extra` too), read by the probes' one reader (roof_probe.hpp), with its errors.
+// A typed entry's "roof_now" (nullopt when it has none, or when a probe is missing: a failed probe's entry says
+// so in its "error"), its probes read by their one reader, read_roof_probe. Throws InputError when the field has the
+// wrong type (what the lenient reader kept in `extra`) or a value is not a positive number.
 std::optional<RoofNow> read_roof_now(const BenchmarkEntry& entry);
+// The same of an entry's JSON, for the schema's check of a file's entries before the typed read (results_schema.cpp):
+// its roof_now read into the typed entry as the records' reader reads it, then the above.
+std::optional<RoofNow> read_roof_now(const nlohmann::json& entry);
+
+// One probe of a typed entry's roof_now (issue 61: the probes' one reader, over the typed probe; the writer and the
+// record are roofline/common/roof_probe.hpp's). Throws InputError "<where>: ..." naming the first field that is not a
+// probe's, or is missing or mistyped (kept in the probe's `extra` by the lenient reader).
+RoofProbeRecord read_roof_probe(const RoofProbeFields& probe, const std::string& where);
 
 // The placement's "roof_now" object (fields above), given the point's value, AI, compute ceiling (0: none)
 // and the run's roof bandwidth of the level it was placed against (0: none).

@@ -50,12 +50,10 @@ const ComputeCeilingRecord* compute_roof(const RooflineSection& section, const s
 // The levels the section's memory ceilings name: the CPU's (L1..DRAM) in that order, then any other target's names in
 // the order its ceilings list them (innermost first).
 std::vector<std::string> memory_level_names(const RooflineSection& section);
-// A typed ceiling's engine, "vector" when it names none; throws InputError naming `where` for anything else.
+// A typed ceiling's or entry's engine (its `engine` field or label), "vector" when it names none; throws InputError
+// "<where>: engine <what it holds> is not 'vector' or 'matrix'" for anything else.
 std::string engine_field(const ComputeCeilingRecord& ceiling, const std::string& where);
-
-// A ceiling's or roof's engine: its "engine" field, "vector" when absent; throws InputError naming `where`
-// for anything but "vector" or "matrix".
-std::string engine_field(const nlohmann::json& entry, const std::string& where);
+std::string engine_field(const EntryLabels& labels, const std::string& where);
 
 // Appends a note (a sentence for people) to the section's notes, once.
 void add_note(nlohmann::json& roofline_section, const std::string& note);
