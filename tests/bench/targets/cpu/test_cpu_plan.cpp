@@ -171,8 +171,12 @@ TEST(CpuPlan, GemmShapesComeFromThePlausibleCache) {
 }
 
 TEST(CpuPlan, AGemmPlanOverItsBudgetKeepsEveryOtherBatchOfItsSweepsAndSaysSo) {
-  // No ISA features: the slowest planning rates, far over the quick gemm budget.
-  const CpuPlan p = plan_cpu(quick_config(), zen5_guest());
+  // No ISA features (the slowest planning rates) and a 96 MiB L3 (DRAM shapes 3x the guest's): far over the quick
+  // gemm budget.
+  MachineFacts big = zen5_guest();
+  big.memory_total_bytes = 256 * GiB;
+  big.caches.back() = {3, "unified", 96 * MiB, 1, 2, "hwloc"};
+  const CpuPlan p = plan_cpu(quick_config(), big);
   const SuitePlan& gemm = p.suites.back();
   ASSERT_EQ(gemm.suite, "gemm");
   // A sweep: every batch of one backend x precision x threads, over its DRAM- and compute-shape groups.
@@ -188,11 +192,10 @@ TEST(CpuPlan, AGemmPlanOverItsBudgetKeepsEveryOtherBatchOfItsSweepsAndSaysSo) {
     std::sort(all.begin(), all.end());
     EXPECT_EQ(all, (std::vector<int>{1, 4, 16, 64, 256, 1024}));
   }
-  if (sweep) {
-    bool said = false;
-    for (const std::string& n : gemm.notes) said = said || n.find("every other batch") != std::string::npos;
-    EXPECT_TRUE(said);
-  }
+  ASSERT_TRUE(sweep);  // the plan was thinned, not left whole
+  bool said = false;
+  for (const std::string& n : gemm.notes) said = said || n.find("every other batch") != std::string::npos;
+  EXPECT_TRUE(said);
   // --batches is the work asked for: never thinned.
   RunConfig c = quick_config();
   c.batches = {1, 2, 4, 8};
