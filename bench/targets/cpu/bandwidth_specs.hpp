@@ -28,6 +28,10 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
 // (at least its minimum time) at a rate assumed for planning only (a cache's or DRAM's, by where the working set
 // lies), plus allocation and first touch of `setup_bytes` (the arrays of a set this spec is the first of its batch to
 // use: 0 for the others, which share or are carved from it) and the validations. Never a measured figure.
+// A call's planned seconds (the plan's rates: 50 GB/s a thread from a cache, 25 GB/s from DRAM; a 16 MiB cache assumed
+// when none is plausible): whether a calibration call is made (make_spec) and the estimate.
+double stream_planned_call_s(std::uint64_t working_set, std::uint64_t bytes_per_call, int threads,
+                             std::uint64_t cache_bytes);
 double stream_spec_estimate(std::uint64_t working_set, std::uint64_t bytes_per_call, int repetitions,
                             double min_time_s, int threads, std::uint64_t cache_bytes, std::uint64_t setup_bytes);
 
