@@ -15,16 +15,22 @@ namespace {
 
 constexpr std::uint64_t kProbeBytes = 8ull << 20;  // mapped (2 MiB pages from 4 MiB up), quick to read
 
-RunConfig probe_config() {
+// The probe keeps references to its machine and configuration: each test holds both.
+RunConfig probe_config(std::uint64_t memory_budget = 1ull << 30) {
   RunConfig config;
   config.bind = BindPolicy::none;
-  config.memory_budget_bytes = 1ull << 30;
+  config.memory_budget_bytes = memory_budget;
   return config;
 }
 
-TEST(RoofProbe, OneArrayServesEveryThreadCountOnOneNumaNode) {
+MachineFacts machine_of(int numa_nodes) {
   MachineFacts machine;
-  machine.numa_nodes = 1;
+  machine.numa_nodes = numa_nodes;
+  return machine;
+}
+
+TEST(RoofProbe, OneArrayServesEveryThreadCountOnOneNumaNode) {
+  const MachineFacts machine = machine_of(1);
   const RunConfig config = probe_config();
   RoofProbe probe(machine, config);
   ASSERT_TRUE(probe.reserve(2, kProbeBytes));
@@ -39,31 +45,24 @@ TEST(RoofProbe, OneArrayServesEveryThreadCountOnOneNumaNode) {
 }
 
 TEST(RoofProbe, ArrayPerThreadCountOnSeveralNumaNodes) {
-  MachineFacts machine;
-  machine.numa_nodes = 2;
+  const MachineFacts two_nodes = machine_of(2);
   const RunConfig config = probe_config();
-  RoofProbe probe(machine, config);
+  RoofProbe probe(two_nodes, config);
   ASSERT_TRUE(probe.reserve(1, kProbeBytes));
   ASSERT_TRUE(probe.reserve(2, kProbeBytes));
   // Each its own array: the budget of a quarter of the memory budget counts both.
-  const RunConfig tight = [] {
-    RunConfig c = probe_config();
-    c.memory_budget_bytes = 4 * (kProbeBytes + kProbeBytes / 2);
-    return c;
-  }();
-  RoofProbe limited(machine, tight);
+  const RunConfig tight = probe_config(4 * (kProbeBytes + kProbeBytes / 2));
+  RoofProbe limited(two_nodes, tight);
   EXPECT_TRUE(limited.reserve(1, kProbeBytes));
   EXPECT_FALSE(limited.reserve(2, kProbeBytes));
-  MachineFacts one_node;
-  one_node.numa_nodes = 1;
+  const MachineFacts one_node = machine_of(1);
   RoofProbe shared(one_node, tight);
   EXPECT_TRUE(shared.reserve(1, kProbeBytes));
   EXPECT_TRUE(shared.reserve(2, kProbeBytes));  // the same array
 }
 
 TEST(RoofProbe, TheLastProbeIsReusedOnlyRightAfterItOnItsTeamAndSize) {
-  MachineFacts machine;
-  machine.numa_nodes = 1;
+  const MachineFacts machine = machine_of(1);
   const RunConfig config = probe_config();
   RoofProbe probe(machine, config);
   const nlohmann::json first = probe.measure(1, kProbeBytes);
