@@ -140,4 +140,21 @@ struct QuantIsaRow {
   std::string_view int4_instruction;
 };
 
+// The row loop every ISA's kernels share (a QuantIsaKernels entry): y[r - begin] = the dot product of weight row r
+// with x, for rows [begin, end). Instantiated in each ISA's file with that file's dot kernel (internal to it), so each
+// file compiles its own loop with its own flags.
+template <float (*kDot)(const std::uint8_t*, std::int64_t, const std::uint8_t*)>
+void dot_rows(const std::uint8_t* w, std::int64_t row_bytes, std::int64_t cols, int, const std::uint8_t* x,
+              std::int64_t begin, std::int64_t end, float* y) {
+  for (std::int64_t r = begin; r < end; ++r) y[r - begin] = kDot(w + r * row_bytes, cols, x);
+}
+
+// The same for int4 (one fp16 scale per `group` weights), whose activations are fp32.
+template <float (*kDot)(const std::uint8_t*, std::int64_t, int, const float*)>
+void dot_rows_int4(const std::uint8_t* w, std::int64_t row_bytes, std::int64_t cols, int group, const std::uint8_t* x,
+                   std::int64_t begin, std::int64_t end, float* y) {
+  const auto* xf = reinterpret_cast<const float*>(x);
+  for (std::int64_t r = begin; r < end; ++r) y[r - begin] = kDot(w + r * row_bytes, cols, group, xf);
+}
+
 }  // namespace roofline::quant

@@ -174,20 +174,9 @@ float dot_int4(const std::uint8_t* row, std::int64_t cols, int group, const floa
   return hsum(acc);
 }
 
-template <float (*kDot)(const std::uint8_t*, std::int64_t, const std::uint8_t*)>
-void rows(const std::uint8_t* w, std::int64_t row_bytes, std::int64_t cols, int, const std::uint8_t* x,
-          std::int64_t begin, std::int64_t end, float* y) {
-  for (std::int64_t r = begin; r < end; ++r) y[r - begin] = kDot(w + r * row_bytes, cols, x);
-}
-
-void rows_int4(const std::uint8_t* w, std::int64_t row_bytes, std::int64_t cols, int group, const std::uint8_t* x,
-               std::int64_t begin, std::int64_t end, float* y) {
-  const auto* xf = reinterpret_cast<const float*>(x);
-  for (std::int64_t r = begin; r < end; ++r) y[r - begin] = dot_int4(w + r * row_bytes, cols, group, xf);
-}
-
 constexpr QuantIsaKernels kKernels256{
-    {&rows<dot_q8_0>, &rows<dot_q4_0>, &rows<dot_q4_k>, &rows<dot_q5_k>, &rows<dot_q6_k>, Dot::kInt4 ? &rows_int4 : nullptr}};
+    {&dot_rows<dot_q8_0>, &dot_rows<dot_q4_0>, &dot_rows<dot_q4_k>, &dot_rows<dot_q5_k>, &dot_rows<dot_q6_k>,
+     Dot::kInt4 ? &dot_rows_int4<dot_int4> : nullptr}};
 
 }  // namespace
 }  // namespace roofline::quant
