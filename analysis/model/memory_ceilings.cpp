@@ -150,9 +150,42 @@ std::vector<CurvePoint> curve_of(const std::vector<const Point*>& pts) {
   return c;
 }
 
+// The levels from the plausible reported cache sizes alone, main memory from twice the last of them, appended to
+// out["memory_levels"] after `why` in out["notes"]; their ranges. For a curve that cannot place them: one that gave
+// no plateaus, or an emulator's (every size runs at the emulator's speed, so the curve is flat and says nothing of
+// the caches).
+std::vector<Range> reported_level_ranges(const std::vector<ReportedLevel>& reported, const std::string& reference,
+                                         const LevelNames& names, const std::string& why, json& out) {
+  out["notes"].push_back(why);
+  std::vector<Range> ranges;
+  double lo = 0.0;
+  const ReportedLevel* last = nullptr;
+  for (const ReportedLevel& r : reported) {
+    if (!r.plausible) continue;
+    last = &r;
+    ranges.push_back({r.name, lo, r.bytes, "reported"});
+    out["memory_levels"].push_back({{"level", r.name}, {"reference_kernel", reference},
+                                    {"min_bytes", bytes_or_null(lo)}, {"max_bytes", bytes_or_null(r.bytes)},
+                                    {"bandwidth", nullptr}, {"inferred_bytes", nullptr},
+                                    {"reported_bytes", bytes_or_null(r.bytes)}, {"agreement", "unchecked"},
+                                    {"source", "reported"}});
+    lo = r.bytes * 1.03;  // just above, so in_range's slack does not put one size in two levels
+  }
+  ranges.push_back({names.main, 2.0 * last->bytes, 1e30, "reported"});
+  // The range the ceilings name DRAM is a level of the table too (issue 46: a 2-thread sweep whose DRAM flipped
+  // from 75 to 40 GB/s at its last size gave no plateaus, and its levels then ended at L3).
+  out["memory_levels"].push_back({{"level", names.main}, {"reference_kernel", reference},
+                                  {"min_bytes", bytes_or_null(2.0 * last->bytes)}, {"max_bytes", nullptr},
+                                  {"bandwidth", nullptr}, {"inferred_bytes", nullptr}, {"reported_bytes", nullptr},
+                                  {"agreement", "unchecked"}, {"source", "reported"}});
+  return ranges;
+}
+
 // The levels at one thread count, appended to out["memory_levels"] and out["notes"]; returns their ranges.
+// `emulated`: a user-mode emulator ran the sweep (context.machine.emulated), so its curve cannot place the levels.
 std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const std::vector<ReportedLevel>& reported,
-                              const std::set<std::string>& streaming, const LevelNames& names, json& out) {
+                              const std::set<std::string>& streaming, const LevelNames& names, bool emulated,
+                              json& out) {
   std::vector<std::string> left_out;
   const std::vector<std::string> swept = swept_kernels_of(kernels, streaming, left_out);
   const std::string& reference = swept.front();
@@ -181,7 +214,19 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
                                                 "measure again on a quiet machine.", 100.0 * median(spreads)));
   }
   std::vector<Range> ranges;
-  if (!d.plateaus.empty()) {
+  const bool any_plausible =
+      std::any_of(reported.begin(), reported.end(), [](const ReportedLevel& r) { return r.plausible; });
+  if (emulated && any_plausible) {
+    // Not the plateaus: the emulator runs every size at its own speed (issue 62: qemu-user's curve is flat from 4 KiB
+    // to 256 MiB), so the curve would make one level of the whole sweep. The reported caches say where each level
+    // ends; the ceilings inside them are still the emulator's figures, as the report's EMULATED RUN warning says.
+    ranges = reported_level_ranges(
+        reported, reference, names,
+        prefix + fmt::format("emulated run: the '{}' curve is the emulator's speed at every size, not the caches', "
+                             "so levels come from the plausible reported cache sizes only, and {} from twice the "
+                             "last of them; no figure below is this CPU's.", reference, names.main),
+        out);
+  } else if (!d.plateaus.empty()) {
     for (const LevelLabel& l : d.labels.levels) {
       ranges.push_back({l.level, l.min_bytes, l.max_bytes, l.source, l.warning});
       // The level's bandwidth: the reference kernel's median over its plateau (the combined curve only finds
@@ -205,31 +250,13 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
     }
 
     for (const std::string& n : d.labels.notes) out["notes"].push_back(prefix + n);
-  } else if (std::any_of(reported.begin(), reported.end(), [](const ReportedLevel& r) { return r.plausible; })) {
-    out["notes"].push_back(prefix + fmt::format("the '{}' curve gave no plateaus ({} sizes: too few, or the memory "
-                                                "moved while sweeping); levels come from the plausible reported cache "
-                                                "sizes only, and {} from twice the last of them.", reference,
-                                                d.curve.size(), names.main));
-    double lo = 0.0;
-    const ReportedLevel* last = nullptr;
-    for (const ReportedLevel& r : reported) {
-      if (!r.plausible) continue;
-      last = &r;
-      ranges.push_back({r.name, lo, r.bytes, "reported"});
-      out["memory_levels"].push_back({{"level", r.name}, {"reference_kernel", reference},
-                                      {"min_bytes", bytes_or_null(lo)}, {"max_bytes", bytes_or_null(r.bytes)},
-                                      {"bandwidth", nullptr}, {"inferred_bytes", nullptr},
-                                      {"reported_bytes", bytes_or_null(r.bytes)}, {"agreement", "unchecked"},
-                                      {"source", "reported"}});
-      lo = r.bytes * 1.03;  // just above, so in_range's slack does not put one size in two levels
-    }
-    ranges.push_back({names.main, 2.0 * last->bytes, 1e30, "reported"});
-    // The range the ceilings name DRAM is a level of the table too (issue 46: a 2-thread sweep whose DRAM flipped
-    // from 75 to 40 GB/s at its last size gave no plateaus, and its levels then ended at L3).
-    out["memory_levels"].push_back({{"level", names.main}, {"reference_kernel", reference},
-                                    {"min_bytes", bytes_or_null(2.0 * last->bytes)}, {"max_bytes", nullptr},
-                                    {"bandwidth", nullptr}, {"inferred_bytes", nullptr}, {"reported_bytes", nullptr},
-                                    {"agreement", "unchecked"}, {"source", "reported"}});
+  } else if (any_plausible) {
+    ranges = reported_level_ranges(
+        reported, reference, names,
+        prefix + fmt::format("the '{}' curve gave no plateaus ({} sizes: too few, or the memory moved while "
+                             "sweeping); levels come from the plausible reported cache sizes only, and {} from "
+                             "twice the last of them.", reference, d.curve.size(), names.main),
+        out);
   } else {
     out["notes"].push_back(prefix + "too few sizes for plateaus and no reported cache sizes: no memory levels.");
   }
@@ -285,6 +312,8 @@ json memory_part(const ResultsDocument& results, const RecordedTarget& target) {
   if (points.empty()) return out;
   const std::set<std::string> streaming = streaming_kernels(results);
   const LevelNames names = level_names(target);
+  // The host's facts say whether an emulator ran the run: the CPU's sweep then (a device's runs on the device).
+  const bool emulated = target.is_cpu() && host_facts(results.context).emulated;
   const bool write_allocate = std::any_of(points.begin(), points.end(), [](const auto& p) {
     return p.second.best_write_allocate >= 0.0 || p.second.median_write_allocate >= 0.0;
   });
@@ -296,7 +325,7 @@ json memory_part(const ResultsDocument& results, const RecordedTarget& target) {
   std::map<int, std::vector<Range>> ranges_by_threads;
   for (const auto& [threads, kernels] : by_threads) {
     const std::vector<Range> ranges =
-        levels_for(threads, kernels, target_reported_levels(target, threads), streaming, names, out);
+        levels_for(threads, kernels, target_reported_levels(target, threads), streaming, names, emulated, out);
     ceilings_for(threads, kernels, ranges, write_allocate, ceilings);
     ranges_by_threads[threads] = ranges;
   }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -52,6 +53,16 @@ TEST(CliEmulated, ReadsBackThroughReportCompareLlmAndHistory) {
   const std::string h = read_file(html);
   EXPECT_NE(h.find("id=\"emulated\""), std::string::npos);
   EXPECT_LT(h.find("id=\"emulated\""), h.find("<section id=\"roofline\">"));
+
+  // The emulator's curve is flat (one speed at every size), so the levels are the reported caches', main memory past
+  // the last of them, each said to come from the report and the note saying why (analysis/model/memory_ceilings.cpp).
+  const CliResult rederived = run_cli({"report", q.string(), "--text", "--rederive"});
+  ASSERT_EQ(rederived.exit_code, 0) << rederived.err;
+  EXPECT_NE(rederived.out.find("emulated run: the 'read' curve is the emulator's speed at every size"),
+            std::string::npos) << rederived.out;
+  for (const char* level : {"L1", "L2", "L3", "DRAM"}) {
+    EXPECT_NE(rederived.out.find(fmt::format("        1 {:<5} ", level)), std::string::npos) << level << rederived.out;
+  }
 
   const CliResult cmp = run_cli({"compare", q.string(), q.string()});
   EXPECT_EQ(cmp.exit_code, 0) << cmp.out << cmp.err;
