@@ -1,5 +1,9 @@
 # ARM64 (aarch64): the NEON STREAM loops and dequant-dot kernels (Advanced SIMD is part of every ARMv8-A core, so no
 # flags), Eigen's NEON copy, the facts from MIDR and HWCAP. Chosen by cmake/RooflineArch.cmake.
+# GCC's note that passing std::pair<double, double> changed in GCC 10.1 (-Wpsabi) concerns linking objects of GCC 9 with
+# GCC 10 and later; every object of this build comes from one compiler, and the notes' thousands of lines buried the
+# build's real warnings.
+add_compile_options($<$<COMPILE_LANG_AND_ID:CXX,GNU>:-Wno-psabi>)
 function(roofline_arch_kernels target)
   target_sources(${target} PRIVATE arch_arm64.cpp stream_neon.cpp peak_neon.cpp quant_dot_neon.cpp)
   # The dot product (SDOT) is an ARMv8.2 extension: only its translation units may emit it (chosen from HWCAP asimddp).
