@@ -102,7 +102,7 @@ IsaFeatures IsaFeatures::capped(Isa max_isa) const {
     // SSE2 is part of x86-64 itself (the compiler uses it for scalar code); a "scalar" cap only stops the
     // kernels from choosing vector code, through max_isa below.
     f.sse4_2 = false;
-    f.neon = f.neon_dotprod = f.neon_fp16 = false;
+    f.neon = f.neon_dotprod = f.neon_fp16 = f.neon_i8mm = f.neon_bf16 = false;
   }
   if (isa_rank(max_isa) < isa_rank(f.max_isa)) f.max_isa = max_isa;
   return f;

@@ -149,6 +149,16 @@ void counting_notes(json& notes) {
                   "shared or virtual machine includes preempted calls");
 }
 
+// ARM64's instructions, where its rows are in the file (NEON's 128-bit registers, SVE's at the length the run found).
+void arm_counting_notes(const ComputeRows& collected, json& notes) {
+  const bool arm = std::any_of(collected.rows.begin(), collected.rows.end(),
+                               [](const auto& kv) { return kv.second.isa == "neon" || kv.second.isa == "sve"; });
+  if (!arm) return;
+  notes.push_back("compute: ARM64: FMLA = 2 FLOP per lane; SDOT = 8 OP and BFDOT = 4 FLOP per 32-bit lane; SMMLA "
+                  "(2x8 by 8x2 int8) = 64 OP and BFMMLA (2x4 by 4x2 bf16) = 32 FLOP per 128-bit instruction; SVE rows "
+                  "at the vector length the run had");
+}
+
 // What a target's peak model says of one measured row: the clock its peak is taken at, the peak (0: none) and,
 // for the x86 model, the pipes behind it and the known-pipes table's peak (0: none) it is checked against.
 struct RowPeak {
@@ -305,6 +315,7 @@ json compute_part(const ResultsDocument& part, const RecordedTarget& target) {
 
   scaling_notes(derived.best, notes);
   if (collected.instruction_labels) counting_notes(notes);
+  arm_counting_notes(collected, notes);
   json out = {{"compute_ceilings", ceilings}, {"compute_table", table}, {"theoretical_peaks", peaks}};
   if (x86 && !collected.rows.empty() && clock.empty()) notes.push_back("compute: no clock measurement, so no theoretical peaks");
   if (x86 && !collected.rows.empty() && uarch.empty()) {

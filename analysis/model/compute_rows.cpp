@@ -55,7 +55,7 @@ int precision_rank(const std::string& p) {
 }
 
 int isa_order(const std::string& isa) {
-  static const std::array<std::string, 6> kOrder{"scalar", "sse", "avx2", "avx_vnni", "avx512", "amx"};
+  static const std::array<std::string, 8> kOrder{"scalar", "sse", "avx2", "avx_vnni", "avx512", "amx", "neon", "sve"};
   const auto it = std::find(kOrder.begin(), kOrder.end(), isa);
   return static_cast<int>(it - kOrder.begin());
 }
@@ -70,10 +70,13 @@ std::string base_name(const BenchmarkEntry& e) {
   return n;
 }
 
+// A row is its precision, width, ISA and threads; an AMX tile instruction (TDPBSSD beside TDPBUSD) and an ARM64
+// matrix multiply (SMMLA beside SDOT, BFMMLA beside BFDOT, on the same registers) are rows of their own.
 ComputeKey key_of(const ComputeRow& r) {
-  const bool tile = r.labels.kernel.value_or("") == "tile";
+  const std::string kernel = r.labels.kernel.value_or("");
+  const bool own_row = kernel == "tile" || kernel == "mmla";
   return {precision_rank(r.precision), r.bits, isa_order(r.isa), r.threads,
-          tile ? r.labels.variant.value_or("") : std::string(), r.precision, r.isa, r.engine};
+          own_row ? r.labels.variant.value_or("") : std::string(), r.precision, r.isa, r.engine};
 }
 
 // A row's engine: its "engine" label, else from its ISA (files from before engines: every row is vector

@@ -19,8 +19,8 @@
 namespace roofline {
 
 // The table's display order: precision rank, vector bits, isa rank, threads, a tile row's variant (TDPBSSD and
-// TDPBUSD are two rows of one precision and width), then the names themselves (precisions and isas outside the
-// vocabulary's order, a device's engines).
+// TDPBUSD are two rows of one precision and width) or an ARM64 matrix multiply's (SMMLA beside SDOT), then the names
+// themselves (precisions and isas outside the vocabulary's order, a device's engines).
 using ComputeKey = std::tuple<int, int, int, int, std::string, std::string, std::string, std::string>;
 
 struct ComputeRow {

@@ -32,8 +32,17 @@ struct ComputeRow {
   double value = 0.0, theoretical = 0.0, percent = -1.0, vector_bits = 0.0, clock_hz = 0.0;
 };
 
+// The ISA cell: an ARM64 matrix multiply (kernel mmla) names its instruction, since its row shares precision, ISA
+// and width with the dot product beside it ("neon" for SDOT, "neon (smmla v.4s)").
+std::string isa_cell(const json& r) {
+  const std::string isa = str(r, "isa");
+  if (str(r, "kernel") != "mmla") return isa;
+  const std::string instruction = str(r, "instruction");
+  return isa + " (" + (instruction.empty() ? std::string("mmla") : instruction) + ")";
+}
+
 ComputeRow compute_row(const json& r) {
-  return {str(r, "precision"), str(r, "engine", "vector"), str(r, "isa"), str(r, "vector_bits"), str(r, "threads", "-"),
+  return {str(r, "precision"), str(r, "engine", "vector"), isa_cell(r), str(r, "vector_bits"), str(r, "threads", "-"),
           rate_unit_of_row(r), str(r, "status"), str(r, "reason", "not supported"), str(r, "clock_source"),
           r.contains("value") && r["value"].is_null(), num(r, "value"), num(r, "theoretical"), num(r, "percent", -1),
           num(r, "vector_bits"), num(r, "clock_hz")};

@@ -220,13 +220,17 @@ std::vector<ArmCoreKind> arm_core_kinds(const std::vector<ArmCpuEntry>& entries)
   return kinds;
 }
 
-IsaFeatures arm_isa_features(std::uint64_t hwcap) {
-  // Linux's AT_HWCAP bits for ARM64 (arch/arm64/include/uapi/asm/hwcap.h), spelled here so that x86 builds test them.
+IsaFeatures arm_isa_features(std::uint64_t hwcap, std::uint64_t hwcap2) {
+  // Linux's AT_HWCAP and AT_HWCAP2 bits for ARM64 (arch/arm64/include/uapi/asm/hwcap.h: HWCAP_ASIMD, HWCAP_ASIMDHP,
+  // HWCAP_ASIMDDP, HWCAP_SVE; HWCAP2_I8MM, HWCAP2_BF16), spelled here so that x86 builds test them.
   constexpr std::uint64_t kAsimd = 1u << 1, kAsimdHp = 1u << 10, kAsimdDp = 1u << 20, kSve = 1u << 22;
+  constexpr std::uint64_t kI8mm = 1u << 13, kBf16 = 1u << 14;
   IsaFeatures f;
   f.neon = (hwcap & kAsimd) != 0;
   f.neon_fp16 = f.neon && (hwcap & kAsimdHp) != 0;
   f.neon_dotprod = f.neon && (hwcap & kAsimdDp) != 0;
+  f.neon_i8mm = f.neon && (hwcap2 & kI8mm) != 0;
+  f.neon_bf16 = f.neon && (hwcap2 & kBf16) != 0;
   f.sve = (hwcap & kSve) != 0;
   return f;
 }

@@ -1,5 +1,6 @@
 // ARM64's side of the facts' seam (cpu_arch.hpp): the identity from MIDR (/sys, else /proc/cpuinfo: arm_cpu.cpp), the
-// features from this process's HWCAP (getauxval), no AMX. Caches come from hwloc (which reads /sys) or sysconf.
+// features from this process's HWCAP and HWCAP2 (getauxval), no AMX. Caches come from hwloc (which reads /sys) or
+// sysconf.
 #include <sys/auxv.h>
 
 #include <fmt/format.h>
@@ -25,13 +26,13 @@ void detect_cpu_identity(MachineFacts& m) {
     if (k.core) m.microarchitecture = std::string(k.core->microarchitecture);
     if (kinds.size() > 1) m.notes.push_back(fmt::format("{} kinds of ARM64 core; facts of the first", kinds.size()));
   }
-  m.isa = arm_isa_features(getauxval(AT_HWCAP));
+  m.isa = arm_isa_features(getauxval(AT_HWCAP), getauxval(AT_HWCAP2));
   m.amx.source = "not an x86-64 CPU";
 }
 
 std::vector<CacheInfo> arch_caches() { return {}; }
 std::string_view arch_cache_source() { return "MIDR"; }
-std::string_view arch_isa_source() { return "HWCAP (getauxval)"; }
+std::string_view arch_isa_source() { return "HWCAP and HWCAP2 (getauxval)"; }
 std::string_view arch_machine_name() { return "aarch64"; }
 
 }  // namespace roofline

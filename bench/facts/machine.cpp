@@ -191,6 +191,8 @@ constexpr std::pair<const char*, bool IsaFeatures::*> kArmIsaFlags[] = {
     {"neon", &IsaFeatures::neon},
     {"neon_dotprod", &IsaFeatures::neon_dotprod},
     {"neon_fp16", &IsaFeatures::neon_fp16},
+    {"neon_i8mm", &IsaFeatures::neon_i8mm},
+    {"neon_bf16", &IsaFeatures::neon_bf16},
     {"sve", &IsaFeatures::sve},
 };
 
@@ -333,7 +335,7 @@ std::string format_machine(const MachineFacts& m) {
       {f.avx512_vnni, "avx512_vnni"}, {f.avx512_bf16, "avx512_bf16"}, {f.avx512_fp16, "avx512_fp16"},
       {f.avx_vnni, "avx_vnni"}, {f.amx_tile, "amx_tile"}, {f.amx_bf16, "amx_bf16"}, {f.amx_int8, "amx_int8"},
       {f.amx_fp16, "amx_fp16"}, {f.neon, "neon"}, {f.neon_dotprod, "neon_dotprod"}, {f.neon_fp16, "neon_fp16"},
-      {f.sve, "sve"}};
+      {f.neon_i8mm, "neon_i8mm"}, {f.neon_bf16, "neon_bf16"}, {f.sve, "sve"}};
   for (const auto& [on, name] : flags) {
     if (on) isa += std::string(isa.empty() ? "" : " ") + name;
   }

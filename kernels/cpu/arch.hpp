@@ -24,6 +24,9 @@ double stream_run(Isa isa, StreamKernel kernel, const StreamArrays& arrays, int 
 
 // Compute peaks: the architecture's per-ISA tables of rows (peak_isa.hpp), gathered and sorted by peak.cpp.
 std::span<const peak_isa::PeakRows* const> peak_row_tables();
+// The bits of the scalable rows' registers (PeakVariant::scalable: SVE's vector length) on this CPU; 0 where it has
+// none (x86-64, an ARM64 core without SVE).
+int scalable_vector_bits();
 
 // Dequant-dot: the architecture's ISA rows (the scalar kernels first).
 std::span<const quant::QuantIsaRow> quant_isa_rows();

@@ -1,6 +1,9 @@
 // ARM64's side of the kernels' architecture seam (arch.hpp): the NEON and SVE STREAM loops, the peak tables of the ARM64
-// translation units (cmake/arch/arm64.cmake), the dequant-dot kernels (scalar, NEON, NEON with SDOT), Eigen's NEON copy
-// and the clock chain, chosen at run time from HWCAP's features (bench/facts/cpu_arm64.cpp fills them).
+// translation units (cmake/arch/arm64.cmake) and SVE's vector length, the dequant-dot kernels (scalar, NEON, NEON with
+// SDOT), Eigen's NEON copy and the clock chain, chosen at run time from HWCAP's features (bench/facts/cpu_arm64.cpp
+// fills them).
+#include <sys/prctl.h>
+
 #include "arch.hpp"
 #include "stream_isa.hpp"
 
@@ -23,8 +26,17 @@ double stream_run(Isa isa, StreamKernel kernel, const StreamArrays& arrays, int 
 }
 
 std::span<const peak_isa::PeakRows* const> peak_row_tables() {
-  static const peak_isa::PeakRows* const tables[] = {&peak_isa::kNeonRows, &peak_isa::kNeonDotRows};
+  using namespace peak_isa;
+  static const PeakRows* const tables[] = {&kNeonRows,     &kNeonDotRows,  &kNeonFp16Rows,
+                                           &kNeonI8mmRows, &kNeonBf16Rows, &kSveRows};
   return tables;
+}
+
+// The kernel's word for this thread's SVE vector length (prctl, not an SVE instruction, so that it is safe to ask on
+// any core: EINVAL without SVE; under qemu-user, the emulated CPU's). Threads inherit it.
+int scalable_vector_bits() {
+  const int vl = prctl(PR_SVE_GET_VL, 0, 0, 0, 0);
+  return vl < 0 ? 0 : 8 * (vl & PR_SVE_VL_LEN_MASK);
 }
 
 std::span<const quant::QuantIsaRow> quant_isa_rows() {

@@ -39,6 +39,8 @@ std::span<const peak_isa::PeakRows* const> peak_row_tables() {
   return tables;
 }
 
+int scalable_vector_bits() { return 0; }  // no scalable vectors on x86-64
+
 std::span<const quant::QuantIsaRow> quant_isa_rows() {
   using namespace quant;
   static const QuantIsaRow rows[] = {

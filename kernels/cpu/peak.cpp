@@ -30,6 +30,13 @@ const std::vector<PeakVariant>& table() {
     for (const PeakRows* part : arch::peak_row_tables()) {
       all.insert(all.end(), part->rows, part->rows + part->count);
     }
+    // SVE's rows at the CPU's vector length, before the sort (it orders by width).
+    const int scalable_bits = arch::scalable_vector_bits();
+    for (PeakVariant& v : all) {
+      if (!v.scalable || scalable_bits <= 0) continue;
+      v.vector_bits = scalable_bits;
+      v.ops_per_instruction = peak_lanes(v.op, v.precision, scalable_bits) * peak_ops_per_lane(v.op, v.precision);
+    }
     const auto key = [](const PeakVariant& v) {
       return std::tuple(v.engine(), v.precision, v.isa, v.vector_bits, v.op);
     };
@@ -39,9 +46,13 @@ const std::vector<PeakVariant>& table() {
   return rows;
 }
 
+// The operation a row measures: mul+add stands in for an FMA; a dot product and a matrix multiply (BFDOT, BFMMLA) are
+// rows of their own.
+PeakOp row_op(PeakOp op) { return op == PeakOp::muladd ? PeakOp::fma : op; }
+
 bool same_row(const PeakVariant& a, const PeakVariant& b) {
   if (a.op == PeakOp::tile || b.op == PeakOp::tile) return a.name == b.name;  // TDPBSSD and TDPBUSD both run
-  return a.precision == b.precision && a.isa == b.isa && a.vector_bits == b.vector_bits;
+  return a.precision == b.precision && a.isa == b.isa && a.vector_bits == b.vector_bits && row_op(a.op) == row_op(b.op);
 }
 }  // namespace
 
@@ -51,6 +62,7 @@ std::string_view to_string(PeakOp op) {
     case PeakOp::muladd: return "muladd";
     case PeakOp::dot: return "dot";
     case PeakOp::tile: return "tile";
+    case PeakOp::mmla: return "mmla";
   }
   return "unknown";
 }
@@ -74,6 +86,9 @@ bool peak_runnable(const PeakVariant& v, const IsaFeatures& f) {
   if ((v.required & kNeedsAmxInt8) && !f.amx_int8) return false;
   if ((v.required & kNeedsAmxFp16) && !f.amx_fp16) return false;
   if ((v.required & kNeedsNeonDotprod) && !f.neon_dotprod) return false;
+  if ((v.required & kNeedsNeonFp16) && !f.neon_fp16) return false;
+  if ((v.required & kNeedsNeonI8mm) && !f.neon_i8mm) return false;
+  if ((v.required & kNeedsNeonBf16) && !f.neon_bf16) return false;
   return true;
 }
 
@@ -134,9 +149,11 @@ std::int64_t max_peak_iterations(const PeakVariant& v) {
   switch (v.precision) {
     case Precision::fp64:
     case Precision::fp32: return std::int64_t{1} << 23;  // acc stays below 16: fp32 spacing there is 2^-20
-    case Precision::bf16: return std::int64_t{1} << 22;  // acc stays below 16 (two 2^-20 adds per trip)
+    // acc stays below 16 (two 2^-20 adds per trip; BFMMLA's four: below 32, where fp32's spacing is 2^-19)
+    case Precision::bf16: return std::int64_t{1} << 22;
     case Precision::fp16: return std::numeric_limits<std::int64_t>::max();  // bounded by construction
-    case Precision::int8: return std::int64_t{1} << 27;  // 12 * 2^27 + 19000 fits int32
+    // 12 * 2^27 + 19000 fits int32 (SMMLA's 24 per trip: 2^26)
+    case Precision::int8: return v.op == PeakOp::mmla ? std::int64_t{1} << 26 : std::int64_t{1} << 27;
     case Precision::tf32:
     case Precision::fp8:
     case Precision::int32: break;  // no CPU peak kernel runs these
@@ -157,6 +174,7 @@ double peak_expected(const PeakVariant& v, std::int64_t iterations, const PeakIn
   const double x0 = in.start + chain * in.chain_step;
   const auto n = static_cast<double>(iterations);
   if (v.op == PeakOp::dot) return x0 + n * 2.0 * in.multiplier * in.addend;
+  if (v.op == PeakOp::mmla) return x0 + n * 4.0 * in.multiplier * in.addend;
   if (v.op == PeakOp::tile) return x0 + n * 2.0 * kTileGroups * in.multiplier * in.addend;  // 32 m a per trip
   // x_N = m^N x0 + a (1 + m + ... + m^(N-1))
   const double m = in.multiplier;

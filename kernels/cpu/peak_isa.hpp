@@ -43,6 +43,10 @@ extern const PeakRows kAmxRows;          // peak_amx.cpp (-mamx-tile -mamx-bf16 
 // ARM64 (arch_arm64.cpp lists them):
 extern const PeakRows kNeonRows;         // peak_neon.cpp: FMLA on 128-bit NEON registers
 extern const PeakRows kNeonDotRows;      // peak_neon_dot.cpp (+dotprod): SDOT
+extern const PeakRows kNeonFp16Rows;     // peak_neon_fp16.cpp (+fp16): FMLA .8h
+extern const PeakRows kNeonI8mmRows;     // peak_neon_i8mm.cpp (+i8mm): SMMLA
+extern const PeakRows kNeonBf16Rows;     // peak_neon_bf16.cpp (+bf16): BFDOT, BFMMLA
+extern const PeakRows kSveRows;          // peak_sve.cpp (+sve): FMLA/FMAD and SDOT at the CPU's vector length
 
 // Shorthands for the rows' `required` bits.
 inline constexpr std::uint32_t kNeedsAvx2Fma = kNeedsAvx2 | kNeedsFma;
@@ -59,6 +63,11 @@ constexpr PeakVariant peak_row(std::string_view name, PeakOp op, Precision preci
   return {name, op, precision, isa, vector_bits, chains, op == PeakOp::muladd ? 2 * chains : chains,
           peak_lanes(op, precision, vector_bits) * peak_ops_per_lane(op, precision), required, instruction, fn,
           ops_per_cycle_per_core};
+}
+// A row whose registers are SVE's, of the length the CPU has (PeakVariant::scalable).
+constexpr PeakVariant scalable_row(PeakVariant v) {
+  v.scalable = true;
+  return v;
 }
 // The precision of a floating-point kernel's element type.
 template <class E>

@@ -193,6 +193,48 @@ TEST(ComputeCeilings, FeedsTheRooflineSection) {
   EXPECT_TRUE(section.contains("theoretical_peaks"));
 }
 
+// An ARM64 core's rows (a Neoverse V1 at 2.6 GHz, one thread): SDOT and SMMLA on the same 128-bit registers, BFDOT
+// and BFMMLA, and SVE's fp64 FMLA at the 256 bits the run found. A matrix multiply is a row beside its dot product, the
+// precision's ceiling the best of them, and the table names each by its kernel and ISA.
+TEST(ComputeCeilings, ArmMatrixMultipliesAreRowsBesideTheirDotProducts) {
+  const double hz = 2.6e9;
+  json benchmarks = json::array();
+  benchmarks.push_back(entry("clock", {{"kernel", "clock"}, {"threads", 1}}, "clock_hz", hz));
+  benchmarks.push_back(entry("compute", compute_labels("int8", "neon", 128, 1, 32, "dot"), "op_per_second", 4 * 32 * hz));
+  benchmarks.push_back(entry("compute", compute_labels("int8", "neon", 128, 1, 64, "mmla"), "op_per_second", 4 * 64 * hz));
+  benchmarks.push_back(entry("compute", compute_labels("bf16", "neon", 128, 1, 16, "dot"), "flop_per_second", 4 * 16 * hz));
+  benchmarks.push_back(entry("compute", compute_labels("bf16", "neon", 128, 1, 32, "mmla"), "flop_per_second", 2 * 32 * hz));
+  benchmarks.push_back(entry("compute", compute_labels("fp64", "sve", 256, 1, 8), "flop_per_second", 2 * 8 * hz));
+  const json ctx = {{"schema_version", 1}, {"threads", {1}}, {"machine", {{"microarchitecture", "neoverse_v1"}}}};
+  const json out = testing::derived_compute(json{{"context", ctx}, {"benchmarks", benchmarks}});
+  int int8_rows = 0, bf16_rows = 0;
+  for (const json& r : out["compute_table"]) {
+    if (r["precision"] == "int8") {
+      ++int8_rows;
+      EXPECT_EQ(r["isa"], "neon");
+      EXPECT_EQ(r["engine"], "vector");
+      EXPECT_EQ(r["vector_bits"], 128);
+      EXPECT_EQ(r["ops_per_instruction"], r["kernel"] == "mmla" ? 64 : 32);
+      EXPECT_EQ(r["pipes"], 4.0);
+    }
+    if (r["precision"] == "bf16") ++bf16_rows;
+  }
+  EXPECT_EQ(int8_rows, 2);
+  EXPECT_EQ(bf16_rows, 2);
+  const json* int8 = find_row(out["compute_ceilings"], "int8", "neon", 128, 1);
+  ASSERT_NE(int8, nullptr);
+  EXPECT_DOUBLE_EQ((*int8)["value"].get<double>(), 4 * 64 * hz);  // SMMLA's, twice SDOT's
+  const json* bf16 = find_row(out["compute_ceilings"], "bf16", "neon", 128, 1);
+  ASSERT_NE(bf16, nullptr);
+  EXPECT_DOUBLE_EQ((*bf16)["value"].get<double>(), 4 * 16 * hz);  // BFDOT's here
+  const json* sve = find_row(out["compute_ceilings"], "fp64", "sve", 256, 1);
+  ASSERT_NE(sve, nullptr);
+  EXPECT_EQ((*sve)["unit"], "FLOP/s");
+  EXPECT_TRUE(testing::any_note_has(out["notes"], "SMMLA (2x8 by 8x2 int8) = 64 OP"));
+  // An x86 file has no ARM64 note.
+  EXPECT_FALSE(testing::any_note_has(testing::derived_compute(synthetic())["notes"], "ARM64"));
+}
+
 // Two targets whose facts name their peak models: the host CPU ("cpu", 2 cores at 3 GHz, 64 FLOP per core per
 // clock in fp32) and a device ("dev:0", 4 units at 1 GHz, 128 FLOP per unit per clock), each with its own compute
 // entries: the CPU's name their isa, width and threads, the device's none.

@@ -75,6 +75,34 @@ TEST(ReportTargets, ADevicesComputeTableSaysItsClockAndItsPeakModel) {
   EXPECT_NE(cpu.note.find("threads x measured clock x operations per cycle per core"), std::string::npos);
 }
 
+// An ARM64 CPU's compute rows: SMMLA beside SDOT on the same 128-bit registers names its instruction in the ISA
+// column; an SVE row's width is the vector length it ran at.
+TEST(ReportTargets, ArmMatrixMultiplyRowsNameTheirInstruction) {
+  const auto compute = [](const std::string& kernel, const std::string& precision, const std::string& isa, int bits,
+                          int opi, const std::string& instruction, double value) {
+    const json labels = {{"suite", "compute"}, {"kernel", kernel}, {"precision", precision}, {"isa", isa},
+                         {"vector_bits", bits}, {"threads", 1}, {"ops_per_instruction", opi},
+                         {"instruction", instruction}, {"variant", kernel + "_" + precision + "_" + isa}};
+    const std::string counter = precision == "int8" ? "op_per_second" : "flop_per_second";
+    return json{{"name", "compute/x"}, {"run_type", "iteration"}, {"labels", labels}, {counter, value}};
+  };
+  json doc = {{"context", {{"schema_version", 1}, {"threads", {1}}, {"machine", {{"microarchitecture", "neoverse_v1"}}}}},
+              {"benchmarks",
+               {compute("dot", "int8", "neon", 128, 32, "sdot v.4s", 3e11), compute("mmla", "int8", "neon", 128, 64,
+                                                                                   "smmla v.4s", 6e11),
+                compute("fma", "fp64", "sve", 256, 8, "fmla z.d", 4e10)}}};
+  doc["roofline"] = testing::derived_section(doc);
+  const std::vector<ReportTable> all = report_tables(typed(doc));
+  const ReportTable& cpu = table(all, "table-compute");
+  const std::size_t isa = column(cpu, "ISA"), width = column(cpu, "width");
+  ASSERT_LT(isa, cpu.columns.size());
+  ASSERT_LT(width, cpu.columns.size());
+  std::vector<std::string> cells;
+  for (const auto& row : cpu.rows) cells.push_back(row[isa] + " / " + row[width]);
+  std::sort(cells.begin(), cells.end());
+  EXPECT_EQ(cells, (std::vector<std::string>{"neon (smmla v.4s) / 128 bit", "neon / 128 bit", "sve / 256 bit"}));
+}
+
 TEST(ReportTargets, ADevicesMemoryTablesHaveTheColumnsItsRowsHaveAndNameItsMainMemory) {
   const std::vector<ReportTable> all = tables();
   const ReportTable& memory = table(all, "table-target-test:0-memory");

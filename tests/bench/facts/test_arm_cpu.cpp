@@ -102,16 +102,31 @@ TEST(ArmCpu, OneKindOfCoreOnAServerTwoOnABigLittleBoard) {
 }
 
 TEST(ArmCpu, HwcapBitsGiveTheKernelsFeatures) {
-  // Linux's AT_HWCAP bits: ASIMD 1, ASIMDHP 10, ASIMDDP 20, SVE 22 (a Neoverse V2 sets all four).
-  const IsaFeatures v2 = arm_isa_features((1u << 1) | (1u << 10) | (1u << 20) | (1u << 22));
-  EXPECT_TRUE(v2.neon && v2.neon_fp16 && v2.neon_dotprod && v2.sve);
+  // Linux's AT_HWCAP bits: ASIMD 1, ASIMDHP 10, ASIMDDP 20, SVE 22; AT_HWCAP2's: SVE2 1, I8MM 13, BF16 14 (a Neoverse
+  // V2 sets them all).
+  const std::uint64_t v2_hwcap = (1u << 1) | (1u << 10) | (1u << 20) | (1u << 22);
+  const std::uint64_t v2_hwcap2 = (1u << 1) | (1u << 13) | (1u << 14);
+  const IsaFeatures v2 = arm_isa_features(v2_hwcap, v2_hwcap2);
+  EXPECT_TRUE(v2.neon && v2.neon_fp16 && v2.neon_dotprod && v2.neon_i8mm && v2.neon_bf16 && v2.sve);
   EXPECT_TRUE(v2.supports(Isa::sve));
   EXPECT_FALSE(v2.capped(Isa::neon).supports(Isa::sve));
   EXPECT_TRUE(v2.capped(Isa::neon).supports(Isa::neon));
-  const IsaFeatures a72 = arm_isa_features(1u << 1);  // Cortex-A72: NEON only
+  EXPECT_TRUE(v2.capped(Isa::neon).neon_i8mm && v2.capped(Isa::neon).neon_bf16);
+  EXPECT_FALSE(v2.capped(Isa::scalar).neon_i8mm || v2.capped(Isa::scalar).neon_bf16);
+  const IsaFeatures a72 = arm_isa_features(1u << 1, 0);  // Cortex-A72: NEON only
   EXPECT_TRUE(a72.supports(Isa::neon));
-  EXPECT_FALSE(a72.neon_dotprod || a72.neon_fp16 || a72.sve);
-  EXPECT_FALSE(arm_isa_features(0).supports(Isa::neon));
+  EXPECT_FALSE(a72.neon_dotprod || a72.neon_fp16 || a72.neon_i8mm || a72.neon_bf16 || a72.sve);
+  // Each HWCAP2 bit alone: I8MM without BF16 and the reverse; none without NEON itself.
+  const IsaFeatures i8mm = arm_isa_features(1u << 1, 1u << 13);
+  EXPECT_TRUE(i8mm.neon_i8mm);
+  EXPECT_FALSE(i8mm.neon_bf16);
+  const IsaFeatures bf16 = arm_isa_features(1u << 1, 1u << 14);
+  EXPECT_TRUE(bf16.neon_bf16);
+  EXPECT_FALSE(bf16.neon_i8mm);
+  EXPECT_FALSE(arm_isa_features(0, v2_hwcap2).neon_i8mm);
+  const IsaFeatures hwcap_only = arm_isa_features(v2_hwcap | (1u << 13) | (1u << 14), 0);  // HWCAP's 13, 14: others
+  EXPECT_FALSE(hwcap_only.neon_i8mm || hwcap_only.neon_bf16);
+  EXPECT_FALSE(arm_isa_features(0, 0).supports(Isa::neon));
   EXPECT_FALSE(v2.sse2 || v2.avx2);
 }
 

@@ -63,10 +63,13 @@ struct IsaFeatures {
   bool amx_bf16 = false;
   bool amx_int8 = false;
   bool amx_fp16 = false;
-  // ARM64 (HWCAP): Advanced SIMD, its dot product (SDOT/UDOT) and fp16 arithmetic, SVE.
+  // ARM64 (HWCAP, HWCAP2): Advanced SIMD, its dot product (SDOT/UDOT), fp16 arithmetic, int8 matrix multiply (SMMLA)
+  // and bf16 (BFDOT, BFMMLA); SVE.
   bool neon = false;
   bool neon_dotprod = false;
   bool neon_fp16 = false;
+  bool neon_i8mm = false;
+  bool neon_bf16 = false;
   bool sve = false;
   // The highest ISA level kernels may use (--max-isa); features above it read as absent.
   Isa max_isa = Isa::amx;

@@ -70,9 +70,10 @@ struct ArmFeatures {
 };
 ArmFeatures arm_features(const std::set<std::string>& hwcap_names);
 
-// The kernels' features (vocabulary.hpp) from the running process's AT_HWCAP bits (getauxval: what the kernel, or
-// qemu-user, says this process may run): NEON, its dot product and fp16 arithmetic, SVE. Pure, so every host tests it.
-IsaFeatures arm_isa_features(std::uint64_t hwcap);
+// The kernels' features (vocabulary.hpp) from the running process's AT_HWCAP and AT_HWCAP2 bits (getauxval: what the
+// kernel, or qemu-user, says this process may run): NEON, its dot product and fp16 arithmetic (HWCAP), its int8 matrix
+// multiply and bf16 (HWCAP2), SVE. Pure, so every host tests it.
+IsaFeatures arm_isa_features(std::uint64_t hwcap, std::uint64_t hwcap2);
 
 // A kind of core of the machine: its MIDR (variant and revision included), what it is, and which logical CPUs are it.
 struct ArmCoreKind {

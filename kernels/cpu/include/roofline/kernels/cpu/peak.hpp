@@ -20,8 +20,10 @@ enum class PeakOp {
   fma,     // acc = acc * m + a, one fused instruction: 2 FLOP per lane
   muladd,  // acc = acc * m, then acc = acc + a: two instructions of 1 FLOP per lane (no FMA unit/flag)
   dot,     // vdpbf16ps (2 multiply-adds per 32-bit lane) / vpdpbusd (4 multiply-adds per 32-bit lane)
-  tile     // AMX tdpbf16ps / tdpfp16ps / tdpbssd / tdpbusd on full 16x64-byte tiles: every 32-bit element of
+  tile,    // AMX tdpbf16ps / tdpfp16ps / tdpbssd / tdpbusd on full 16x64-byte tiles: every 32-bit element of
            // the 16x16 accumulator tile adds 32 (bf16, fp16) or 64 (int8) products per instruction
+  mmla     // ARM64 SMMLA / BFMMLA on 128-bit registers: a 2x2 block of 32-bit accumulators adds the product of a
+           // 2x8 by an 8x2 int8 (2x4 by 4x2 bf16) matrix, 8 (4) multiply-adds per lane; vector pipes, not a tile
 };
 std::string_view to_string(PeakOp op);
 
@@ -39,6 +41,9 @@ enum PeakFeature : std::uint32_t {
   kNeedsAmxInt8 = 1u << 9,
   kNeedsAmxFp16 = 1u << 10,
   kNeedsNeonDotprod = 1u << 11,  // ARM64: SDOT/UDOT on NEON (HWCAP asimddp)
+  kNeedsNeonFp16 = 1u << 12,     // ARM64: half-precision arithmetic on NEON, FMLA .8h (HWCAP asimdhp)
+  kNeedsNeonI8mm = 1u << 13,     // ARM64: int8 matrix multiply on NEON, SMMLA (HWCAP2 i8mm)
+  kNeedsNeonBf16 = 1u << 14,     // ARM64: bf16 on NEON, BFDOT and BFMMLA (HWCAP2 bf16)
 };
 
 // Inputs of one run, given at run time so the compiler cannot fold the chains. Chain c of every
@@ -50,6 +55,8 @@ enum PeakFeature : std::uint32_t {
 //   tile:       acc += 32 * multiplier * addend per step and element: A holds m everywhere, B holds a in
 //               every bf16/fp16 element (16 K-pairs: 32 products), or the bytes (a, a, a, -a) in every
 //               32-bit group (16 K-quads: 64 products, net 32 m a). See amx_tile.hpp.
+//   mmla:       acc += 4 * multiplier * addend per step and lane: a row of 4 bf16 m by a column of 4 bf16 a, or
+//               a row of 8 bytes m by a column of the bytes (a, a, a, -a, a, a, a, -a).
 struct PeakInputs {
   double multiplier = 1.0;
   double addend = 0.0;
@@ -63,7 +70,8 @@ using PeakFn = void (*)(std::int64_t iterations, const PeakInputs& in, double* o
 
 // The counting conventions, in one place: accumulator lanes per register (32/64-bit; fp16 FMA keeps
 // 16-bit lanes; a tile: 16 x 16 32-bit elements) and FLOP (OP) per lane and instruction: FMA 2, mul or add
-// 1, vdpbf16ps 4 (2 multiply-adds), vpdpbusd 8 (4), a bf16/fp16 tile 64 (32), an int8 tile 128 (64).
+// 1, vdpbf16ps/BFDOT 4 (2 multiply-adds), vpdpbusd/SDOT 8 (4), a bf16/fp16 tile 64 (32), an int8 tile 128 (64),
+// BFMMLA 8 (4), SMMLA 16 (8).
 constexpr int peak_lanes(PeakOp op, Precision precision, int vector_bits) {
   const int lane_bits = precision == Precision::fp64 ? 64 : (precision == Precision::fp16 && op != PeakOp::tile) ? 16 : 32;
   return vector_bits / lane_bits;
@@ -74,6 +82,7 @@ constexpr int peak_ops_per_lane(PeakOp op, Precision precision) {
     case PeakOp::muladd: return 1;
     case PeakOp::dot: return precision == Precision::bf16 ? 4 : 8;
     case PeakOp::tile: return is_integer(precision) ? 128 : 64;
+    case PeakOp::mmla: return is_integer(precision) ? 16 : 8;
   }
   return 0;
 }
@@ -92,6 +101,9 @@ struct PeakVariant {
   // Architectural FLOP (OP) per cycle per core when a datasheet fixes it (AMX TMUL: 1024 bf16/fp16 FLOP,
   // 2048 int8 OP); 0: derived from the measured instruction throughput.
   int ops_per_cycle_per_core = 0;
+  // SVE: the register is the CPU's vector length, known at run time. peak_variants() sets vector_bits (and
+  // ops_per_instruction) to it on a CPU with SVE; the file's constant row says 128, SVE's shortest.
+  bool scalable = false;
 
   // 32/64-bit accumulator lanes per register (a tile: 16 x 16 32-bit elements = 256).
   [[nodiscard]] int lanes() const { return peak_lanes(op, precision, vector_bits); }
@@ -105,7 +117,7 @@ struct PeakVariant {
   }
   // "FLOP/s" or "OP/s".
   [[nodiscard]] std::string_view unit() const;
-  // The benchmark label "fma", "muladd", "dot" or "tile".
+  // The benchmark label "fma", "muladd", "dot", "tile" or "mmla".
   [[nodiscard]] std::string_view kernel() const { return to_string(op); }
 };
 
