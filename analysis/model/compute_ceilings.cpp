@@ -16,6 +16,7 @@
 #include "roofline/model/matrix_engine.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/model/roofline_section.hpp"  // add_note
+#include "roofline/common/arm_pipes.hpp"
 #include "roofline/common/errors.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
@@ -169,7 +170,16 @@ struct RowPeak {
   std::string source;  // the theoretical_peaks entry's words
 };
 
-// "x86_pipes": threads x the measured clock x the measured pipes x ops per instruction, the pipes checked against
+// The known-pipes table of the row's architecture: ARM64's (common/arm_pipes.cpp, keyed "neoverse_v2") for NEON and
+// SVE rows, x86-64's (common/x86_pipes.cpp) for the others. Empty where the core or the row is not in the table.
+std::vector<double> known_row_pipes(const std::string& uarch, const std::string& kernel, const std::string& precision,
+                                    const std::string& isa, int bits) {
+  if (isa == "neon" || isa == "sve") return known_arm_pipes(uarch, kernel, precision, isa, bits);
+  return known_pipes(uarch, kernel, precision, isa, bits);
+}
+
+// "x86_pipes" (the CPU's model on every architecture; the name is the file format's, from before ARM64): threads x
+// the measured clock x the measured pipes x ops per instruction, the pipes checked against
 // the target's microarchitecture's known-pipes table, a disagreement noted.
 RowPeak x86_peak(const ComputeRow& r, double pipes, double hz, const std::vector<double>& known,
                  const std::string& uarch, json& notes) {
@@ -296,7 +306,8 @@ json compute_part(const ResultsDocument& part, const RecordedTarget& target) {
   for (const auto& [key, r] : collected.rows) {
     const int opi = label_int(ROOFLINE_FIELD(r.labels, ops_per_instruction));
     const std::string kernel = r.labels.kernel.value_or("");
-    const std::vector<double> known = x86 ? known_pipes(uarch, kernel, r.precision, r.isa, r.bits) : std::vector<double>{};
+    const std::vector<double> known =
+        x86 ? known_row_pipes(uarch, kernel, r.precision, r.isa, r.bits) : std::vector<double>{};
     json row = table_row(r, kernel, opi, known);
     if (r.status == "measured") {
       const auto p = pipes.find(row_key_of(key));

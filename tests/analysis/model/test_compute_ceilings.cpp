@@ -235,6 +235,36 @@ TEST(ComputeCeilings, ArmMatrixMultipliesAreRowsBesideTheirDotProducts) {
   EXPECT_FALSE(testing::any_note_has(testing::derived_compute(synthetic())["notes"], "ARM64"));
 }
 
+TEST(ComputeCeilings, ArmRowsAreCheckedAgainstTheArmPipeTable) {
+  // NEON fp32 FMA at 4 instructions per cycle: Neoverse V2's table says 4 pipes (agrees), N1's says 2 (the row is
+  // then twice the table's peak: flagged, and the disagreement noted), as the x86 rows are against theirs.
+  const double hz = 3.0e9;
+  const auto file = [&](const std::string& uarch) {
+    json benchmarks = json::array();
+    benchmarks.push_back(entry("clock", {{"kernel", "clock"}, {"threads", 1}}, "clock_hz", hz));
+    benchmarks.push_back(entry("compute", compute_labels("fp32", "neon", 128, 1, 8), "flop_per_second", 4 * 8 * hz));
+    const json ctx = {{"schema_version", 1}, {"threads", {1}}, {"machine", {{"microarchitecture", uarch}}}};
+    return testing::derived_compute(json{{"context", ctx}, {"benchmarks", benchmarks}});
+  };
+  const json v2 = file("neoverse_v2");
+  const json* agrees = find_row(v2["compute_table"], "fp32", "neon", 128, 1);
+  ASSERT_NE(agrees, nullptr);
+  EXPECT_EQ((*agrees)["known_pipes"], json::array({4.0}));
+  EXPECT_FALSE((*agrees)["exceeds_theoretical"].get<bool>());
+  EXPECT_FALSE(testing::any_note_has(v2["notes"], "neoverse_v2 table"));
+  const json n1 = file("neoverse_n1");
+  const json* above = find_row(n1["compute_table"], "fp32", "neon", 128, 1);
+  ASSERT_NE(above, nullptr);
+  EXPECT_EQ((*above)["known_pipes"], json::array({2.0}));
+  EXPECT_TRUE((*above)["exceeds_theoretical"].get<bool>());
+  EXPECT_TRUE(testing::any_note_has(n1["notes"], "the neoverse_n1 table says 2"));
+  // A core the table does not know: the measured pipes alone, as on x86.
+  const json a53 = file("cortex_a53");
+  const json* unknown = find_row(a53["compute_table"], "fp32", "neon", 128, 1);
+  ASSERT_NE(unknown, nullptr);
+  EXPECT_TRUE((*unknown)["known_pipes"].empty());
+}
+
 // Two targets whose facts name their peak models: the host CPU ("cpu", 2 cores at 3 GHz, 64 FLOP per core per
 // clock in fp32) and a device ("dev:0", 4 units at 1 GHz, 128 FLOP per unit per clock), each with its own compute
 // entries: the CPU's name their isa, width and threads, the device's none.
