@@ -47,8 +47,10 @@ ROOFLINE_RECORD(RoofProbeFields, ROOFLINE_PROBE_FIELDS, f("samples", s.samples);
 ROOFLINE_RECORD(EntryRoofNow, ROOFLINE_NO_LIST, f("before", s.before); f("after", s.after);)
 ROOFLINE_RECORD(BenchmarkEntry, ROOFLINE_ENTRY_FIELDS, f("labels", s.labels); f("roof_now", s.roof_now);)
 ROOFLINE_RECORD(CacheRecord, ROOFLINE_CACHE_FIELDS)
+ROOFLINE_RECORD(CoreKindRecord, ROOFLINE_CORE_KIND_FIELDS, f("pus", s.pus);)
 ROOFLINE_RECORD(AmxRecord, ROOFLINE_AMX_FIELDS, f("advertised", s.advertised);)
 ROOFLINE_RECORD(MachineRecord, ROOFLINE_MACHINE_FIELDS, f("caches", s.caches); f("core_first_pu", s.core_first_pu);
+                f("core_kinds", s.core_kinds);
                 f("isa", s.isa); f("amx", s.amx); f("notes", s.notes);)
 ROOFLINE_RECORD(MemoryLevelRecord, ROOFLINE_LEVEL_FIELDS)
 ROOFLINE_RECORD(TargetRecord, ROOFLINE_TARGET_FIELDS, f("memory_levels", s.memory_levels);
@@ -81,6 +83,7 @@ ROOFLINE_RECORD(CrossoverRecord, ROOFLINE_CROSSOVER_FIELDS, f("batches", s.batch
 ROOFLINE_RECORD(BestBackendRecord, ROOFLINE_BEST_BACKEND_FIELDS)
 ROOFLINE_RECORD(RoofViolationRecord, ROOFLINE_ROOF_VIOLATION_FIELDS, f("roof", s.roof);)
 ROOFLINE_RECORD(DequantRowRecord, ROOFLINE_DEQUANT_ROW_FIELDS)
+ROOFLINE_RECORD(CoreKindCeilingRecord, ROOFLINE_CORE_KIND_CEILING_FIELDS)
 ROOFLINE_RECORD(RooflineSection, ROOFLINE_NO_LIST, f("schema_version", s.schema_version);
                 f("compute_ceilings", s.compute_ceilings); f("memory_ceilings", s.memory_ceilings);
                 f("page_size_ceilings", s.page_size_ceilings); f("ridge_points", s.ridge_points);
@@ -88,7 +91,8 @@ ROOFLINE_RECORD(RooflineSection, ROOFLINE_NO_LIST, f("schema_version", s.schema_
                 f("launch_latency", s.launch_latency); f("dequant_ceilings", s.dequant_ceilings);
                 f("memory_levels", s.memory_levels); f("theoretical_peaks", s.theoretical_peaks);
                 f("crossovers", s.crossovers); f("best_backends", s.best_backends);
-                f("roof_violations", s.roof_violations); f("dequant_table", s.dequant_table); f("notes", s.notes);)
+                f("roof_violations", s.roof_violations); f("dequant_table", s.dequant_table);
+                f("core_kind_ceilings", s.core_kind_ceilings); f("notes", s.notes);)
 
 #undef ROOFLINE_RECORD
 #undef ROOFLINE_NO_LIST

@@ -147,7 +147,7 @@ constexpr std::initializer_list<Rule> kLabelRules = {
     {"unit", Kind::text, false}, {"pages", Kind::text, false}, {"threads", Kind::count, false},
     {"target", Kind::text, false}, {"direction", Kind::text, false}, {"memory", Kind::text, false},
     {"batch", Kind::count, false}, {"m", Kind::count, false}, {"n", Kind::count, false}, {"k", Kind::count, false},
-    {"chains", Kind::count, false}, {"ops_per_instruction", Kind::count, false},
+    {"chains", Kind::count, false}, {"ops_per_instruction", Kind::count, false}, {"core_kind", Kind::text, false},
     {"ops_per_cycle_per_core", Kind::count, false}, {"instructions_per_iteration", Kind::count, false}};
 // The machine facts the analysis reads (context.machine; bench/facts/machine.cpp writes them).
 constexpr std::initializer_list<Rule> kMachineRules = {
@@ -162,6 +162,11 @@ constexpr std::initializer_list<Rule> kMachineRules = {
     {"memory_available_bytes", Kind::non_negative, false}, {"hypervisor", Kind::boolean, false},
     {"emulated", Kind::boolean, false}, {"emulation", Kind::text, false},
     {"isa", Kind::object, false}, {"amx", Kind::object, false}};
+// context.machine.core_kinds[] (a hybrid CPU's: bench/facts/core_kinds.cpp).
+constexpr std::initializer_list<Rule> kCoreKindRules = {
+    {"name", Kind::text, true}, {"core_type", Kind::text, false}, {"microarchitecture", Kind::text, false},
+    {"source", Kind::text, false}, {"frequency_max_mhz", Kind::count, false}, {"frequency_base_mhz", Kind::count, false},
+    {"linux_capacity", Kind::count, false}};
 constexpr std::initializer_list<Rule> kCacheRules = {
     {"type", Kind::text, false}, {"source", Kind::text, false}, {"level", Kind::count, false},
     {"size_bytes", Kind::count, false}, {"instances", Kind::count, false}, {"cores_per_instance", Kind::count, false}};
@@ -268,6 +273,19 @@ std::string broken_machine(const json& m) {
   if (m.contains("isa")) {
     for (const auto& [flag, v] : m["isa"].items()) {
       if (!v.is_boolean()) return fmt::format("context.machine.isa.{} is not true or false", flag);
+    }
+  }
+  if (m.contains("core_kinds") && !m["core_kinds"].is_null()) {
+    if (!m["core_kinds"].is_array()) return "context.machine.core_kinds is not an array";
+    for (std::size_t i = 0; i < m["core_kinds"].size(); ++i) {
+      const json& k = m["core_kinds"][i];
+      const std::string where = fmt::format("context.machine.core_kinds[{}]", i);
+      if (!k.is_object()) return where + " is not an object";
+      if (std::string p = broken_rule(k, kCoreKindRules, where); !p.empty()) return p;
+      if (!k.contains("pus") || !k["pus"].is_array() || k["pus"].empty()) return where + ".pus is not a list of PUs";
+      for (const json& pu : k["pus"]) {
+        if (!pu.is_number_integer() || pu.get<long long>() < 0) return where + ".pus holds something not a PU index";
+      }
     }
   }
   if (!m.contains("caches") || m["caches"].is_null()) return "";

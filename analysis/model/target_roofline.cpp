@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "roofline/model/compute_ceilings.hpp"
+#include "roofline/model/core_kind_ceilings.hpp"
 #include "roofline/model/dequant_ceilings.hpp"
 #include "roofline/model/memory_ceilings.hpp"
 #include "roofline/model/model.hpp"
@@ -118,6 +119,8 @@ RooflineSection derive_target_roofline(const ResultsDocument& results, const Rec
   // The one compute derivation every target's go through; its notes name a device where they speak of one.
   add_part(target, derive_compute_ceilings(part, target), out, true);
   add_part(target, derive_dequant_ceilings(part, target, out), out);  // where it ran dequant-dot kernels
+  // A hybrid CPU's figures per core kind (its entries of the suites *_kind, which nothing above reads), apart.
+  add_part(target, derive_core_kind_ceilings(part, target), out, true);
   for (RidgePointRecord& r : derive_ridge_points(out)) {
     r.target = target.id;
     out.ridge_points->push_back(std::move(r));

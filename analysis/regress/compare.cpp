@@ -244,6 +244,26 @@ void section_rows(const RooflineSection& base, const RooflineSection& next, cons
                    {"", ROOFLINE_KEY_PART(C, isa), ""}, {"bits:", ROOFLINE_KEY_PART(C, vector_bits), ""},
                    {"threads:", ROOFLINE_KEY_PART(C, threads), ""}},
                   options, rows);
+  // A hybrid CPU's figures per core kind (issue 62): each matched with the same kind's, compute and memory apart.
+  using K = CoreKindCeilingRecord;
+  const auto of_figure = [](const std::optional<std::vector<K>>& rows, const char* figure) {
+    std::optional<std::vector<K>> out;
+    for (const K& r : rows.value_or(std::vector<K>{})) {
+      if (r.figure.value_or("") == figure) (out ? *out : out.emplace()).push_back(r);
+    }
+    return out;
+  };
+  ceiling_rows<K>(of_figure(base.core_kind_ceilings, "compute"), of_figure(next.core_kind_ceilings, "compute"),
+                  RowKind::compute_ceiling, "compute",
+                  {{"kind:", ROOFLINE_KEY_PART(K, core_kind)}, {"", ROOFLINE_KEY_PART(K, precision)},
+                   {"", ROOFLINE_KEY_PART(K, engine), "vector"}, {"", ROOFLINE_KEY_PART(K, isa), ""},
+                   {"bits:", ROOFLINE_KEY_PART(K, vector_bits), ""}, {"threads:", ROOFLINE_KEY_PART(K, threads), ""}},
+                  options, rows);
+  ceiling_rows<K>(of_figure(base.core_kind_ceilings, "memory"), of_figure(next.core_kind_ceilings, "memory"),
+                  RowKind::memory_ceiling, "memory",
+                  {{"kind:", ROOFLINE_KEY_PART(K, core_kind)}, {"", ROOFLINE_KEY_PART(K, level)},
+                   {"", ROOFLINE_KEY_PART(K, kernel)}, {"threads:", ROOFLINE_KEY_PART(K, threads), ""}},
+                  options, rows);
   ceiling_rows<P>(base.placements, next.placements, RowKind::placement, "placement",
                   {{"", ROOFLINE_KEY_PART(P, kernel)}, {"", ROOFLINE_KEY_PART(P, backend)},
                    {"", ROOFLINE_KEY_PART(P, precision)}, {"batch:", ROOFLINE_KEY_PART(P, batch)},

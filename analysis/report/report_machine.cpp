@@ -97,6 +97,20 @@ ReportTable machine_table(const ResultsDocument& results) {
                                       format_bytes(m.memory_available_bytes)), m.memory_source.empty() ? "n/a" : m.memory_source);
   }
   cache_facts(t, m);
+  // A hybrid CPU's core kinds (issue 62): what the per-kind table's rows were measured on.
+  if (ctx.machine && ctx.machine->core_kinds) {
+    for (const CoreKindRecord& k : *ctx.machine->core_kinds) {
+      std::string pus;
+      for (const long long pu : k.pus.value_or(std::vector<long long>{})) pus += fmt::format("{}{}", pus.empty() ? "" : ",", pu);
+      std::string value = fmt::format("PUs {}, efficiency {}", pus, count_text(k.efficiency, "?"));
+      if (k.core_type) value += ", " + *k.core_type;
+      if (k.microarchitecture) value += ", " + *k.microarchitecture;
+      if (k.frequency_max_mhz) value += fmt::format(", up to {} MHz", *k.frequency_max_mhz);
+      if (k.frequency_base_mhz) value += fmt::format(", base {} MHz", *k.frequency_base_mhz);
+      if (k.linux_capacity) value += fmt::format(", capacity {}", *k.linux_capacity);
+      add_fact(t, "core kind " + k.name.value_or("?"), value, k.source.value_or("n/a"));
+    }
+  }
   add_fact(t, "ISA features", true_flags(m.isa), "cpuid");
   const double clock = measured_clock_hz(results);
   if (clock > 0) add_fact(t, "clock (measured)", format_si(clock, "Hz"), "clock benchmark");

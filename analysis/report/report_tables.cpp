@@ -131,6 +131,33 @@ ReportTable compute_table(const ResultsDocument& results, const RecordedTarget& 
   return t;
 }
 
+ReportTable core_kinds_table(const ResultsDocument& results) {
+  ReportTable t{"table-core-kinds", "Per core kind (hybrid CPU: one thread on a PU of each kind)",
+                {"core kind", "figure", "precision / level", "ISA / kernel", "width", "measured", "clock", "theoretical",
+                 "% of theoretical"},
+                {false, false, false, false, true, true, true, true, true}, {}, ""};
+  for (const CoreKindCeilingRecord& r : records_of(section_of(results).core_kind_ceilings)) {
+    const std::string unit = cell(ROOFLINE_FIELD(r, unit));
+    const double value = amount(ROOFLINE_FIELD(r, value)), theoretical = amount(ROOFLINE_FIELD(r, theoretical));
+    const double clock = amount(ROOFLINE_FIELD(r, clock_hz));
+    if (r.figure.value_or("") == "compute") {
+      const double bits = amount(ROOFLINE_FIELD(r, vector_bits));
+      const std::string width = r.engine.value_or("") == "matrix" ? "tile" : bits > 0 ? fmt::format("{} bit", bits) : "";
+      t.rows.push_back({cell(ROOFLINE_FIELD(r, core_kind)), "compute", cell(ROOFLINE_FIELD(r, precision)),
+                        cell(ROOFLINE_FIELD(r, isa)), width, rate_or_na(value, unit),
+                        clock > 0 ? format_si(clock, "Hz") : "n/a", rate_or_na(theoretical, unit),
+                        percent(theoretical > 0 && value > 0 ? value / theoretical : 0.0)});
+    } else {
+      t.rows.push_back({cell(ROOFLINE_FIELD(r, core_kind)), "memory", cell(ROOFLINE_FIELD(r, level)),
+                        cell(ROOFLINE_FIELD(r, kernel)), "", rate_or_na(value, unit), "", "", ""});
+    }
+  }
+  t.note = "Each kind's clock and peak rows and its read sweep, at 1 thread bound to one PU of the kind (the compute and "
+           "memory ceilings above are the run's, as on a machine of one kind). Theoretical = 1 thread x the clock "
+           "measured on that PU x operations per cycle per core.";
+  return t;
+}
+
 namespace {
 // A DRAM row's page size ("2M" when the file predates the field), the share of its arrays on huge pages when
 // recorded, and "roof" on the row that is the DRAM roof; empty for cache levels, which no page size bounds, and for

@@ -67,6 +67,7 @@ std::vector<ReportTable> target_tables(const ResultsDocument& doc, const Recorde
   if (!section_array(doc, "dequant_placements").empty()) out.push_back(dequant_placements_table(doc));
   out.push_back(memory_table(doc));
   if (written(ROOFLINE_FIELD(section_of(doc), memory_levels))) out.push_back(memory_levels_table(doc, target));
+  if (!records_of(section_of(doc).core_kind_ceilings).empty()) out.push_back(core_kinds_table(doc));  // a hybrid CPU's
   out.push_back(placements_table(doc));
   const RooflineSection& section = section_of(doc);
   if (!records_of(section.roof_violations).empty()) out.push_back(roof_violations_table(doc));

@@ -12,6 +12,7 @@
 
 #include "roofline/common/errors.hpp"
 #include "roofline/common/units.hpp"
+#include "roofline/facts/core_kinds.hpp"
 #include "roofline/facts/emulation.hpp"
 #include "roofline/facts/hwloc_topology.hpp"
 #include "roofline/facts/memory.hpp"
@@ -47,6 +48,14 @@ void detect_topology_hwloc(MachineFacts& m) {
   for (int i = 0; i < m.cores; ++i) {
     hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, static_cast<unsigned>(i));
     if (core != nullptr && core->cpuset != nullptr) m.core_first_pu.push_back(hwloc_bitmap_first(core->cpuset));
+  }
+  // Hybrid CPUs only: a homogeneous machine's one kind (or none) is not recorded.
+  if (std::vector<CoreKind> kinds = read_core_kinds(topo); kinds.size() > 1) {
+    std::vector<std::string> named;
+    for (const CoreKind& k : kinds) named.push_back(fmt::format("{} (PUs {})", k.name, fmt::join(k.pus, ",")));
+    m.notes.push_back(fmt::format("hybrid CPU: {} core kinds, {}: the 1-thread compute and bandwidth rows run once on a "
+                                  "PU of each kind", kinds.size(), fmt::join(named, ", ")));
+    m.core_kinds = std::move(kinds);
   }
   hwloc_obj_t root = hwloc_get_root_obj(topo);
   m.hwloc_numa_memory_bytes = root != nullptr ? root->total_memory : 0;
@@ -256,6 +265,19 @@ json to_json(const MachineFacts& m) {
   }
   json j = {{"caches", caches}, {"isa", isa_to_json(m.isa)}, {"amx", to_json(m.amx)}};
   for_each_fact(m, [&](const char* key, const auto& value) { j[key] = value; }, [] {});
+  if (m.hybrid()) {  // only then: a homogeneous machine's file is unchanged
+    json kinds = json::array();
+    for (const CoreKind& k : m.core_kinds) {
+      json row = {{"name", k.name}, {"pus", k.pus}, {"efficiency", k.efficiency}, {"source", k.source}};
+      if (!k.core_type.empty()) row["core_type"] = k.core_type;
+      if (!k.microarchitecture.empty()) row["microarchitecture"] = k.microarchitecture;
+      if (k.frequency_max_mhz > 0) row["frequency_max_mhz"] = k.frequency_max_mhz;
+      if (k.frequency_base_mhz > 0) row["frequency_base_mhz"] = k.frequency_base_mhz;
+      if (k.linux_capacity > 0) row["linux_capacity"] = k.linux_capacity;
+      kinds.push_back(std::move(row));
+    }
+    j["core_kinds"] = std::move(kinds);
+  }
   if (m.emulated) {  // only then: a native run's file is unchanged
     j["emulated"] = true;
     j["emulation"] = m.emulation;
@@ -295,6 +317,20 @@ MachineFacts machine_from_json(const json& j) {
   try {
     m.emulated = j.value("emulated", false);
     m.emulation = j.value("emulation", "");
+    for (const json& k : j.value("core_kinds", json::array())) {
+      CoreKind kind;
+      kind.name = k.at("name").get<std::string>();
+      kind.pus = k.at("pus").get<std::vector<int>>();
+      kind.efficiency = k.value("efficiency", -1);
+      kind.core_type = k.value("core_type", "");
+      kind.microarchitecture = k.value("microarchitecture", "");
+      kind.frequency_max_mhz = k.value("frequency_max_mhz", 0LL);
+      kind.frequency_base_mhz = k.value("frequency_base_mhz", 0LL);
+      kind.linux_capacity = k.value("linux_capacity", 0LL);
+      kind.source = k.value("source", "");
+      if (kind.name.empty() || kind.pus.empty()) throw InputError("machine facts: a core kind without a name or PUs");
+      m.core_kinds.push_back(std::move(kind));
+    }
   } catch (const json::exception& e) {
     throw InputError(fmt::format("machine facts: {}", e.what()));
   }
@@ -312,6 +348,15 @@ std::string format_machine(const MachineFacts& m) {
   if (m.emulated) line("emulated", "yes: " + m.emulation);
   line("topology", fmt::format("{} package(s), {} core(s), {} PU(s), {} NUMA node(s)  [source: {}]", m.packages,
                                m.cores, m.pus, m.numa_nodes, m.topology_source));
+  for (const CoreKind& k : m.core_kinds) {
+    std::string about = fmt::format("{}: PUs {}, efficiency {}", k.name, fmt::join(k.pus, ","), k.efficiency);
+    if (!k.core_type.empty()) about += ", " + k.core_type;
+    if (!k.microarchitecture.empty()) about += ", " + k.microarchitecture;
+    if (k.frequency_max_mhz > 0) about += fmt::format(", up to {} MHz", k.frequency_max_mhz);
+    if (k.frequency_base_mhz > 0) about += fmt::format(", base {} MHz", k.frequency_base_mhz);
+    if (k.linux_capacity > 0) about += fmt::format(", capacity {}", k.linux_capacity);
+    line("core kind", fmt::format("{}  [source: {}]", about, k.source));
+  }
   line("memory", fmt::format("{} total, {} available  [source: {}]", format_bytes(static_cast<double>(m.memory_total_bytes)),
                              format_bytes(static_cast<double>(m.memory_available_bytes)), m.memory_source));
   if (m.hwloc_numa_memory_bytes > 0) {

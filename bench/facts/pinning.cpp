@@ -6,6 +6,7 @@
 #include <hwloc.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include <fmt/format.h>
@@ -44,6 +45,13 @@ std::vector<int> binding_plan(const MachineFacts& machine, int threads, BindPoli
     pus.push_back(cores[static_cast<std::size_t>(index)]);
   }
   return pus;
+}
+
+int core_kind_pu(const MachineFacts& machine, const CoreKind& kind) {
+  for (const int pu : kind.pus) {
+    if (std::find(machine.core_first_pu.begin(), machine.core_first_pu.end(), pu) != machine.core_first_pu.end()) return pu;
+  }
+  return kind.pus.empty() ? 0 : kind.pus.front();
 }
 
 bool pin_openmp_threads(int threads, const std::vector<int>& pus) {

@@ -8,6 +8,7 @@
 
 #include "roofline/common/statistics.hpp"
 #include "roofline/cpu/bandwidth_plan.hpp"
+#include "roofline/facts/pinning.hpp"
 #include "roofline/harness/benchmark_name.hpp"
 #include "roofline/harness/profile.hpp"
 
@@ -242,6 +243,36 @@ ThreadSpecs bandwidth_thread_specs(const BandwidthPlan& plan, const BandwidthThr
   std::set<std::pair<int, std::size_t>> pages;  // the 4 KiB runs' own: they repeat sizes of the sweep
   add_specs({StreamKernel::read, StreamKernel::triad}, t.small_page_sizes, t.threads, overhead_s, config, arena, pages,
             out.batches, PageSize::base_4k, t.cache_bytes);
+  return out;
+}
+
+}  // namespace roofline
+
+namespace roofline {
+
+ThreadSpecs bandwidth_kind_specs(const BandwidthPlan& plan, const CoreKind& kind, const RunConfig& config,
+                                 StreamArena& arena, double overhead_s) {
+  ThreadSpecs out;
+  const BandwidthThreadPlan& t = plan.kind_sweep;
+  const std::vector<int> pus = {core_kind_pu(arena.machine(), kind)};
+  arena.bind_to(pus);
+  std::set<std::pair<int, std::size_t>> planned;
+  for (const std::vector<std::uint64_t>& batch : octave_batches(t.sweep.sizes, t.sweep.per_octave)) {
+    add_specs({StreamKernel::read}, batch, 1, overhead_s, config, arena, planned, out.batches, PageSize::huge_2m,
+              t.cache_bytes);
+  }
+  for (std::vector<BenchmarkSpec>& batch : out.batches) {
+    for (BenchmarkSpec& spec : batch) {
+      spec.name = core_kind_spec_name(spec.name, kind);
+      spec.labels["suite"] = "bandwidth_kind";
+      spec.labels["core_kind"] = kind.name;
+      // Bound before every call of the body: the arena binds the team when it makes a set, not when it reuses one.
+      spec.body = [body = std::move(spec.body), pus](benchmark::State& state) {
+        pin_openmp_threads(1, pus);
+        body(state);
+      };
+    }
+  }
   return out;
 }
 

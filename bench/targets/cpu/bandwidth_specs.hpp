@@ -61,4 +61,10 @@ struct ThreadSpecs {
 ThreadSpecs bandwidth_thread_specs(const BandwidthPlan& plan, const BandwidthThreadPlan& t, const RunConfig& config,
                                    StreamArena& arena, double overhead_s);
 
+// A hybrid CPU's core kind (issue 62): `read` at the 1-thread sweep's sizes (plan.kind_sweep), one thread bound to the
+// kind's PU (core_kind_pu; `arena` is bound to it too, so its sets are first-touched there), entries of the suite
+// "bandwidth_kind" with the kind in their labels (core_kind) and as their names' last segment.
+ThreadSpecs bandwidth_kind_specs(const BandwidthPlan& plan, const CoreKind& kind, const RunConfig& config,
+                                 StreamArena& arena, double overhead_s);
+
 }  // namespace roofline

@@ -83,6 +83,12 @@ SuitePlan bandwidth_suite(const BandwidthPlan& plan, const RunConfig& config, co
       for (PlanEntry& e : to_entries(batch, "bandwidth")) s.entries.push_back(std::move(e));
     }
   }
+  for (const CoreKind& k : plan.kinds) {  // a hybrid CPU's: `read` at 1 thread on a PU of each kind
+    const ThreadSpecs specs = bandwidth_kind_specs(plan, k, config, stand_in, 0.0);
+    for (const std::vector<BenchmarkSpec>& batch : specs.batches) {
+      for (PlanEntry& e : to_entries(batch, "bandwidth")) s.entries.push_back(std::move(e));
+    }
+  }
   return s;
 }
 
@@ -96,6 +102,13 @@ SuitePlan compute_suite(const ComputePlan& plan, const RunConfig& config) {
     s.entries.push_back({"cpu", "compute", clock_spec_name(t), t, reps, 0.002 + reps * repetition_seconds(0.002, min_time)});
     for (const PeakVariant* v : plan.peak.runnable) {
       s.entries.push_back({"cpu", "compute", peak_spec_name(*v, t), t, reps, 0.003 + reps * repetition_seconds(0.003, min_time)});
+    }
+  }
+  // A hybrid CPU's: the same rows at 1 thread on a PU of each core kind.
+  for (const CoreKind& k : plan.kinds) {
+    s.entries.push_back({"cpu", "compute", clock_spec_name(1, &k), 1, reps, 0.002 + reps * repetition_seconds(0.002, min_time)});
+    for (const PeakVariant* v : plan.peak.runnable) {
+      s.entries.push_back({"cpu", "compute", peak_spec_name(*v, 1, &k), 1, reps, 0.003 + reps * repetition_seconds(0.003, min_time)});
     }
   }
   // The dequant-dot rows (suite_dequant_dot.cpp), in L1 and L2.
@@ -217,7 +230,12 @@ BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machin
   p.spot = spot_kernels(config.profile, user);
   p.implausible = implausible_caches(machine);
   for (const std::string& why : p.implausible) p.notes.push_back(why + ": the sweep's end and spot sizes ignore it");
-  for (const int threads : config.thread_counts) {
+  // The 1-thread sweep of a hybrid CPU's core kinds: planned as the 1-thread sweep is (below), whatever --threads says.
+  std::vector<int> thread_counts = config.thread_counts;
+  if (machine.hybrid()) thread_counts.push_back(1);
+  for (std::size_t i = 0; i < thread_counts.size(); ++i) {
+    const int threads = thread_counts[i];
+    const bool kind_sweep = i >= config.thread_counts.size();
     BandwidthThreadPlan t;
     t.threads = threads;
     t.levels = plausible_levels(machine, threads, config.bind);
@@ -232,12 +250,17 @@ BandwidthPlan plan_bandwidth(const RunConfig& config, const MachineFacts& machin
     const double reach = reach_bytes > 0 ? static_cast<double>(reach_bytes)
                                            : static_cast<double>(kSweepDefaultEndBytes) / kSweepEndCacheFactor;
     t.small_page_sizes = small_page_sizes(t.sweep.sizes, user ? 0.0 : 4.0 * reach, reach, user);
-    if (t.sweep.capped) {
+    if (t.sweep.capped && !kind_sweep) {
       p.notes.push_back(fmt::format("{} thread(s): the sweep ends at {}, the memory budget, before {} (8x the caches): "
                                     "DRAM may not be reached", threads, format_bytes(double(t.sweep.sizes.back())),
                                     format_bytes(double(t.sweep.planned_end_bytes))));
     }
-    p.per_threads.push_back(std::move(t));
+    if (kind_sweep) {
+      p.kind_sweep = std::move(t);
+      p.kinds = machine.core_kinds;
+    } else {
+      p.per_threads.push_back(std::move(t));
+    }
   }
   return p;
 }
@@ -293,21 +316,35 @@ ComputePlan plan_compute(const RunConfig& config, const MachineFacts& machine) {
   }
   p.gemv_batches = p.quick ? std::vector<int>{1} : std::vector<int>{1, 2, 4, 8, 16};
   p.gemv_weight_bytes = dequant_gemv_weight_bytes(config, machine);
+  if (machine.hybrid()) p.kinds = machine.core_kinds;
   return p;
 }
 
-std::string clock_spec_name(int threads) {
+namespace {
+void add_kind(BenchmarkKey& key, const CoreKind* kind) {
+  if (kind != nullptr) key.tail.push_back(name_segment("kind", kind->name));
+}
+}  // namespace
+
+std::string clock_spec_name(int threads, const CoreKind* kind) {
   BenchmarkKey key("clock", {"add_chain"});
   key.threads = threads;
+  add_kind(key, kind);
   return benchmark_name(key);
 }
 
-std::string peak_spec_name(const PeakVariant& v, int threads) {
+std::string peak_spec_name(const PeakVariant& v, int threads, const CoreKind* kind) {
   BenchmarkKey key("compute",
                    {std::string(v.kernel()), std::string(to_string(v.precision)), std::string(to_string(v.isa))});
   key.bits = v.vector_bits;
   key.threads = threads;
+  add_kind(key, kind);
   return benchmark_name(key);
+}
+
+// The tail is the last of a name's segments (benchmark_name.hpp), so the kind's goes after the whole name.
+std::string core_kind_spec_name(const std::string& name, const CoreKind& kind) {
+  return name + "/" + name_segment("kind", kind.name);
 }
 
 std::string dequant_dot_spec_name(const QuantDotVariant& v, Level level, int threads) {

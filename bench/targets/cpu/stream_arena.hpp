@@ -88,9 +88,9 @@ class StreamArena {
       // Fresh arrays: all of each first touched by the team (the widest one where it may: see the constructor).
       const bool anywhere = touches_anywhere(*set);
       const int team = anywhere ? std::max(touch_threads_, threads) : threads;
-      if (team != threads) pin_openmp_threads(team, binding_plan(machine_, team, bind_));
+      if (team != threads) pin_openmp_threads(team, pus_for(team));
       stream_init(kernel, view(*set, kernel, set->n), team, anywhere ? StreamTouch::shared : StreamTouch::own_chunks);
-      if (team != threads) pin_openmp_threads(threads, binding_plan(machine_, threads, bind_));
+      if (team != threads) pin_openmp_threads(threads, pus_for(threads));
       set->initialized = true;
       for (int role = 0; role < 3; ++role) {
         if (const int i = buffer_of(kernel, role); i >= 0) set->held[i] = kInitial[role];
@@ -111,6 +111,11 @@ class StreamArena {
     }
     return x;
   }
+
+  // Every team of this arena bound to `pus` instead of --bind's plan (a core kind's PU: bandwidth_kind_specs), from its
+  // next set on.
+  void bind_to(std::vector<int> pus) { pus_ = std::move(pus); }
+  [[nodiscard]] const MachineFacts& machine() const { return machine_; }
 
   // A validation failed on the arrays last asked for: what they hold is no longer known (all re-initialized next).
   void forget() {
@@ -253,7 +258,7 @@ class StreamArena {
     set->threads = threads;
     set->pages = pages;
     make_room(set->bytes());
-    pin_openmp_threads(threads, binding_plan(machine_, threads, bind_));
+    pin_openmp_threads(threads, pus_for(threads));
     if (n * sizeof(double) >= kHugePageThreshold) {
       // One mapping, each array at a whole number of 2 MiB (each starts on a huge page, as its own mapping did).
       const std::size_t stride = huge_page_multiple(n * sizeof(double));
@@ -294,8 +299,11 @@ class StreamArena {
     set.record = page_record(ranges, set.pages);
   }
 
+  std::vector<int> pus_for(int threads) const { return pus_.empty() ? binding_plan(machine_, threads, bind_) : pus_; }
+
   const MachineFacts& machine_;
   BindPolicy bind_;
+  std::vector<int> pus_;  // bind_to's, else empty
   std::uint64_t keep_bytes_ = 0;
   int touch_threads_ = 0;
   std::vector<std::unique_ptr<Set>> sets_;

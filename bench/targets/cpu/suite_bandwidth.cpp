@@ -110,6 +110,29 @@ json run_threads(SuiteRun& run, const BandwidthPlan& plan, const BandwidthThread
           {"call_overhead_seconds", overhead_s}};
 }
 
+// A hybrid CPU's core kind: `read` swept at 1 thread on a PU of the kind, its arrays made and first-touched there (an
+// arena of its own, bound to that PU).
+json run_kind(SuiteRun& run, const BandwidthPlan& plan, const CoreKind& kind, std::uint64_t keep_bytes,
+              const MachineFacts& machine) {
+  StreamArena arena(machine, run.config.bind, keep_bytes);
+  arena.bind_to({core_kind_pu(machine, kind)});
+  ThreadSweep t;
+  t.threads = 1;
+  t.who = "1 thread on core kind " + kind.name;
+  SuiteRun kind_run{run.config, run.machine_json, run.policy, run.runner, arena, run.out, run.reported_plausible};
+  const double overhead_s = measure_call_overhead(arena, 1, run.config.features);
+  const ThreadSpecs specs = bandwidth_kind_specs(plan, kind, run.config, arena, overhead_s);
+  for (const std::vector<BenchmarkSpec>& batch : specs.batches) {
+    run_specs(kind_run, t, batch);
+    arena.end_batch();
+  }
+  arena.release();
+  for (const std::string& why : t.unrecorded_pages) {
+    run.out.notes.push_back(fmt::format("bandwidth, {}: the pages some arrays got are not recorded: {}.", t.who, why));
+  }
+  return {{"core_kind", kind.name}, {"pu", core_kind_pu(machine, kind)}, {"call_overhead_seconds", overhead_s}};
+}
+
 }  // namespace
 
 void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, Runner& runner, SuiteOutput& out,
@@ -135,6 +158,8 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
   SuiteRun run{config, machine_json, policy, runner, arena, out, plan.implausible.empty()};
   json per_threads = json::object();
   for (const BandwidthThreadPlan& tp : plan.per_threads) per_threads[std::to_string(tp.threads)] = run_threads(run, plan, tp);
+  json kinds = json::array();
+  for (const CoreKind& k : plan.kinds) kinds.push_back(run_kind(run, plan, k, keep, machine));
   out.context = {{"sizes_from", user ? "--sizes" : "profile"},
                  {"points_per_octave", plan.per_octave},
                  {"memory_budget_bytes", config.memory_budget_bytes},
@@ -167,6 +192,7 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
                                     fmt::join(kernel_names(plan.swept), ", "), plan.per_octave,
                                     fmt::join(kernel_names(plan.spot), ", ")));
   }
+  if (!kinds.empty()) out.context["core_kinds"] = kinds;
   // The largest plausible cache at the most threads: the gemm suite's shapes are sized past it (the plan's).
   if (!plan.per_threads.empty()) {
     const std::uint64_t largest = plan.per_threads.back().cache_bytes;

@@ -96,10 +96,19 @@ std::string not_supported_reason(const PeakVariant& v, const RunConfig& config, 
   return "CPU lacks the feature";
 }
 
-BenchmarkSpec clock_spec(int threads, const std::vector<int>& pus, const Plan& plan) {
+// A core kind's row (`kind`, a hybrid CPU's): its own suite ("clock_kind", "compute_kind": the analysis derives each
+// kind's ceilings from its rows alone), the kind in its labels and as its name's last segment.
+void mark_core_kind(BenchmarkSpec& spec, const CoreKind* kind) {
+  if (kind == nullptr) return;
+  spec.labels["suite"] = spec.labels.value("suite", "") + "_kind";
+  spec.labels["core_kind"] = kind->name;
+}
+
+BenchmarkSpec clock_spec(int threads, const std::vector<int>& pus, const Plan& plan, const CoreKind* kind = nullptr) {
   BenchmarkSpec spec;
-  spec.name = clock_spec_name(threads);
+  spec.name = clock_spec_name(threads, kind);
   spec.labels = {{"suite", "clock"}, {"kernel", "clock"}, {"threads", threads}};
+  mark_core_kind(spec, kind);
   spec.repetitions = plan.repetitions;
   spec.min_time_s = plan.min_time_s;
   spec.calibrate = true;  // each repetition's window from the call's own rate (runner.hpp)
@@ -123,12 +132,14 @@ BenchmarkSpec clock_spec(int threads, const std::vector<int>& pus, const Plan& p
   return spec;
 }
 
-BenchmarkSpec peak_spec(const PeakVariant& v, int threads, const std::vector<int>& pus, const Plan& plan) {
+BenchmarkSpec peak_spec(const PeakVariant& v, int threads, const std::vector<int>& pus, const Plan& plan,
+                        const CoreKind* kind = nullptr) {
   BenchmarkSpec spec;
-  spec.name = peak_spec_name(v, threads);
+  spec.name = peak_spec_name(v, threads, kind);
   spec.labels = variant_json(v);
   spec.labels["suite"] = "compute";
   spec.labels["threads"] = threads;
+  mark_core_kind(spec, kind);
   spec.repetitions = plan.repetitions;
   spec.min_time_s = plan.min_time_s;
   spec.calibrate = true;  // each repetition's window from the call's own rate (runner.hpp)
@@ -209,6 +220,20 @@ void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Run
     std::vector<BenchmarkSpec> specs;
     for (const PeakVariant* v : selection.runnable) specs.push_back(peak_spec(*v, threads, pus, plan));
     runner.run(specs);
+  }
+  // A hybrid CPU: the clock and every row again, one thread bound to a PU of each core kind (whatever --bind says:
+  // a kind's figure is the figure of a core of that kind).
+  for (const CoreKind& k : compute.kinds) {
+    const std::vector<int> pus = {core_kind_pu(machine, k)};
+    runner.run({clock_spec(1, pus, plan, &k)});
+    std::vector<BenchmarkSpec> specs;
+    for (const PeakVariant* v : selection.runnable) specs.push_back(peak_spec(*v, 1, pus, plan, &k));
+    runner.run(specs);
+  }
+  if (!compute.kinds.empty()) {
+    json kinds = json::array();
+    for (const CoreKind& k : compute.kinds) kinds.push_back({{"core_kind", k.name}, {"pu", core_kind_pu(machine, k)}});
+    out.context["core_kinds"] = kinds;
   }
   run_dequant_dot_rows(compute, config, machine, runner, out);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "roofline/common/errors.hpp"
+#include "roofline/facts/core_kinds.hpp"
 #include "roofline/facts/emulation.hpp"
 #include "roofline/facts/machine.hpp"
 #include "roofline/facts/memory.hpp"
@@ -169,6 +170,88 @@ TEST(Pinning, PinsTheLiveTeam) {
   }
   EXPECT_EQ(where, plan);
   for (int n : allowed) EXPECT_EQ(n, 1);
+}
+
+}  // namespace roofline
+
+namespace roofline {
+namespace {
+// The machine facts as hwloc reads a recorded topology (tests/data/topology/README.md), this machine's PUs kept.
+MachineFacts detect_with_topology(const std::string& file) {
+  const std::string path = std::string(ROOFLINE_TEST_DATA_DIR) + "/topology/" + file;
+  ::setenv("HWLOC_XMLFILE", path.c_str(), 1);
+  ::setenv("HWLOC_THISSYSTEM", "1", 1);
+  MachineFacts m = detect_machine();
+  ::unsetenv("HWLOC_XMLFILE");
+  ::unsetenv("HWLOC_THISSYSTEM");
+  return m;
+}
+}  // namespace
+
+// Issue 62: hwloc's cpukinds of a hybrid CPU (PU 0 IntelAtom, PU 1 IntelCore) become the facts' core kinds, written to
+// context.machine.core_kinds and read back; each kind's measurements are bound to its PU.
+TEST(CoreKinds, HybridTopologyListsEachKind) {
+  const MachineFacts m = detect_with_topology("hybrid-2pu.xml");
+  ASSERT_TRUE(m.hybrid());
+  ASSERT_EQ(m.core_kinds.size(), 2u);
+  const CoreKind& atom = m.core_kinds[0];
+  const CoreKind& core = m.core_kinds[1];
+  EXPECT_EQ(atom.name, "IntelAtom");
+  EXPECT_EQ(atom.core_type, "IntelAtom");
+  EXPECT_EQ(atom.pus, std::vector<int>{0});
+  EXPECT_EQ(atom.efficiency, 0);
+  EXPECT_EQ(atom.frequency_max_mhz, 3800);
+  EXPECT_EQ(atom.frequency_base_mhz, 2400);
+  EXPECT_EQ(atom.linux_capacity, 512);  // the file's, not the one hwloc appends from this system
+  EXPECT_EQ(atom.source, "hwloc cpukinds");
+  EXPECT_EQ(core.name, "IntelCore");
+  EXPECT_EQ(core.pus, std::vector<int>{1});
+  EXPECT_EQ(core.efficiency, 1);
+  EXPECT_EQ(core.frequency_max_mhz, 5200);
+  EXPECT_EQ(core.linux_capacity, 1024);
+  EXPECT_EQ(core_kind_pu(m, atom), 0);
+  EXPECT_EQ(core_kind_pu(m, core), 1);
+
+  const json j = to_json(m);
+  ASSERT_TRUE(j.contains("core_kinds"));
+  EXPECT_EQ(j["core_kinds"][1]["name"], "IntelCore");
+  EXPECT_EQ(j["core_kinds"][1]["pus"], json::array({1}));
+  const MachineFacts back = machine_from_json(j);
+  ASSERT_EQ(back.core_kinds.size(), 2u);
+  EXPECT_EQ(back.core_kinds[0].linux_capacity, 512);
+  EXPECT_EQ(to_json(back), j);
+  EXPECT_NE(format_machine(m).find("IntelCore: PUs 1, efficiency 1"), std::string::npos);
+}
+
+// A homogeneous machine's one kind (or none) is not recorded: its file is unchanged.
+TEST(CoreKinds, HomogeneousTopologyWritesNothing) {
+  const MachineFacts m = detect_with_topology("zen5-oxide-2vcpu.xml");
+  EXPECT_FALSE(m.hybrid());
+  EXPECT_TRUE(m.core_kinds.empty());
+  EXPECT_FALSE(to_json(m).contains("core_kinds"));
+}
+
+TEST(CoreKinds, NamesAreUniqueAndFallBack) {
+  std::vector<CoreKind> kinds(4);
+  kinds[0].microarchitecture = "cortex_a55";
+  kinds[1].microarchitecture = "cortex_a78";
+  kinds[2].microarchitecture = "cortex_a78";  // same core, another variant
+  kinds[3].core_type = "Intel Core/x";      // characters a benchmark name cannot hold
+  name_core_kinds(kinds);
+  EXPECT_EQ(kinds[0].name, "cortex_a55");
+  EXPECT_EQ(kinds[1].name, "cortex_a78_1");
+  EXPECT_EQ(kinds[2].name, "cortex_a78_2");
+  EXPECT_EQ(kinds[3].name, "Intel_Core_x");
+  std::vector<CoreKind> unknown(2);
+  name_core_kinds(unknown);
+  EXPECT_EQ(unknown[0].name, "kind0");
+  EXPECT_EQ(unknown[1].name, "kind1");
+}
+
+TEST(CoreKinds, BadKindInAFileIsInputError) {
+  json j = to_json(detect_with_topology("hybrid-2pu.xml"));
+  j["core_kinds"][0].erase("pus");
+  EXPECT_THROW(machine_from_json(j), InputError);
 }
 
 }  // namespace roofline

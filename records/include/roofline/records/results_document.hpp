@@ -64,6 +64,13 @@ struct CacheRecord {
   ROOFLINE_RECORD_TAIL
 };
 
+// context.machine.core_kinds[]: one kind of core of a hybrid CPU (issue 62), written only where there are two or more.
+struct CoreKindRecord {
+  ROOFLINE_CORE_KIND_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<long long>> pus;
+  ROOFLINE_RECORD_TAIL
+};
+
 struct AmxRecord {
   ROOFLINE_AMX_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
   std::optional<std::map<std::string, bool>> advertised;
@@ -75,6 +82,7 @@ struct MachineRecord {
   ROOFLINE_MACHINE_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
   std::optional<std::vector<CacheRecord>> caches;
   std::optional<std::vector<long long>> core_first_pu;
+  std::optional<std::vector<CoreKindRecord>> core_kinds;
   std::optional<std::map<std::string, bool>> isa;
   std::optional<AmxRecord> amx;
   std::optional<std::vector<std::string>> notes;
@@ -255,6 +263,13 @@ struct DequantRowRecord {
   ROOFLINE_RECORD_TAIL
 };
 
+// roofline.core_kind_ceilings[] (issue 62): a hybrid CPU's figures per core kind, each the compute or the memory
+// derivation's row of the kind's own entries (suites clock_kind, compute_kind, bandwidth_kind: 1 thread on its PU).
+struct CoreKindCeilingRecord {
+  ROOFLINE_CORE_KIND_CEILING_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+
 // The `roofline` section: the fixed-shape arrays of DESIGN.md and the derived tables typed so far (dequant_ceilings,
 // memory_levels, theoretical_peaks, crossovers, best_backends, roof_violations, dequant_table); `extra` holds the
 // derived tables not typed yet (compute_table, conventions, dequant_placements, matrix_engine).
@@ -274,6 +289,7 @@ struct RooflineSection {
   std::optional<std::vector<BestBackendRecord>> best_backends;
   std::optional<std::vector<RoofViolationRecord>> roof_violations;
   std::optional<std::vector<DequantRowRecord>> dequant_table;
+  std::optional<std::vector<CoreKindCeilingRecord>> core_kind_ceilings;
   std::optional<std::vector<std::string>> notes;
   ROOFLINE_RECORD_TAIL
 };
@@ -297,6 +313,7 @@ void for_each_table(F&& f) {
   f(&RooflineSection::best_backends);
   f(&RooflineSection::roof_violations);
   f(&RooflineSection::dequant_table);
+  f(&RooflineSection::core_kind_ceilings);
 }
 
 #undef ROOFLINE_OPTIONAL_MEMBER

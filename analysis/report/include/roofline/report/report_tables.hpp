@@ -30,6 +30,9 @@ ReportTable machine_table(const ResultsDocument& results);
 // The compute ceilings of `target`, its theoretical column explained by the peak model its facts name; the one-argument
 // form takes the document's host CPU (its part of the file).
 ReportTable compute_table(const ResultsDocument& results, const RecordedTarget& target);
+// A hybrid CPU's figures per core kind (roofline.core_kind_ceilings, issue 62): compute peaks and memory levels, each
+// row naming its kind.
+ReportTable core_kinds_table(const ResultsDocument& results);
 ReportTable compute_table(const ResultsDocument& results);
 ReportTable memory_table(const ResultsDocument& results);
 // The dequant-dot rows (roofline.dequant_table, report_dequant.cpp); the report lists it only when present.

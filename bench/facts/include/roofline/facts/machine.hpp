@@ -22,6 +22,20 @@ struct CacheInfo {
   std::string source;             // "hwloc", "cpuid", "sysconf"
 };
 
+// One kind of core of a hybrid CPU (big.LITTLE and DynamIQ, Intel's P and E cores), as hwloc's cpukinds list it
+// (issue 62; bench/facts/core_kinds.cpp). Figures measured on it carry its name (the entry's labels.core_kind).
+struct CoreKind {
+  std::string name;               // the figures' label: its CoreType ("IntelCore"), else its core ("cortex_a78"), else "kindN"
+  std::vector<int> pus;           // its PUs (OS indices), ascending
+  int efficiency = -1;            // hwloc's rank, higher = more performance per core (-1: hwloc could not rank it)
+  std::string core_type;          // hwloc's CoreType info (x86: IntelAtom, IntelCore), "" when none
+  std::string microarchitecture;  // ARM: the core its PUs' MIDR names ("cortex_a78"), "" when unknown
+  long long frequency_max_mhz = 0;   // hwloc's FrequencyMaxMHz (0: not reported)
+  long long frequency_base_mhz = 0;  // hwloc's FrequencyBaseMHz (0: not reported)
+  long long linux_capacity = 0;      // hwloc's LinuxCapacity, the kernel's cpu_capacity (0: not reported)
+  std::string source;             // "hwloc cpukinds"
+};
+
 struct MachineFacts {
   std::string hostname;
   std::string cpu_vendor;         // "GenuineIntel", "AuthenticAMD"
@@ -43,6 +57,9 @@ struct MachineFacts {
   std::string topology_source;    // "hwloc" or "sysconf"
   // OS indices of one PU per core, in hwloc's logical core order (what compact/spread binding picks from).
   std::vector<int> core_first_pu;
+  // The core kinds, least efficient first, when there are two or more (a hybrid CPU); empty on a homogeneous one, whose
+  // one kind (or none) hwloc lists is not recorded, so that its results file is unchanged.
+  std::vector<CoreKind> core_kinds;
 
   std::uint64_t memory_total_bytes = 0;
   std::uint64_t memory_available_bytes = 0;
@@ -67,6 +84,8 @@ struct MachineFacts {
 
   // Size of one data/unified cache at `level`, or 0 when unknown.
   [[nodiscard]] std::uint64_t cache_bytes(int level) const;
+  // Two or more core kinds: the 1-thread compute and bandwidth rows are measured once on a PU of each.
+  [[nodiscard]] bool hybrid() const { return core_kinds.size() > 1; }
 };
 
 // Detects the running machine. Never throws for a missing source: falls back and notes it.

@@ -20,6 +20,10 @@ BindPolicy parse_bind_policy(const std::string& text);
 // spread spaces them evenly over the machine's cores (and so over packages and NUMA nodes).
 std::vector<int> binding_plan(const MachineFacts& machine, int threads, BindPolicy policy);
 
+// The PU the 1-thread measurements of a core kind (a hybrid CPU's: machine.hpp's CoreKind) are bound to: the kind's first
+// PU that is a core's first PU (core_first_pu, as compact binding picks), else its first PU.
+int core_kind_pu(const MachineFacts& machine, const CoreKind& kind);
+
 // Binds the threads of an OpenMP team of `threads` threads per binding_plan. Returns false (and leaves
 // the threads unbound) when hwloc cannot bind here, e.g. in a container without the permission.
 bool pin_openmp_threads(int threads, const std::vector<int>& pus);

@@ -37,6 +37,11 @@ struct BandwidthPlan {
   std::vector<std::string> implausible;  // reported caches the plan does not believe (plausible_caches.hpp)
   std::vector<std::string> notes;        // what shaped the plan (the budget, the memory)
   int per_octave = 0;
+  // A hybrid CPU (machine.hpp's core_kinds, issue 62): `read`, the reference kernel, swept at 1 thread on a PU of each
+  // kind over `kind_sweep`'s sizes (the 1-thread sweep's), entries of the suite "bandwidth_kind" named ".../kind:NAME".
+  // Empty on a machine of one kind.
+  std::vector<CoreKind> kinds;
+  BandwidthThreadPlan kind_sweep;
 };
 
 // The bandwidth plan at `per_octave` sizes per octave (0: the profile's).
@@ -60,6 +65,9 @@ struct ComputePlan {
   std::vector<int> gemv_batches;   // 1 (quick) or 1, 2, 4, 8, 16
   std::uint64_t gemv_weight_bytes = 0;  // dequant_gemv_weight_bytes
   bool quick = true;
+  // A hybrid CPU (issue 62): the clock and every FMA/dot row once more at 1 thread on a PU of each kind (suites
+  // "clock_kind" and "compute_kind", named ".../kind:NAME"), after the rows above. Empty on a machine of one kind.
+  std::vector<CoreKind> kinds;
 };
 ComputePlan plan_compute(const RunConfig& config, const MachineFacts& machine);
 
@@ -76,8 +84,11 @@ CpuPlan plan_cpu(const RunConfig& config, const MachineFacts& machine);
 
 // The compute suite's benchmark names, written by the harness (benchmark_name.hpp): the plan and the suites
 // (suite_compute.cpp, suite_dequant_dot.cpp) name their entries with these.
-std::string clock_spec_name(int threads);
-std::string peak_spec_name(const PeakVariant& v, int threads);
+// `kind`: a core kind's row (ComputePlan::kinds), its name's last segment "kind:NAME".
+std::string clock_spec_name(int threads, const CoreKind* kind = nullptr);
+std::string peak_spec_name(const PeakVariant& v, int threads, const CoreKind* kind = nullptr);
+// The name of a core kind's row: `name` with the segment "kind:NAME" last (benchmark_name.hpp's tail).
+std::string core_kind_spec_name(const std::string& name, const CoreKind& kind);
 std::string dequant_dot_spec_name(const QuantDotVariant& v, Level level, int threads);
 std::string dequant_gemv_spec_name(const QuantDotVariant& v, int batch, int threads);
 
