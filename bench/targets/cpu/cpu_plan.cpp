@@ -338,6 +338,9 @@ std::string peak_spec_name(const PeakVariant& v, int threads, const CoreKind* ki
                    {std::string(v.kernel()), std::string(to_string(v.precision)), std::string(to_string(v.isa))});
   key.bits = v.vector_bits;
   key.threads = threads;
+  // A tile row names its instruction: TDPBSSD and TDPBUSD are both int8 rows of one ISA and width (same_row in
+  // peak.cpp keeps both), and one name for two benchmarks would hide one of them.
+  if (v.op == PeakOp::tile) key.tail.emplace_back(v.instruction);
   add_kind(key, kind);
   return benchmark_name(key);
 }

@@ -167,7 +167,9 @@ std::unique_ptr<Target> open_target(const TargetFacts& facts, const HostCaches& 
 }
 
 TargetProvider opencl_provider(const MachineFacts& host) {
-  return {"opencl", list_targets, [caches = host_caches(host)](const TargetFacts& f) { return open_target(f, caches); }};
+  const HostCaches caches = host_caches(host);
+  return {"opencl", [caches](std::vector<std::string>& notes) { return list_targets(notes, caches); },
+          [caches](const TargetFacts& f) { return open_target(f, caches); }};
 }
 
 }  // namespace roofline::opencl

@@ -38,7 +38,7 @@ bool amd_model(const DeviceFacts& d, TargetFacts& f) {
 
 }  // namespace
 
-TargetFacts target_facts(const DeviceFacts& d, const HostVectorModel& host) {
+TargetFacts target_facts(const DeviceFacts& d, const HostVectorModel& host, const HostCaches& caches) {
   TargetFacts f;
   f.target = d.id();
   f.kind = target_kind(d.type);
@@ -56,8 +56,15 @@ TargetFacts target_facts(const DeviceFacts& d, const HostVectorModel& host) {
   const bool cpu = f.kind == "cpu";
   // A CPU device always has the host's last-level cache in front of its global memory, whether or not the driver
   // reports its size (PoCL 3.1 on a Zen 5 guest reports 0): listed with capacity 0 (unknown), the curve places it.
-  if (d.global_cache_bytes > 0 || cpu) f.memory_levels.push_back({cpu ? "LLC" : "L2", d.global_cache_bytes, cpu});
-  if (d.global_cache_bytes <= 0) {
+  std::uint64_t cache_bytes = d.global_cache_bytes;
+  if (cpu && caches.last_unknown && cache_bytes > caches.largest_plausible_bytes) {
+    f.notes.push_back(fmt::format("the device reports a global cache of {} MiB, the host's last level, whose size {} "
+                                  "reports and no CPU has for its cores: not taken as the LLC's size",
+                                  cache_bytes >> 20U, caches.source.empty() ? "the machine" : caches.source));
+    cache_bytes = 0;
+  }
+  if (cache_bytes > 0 || cpu) f.memory_levels.push_back({cpu ? "LLC" : "L2", cache_bytes, cpu});
+  if (cache_bytes <= 0 && d.global_cache_bytes <= 0) {
     f.notes.push_back(cpu ? "the device reports no global cache size: its LLC is placed by the bandwidth curve alone"
                           : "the device reports no global cache size: global memory is its only level");
   }

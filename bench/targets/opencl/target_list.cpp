@@ -32,12 +32,12 @@ HostVectorModel host_vector_model() {
   return m;
 }
 
-std::vector<TargetFacts> list_targets(std::vector<std::string>& notes) {
+std::vector<TargetFacts> list_targets(std::vector<std::string>& notes, const HostCaches& caches) {
   const DeviceList list = discover_devices();
   notes.insert(notes.end(), list.notes.begin(), list.notes.end());
   std::vector<TargetFacts> targets;
   const HostVectorModel host = host_vector_model();
-  for (const DeviceFacts& d : list.devices) targets.push_back(target_facts(d, host));
+  for (const DeviceFacts& d : list.devices) targets.push_back(target_facts(d, host, caches));
   return targets;
 }
 

@@ -223,5 +223,26 @@ TEST(CpuPlan, ABudgetTheSweepExceedsMakesItCoarserAndSaysSo) {
   }
 }
 
+
+// Every peak row of the table has a name of its own, whichever rows this CPU runs: the two AMX int8 tile rows (TDPBSSD
+// and TDPBUSD: one precision, ISA and width) once shared one, so a machine with AMX measured one name twice and its
+// run no longer matched its plan.
+TEST(CpuPlan, EveryPeakRowHasANameOfItsOwn) {
+  // Variants of one row (an FMA and its mul+add stand-in, best first) share its name; only one of them runs. Every
+  // tile variant is a row that runs (peak.cpp's same_row).
+  std::map<std::string, const PeakVariant*> seen;
+  for (const PeakVariant& v : peak_variants()) {
+    const std::string name = peak_spec_name(v, 2);
+    const auto [it, inserted] = seen.emplace(name, &v);
+    if (inserted) continue;
+    const PeakVariant& w = *it->second;
+    const bool one_row = v.op != PeakOp::tile && w.op != PeakOp::tile && v.precision == w.precision &&
+                         v.isa == w.isa && v.vector_bits == w.vector_bits;
+    if (!one_row) ADD_FAILURE() << name << ": " << w.name << " and " << v.name;
+  }
+  EXPECT_TRUE(seen.count("compute/tile/int8/amx/bits:8192/threads:2/tdpbssd") == 1 ||
+              std::none_of(peak_variants().begin(), peak_variants().end(),
+                           [](const PeakVariant& v) { return v.op == PeakOp::tile; }));
+}
 }  // namespace
 }  // namespace roofline

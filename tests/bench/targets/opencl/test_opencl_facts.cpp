@@ -104,5 +104,32 @@ TEST(OpenClFacts, CacheLevelAndUnknownModelAreSaid) {
   EXPECT_EQ(cpu.ops_per_unit_per_clock["int8/vector"], 128);  // 64 bytes x 1 pipe x 2
 }
 
+
+// A CPU device's global cache is the host's last level. PoCL passes on what the host reports, on a 2-vCPU guest of an
+// Emerald Rapids-class host 480 MiB (hwloc: one L3 instance for both vCPUs); the host's verdict holds that size no CPU
+// has for two cores, so the device's LLC is listed with no size and the curve places it (with the size the analysis
+// took it as ending past 256 MiB: no global memory level at all, and `llm` refused the run). A plausible host keeps it.
+TEST(OpenClFacts, ACpuDevicesCacheTakesTheHostsVerdict) {
+  DeviceFacts d = device_from_json(recorded_gpu());
+  d.type = "cpu";
+  d.global_cache_bytes = 480ULL << 20U;
+  const TargetFacts implausible = target_facts(d, HostVectorModel{}, HostCaches{4ULL << 20U, true, "hwloc"});
+  ASSERT_EQ(implausible.memory_levels.size(), 2u);
+  EXPECT_EQ(implausible.memory_levels[0].name, "LLC");
+  EXPECT_EQ(implausible.memory_levels[0].capacity_bytes, 0u);
+  EXPECT_EQ(implausible.memory_levels[1].name, "global");
+  bool said = false;
+  for (const std::string& n : implausible.notes) {
+    said = said || n.find("global cache of 480 MiB, the host's last level, whose size hwloc reports") != std::string::npos;
+  }
+  EXPECT_TRUE(said);
+  EXPECT_EQ(implausible.details.at("global_cache_bytes"), 480ULL << 20U);  // the driver's figure, as it said it
+
+  d.global_cache_bytes = 32ULL << 20U;
+  const TargetFacts plausible = target_facts(d, HostVectorModel{}, HostCaches{32ULL << 20U, false, "hwloc"});
+  EXPECT_EQ(plausible.memory_levels[0].capacity_bytes, 32ULL << 20U);
+  const TargetFacts unknown_host = target_facts(d, HostVectorModel{});
+  EXPECT_EQ(unknown_host.memory_levels[0].capacity_bytes, 32ULL << 20U);
+}
 }  // namespace
 }  // namespace roofline::opencl

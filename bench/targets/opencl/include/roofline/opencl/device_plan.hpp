@@ -17,16 +17,11 @@
 #include "roofline/harness/sweep_plan.hpp"
 #include "roofline/opencl/device_facts.hpp"
 #include "roofline/opencl/measure.hpp"
+#include "roofline/opencl/target_facts.hpp"
 
 namespace roofline::opencl {
 
-// The host's caches as the CPU's plan believes them (plausible_caches.hpp), for a CPU device, whose kernels run on
-// the host's cores in front of the host's memory.
-struct HostCaches {
-  std::uint64_t largest_plausible_bytes = 0;  // the largest plausible cache all the host's cores use (0: none)
-  bool last_unknown = false;                  // a last level is reported whose size is not plausible
-  std::string source;                         // where the sizes come from ("hwloc", ...)
-};
+// The host's caches (HostCaches, target_facts.hpp) from its machine facts.
 HostCaches host_caches(const MachineFacts& machine);
 
 // One size of the sweep for one kernel, in these vector widths.

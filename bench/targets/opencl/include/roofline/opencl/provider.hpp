@@ -13,8 +13,9 @@
 
 namespace roofline::opencl {
 
-// Every OpenCL device as TargetFacts (nothing measured); notes say why the list is empty.
-std::vector<TargetFacts> list_targets(std::vector<std::string>& notes);
+// Every OpenCL device as TargetFacts (nothing measured); notes say why the list is empty. `caches`: the host's, which a
+// CPU device's facts take their cache's plausibility from (target_facts.hpp).
+std::vector<TargetFacts> list_targets(std::vector<std::string>& notes, const HostCaches& caches = {});
 
 // The run's options for the device suites: profile, --sizes, --gemm-shape, --batches.
 WorkOptions work_options(const RunConfig& config);

@@ -4,6 +4,7 @@
 // without OpenCL too, so a recorded device's facts are checked on any machine.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "roofline/harness/target.hpp"
@@ -24,6 +25,18 @@ struct HostVectorModel {
 // said in source).
 HostVectorModel host_vector_model();
 
-TargetFacts target_facts(const DeviceFacts& d, const HostVectorModel& host);
+// The host's caches as the CPU's plan believes them (plausible_caches.hpp: the one verdict), for a CPU device, whose
+// kernels run on the host's cores in front of the host's memory (device_plan.hpp's host_caches builds it).
+struct HostCaches {
+  std::uint64_t largest_plausible_bytes = 0;  // the largest plausible cache all the host's cores use (0: none)
+  bool last_unknown = false;                  // a last level is reported whose size is not plausible
+  std::string source;                         // where the sizes come from ("hwloc", ...)
+};
+
+// `caches`: a CPU device's global cache is the host's last level; where the host's verdict says that level's size is
+// not one a CPU has (a guest passed its host's 480 MiB L3) and the device reports more than the host's largest
+// plausible cache, the size is not passed on: the level is listed with capacity 0 and the curve places it, as where
+// the driver reports none.
+TargetFacts target_facts(const DeviceFacts& d, const HostVectorModel& host, const HostCaches& caches = {});
 
 }  // namespace roofline::opencl
