@@ -84,6 +84,13 @@ ROOFLINE_RECORD(BestBackendRecord, ROOFLINE_BEST_BACKEND_FIELDS)
 ROOFLINE_RECORD(RoofViolationRecord, ROOFLINE_ROOF_VIOLATION_FIELDS, f("roof", s.roof);)
 ROOFLINE_RECORD(DequantRowRecord, ROOFLINE_DEQUANT_ROW_FIELDS)
 ROOFLINE_RECORD(CoreKindCeilingRecord, ROOFLINE_CORE_KIND_CEILING_FIELDS)
+ROOFLINE_RECORD(ComputeRowRecord, ROOFLINE_COMPUTE_ROW_FIELDS, f("known_pipes", s.known_pipes);)
+ROOFLINE_RECORD(DequantMemoryRoof, ROOFLINE_DEQUANT_MEMORY_ROOF_FIELDS)
+ROOFLINE_RECORD(DequantUnpackRoof, ROOFLINE_DEQUANT_UNPACK_ROOF_FIELDS)
+ROOFLINE_RECORD(DequantPlacementRoofs, ROOFLINE_NO_LIST, f("memory", s.memory); f("dequant", s.dequant);)
+ROOFLINE_RECORD(DequantPlacementRecord, ROOFLINE_DEQUANT_PLACEMENT_FIELDS, f("roof", s.roof);)
+ROOFLINE_RECORD(MatrixRatioRecord, ROOFLINE_MATRIX_RATIO_FIELDS)
+ROOFLINE_RECORD(MatrixEngineRecord, ROOFLINE_MATRIX_ENGINE_FIELDS, f("lines", s.lines); f("ratios", s.ratios);)
 ROOFLINE_RECORD(RooflineSection, ROOFLINE_NO_LIST, f("schema_version", s.schema_version);
                 f("compute_ceilings", s.compute_ceilings); f("memory_ceilings", s.memory_ceilings);
                 f("page_size_ceilings", s.page_size_ceilings); f("ridge_points", s.ridge_points);
@@ -92,7 +99,9 @@ ROOFLINE_RECORD(RooflineSection, ROOFLINE_NO_LIST, f("schema_version", s.schema_
                 f("memory_levels", s.memory_levels); f("theoretical_peaks", s.theoretical_peaks);
                 f("crossovers", s.crossovers); f("best_backends", s.best_backends);
                 f("roof_violations", s.roof_violations); f("dequant_table", s.dequant_table);
-                f("core_kind_ceilings", s.core_kind_ceilings); f("notes", s.notes);)
+                f("core_kind_ceilings", s.core_kind_ceilings); f("compute_table", s.compute_table);
+                f("dequant_placements", s.dequant_placements); f("conventions", s.conventions);
+                f("matrix_engine", s.matrix_engine); f("notes", s.notes);)
 
 #undef ROOFLINE_RECORD
 #undef ROOFLINE_NO_LIST

@@ -23,7 +23,6 @@
 #include "roofline/common/vocabulary.hpp"
 
 namespace roofline {
-using nlohmann::json;
 
 double plausible_pipes(double ipc) {
   if (!(ipc > 0.0)) return 0.0;
@@ -66,54 +65,50 @@ double row_clock(const ComputeRow& r, const std::map<int, double>& clock) {
 // The cores a row's rate is shared by: its threads (a device's rows name none: the whole device, one).
 int cores_of(const ComputeRow& r) { return std::max(r.threads, 1); }
 
-json number_or_null(double v) { return v > 0.0 ? json(v) : json(nullptr); }
-
 // (precision rank, precision, engine, threads): one ceiling and one theoretical peak each.
 using PeakKey = std::tuple<int, std::string, std::string, int>;
 
 // Scaling: a thread count far below linear over the lowest one (SMT siblings or a busy host).
-void scaling_notes(const std::map<PeakKey, json>& best, json& notes) {
+void scaling_notes(const std::map<PeakKey, ComputeCeilingRecord>& best, std::vector<std::string>& notes) {
   for (const auto& [k, c] : best) {
     const auto& [rank, precision, engine, threads] = k;
     const auto first = best.lower_bound({rank, precision, engine, 0});
     if (first->first == k || std::get<1>(first->first) != precision || std::get<2>(first->first) != engine) continue;
     const int first_threads = std::get<3>(first->first);
     if (first_threads <= 0) continue;
-    const double ratio = c.value("value", 0.0) / first->second.value("value", 1.0);
+    const double ratio = c.value.value_or(0.0) / first->second.value.value_or(1.0);
     const double ideal = static_cast<double>(threads) / first_threads;
     if (ratio < 0.6 * ideal) {
       notes.push_back(fmt::format("compute: {} {} peaks at {} threads are only {:.2f}x those at {} (ideal {:.0f}x): "
                                   "the cores may be SMT siblings or busy with other work",
-                                  c.value("precision", ""), engine, threads, ratio, first_threads, ideal));
+                                  c.precision.value_or(""), engine, threads, ratio, first_threads, ideal));
     }
   }
 }
 
-// A compute_table row before measurement fills it in: identity, status and what the kernel counts.
-json table_row(const ComputeRow& r, const std::string& kernel, int opi, const std::vector<double>& known) {
-  json row = {{"precision", r.precision},
-          {"isa", r.isa},
-          {"engine", r.engine},
-          {"vector_bits", r.bits},
-          {"status", r.status},
-          {"value", nullptr},
-          {"median", nullptr},
-          {"unit", compute_unit(r.precision)},
-          {"theoretical", nullptr},
-          {"percent", nullptr},
-          {"clock_hz", nullptr},
-          {"kernel", kernel},
-          {"variant", r.labels.variant.value_or("")},
-          {"instruction", r.labels.instruction.value_or("")},
-          {"ops_per_instruction", opi},
-          {"instructions_per_cycle", nullptr},
-          {"pipes", nullptr},
-          {"ops_per_cycle_per_core", nullptr},
-          {"known_pipes", known},
-          {"exceeds_theoretical", false},
-          {"reason", r.reason},
-          {"benchmark", r.benchmark}};
-  if (r.threads > 0) row["threads"] = r.threads;  // where its entries name one (a device's: none)
+// A compute_table row before measurement fills it in: identity, status and what the kernel counts; the figures a
+// measurement gives written null until it does.
+ComputeRowRecord table_row(const ComputeRow& r, const std::string& kernel, int opi, const std::vector<double>& known) {
+  ComputeRowRecord row;
+  row.precision = r.precision;
+  row.isa = r.isa;
+  row.engine = r.engine;
+  row.vector_bits = r.bits;
+  row.status = r.status;
+  row.unit = compute_unit(r.precision);
+  row.kernel = kernel;
+  row.variant = r.labels.variant.value_or("");
+  row.instruction = r.labels.instruction.value_or("");
+  row.ops_per_instruction = opi;
+  row.known_pipes = known;
+  row.exceeds_theoretical = false;
+  row.reason = r.reason;
+  row.benchmark = r.benchmark;
+  for (const char* key : {"value", "median", "theoretical", "percent", "clock_hz", "instructions_per_cycle", "pipes",
+                          "ops_per_cycle_per_core"}) {
+    row.extra[key] = nullptr;
+  }
+  if (r.threads > 0) row.threads = r.threads;  // where its entries name one (a device's: none)
   return row;
 }
 
@@ -139,7 +134,7 @@ std::map<RowKey, double> measured_pipes(const std::map<ComputeKey, ComputeRow>& 
 }
 
 // The counting conventions of the CPU's instructions, when the rows name their instructions (or ISA).
-void counting_notes(json& notes) {
+void counting_notes(std::vector<std::string>& notes) {
   notes.push_back("compute: FMA = 2 FLOP per lane; vdpbf16ps = 4 FLOP per 32-bit lane; vpdpbusd = 8 OP per "
                   "32-bit lane; theoretical = threads x measured clock x measured pipes x ops per instruction");
   notes.push_back("compute: one AMX tdpbf16ps on full tiles = 16x16x32 multiply-adds = 16384 FLOP (tdpbssd/tdpbusd: "
@@ -151,7 +146,7 @@ void counting_notes(json& notes) {
 }
 
 // ARM64's instructions, where its rows are in the file (NEON's 128-bit registers, SVE's at the length the run found).
-void arm_counting_notes(const ComputeRows& collected, json& notes) {
+void arm_counting_notes(const ComputeRows& collected, std::vector<std::string>& notes) {
   const bool arm = std::any_of(collected.rows.begin(), collected.rows.end(),
                                [](const auto& kv) { return kv.second.isa == "neon" || kv.second.isa == "sve"; });
   if (!arm) return;
@@ -182,7 +177,7 @@ std::vector<double> known_row_pipes(const std::string& uarch, const std::string&
 // the measured clock x the measured pipes x ops per instruction, the pipes checked against
 // the target's microarchitecture's known-pipes table, a disagreement noted.
 RowPeak x86_peak(const ComputeRow& r, double pipes, double hz, const std::vector<double>& known,
-                 const std::string& uarch, json& notes) {
+                 const std::string& uarch, std::vector<std::string>& notes) {
   RowPeak out;
   out.clock_hz = hz;
   const int opi = label_int(ROOFLINE_FIELD(r.labels, ops_per_instruction));
@@ -206,8 +201,9 @@ RowPeak x86_peak(const ComputeRow& r, double pipes, double hz, const std::vector
 
 // "units_clock": the facts' compute units x clock x ops_per_unit_per_clock["<precision>/<engine>"], at the clock
 // measured beside the best repetition, else the clock suite's at its thread count, else the facts' clock. Any
-// other model: the same clock, no peak. `section` gets the note (add_note keeps its notes array).
-RowPeak facts_peak(const RecordedTarget& t, const ComputeRow& r, const std::map<int, double>& clock, json& section) {
+// other model: the same clock, no peak. `section` gets the note (add_note keeps its notes, once each).
+RowPeak facts_peak(const RecordedTarget& t, const ComputeRow& r, const std::map<int, double>& clock,
+                   RooflineSection& section) {
   RowPeak out;
   const auto suite_clock = clock.find(r.threads);
   if (r.best_clock > 0.0) {
@@ -235,64 +231,90 @@ RowPeak facts_peak(const RecordedTarget& t, const ComputeRow& r, const std::map<
 
 // A measured row's table fields, its ceiling and its theoretical peak (when higher than its key's so far).
 struct Derived {
-  std::map<PeakKey, json> best, theoretical;
+  std::map<PeakKey, ComputeCeilingRecord> best;
+  std::map<PeakKey, TheoreticalPeakRecord> theoretical;
 };
 
+// The theoretical peak of a measured row: one per key, the highest.
+void add_theoretical(const ComputeRow& r, const PeakKey& pk, const RowPeak& peak, bool x86, Derived& out) {
+  if (out.theoretical.count(pk) && peak.theoretical <= out.theoretical[pk].value.value_or(0.0)) return;
+  TheoreticalPeakRecord p;
+  p.precision = r.precision;
+  p.threads = r.threads;
+  p.isa = r.isa;
+  p.engine = r.engine;
+  p.vector_bits = r.bits;
+  p.value = peak.theoretical;
+  p.unit = compute_unit(r.precision);
+  p.clock_hz = peak.clock_hz;
+  p.source = peak.source;
+  if (x86) {
+    p.ops_per_cycle_per_core = peak.ops_per_cycle_per_core;
+    p.pipes = peak.pipes;
+  }
+  out.theoretical[pk] = std::move(p);
+}
+
+// The ceiling of a measured row's key: its best row, with that row's peak figures (null where it has none).
+void add_ceiling(const RecordedTarget& t, const ComputeRow& r, const PeakKey& pk, const ComputeRowRecord& row,
+                 const RowPeak& peak, bool x86, Derived& out) {
+  const double value = row.value.value_or(0.0);
+  if (out.best.count(pk) && value <= out.best[pk].value.value_or(0.0)) return;
+  ComputeCeilingRecord c;
+  c.target = t.id;
+  c.precision = r.precision;
+  c.isa = r.isa;
+  c.engine = r.engine;
+  c.vector_bits = r.bits;
+  c.value = value;
+  c.unit = compute_unit(r.precision);
+  fields::set(ROOFLINE_FIELD(c, theoretical), row.theoretical);
+  fields::set(ROOFLINE_FIELD(c, percent), row.percent);
+  fields::set(ROOFLINE_FIELD(c, clock_hz), row.clock_hz);
+  c.benchmark = r.benchmark;
+  if (r.threads > 0) c.threads = r.threads;  // a ceiling names threads where its entries do (a device's: none)
+  // The x86 model's ceilings keep the fields they had before targets (their median is the compute table's);
+  // the others' say the median and where their clock came from.
+  if (x86) {
+    fields::set(ROOFLINE_FIELD(c, ops_per_cycle_per_core), row.ops_per_cycle_per_core);
+  } else {
+    fields::set(ROOFLINE_FIELD(c, median), row.median);
+    c.clock_source = peak.clock_source;
+  }
+  out.best[pk] = std::move(c);
+}
+
 void add_measured(const RecordedTarget& t, const ComputeKey& key, const ComputeRow& r, const RowPeak& peak, bool x86,
-                  json& row, Derived& out, json& notes) {
-  const std::string unit = compute_unit(r.precision);
+                  ComputeRowRecord& row, Derived& out, std::vector<std::string>& notes) {
   const int opi = label_int(ROOFLINE_FIELD(r.labels, ops_per_instruction));
   const double value = max_of(r.values);
   const double hz = peak.clock_hz;
-  row["value"] = value;
-  row["median"] = median(r.values);
-  row["clock_hz"] = number_or_null(hz);
-  if (!x86) row["clock_source"] = peak.clock_source;  // the facts model's clock: measured beside the kernel, or reported
-  if (hz > 0.0 && opi > 0) row["instructions_per_cycle"] = value / (cores_of(r) * hz * opi);
+  fields::set(ROOFLINE_FIELD(row, value), value);
+  fields::set(ROOFLINE_FIELD(row, median), median(r.values));
+  if (hz > 0.0) fields::set(ROOFLINE_FIELD(row, clock_hz), hz);
+  if (!x86) row.clock_source = peak.clock_source;  // the facts model's clock: measured beside the kernel, or reported
+  if (hz > 0.0 && opi > 0) fields::set(ROOFLINE_FIELD(row, instructions_per_cycle), value / (cores_of(r) * hz * opi));
   const PeakKey pk{std::get<0>(key), r.precision, r.engine, r.threads};
   if (peak.theoretical > 0.0) {
-    if (peak.pipes > 0.0) row["pipes"] = peak.pipes;
-    if (peak.ops_per_cycle_per_core > 0.0) row["ops_per_cycle_per_core"] = peak.ops_per_cycle_per_core;
-    row["theoretical"] = peak.theoretical;
-    row["percent"] = 100.0 * value / peak.theoretical;
+    if (peak.pipes > 0.0) fields::set(ROOFLINE_FIELD(row, pipes), peak.pipes);
+    if (peak.ops_per_cycle_per_core > 0.0) fields::set(ROOFLINE_FIELD(row, ops_per_cycle_per_core), peak.ops_per_cycle_per_core);
+    fields::set(ROOFLINE_FIELD(row, theoretical), peak.theoretical);
+    fields::set(ROOFLINE_FIELD(row, percent), 100.0 * value / peak.theoretical);
     if (exceeds_theoretical(value, peak.theoretical) || exceeds_theoretical(value, peak.table_peak)) {
-      row["exceeds_theoretical"] = true;
+      row.exceeds_theoretical = true;
       const std::string what = r.isa.empty() ? fmt::format("{}: {} {}", t.id, r.precision, r.engine)
                                              : fmt::format("{} {} {}-bit at {} threads", r.precision, r.isa, r.bits, r.threads);
       notes.push_back(fmt::format("compute: {} measures {} of the theoretical peak: more than 10% above it is a "
                                   "counting bug or a wrong clock", what, fmt::format("{:.0f}%", 100.0 * value / peak.theoretical)));
     }
-    if (!out.theoretical.count(pk) || peak.theoretical > out.theoretical[pk].value("value", 0.0)) {
-      json p = {{"precision", r.precision}, {"threads", r.threads}, {"isa", r.isa}, {"engine", r.engine},
-                {"vector_bits", r.bits}, {"value", peak.theoretical}, {"unit", unit}, {"clock_hz", hz},
-                {"source", peak.source}};
-      if (x86) {
-        p["ops_per_cycle_per_core"] = peak.ops_per_cycle_per_core;
-        p["pipes"] = peak.pipes;
-      }
-      out.theoretical[pk] = std::move(p);
-    }
+    add_theoretical(r, pk, peak, x86, out);
   }
-  if (!out.best.count(pk) || value > out.best[pk].value("value", 0.0)) {
-    json c = {{"target", t.id}, {"precision", r.precision}, {"isa", r.isa}, {"engine", r.engine},
-              {"vector_bits", r.bits}, {"value", value}, {"unit", unit}, {"theoretical", row["theoretical"]},
-              {"percent", row["percent"]}, {"clock_hz", row["clock_hz"]}, {"benchmark", r.benchmark}};
-    if (r.threads > 0) c["threads"] = r.threads;  // a ceiling names threads where its entries do (a device's: none)
-    // The x86 model's ceilings keep the fields they had before targets (their median is the compute table's);
-    // the others' say the median and where their clock came from.
-    if (x86) {
-      c["ops_per_cycle_per_core"] = row["ops_per_cycle_per_core"];
-    } else {
-      c["median"] = row["median"];
-      c["clock_source"] = peak.clock_source;
-    }
-    out.best[pk] = std::move(c);
-  }
+  add_ceiling(t, r, pk, row, peak, x86, out);
 }
 
-// The target's part as its rows are built, JSON, until they are typed rows (derive_compute_ceilings reads it typed).
-json compute_part(const ResultsDocument& part, const RecordedTarget& target) {
-  json notes = json::array();
+// The target's part, its rows built typed: see derive_compute_ceilings.
+RooflineSection compute_part(const ResultsDocument& part, const RecordedTarget& target) {
+  std::vector<std::string> notes;
   const ComputeRows collected = collect_compute_rows(part, target);
   const std::map<int, double>& clock = collected.clock;
   // The peak model the target's facts name: the only thing that tells one target's derivation from another's.
@@ -300,50 +322,50 @@ json compute_part(const ResultsDocument& part, const RecordedTarget& target) {
   const std::string& uarch = target.microarchitecture;  // the x86 model's known-pipes key (the target's facts)
   const std::map<RowKey, double> pipes = x86 ? measured_pipes(collected.rows, clock) : std::map<RowKey, double>{};
 
-  json table = json::array();
-  json section = {{"notes", json::array()}};  // the facts model's notes, once each
+  RooflineSection out;
+  std::vector<ComputeRowRecord>& table = out.compute_table.emplace();
+  RooflineSection facts;  // the facts model's notes, once each
   Derived derived;
   for (const auto& [key, r] : collected.rows) {
     const int opi = label_int(ROOFLINE_FIELD(r.labels, ops_per_instruction));
     const std::string kernel = r.labels.kernel.value_or("");
     const std::vector<double> known =
         x86 ? known_row_pipes(uarch, kernel, r.precision, r.isa, r.bits) : std::vector<double>{};
-    json row = table_row(r, kernel, opi, known);
+    ComputeRowRecord row = table_row(r, kernel, opi, known);
     if (r.status == "measured") {
       const auto p = pipes.find(row_key_of(key));
       const RowPeak peak = x86 ? x86_peak(r, p != pipes.end() ? p->second : 0.0, row_clock(r, clock), known, uarch, notes)
-                               : facts_peak(target, r, clock, section);
+                               : facts_peak(target, r, clock, facts);
       add_measured(target, key, r, peak, x86, row, derived, notes);
     }
     table.push_back(std::move(row));
   }
-  for (const json& n : section["notes"]) notes.push_back(n);
+  for (const std::string& n : fields::records_of(facts.notes)) notes.push_back(n);
 
-  json ceilings = json::array();
+  std::vector<ComputeCeilingRecord>& ceilings = out.compute_ceilings.emplace();
   for (const auto& [k, c] : derived.best) ceilings.push_back(c);
-  json peaks = json::array();
+  std::vector<TheoreticalPeakRecord>& peaks = out.theoretical_peaks.emplace();
   for (const auto& [k, p] : derived.theoretical) peaks.push_back(p);
 
   scaling_notes(derived.best, notes);
   if (collected.instruction_labels) counting_notes(notes);
   arm_counting_notes(collected, notes);
-  json out = {{"compute_ceilings", ceilings}, {"compute_table", table}, {"theoretical_peaks", peaks}};
   if (x86 && !collected.rows.empty() && clock.empty()) notes.push_back("compute: no clock measurement, so no theoretical peaks");
   if (x86 && !collected.rows.empty() && uarch.empty()) {
     notes.push_back("compute: microarchitecture unknown; pipe counts come from the measured throughput alone");
   }
   if (x86) {
-    out["matrix_engine"] = matrix_engine_summary(part.context, target, ceilings);
-    for (const json& line : out["matrix_engine"]["lines"]) notes.push_back("compute: " + line.get<std::string>());
+    out.matrix_engine = matrix_engine_summary(part.context, target, ceilings);
+    for (const std::string& line : *out.matrix_engine->lines) notes.push_back("compute: " + line);
   }
-  out["notes"] = std::move(notes);
+  out.notes = std::move(notes);
   return out;
 }
 
 }  // namespace
 
 RooflineSection derive_compute_ceilings(const ResultsDocument& part, const RecordedTarget& target) {
-  return read_roofline_section(compute_part(part, target), target.id);
+  return compute_part(part, target);
 }
 
 }  // namespace roofline

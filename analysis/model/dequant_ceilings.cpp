@@ -89,8 +89,8 @@ std::string dequant_counting_convention() {
 
 namespace {
 
-// The target's dequant part as its rows are built, JSON (its tables are not typed yet): see derive_dequant_ceilings.
-json dequant_part(const ResultsDocument& doc, const RecordedTarget& target, const RooflineSection& section) {
+// The rows of the target's dequant_dot entries and of the suite's not-supported list, in the table's order.
+std::map<Key, Row> dequant_rows(const ResultsDocument& doc) {
   std::map<Key, Row> rows;
   std::vector<int> thread_counts;
   for (const BenchmarkEntry& e : doc.benchmarks) {
@@ -126,59 +126,76 @@ json dequant_part(const ResultsDocument& doc, const RecordedTarget& target, cons
       rows.try_emplace(Key{format_rank(r.format), t, isa_rank(r.isa), ""}, r);
     }
   }
+  return rows;
+}
 
-  if (rows.empty()) return json::object();  // a file from before issue 38: the section stays as it was
-  json table = json::array(), notes = json::array();
-  std::map<std::pair<int, int>, json> best;  // (format rank, threads) -> the best row
+// A dequant_table row: what the row is, its measured figures (null where it has none) and the fp32 FMA peak beside it.
+DequantRowRecord table_row(const Row& r, double peak) {
+  DequantRowRecord row;
+  row.format = r.format;
+  row.isa = r.isa;
+  row.level = r.level;
+  row.threads = r.threads;
+  row.status = r.status;
+  row.unit = kUnit;
+  row.bits_per_weight = bits_per_weight(r.labels);
+  row.activations = text_label(r.labels.activations);
+  row.instruction = text_label(r.labels.instruction);
+  row.vector_bits = int_label(r.labels.vector_bits);
+  row.reason = r.reason;
+  row.benchmark = r.benchmark;
+  fields::set(ROOFLINE_FIELD(row, fp32_fma_peak), peak > 0.0 ? std::optional<double>(peak) : std::nullopt);
+  for (const char* key : {"value", "median", "flop_per_second", "bytes_per_second", "percent_of_fp32_peak"}) {
+    row.extra[key] = nullptr;
+  }
+  if (r.status != "measured") return row;
+  const double value = max_of(r.values);
+  fields::set(ROOFLINE_FIELD(row, value), value);
+  fields::set(ROOFLINE_FIELD(row, median), median(r.values));
+  fields::set(ROOFLINE_FIELD(row, flop_per_second), 2.0 * value);
+  if (!r.bytes.empty()) fields::set(ROOFLINE_FIELD(row, bytes_per_second), max_of(r.bytes));
+  if (peak > 0.0) fields::set(ROOFLINE_FIELD(row, percent_of_fp32_peak), 100.0 * 2.0 * value / peak);
+  return row;
+}
+
+// The ceiling a measured row is, should it be its format's best at its thread count.
+DequantCeilingRecord ceiling_of(const DequantRowRecord& row) {
+  DequantCeilingRecord c;
+  c.format = row.format;
+  c.threads = row.threads;
+  c.isa = row.isa;
+  c.level = row.level;
+  c.value = row.value;
+  c.unit = kUnit;
+  c.flop_per_second = row.flop_per_second;
+  c.bits_per_weight = row.bits_per_weight;
+  c.activations = row.activations;
+  c.benchmark = row.benchmark;
+  return c;
+}
+
+// The target's dequant part, its rows built typed: see derive_dequant_ceilings.
+RooflineSection dequant_part(const ResultsDocument& doc, const RecordedTarget& target, const RooflineSection& section) {
+  std::map<Key, Row> rows = dequant_rows(doc);
+  RooflineSection out;
+  if (rows.empty()) return out;  // a file from before issue 38: the section stays as it was
+  std::vector<DequantRowRecord>& table = out.dequant_table.emplace();
+  std::map<std::pair<int, int>, DequantCeilingRecord> best;  // (format rank, threads) -> the best row
   for (auto& [key, r] : rows) {
     if (r.status == "measured" && r.values.empty()) {
       r.status = "failed";
       if (r.reason.empty()) r.reason = "no valid repetition";
     }
-    const double peak = fp32_peak(section, r.threads);
-    json row = {{"format", r.format},
-                {"isa", r.isa},
-                {"level", r.level},
-                {"threads", r.threads},
-                {"status", r.status},
-                {"value", nullptr},
-                {"median", nullptr},
-                {"unit", kUnit},
-                {"flop_per_second", nullptr},
-                {"bytes_per_second", nullptr},
-                {"fp32_fma_peak", peak > 0.0 ? json(peak) : json(nullptr)},
-                {"percent_of_fp32_peak", nullptr},
-                {"bits_per_weight", bits_per_weight(r.labels)},
-                {"activations", text_label(r.labels.activations)},
-                {"instruction", text_label(r.labels.instruction)},
-                {"vector_bits", int_label(r.labels.vector_bits)},
-                {"reason", r.reason},
-                {"benchmark", r.benchmark}};
-    if (r.status == "measured") {
-      const double value = max_of(r.values);
-      row["value"] = value;
-      row["median"] = median(r.values);
-      row["flop_per_second"] = 2.0 * value;
-      if (!r.bytes.empty()) row["bytes_per_second"] = max_of(r.bytes);
-      if (peak > 0.0) row["percent_of_fp32_peak"] = 100.0 * 2.0 * value / peak;
-      const auto bk = std::make_pair(std::get<0>(key), r.threads);
-      if (!best.count(bk) || value > best[bk].value("value", 0.0)) {
-        best[bk] = {{"format", r.format},       {"threads", r.threads},
-                    {"isa", r.isa},             {"level", r.level},
-                    {"value", value},           {"unit", kUnit},
-                    {"flop_per_second", 2.0 * value},
-                    {"bits_per_weight", row["bits_per_weight"]},
-                    {"activations", row["activations"]},
-                    {"benchmark", r.benchmark}};
-      }
-    }
-    table.push_back(std::move(row));
+    table.push_back(table_row(r, fp32_peak(section, r.threads)));
+    const DequantRowRecord& row = table.back();
+    if (r.status != "measured") continue;
+    const auto bk = std::make_pair(std::get<0>(key), r.threads);
+    if (!best.count(bk) || *row.value > best[bk].value.value_or(0.0)) best[bk] = ceiling_of(row);
   }
-  json ceilings = json::array();
+  std::vector<DequantCeilingRecord>& ceilings = out.dequant_ceilings.emplace();
   for (const auto& [k, c] : best) ceilings.push_back(c);
-  notes.push_back("dequant: " + dequant_counting_convention());
-  json out = {{"dequant_table", table}, {"dequant_ceilings", ceilings}, {"notes", notes}};
-  out["dequant_placements"] = dequant_placements(doc, target, section, out);
+  out.notes = std::vector<std::string>{"dequant: " + dequant_counting_convention()};
+  out.dequant_placements = dequant_placements(doc, target, section, ceilings);
   return out;
 }
 
@@ -186,15 +203,15 @@ json dequant_part(const ResultsDocument& doc, const RecordedTarget& target, cons
 
 RooflineSection derive_dequant_ceilings(const ResultsDocument& part, const RecordedTarget& target,
                                         const RooflineSection& section) {
-  return read_roofline_section(dequant_part(part, target, section), target.id);
+  return dequant_part(part, target, section);
 }
 
-const json* dequant_roof(const json& section, const std::string& format, int threads) {
-  if (!section.is_object() || !section.contains("dequant_ceilings") || !section["dequant_ceilings"].is_array()) return nullptr;
-  const json* best = nullptr;
-  for (const json& c : section["dequant_ceilings"]) {
-    if (c.value("format", "") != format || c.value("threads", 0) != threads) continue;
-    if (best == nullptr || c.value("value", 0.0) > best->value("value", 0.0)) best = &c;
+const DequantCeilingRecord* dequant_roof(const std::vector<DequantCeilingRecord>& ceilings, const std::string& format,
+                                         int threads) {
+  const DequantCeilingRecord* best = nullptr;
+  for (const DequantCeilingRecord& c : ceilings) {
+    if (c.format.value_or("") != format || c.threads.value_or(0) != threads) continue;
+    if (best == nullptr || c.value.value_or(0.0) > best->value.value_or(0.0)) best = &c;
   }
   return best;
 }

@@ -14,10 +14,10 @@
 #include "roofline/model/roofline_section.hpp"
 
 namespace roofline {
-using nlohmann::json;
 
-json dequant_placements(const ResultsDocument& doc, const RecordedTarget& target, const RooflineSection& section,
-                        const json& ceilings) {
+std::vector<DequantPlacementRecord> dequant_placements(const ResultsDocument& doc, const RecordedTarget& target,
+                                                       const RooflineSection& section,
+                                                       const std::vector<DequantCeilingRecord>& ceilings) {
   const std::string& main = target.main_memory();
   // (format, threads, batch) -> the best repetition's entry (its typed labels read as a reader of the file's JSON read
   // them: a number written in another kind truncated, record_fields.hpp)
@@ -33,32 +33,49 @@ json dequant_placements(const ResultsDocument& doc, const RecordedTarget& target
     const BenchmarkEntry*& slot = best[key];
     if (slot == nullptr || flops(e) > flops(*slot)) slot = &e;
   }
-  json out = json::array();
+  std::vector<DequantPlacementRecord> out;
   for (const auto& [key, b] : best) {
     const auto& [format, threads, batch] = key;
     const BenchmarkEntry& e = *b;
     const EntryLabels& l = *e.labels;
     const double value = flops(e), ai = fields::amount(ROOFLINE_FIELD(e, arithmetic_intensity));
     const MemoryRoof main_roof = memory_roof(section, main, threads);
-    const json* dequant = dequant_roof(ceilings, format, threads);
-    json p = {{"kernel", "dequant_gemv"}, {"format", format}, {"isa", l.isa.value_or("")}, {"batch", batch},
-              {"threads", threads}, {"m", fields::whole(ROOFLINE_FIELD(l, m)).value_or(0)},
-              {"k", fields::whole(ROOFLINE_FIELD(l, k)).value_or(0)}, {"ai", ai}, {"value", value},
-              {"unit", "FLOP/s"}, {"weights_per_second", fields::amount(ROOFLINE_FIELD(e, weights_per_second))},
-              {"bytes_per_second", fields::amount(ROOFLINE_FIELD(e, bytes_per_second))},
-              {"latency_seconds", fields::amount(ROOFLINE_FIELD(e, latency_seconds))},
-              {"attainable", nullptr}, {"bound", nullptr}, {"efficiency", nullptr}, {"roof", json::object()}};
+    const DequantCeilingRecord* dequant = dequant_roof(ceilings, format, threads);
+    DequantPlacementRecord& p = out.emplace_back();
+    p.kernel = "dequant_gemv";
+    p.format = format;
+    p.isa = l.isa.value_or("");
+    p.batch = batch;
+    p.threads = threads;
+    p.m = fields::whole(ROOFLINE_FIELD(l, m)).value_or(0);
+    p.k = fields::whole(ROOFLINE_FIELD(l, k)).value_or(0);
+    p.ai = ai;
+    p.value = value;
+    p.unit = "FLOP/s";
+    p.weights_per_second = fields::amount(ROOFLINE_FIELD(e, weights_per_second));
+    p.bytes_per_second = fields::amount(ROOFLINE_FIELD(e, bytes_per_second));
+    p.latency_seconds = fields::amount(ROOFLINE_FIELD(e, latency_seconds));
+    DequantPlacementRoofs& roof = p.roof.emplace();
     const double memory = main_roof.found() ? main_roof.value() * ai : 0.0;
-    const double unpack = dequant != nullptr ? 2.0 * dequant->value("value", 0.0) : 0.0;
-    if (main_roof.found()) p["roof"]["memory"] = {{"level", main}, {"value", main_roof.value()}, {"unit", "B/s"}};
-    if (dequant != nullptr) p["roof"]["dequant"] = {{"value", unpack}, {"unit", "FLOP/s"}, {"isa", dequant->value("isa", "")}};
-    if (memory > 0.0 && unpack > 0.0) {
-      const double attainable = std::min(memory, unpack);
-      p["attainable"] = attainable;
-      p["bound"] = memory <= unpack ? "memory" : "dequant";
-      p["efficiency"] = value / attainable;
+    const double unpack = dequant != nullptr ? 2.0 * dequant->value.value_or(0.0) : 0.0;
+    if (main_roof.found()) {
+      DequantMemoryRoof& m = roof.memory.emplace();
+      m.level = main;
+      m.value = main_roof.value();
+      m.unit = "B/s";
     }
-    out.push_back(std::move(p));
+    if (dequant != nullptr) {
+      DequantUnpackRoof& d = roof.dequant.emplace();
+      d.value = unpack;
+      d.unit = "FLOP/s";
+      d.isa = dequant->isa.value_or("");
+    }
+    const bool placed = memory > 0.0 && unpack > 0.0;  // else attainable, bound and efficiency are null
+    const double attainable = std::min(memory, unpack);
+    fields::set(ROOFLINE_FIELD(p, attainable), placed ? std::optional<double>(attainable) : std::nullopt);
+    fields::set(ROOFLINE_FIELD(p, bound), placed ? std::optional<std::string>(memory <= unpack ? "memory" : "dequant")
+                                                  : std::nullopt);
+    fields::set(ROOFLINE_FIELD(p, efficiency), placed ? std::optional<double>(value / attainable) : std::nullopt);
   }
   return out;
 }

@@ -48,44 +48,50 @@ std::string missing_reason(const ResultsContext& context, const RecordedTarget& 
 
 }  // namespace
 
-json matrix_engine_summary(const ResultsContext& context, const RecordedTarget& target, const json& ceilings) {
-  json out = {{"roofs", false}, {"lines", json::array()}, {"ratios", json::array()}};
-  if (!ceilings.is_array() || ceilings.empty()) return out;
+MatrixEngineRecord matrix_engine_summary(const ResultsContext& context, const RecordedTarget& target,
+                                         const std::vector<ComputeCeilingRecord>& ceilings) {
+  MatrixEngineRecord out;
+  out.roofs = false;
+  std::vector<std::string>& lines = out.lines.emplace();
+  std::vector<MatrixRatioRecord>& ratios = out.ratios.emplace();
+  if (ceilings.empty()) return out;
   // (precision, threads) -> best value per engine.
   std::map<std::tuple<int, std::string, int>, std::pair<double, std::string>> best;
-  for (const json& c : ceilings) {
-    if (!c.is_object()) continue;
-    const std::string precision = c.value("precision", std::string());
-    const auto p = parse_precision(precision);
-    const std::string engine = c.value("engine", std::string("vector"));
-    const double v = c.value("value", 0.0);
+  for (const ComputeCeilingRecord& c : ceilings) {
+    const auto p = parse_precision(c.precision.value_or(""));
+    const std::string engine = c.engine.value_or("vector");
+    const double v = c.value.value_or(0.0);
     if (!p || v <= 0.0) continue;
-    auto& slot = best[{static_cast<int>(*p), engine, c.value("threads", 0)}];
-    if (v > slot.first) slot = {v, c.value("isa", std::string())};
+    auto& slot = best[{static_cast<int>(*p), engine, static_cast<int>(c.threads.value_or(0))}];
+    if (v > slot.first) slot = {v, c.isa.value_or("")};
   }
   for (const auto& [key, m] : best) {
     const auto& [p, engine, threads] = key;
     if (engine != "matrix") continue;
-    out["roofs"] = true;
+    out.roofs = true;
     const auto precision = static_cast<Precision>(p);
     const std::string unit(rate_unit(precision));
     const auto v = best.find({p, "vector", threads});
     if (v == best.end()) {
-      out["lines"].push_back(fmt::format("matrix engine: {} at {} thread(s) reaches {} on AMX tiles; no vector "
-                                         "ceiling of that precision to compare with", to_string(precision), threads,
-                                         format_si(m.first, unit)));
+      lines.push_back(fmt::format("matrix engine: {} at {} thread(s) reaches {} on AMX tiles; no vector ceiling of "
+                                  "that precision to compare with", to_string(precision), threads, format_si(m.first, unit)));
       continue;
     }
     const double ratio = m.first / v->second.first;
-    out["ratios"].push_back({{"precision", to_string(precision)}, {"threads", threads}, {"matrix", m.first},
-                             {"vector", v->second.first}, {"vector_isa", v->second.second}, {"ratio", ratio}});
-    out["lines"].push_back(fmt::format("matrix engine: {} at {} thread(s): AMX {} is {:.1f}x the {} ceiling ({})",
-                                       to_string(precision), threads, format_si(m.first, unit), ratio,
-                                       v->second.second, format_si(v->second.first, unit)));
+    MatrixRatioRecord& r = ratios.emplace_back();
+    r.precision = std::string(to_string(precision));
+    r.threads = threads;
+    r.matrix = m.first;
+    r.vector = v->second.first;
+    r.vector_isa = v->second.second;
+    r.ratio = ratio;
+    lines.push_back(fmt::format("matrix engine: {} at {} thread(s): AMX {} is {:.1f}x the {} ceiling ({})",
+                                to_string(precision), threads, format_si(m.first, unit), ratio, v->second.second,
+                                format_si(v->second.first, unit)));
   }
-  if (out["roofs"] == false) {
-    out["lines"].push_back("no matrix-unit roofs because " + missing_reason(context, target) +
-                           ": bf16 and int8 ceilings are the vector units'");
+  if (!*out.roofs) {
+    lines.push_back("no matrix-unit roofs because " + missing_reason(context, target) +
+                    ": bf16 and int8 ceilings are the vector units'");
   }
   return out;
 }

@@ -22,7 +22,7 @@
 namespace roofline {
 using nlohmann::json;
 
-json counting_conventions() {
+std::map<std::string, std::string> counting_conventions() {
   return {
       {"flop", "An FMA counts 2 FLOP. GEMM C(MxN) = A(MxK) B(KxN) counts 2*M*N*K FLOP."},
       {"int_ops", "Integer dot products count 2 OP per multiply-add: vpdpbusd = 4 multiply-adds per 32-bit lane = 8 OP/lane."},
@@ -36,14 +36,6 @@ json counting_conventions() {
                           "' kernel ceiling (at DRAM, the better of its 2 MiB- and 4 KiB-page ceilings: the roof's pages says which)."},
       {"units", "Values in base units: FLOP/s, OP/s, B/s, bytes, FLOP/byte."},
   };
-}
-
-void add_note(json& section, const std::string& note) {
-  if (!section.contains("notes") || !section["notes"].is_array()) section["notes"] = json::array();
-  for (const json& n : section["notes"]) {
-    if (n == note) return;
-  }
-  section["notes"].push_back(note);
 }
 
 namespace {
@@ -188,19 +180,12 @@ void append_rows(std::optional<std::vector<Row>>& to, const std::optional<std::v
   to->insert(to->end(), from->begin(), from->end());
 }
 
-// Appends a target's part to the section: its typed arrays, its notes (once each) and the tables not typed yet
-// (`extra`: arrays appended, a target's summary object the first target's, the CPU's).
+// Appends a target's part to the section: its tables, its notes (once each) and its matrix engine's summary, where
+// no target before it had one (the first target's, the CPU's).
 void append(RooflineSection& section, const RooflineSection& part) {
   for_each_table([&](auto table) { append_rows(section.*table, part.*table); });
   for (const std::string& n : part.notes.value_or(std::vector<std::string>{})) add_note(section, n);
-  for (const auto& [key, value] : part.extra.items()) {
-    if (!value.is_array()) {
-      if (!section.extra.contains(key)) section.extra[key] = value;
-      continue;
-    }
-    if (!section.extra.contains(key)) section.extra[key] = json::array();
-    for (const json& e : value) section.extra[key].push_back(e);
-  }
+  if (!section.matrix_engine) section.matrix_engine = part.matrix_engine;
 }
 
 }  // namespace
@@ -213,7 +198,7 @@ void add_note(RooflineSection& section, const std::string& note) {
 RooflineSection derive_roofline(const ResultsDocument& results) {
   RooflineSection section;
   section.schema_version = kSchemaVersion;
-  section.extra["conventions"] = counting_conventions();
+  section.conventions = counting_conventions();
   section.compute_ceilings.emplace();
   section.memory_ceilings.emplace();
   section.ridge_points.emplace();

@@ -80,23 +80,14 @@ void add_rows(const RecordedTarget& t, const std::optional<std::vector<Row>>& fr
 }
 
 // A part of the derivation (memory_ceilings.cpp's, compute_ceilings.cpp's, placement.cpp's, dequant_ceilings.cpp's)
-// added to this target's part of the section: each entry of its arrays (typed, and the tables not typed yet in
-// `extra`) stamped with the target, each note prefixed with it (target_prefix: the CPU's notes stay as they were, a
-// device's start with its id) unless the part's notes name it already (`notes_named`); an object (the matrix
-// engine's summary) kept as it is.
+// added to this target's part of the section: each row of its tables stamped with the target, each note prefixed
+// with it (target_prefix: the CPU's notes stay as they were, a device's start with its id) unless the part's notes
+// name it already (`notes_named`); the matrix engine's summary kept as it is, the first part's.
 void add_part(const RecordedTarget& t, const RooflineSection& part, RooflineSection& out, bool notes_named = false) {
   const std::string prefix = target_prefix(t.id).empty() || notes_named ? std::string() : t.id + ": ";
   for_each_table([&](auto table) { add_rows(t, part.*table, out.*table); });
   for (const std::string& n : fields::records_of(part.notes)) add_note(out, prefix + n);
-  for (const auto& [key, arr] : part.extra.items()) {
-    if (arr.is_object() && !out.extra.contains(key)) out.extra[key] = arr;
-    if (!arr.is_array()) continue;
-    if (!out.extra.contains(key)) out.extra[key] = json::array();
-    for (const json& e : arr) {
-      out.extra[key].push_back(e);
-      out.extra[key].back()["target"] = t.id;
-    }
-  }
+  if (!out.matrix_engine) out.matrix_engine = part.matrix_engine;
 }
 
 }  // namespace

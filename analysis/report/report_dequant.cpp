@@ -1,8 +1,8 @@
 // The report's dequant-dot table (issue 38): each block format's dot-product kernel per ISA, level and
 // thread count in weights/s, the equivalent FLOP/s (2 per weight) and that as a share of the fp32 FMA peak
 // at the same thread count, so a reader sees how far below the vector units' FMA rate the unpacking keeps a
-// quantized GEMV. Rows from the typed roofline.dequant_table (dequant_ceilings.hpp), and the quantized GEMVs from
-// roofline.dequant_placements, JSON in the typed section's `extra` until the model types it.
+// quantized GEMV. Rows from the typed roofline.dequant_table (dequant_ceilings.hpp), and the quantized GEMVs from the
+// typed roofline.dequant_placements.
 #include <fmt/format.h>
 
 #include "report_roofs.hpp"
@@ -40,11 +40,13 @@ ReportTable dequant_placements_table(const ResultsDocument& results) {
   ReportTable t{"table-dequant-gemv", "Quantized GEMV on the format's own roof (weights in DRAM)",
                 {"format", "ISA", "batch", "threads", "measured", "weights/s", "attainable", "bound", "efficiency"},
                 {false, false, true, true, true, true, true, false, true}, {}, ""};
-  for (const json& p : section_array(results, "dequant_placements")) {
-    const double attainable = num(p, "attainable");
-    t.rows.push_back({str(p, "format"), str(p, "isa"), str(p, "batch"), str(p, "threads"), format_si(num(p, "value"), "FLOP/s"),
-                      format_si(num(p, "weights_per_second"), "weights/s"), attainable > 0.0 ? format_si(attainable, "FLOP/s") : "n/a",
-                      str(p, "bound", "n/a"), attainable > 0.0 ? fmt::format("{:.0f}%", 100.0 * num(p, "efficiency")) : "n/a"});
+  for (const DequantPlacementRecord& p : records_of(section_of(results).dequant_placements)) {
+    const double attainable = amount(ROOFLINE_FIELD(p, attainable));
+    t.rows.push_back({cell(ROOFLINE_FIELD(p, format)), cell(ROOFLINE_FIELD(p, isa)), cell(ROOFLINE_FIELD(p, batch)),
+                      cell(ROOFLINE_FIELD(p, threads)), format_si(amount(ROOFLINE_FIELD(p, value)), "FLOP/s"),
+                      format_si(amount(ROOFLINE_FIELD(p, weights_per_second)), "weights/s"),
+                      attainable > 0.0 ? format_si(attainable, "FLOP/s") : "n/a", cell(ROOFLINE_FIELD(p, bound), "n/a"),
+                      attainable > 0.0 ? fmt::format("{:.0f}%", 100.0 * amount(ROOFLINE_FIELD(p, efficiency))) : "n/a"});
   }
   t.note = "attainable = min(DRAM roof x arithmetic intensity, the format's dequant-dot ceiling x 2 FLOP per weight); one "
            "activation column after another over each chunk of rows (ggml's vec_dot path), so the unpacking is redone "

@@ -1,6 +1,5 @@
-// The typed roofline section as the report reads it: the section of a document, and the tables the model does not
-// type yet; the roofs themselves are the model's (roofline_section.hpp, over the typed records). Private to
-// roofline::report.
+// The typed roofline section as the report reads it: the section of a document; the roofs themselves are the model's
+// (roofline_section.hpp, over the typed records). Private to roofline::report.
 #pragma once
 
 #include <string>
@@ -19,9 +18,5 @@ using roofline::MemoryRoof;
 
 // The section of a document, or an empty one (plain Google Benchmark JSON has none).
 const RooflineSection& section_of(const ResultsDocument& results);
-
-// An array the typed model keeps in the section's `extra` (dequant_table, crossovers,
-// best_backends, roof_violations, ...: JSON until the model types them), or an empty array.
-const nlohmann::json& section_array(const ResultsDocument& results, const char* key);
 
 }  // namespace roofline::report_detail

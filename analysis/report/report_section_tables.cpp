@@ -40,9 +40,14 @@ ReportTable roof_violations_table(const ResultsDocument& results) {
 
 ReportTable conventions_table(const ResultsDocument& results) {
   ReportTable t{"table-conventions", "Counting conventions", {"what", "convention"}, {false, false}, {}, ""};
-  const json& c = object_at(section_of(results).extra, "conventions");
-  for (auto it = c.begin(); it != c.end(); ++it) {
-    t.rows.push_back({it.key(), it.value().is_string() ? it.value().get<std::string>() : it.value().dump()});
+  const RooflineSection& section = section_of(results);
+  if (section.conventions) {
+    for (const auto& [what, convention] : *section.conventions) t.rows.push_back({what, convention});
+  } else {  // a convention the file wrote as something else than a sentence: the lenient reader kept them all as JSON
+    const json& c = object_at(section.extra, "conventions");
+    for (auto it = c.begin(); it != c.end(); ++it) {
+      t.rows.push_back({it.key(), it.value().is_string() ? it.value().get<std::string>() : it.value().dump()});
+    }
   }
   if (t.rows.empty()) t.note = "This file does not state its counting conventions.";
   return t;

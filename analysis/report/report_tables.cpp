@@ -24,8 +24,8 @@ using namespace report_detail;
 
 namespace {
 
-// One row of the compute table, from a typed ceiling or from roofline.compute_table (JSON until the model types
-// it), which adds the tile rows that did not run with their status and reason.
+// One row of the compute table, from a typed ceiling or from a roofline.compute_table row, which adds the tile rows
+// that did not run with their status and reason.
 struct ComputeRow {
   std::string precision, engine, isa, bits, threads, unit, status, reason, clock_source;
   bool value_null = false;  // the row says it was not measured (value: null), and why
@@ -34,18 +34,23 @@ struct ComputeRow {
 
 // The ISA cell: an ARM64 matrix multiply (kernel mmla) names its instruction, since its row shares precision, ISA
 // and width with the dot product beside it ("neon" for SDOT, "neon (smmla v.4s)").
-std::string isa_cell(const json& r) {
-  const std::string isa = str(r, "isa");
-  if (str(r, "kernel") != "mmla") return isa;
-  const std::string instruction = str(r, "instruction");
+std::string isa_cell(const ComputeRowRecord& r) {
+  const std::string isa = cell(ROOFLINE_FIELD(r, isa));
+  if (cell(ROOFLINE_FIELD(r, kernel)) != "mmla") return isa;
+  const std::string instruction = cell(ROOFLINE_FIELD(r, instruction));
   return isa + " (" + (instruction.empty() ? std::string("mmla") : instruction) + ")";
 }
 
-ComputeRow compute_row(const json& r) {
-  return {str(r, "precision"), str(r, "engine", "vector"), isa_cell(r), str(r, "vector_bits"), str(r, "threads", "-"),
-          rate_unit_of_row(r), str(r, "status"), str(r, "reason", "not supported"), str(r, "clock_source"),
-          r.contains("value") && r["value"].is_null(), num(r, "value"), num(r, "theoretical"), num(r, "percent", -1),
-          num(r, "vector_bits"), num(r, "clock_hz")};
+ComputeRow compute_row(const ComputeRowRecord& r) {
+  const std::string unit = cell(ROOFLINE_FIELD(r, unit));  // else its precision's
+  const auto value = r.extra.find("value");              // a row not measured: its value null
+  return {cell(ROOFLINE_FIELD(r, precision)), cell(ROOFLINE_FIELD(r, engine), "vector"), isa_cell(r),
+          cell(ROOFLINE_FIELD(r, vector_bits)), cell(ROOFLINE_FIELD(r, threads), "-"),
+          unit.empty() ? rate_unit(cell(ROOFLINE_FIELD(r, precision))) : unit, cell(ROOFLINE_FIELD(r, status)),
+          cell(ROOFLINE_FIELD(r, reason), "not supported"), cell(ROOFLINE_FIELD(r, clock_source)),
+          value != r.extra.end() && value->is_null(), amount(ROOFLINE_FIELD(r, value)),
+          amount(ROOFLINE_FIELD(r, theoretical)), amount(ROOFLINE_FIELD(r, percent), -1),
+          amount(ROOFLINE_FIELD(r, vector_bits)), amount(ROOFLINE_FIELD(r, clock_hz))};
 }
 
 ComputeRow compute_row(const ComputeCeilingRecord& r) {
@@ -99,7 +104,7 @@ ReportTable compute_table(const ResultsDocument& results, const RecordedTarget& 
                 {"precision", "engine", "ISA", "width", "threads", "measured", "clock", "theoretical", "% of theoretical"},
                 {false, false, false, true, true, true, true, true, true}, {}, ""};
   std::vector<ComputeRow> rows;
-  for (const json& r : section_array(results, "compute_table")) rows.push_back(compute_row(r));
+  for (const ComputeRowRecord& r : records_of(section_of(results).compute_table)) rows.push_back(compute_row(r));
   if (rows.empty()) {
     for (const ComputeCeilingRecord& r : records_of(section_of(results).compute_ceilings)) rows.push_back(compute_row(r));
   }
@@ -124,9 +129,8 @@ ReportTable compute_table(const ResultsDocument& results, const RecordedTarget& 
   t.note = theoretical_note(target);
   if (target.peak_model != "x86_pipes") return t;
   // The matrix engine's summary is the x86 model's (compute_ceilings.cpp derives it with that model alone).
-  const json& matrix = object_at(section_of(results).extra, "matrix_engine");  // JSON until the model types it
-  for (const json& line : matrix.value("lines", json::array())) {
-    if (line.is_string()) t.note += "\n  " + line.get<std::string>();
+  if (const auto& matrix = section_of(results).matrix_engine) {
+    for (const std::string& line : words(ROOFLINE_FIELD(*matrix, lines))) t.note += "\n  " + line;
   }
   return t;
 }

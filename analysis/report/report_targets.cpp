@@ -64,7 +64,7 @@ void name_target(ReportTable& t, const RecordedTarget& target) {
 std::vector<ReportTable> target_tables(const ResultsDocument& doc, const RecordedTarget& target, bool host) {
   std::vector<ReportTable> out{compute_table(doc, target)};
   if (written(ROOFLINE_FIELD(section_of(doc), dequant_table))) out.push_back(dequant_table(doc));
-  if (!section_array(doc, "dequant_placements").empty()) out.push_back(dequant_placements_table(doc));
+  if (!records_of(section_of(doc).dequant_placements).empty()) out.push_back(dequant_placements_table(doc));
   out.push_back(memory_table(doc));
   if (written(ROOFLINE_FIELD(section_of(doc), memory_levels))) out.push_back(memory_levels_table(doc, target));
   if (!records_of(section_of(doc).core_kind_ceilings).empty()) out.push_back(core_kinds_table(doc));  // a hybrid CPU's

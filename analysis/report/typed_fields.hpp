@@ -44,6 +44,7 @@ std::string cell(const std::optional<T>& member, const R& record, const char* ke
 using fields::amount;
 using fields::records_of;
 using fields::whole;
+using fields::words;
 using fields::written;
 
 }  // namespace roofline::report_detail

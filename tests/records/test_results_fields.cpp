@@ -132,10 +132,15 @@ TEST(ResultsFields, EveryCatalogueLineUnderATypedRecordIsHeldByAMember) {
   EXPECT_NE(not_held("roofline.placements[].roof.flavour", typed), "");
   EXPECT_NE(not_held("roofline.dequant_ceilings[].flavour", typed), "");  // a table typed (issue 61, step 3)
   EXPECT_NE(not_held("roofline.memory_levels[].flavour", typed), "");     // and the memory levels (DetectedLevelRecord)
-  for (const char* table : {"theoretical_peaks", "crossovers", "best_backends", "roof_violations", "dequant_table"}) {
+  for (const char* table : {"theoretical_peaks", "crossovers", "best_backends", "roof_violations", "dequant_table",
+                            "compute_table", "dequant_placements"}) {
     EXPECT_NE(not_held(std::string("roofline.") + table + "[].flavour", typed), "") << table;
   }
   EXPECT_NE(not_held("roofline.roof_violations[].roof.flavour", typed), "");
+  EXPECT_NE(not_held("roofline.dequant_placements[].roof.memory.flavour", typed), "");
+  EXPECT_NE(not_held("roofline.matrix_engine.flavour", typed), "");  // and the matrix engine's summary
+  EXPECT_NE(not_held("roofline.matrix_engine.ratios[].flavour", typed), "");
+  EXPECT_EQ(not_held("roofline.conventions.flop", typed), "");  // the conventions: a map of topics
   EXPECT_EQ(not_held("context.suites.gemm.flavour", typed), "");  // a section not typed yet
   EXPECT_EQ(not_held("context.machine.isa.avx2", typed), "");     // a map's key
 }

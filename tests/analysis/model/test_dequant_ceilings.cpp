@@ -84,12 +84,18 @@ TEST(DequantCeilings, BestRowPerFormatAndThreadsWithTheFmaPeakBeside) {
   EXPECT_EQ(measured, 4);
   EXPECT_EQ(unsupported, 2);  // one row, at each of the thread counts 1 and 2
   EXPECT_EQ(failed, 1);
-  EXPECT_EQ(dequant_roof(d, "q6_k", 2), &d["dequant_ceilings"][1]);
-  EXPECT_EQ(dequant_roof(d, "q6_k", 1), nullptr);
+  const std::vector<DequantCeilingRecord> ceilings = read_roofline_section(d, "test").dequant_ceilings.value();
+  EXPECT_EQ(dequant_roof(ceilings, "q6_k", 2), &ceilings[1]);
+  EXPECT_EQ(dequant_roof(ceilings, "q6_k", 1), nullptr);
 }
 
 TEST(DequantCeilings, KeyFiguresAndTheDerivedSection) {
   json doc = results_with_rows();
+  // A quantized GEMV, placed on its format's dequant roof; no DRAM ceiling here, so no attainable (null).
+  doc["benchmarks"].push_back({{"name", "compute/dequant_gemv/q8_0/batch:1"}, {"run_type", "iteration"},
+                               {"flop_per_second", 1.0e10}, {"arithmetic_intensity", 1.9}, {"weights_per_second", 5.0e9},
+                               {"labels", {{"suite", "dequant_gemv"}, {"format", "q8_0"}, {"isa", "avx512_vnni"},
+                                           {"threads", 1}, {"batch", 1}, {"m", 4096}, {"k", 4096}}}});
   doc["roofline"] = testing::derived_section(doc);
   ASSERT_TRUE(doc["roofline"].contains("dequant_ceilings"));
   std::vector<std::string> ids;
@@ -108,6 +114,13 @@ TEST(DequantCeilings, KeyFiguresAndTheDerivedSection) {
   ASSERT_TRUE(typed_doc.roofline->dequant_table.has_value());  // and every row of the table (DequantRowRecord)
   EXPECT_FALSE(typed_doc.roofline->extra.contains("dequant_table"));
   EXPECT_EQ(typed_doc.roofline->dequant_table->size(), doc["roofline"]["dequant_table"].size());
+  ASSERT_TRUE(typed_doc.roofline->dequant_placements.has_value());  // and the GEMVs (DequantPlacementRecord)
+  EXPECT_FALSE(typed_doc.roofline->extra.contains("dequant_placements"));
+  ASSERT_EQ(typed_doc.roofline->dequant_placements->size(), 1u);
+  const DequantPlacementRecord& gemv = typed_doc.roofline->dequant_placements->front();
+  ASSERT_TRUE(gemv.roof && gemv.roof->dequant && !gemv.roof->memory);
+  EXPECT_DOUBLE_EQ(gemv.roof->dequant->value.value_or(0.0), 2.4e10);  // the q8_0 ceiling x 2 FLOP per weight
+  EXPECT_TRUE(gemv.extra.contains("attainable") && gemv.extra["attainable"].is_null());
   EXPECT_EQ(to_json(*typed_doc.roofline).dump(), doc["roofline"].dump());
   // What the lenient reader cannot type is bad input to the key figures, never a figure quietly missing.
   json bad = doc;

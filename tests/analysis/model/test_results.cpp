@@ -120,6 +120,12 @@ TEST(RooflineSection, DeriveOnEmptyRunHasTheFixedShape) {
     EXPECT_TRUE(section[key].is_array()) << key;
   }
   EXPECT_TRUE(section["conventions"].contains("flop"));
+  // Typed (issue 61): the conventions a map of topics, read back and written to the same text.
+  const RooflineSection typed = read_roofline_section(section, "test.json");
+  ASSERT_TRUE(typed.conventions.has_value());
+  EXPECT_FALSE(typed.extra.contains("conventions"));
+  EXPECT_EQ(typed.conventions->count("flop"), 1u);
+  EXPECT_EQ(to_json(typed).dump(), section.dump());
 }
 
 }  // namespace roofline

@@ -72,6 +72,12 @@ TEST(Engines, CeilingsPerPrecisionAndEngineWithTheTileTheoretical) {
   ASSERT_EQ(m["ratios"].size(), 1u);
   EXPECT_DOUBLE_EQ(m["ratios"][0]["ratio"].get<double>(), 18.0);
   EXPECT_NE(m["lines"][0].get<std::string>().find("18.0x the avx512 ceiling"), std::string::npos) << m.dump();
+  // Typed (MatrixEngineRecord, issue 61): read back, nothing left in `extra`, written to the same text.
+  const RooflineSection typed = read_roofline_section(out, "test.json");
+  ASSERT_TRUE(typed.matrix_engine && typed.matrix_engine->ratios);
+  EXPECT_FALSE(typed.extra.contains("matrix_engine"));
+  EXPECT_DOUBLE_EQ(typed.matrix_engine->ratios->front().ratio.value_or(0.0), 18.0);
+  EXPECT_EQ(to_json(typed).dump(), out.dump());
 }
 
 TEST(Engines, OlderRowsAreVectorAndAnUnknownEngineIsRefused) {

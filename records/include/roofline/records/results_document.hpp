@@ -3,8 +3,7 @@
 // that read -> write -> read gives the same document. Every field is std::optional: absent in the file, nullopt here, absent again when written.
 // Each object keeps what its members do not hold in `extra`, so nothing is lost: an explicit null (allowed for
 // every field), a field of a newer build (the default, lenient reader keeps it; the strict reader, used by the
-// tests, refuses it naming it), and, in `context` and `roofline`, the sections not typed yet (context.suites,
-// environment, plan, time_budget, binding; roofline.compute_table, dequant_table, dequant_placements, ...),
+// tests, refuses it naming it), and, in `context`, the sections not typed yet (suites, plan, time_budget, binding),
 // which both readers check against the catalogue of known fields (results/fields.txt) in strict mode.
 //
 // It is the library below bench and analysis (roofline::records, issue 61): it uses only common, fmt and
@@ -263,6 +262,48 @@ struct DequantRowRecord {
   ROOFLINE_RECORD_TAIL
 };
 
+// roofline.compute_table[]: every compute row (precision, engine, ISA, width, threads, a tile row's variant), measured,
+// failed or not supported, with what the target's peak model says of it.
+struct ComputeRowRecord {
+  ROOFLINE_COMPUTE_ROW_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<double>> known_pipes;  // the pipe counts the known-pipes table gives its instruction
+  ROOFLINE_RECORD_TAIL
+};
+
+// roofline.dequant_placements[]: a quantized GEMV (dequant_gemv) under main memory's roof and its format's dequant-dot
+// roof (roof.memory, roof.dequant: either absent where not measured).
+struct DequantMemoryRoof {
+  ROOFLINE_DEQUANT_MEMORY_ROOF_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+struct DequantUnpackRoof {
+  ROOFLINE_DEQUANT_UNPACK_ROOF_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+struct DequantPlacementRoofs {
+  std::optional<DequantMemoryRoof> memory;
+  std::optional<DequantUnpackRoof> dequant;
+  ROOFLINE_RECORD_TAIL
+};
+struct DequantPlacementRecord {
+  ROOFLINE_DEQUANT_PLACEMENT_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<DequantPlacementRoofs> roof;
+  ROOFLINE_RECORD_TAIL
+};
+
+// roofline.matrix_engine: what the matrix engine buys (the x86 model's): per precision and threads its ceiling over the
+// vector units' (ratios[]), a sentence each, or why there are no matrix roofs (lines[]).
+struct MatrixRatioRecord {
+  ROOFLINE_MATRIX_RATIO_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  ROOFLINE_RECORD_TAIL
+};
+struct MatrixEngineRecord {
+  ROOFLINE_MATRIX_ENGINE_FIELDS(ROOFLINE_OPTIONAL_MEMBER)
+  std::optional<std::vector<std::string>> lines;
+  std::optional<std::vector<MatrixRatioRecord>> ratios;
+  ROOFLINE_RECORD_TAIL
+};
+
 // roofline.core_kind_ceilings[] (issue 62): a hybrid CPU's figures per core kind, each the compute or the memory
 // derivation's row of the kind's own entries (suites clock_kind, compute_kind, bandwidth_kind: 1 thread on its PU).
 struct CoreKindCeilingRecord {
@@ -271,8 +312,9 @@ struct CoreKindCeilingRecord {
 };
 
 // The `roofline` section: the fixed-shape arrays of DESIGN.md and the derived tables typed so far (dequant_ceilings,
-// memory_levels, theoretical_peaks, crossovers, best_backends, roof_violations, dequant_table); `extra` holds the
-// derived tables not typed yet (compute_table, conventions, dequant_placements, matrix_engine).
+// memory_levels, theoretical_peaks, crossovers, best_backends, roof_violations, dequant_table, core_kind_ceilings,
+// compute_table, dequant_placements), the counting conventions (topic -> sentence) and the matrix engine's summary;
+// `extra` holds what a file has beyond them (a newer build's fields).
 struct RooflineSection {
   std::optional<long long> schema_version;
   std::optional<std::vector<ComputeCeilingRecord>> compute_ceilings;
@@ -290,6 +332,10 @@ struct RooflineSection {
   std::optional<std::vector<RoofViolationRecord>> roof_violations;
   std::optional<std::vector<DequantRowRecord>> dequant_table;
   std::optional<std::vector<CoreKindCeilingRecord>> core_kind_ceilings;
+  std::optional<std::vector<ComputeRowRecord>> compute_table;
+  std::optional<std::vector<DequantPlacementRecord>> dequant_placements;
+  std::optional<std::map<std::string, std::string>> conventions;
+  std::optional<MatrixEngineRecord> matrix_engine;
   std::optional<std::vector<std::string>> notes;
   ROOFLINE_RECORD_TAIL
 };
@@ -314,6 +360,8 @@ void for_each_table(F&& f) {
   f(&RooflineSection::roof_violations);
   f(&RooflineSection::dequant_table);
   f(&RooflineSection::core_kind_ceilings);
+  f(&RooflineSection::compute_table);
+  f(&RooflineSection::dequant_placements);
 }
 
 #undef ROOFLINE_OPTIONAL_MEMBER

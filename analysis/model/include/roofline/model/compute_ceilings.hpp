@@ -54,8 +54,8 @@
 namespace roofline {
 
 // Returns {"compute_ceilings", "compute_table", "theoretical_peaks", "matrix_engine", "notes"} (see above) of
-// `target`, one of recorded_targets(), from its part of the typed document (target_document), as the typed part of the section (issue 61; the tables
-// not typed yet, compute_table, theoretical_peaks and matrix_engine, in its `extra`).
+// `target`, one of recorded_targets(), from its part of the typed document (target_document), as the typed part of
+// the section, built typed (issue 61).
 RooflineSection derive_compute_ceilings(const ResultsDocument& part, const RecordedTarget& target);
 
 // The plausible pipe count nearest (by ratio) to a measured instructions-per-cycle figure: one of

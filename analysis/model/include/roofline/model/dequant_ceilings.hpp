@@ -25,7 +25,7 @@ std::string dequant_counting_convention();
 
 // {"dequant_table": [...], "dequant_ceilings": [...], "dequant_placements": [...], "notes": [...]} of one target's
 // typed entries (its target_document; the CPU's today, the only target with dequant-dot kernels), as the typed part of
-// the section (issue 61; dequant_ceilings typed, the other tables, not typed yet, in `extra`); `section` is that
+// the section, its rows built typed (issue 61); `section` is that
 // target's typed section so far (its compute_ceilings give the fp32 FMA peak beside each row, its main memory's roof
 // the placements'). An empty part when the target has no dequant_dot entries (files from before issue 38), so their
 // sections stay as they were.
@@ -35,7 +35,8 @@ RooflineSection derive_dequant_ceilings(const ResultsDocument& part, const Recor
 // The key figures of the typed section's dequant_ceilings (appended to `out`); throws InputError on a mistyped entry.
 void add_dequant_key_figures(const RooflineSection& roofline, std::vector<KeyFigure>& out);
 
-// The best dequant ceiling of `format` ("q8_0", ..., "int4") at `threads`, or null.
-const nlohmann::json* dequant_roof(const nlohmann::json& section, const std::string& format, int threads);
+// The best of the dequant ceilings of `format` ("q8_0", ..., "int4") at `threads`, or null.
+const DequantCeilingRecord* dequant_roof(const std::vector<DequantCeilingRecord>& ceilings, const std::string& format,
+                                         int threads);
 
 }  // namespace roofline

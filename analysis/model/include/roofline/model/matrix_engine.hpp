@@ -4,18 +4,18 @@
 // measured by a version without tile kernels). Shown by the report under the compute table and in the notes.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <vector>
 
 #include "roofline/model/results_document.hpp"
 #include "roofline/model/results_targets.hpp"  // RecordedTarget
 
 namespace roofline {
 
-// {"roofs": bool (any matrix ceiling measured), "lines": [sentences], "ratios": [{precision, threads,
-// matrix, vector, ratio}]} from the compute ceilings just derived for `target`, its facts
+// roofline.matrix_engine, typed: roofs (any matrix ceiling measured), lines (sentences) and ratios ({precision,
+// threads, matrix, vector, vector_isa, ratio}) from the compute ceilings just derived for `target`, its facts
 // (RecordedTarget::matrix_engine_status, _source, _advertised) and the run's typed context (max_isa, the compute suite's
 // unsupported rows).
-nlohmann::json matrix_engine_summary(const ResultsContext& context, const RecordedTarget& target,
-                                     const nlohmann::json& compute_ceilings);
+MatrixEngineRecord matrix_engine_summary(const ResultsContext& context, const RecordedTarget& target,
+                                         const std::vector<ComputeCeilingRecord>& compute_ceilings);
 
 }  // namespace roofline

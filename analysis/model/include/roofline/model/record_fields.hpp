@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -52,6 +53,15 @@ std::vector<std::string> words(const std::optional<std::vector<std::string>>& me
 template <class T, class R>
 bool written(const std::optional<T>& member, const R& record, const char* key) {
   return member.has_value() || record.extra.contains(key);
+}
+
+// Sets a field of a record the model builds; given none, the field is written as the explicit null a derived row
+// states where it has no value (kept in `extra`, where the reader keeps a null): `set(ROOFLINE_FIELD(row, percent), p)`.
+template <class T, class R>
+void set(std::optional<T>& member, R& record, const char* key, std::optional<std::type_identity_t<T>> value) {
+  member = std::move(value);
+  if (member) record.extra.erase(std::string(key));
+  else record.extra[key] = nullptr;
 }
 
 // parent[key] when it is an object, else an empty object: a section the records keep as JSON (`extra`) read by key.

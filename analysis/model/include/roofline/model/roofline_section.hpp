@@ -3,6 +3,7 @@
 // results document, so a section can be re-derived from any results file long after the run.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,8 +24,8 @@ RooflineSection derive_roofline(const ResultsDocument& results);
 // section derived so far (its compute and memory ceilings).
 std::vector<RidgePointRecord> derive_ridge_points(const RooflineSection& section);
 
-// The counting conventions, stated in every results file and report.
-nlohmann::json counting_conventions();
+// The counting conventions (topic -> sentence), stated in every results file and report.
+std::map<std::string, std::string> counting_conventions();
 
 // The roofs of the typed section (issue 61; their JSON twins are deleted): what the derivations after the memory and
 // compute ceilings (ridge points, placements, dequant), the report and llm's read_roofs read.
@@ -56,7 +57,6 @@ std::string engine_field(const ComputeCeilingRecord& ceiling, const std::string&
 std::string engine_field(const EntryLabels& labels, const std::string& where);
 
 // Appends a note (a sentence for people) to the section's notes, once.
-void add_note(nlohmann::json& roofline_section, const std::string& note);
 void add_note(RooflineSection& section, const std::string& note);
 
 }  // namespace roofline
