@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "roofline/common/cpu_target.hpp"
 #include "roofline/common/vocabulary.hpp"
 #include "roofline/model/record_fields.hpp"
 
@@ -102,16 +103,19 @@ void host_facts_to_cpu(const HostFacts& host, RecordedTarget& cpu) {
 // The CPU's target of a file without context.targets, from context.machine.
 RecordedTarget cpu_target_from_host(const HostFacts& host) {
   RecordedTarget t;
-  t.id = kCpuTargetId;
-  t.kind = "cpu";
-  t.name = host.cpu_model;
-  t.vendor = host.cpu_vendor;
-  t.api = "native";
-  t.compute_units = host.cores.value_or(0);
-  t.clock_hz = host.measured_clock_hz;
   host_facts_to_cpu(host, t);
-  for (const CpuMemoryLevel& l : cpu_memory_levels(t.caches)) t.memory_levels.push_back({l.name, l.capacity_bytes, l.shared});
-  t.peak_model = "x86_pipes";
+  // The one rule of the CPU's target facts (common's host_cpu_target), the run's for context.targets[] too.
+  const CpuTargetFacts cpu = host_cpu_target({host.cpu_model, host.cpu_vendor, host.cores.value_or(0),
+                                              host.memory_total_bytes, host.memory_available_bytes, t.caches});
+  t.id = cpu.id;
+  t.kind = cpu.kind;
+  t.name = cpu.name;
+  t.vendor = cpu.vendor;
+  t.api = cpu.api;
+  t.compute_units = cpu.compute_units;
+  t.clock_hz = host.measured_clock_hz;
+  for (const CpuMemoryLevel& l : cpu.memory_levels) t.memory_levels.push_back({l.name, l.capacity_bytes, l.shared});
+  t.peak_model = cpu.peak_model;
   t.notes = host.notes;
   t.synthesized = true;
   return t;
@@ -148,8 +152,6 @@ ResultsDocument restricted(const ResultsDocument& doc, const std::string& target
 }
 
 }  // namespace
-
-std::string target_prefix(const std::string& target) { return target == kCpuTargetId ? "" : target + "/"; }
 
 const std::string& RecordedTarget::main_memory() const {
   static const std::string kNone;

@@ -19,8 +19,6 @@ class LlmTarget final : public Target {
   }
   [[nodiscard]] const TargetFacts& facts() const override { return facts_; }
   [[nodiscard]] std::vector<std::string> suites() const override { return {kLlmSuite}; }
-  // The CPU's names: every llm file's benchmarks are named so (compare and history match them across files).
-  [[nodiscard]] std::string benchmark_prefix() const override { return ""; }
 
   // Every step at every thread count, in the order run_llm_suite runs them. A step: its repetitions and Google
   // Benchmark's growing of the iteration count (three windows more), each window at least the profile's min time or

@@ -59,7 +59,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // A device target (OpenCL, CUDA; a CPU device through PoCL too) gets the device budgets: anything but the host CPU.
-bool is_device(const Target& target) { return target.facts().target != kCpuTarget; }
+bool is_device(const Target& target) { return target.facts().target != kCpuTargetId; }
 
 // The suites of `target` this run measures, in its order.
 std::vector<std::string> wanted_suites(const Target& target, const RunConfig& config) {
@@ -168,7 +168,7 @@ std::vector<std::unique_ptr<Target>> open_targets(const std::vector<std::string>
   std::vector<std::string> notes;
   const std::vector<TargetFacts> available = available_targets(notes);
   std::vector<std::string> wanted;
-  if (!skip_cpu) wanted.emplace_back(kCpuTarget);
+  if (!skip_cpu) wanted.emplace_back(kCpuTargetId);
   wanted.insert(wanted.end(), requested.begin(), requested.end());
   if (wanted.empty()) throw InputError("--no-cpu: no --target left to measure");
   std::vector<std::unique_ptr<Target>> opened;

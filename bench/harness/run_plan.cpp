@@ -3,12 +3,14 @@
 
 #include <fmt/format.h>
 
+#include "roofline/common/target_id.hpp"
+
 namespace roofline {
 using nlohmann::json;
 
 namespace {
 
-std::string suite_key(const SuitePlan& s) { return s.target == "cpu" ? s.suite : s.target + "/" + s.suite; }
+std::string suite_key(const SuitePlan& s) { return target_prefix(s.target) + s.suite; }
 
 void fnv1a(std::uint64_t& h, const std::string& text) {
   for (const unsigned char c : text) {

@@ -185,7 +185,7 @@ int batch_threads(const std::vector<BenchmarkSpec>& specs) {
 std::vector<json> Runner::run(const std::vector<BenchmarkSpec>& specs) {
   const std::size_t first = entries_.size();
   // Where the host put the threads, around the batch (the CPU's only: a device's threads are not ours to place).
-  const int threads = target_.empty() || target_ == kCpuTarget ? batch_threads(specs) : 0;
+  const int threads = target_.empty() || target_ == kCpuTargetId ? batch_threads(specs) : 0;
   const double before = threads >= 2 ? round_trip_now(threads) : 0.0;
   std::vector<BenchmarkSpec> together;
   for (const BenchmarkSpec& spec : specs) {

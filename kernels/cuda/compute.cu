@@ -83,16 +83,6 @@ void launch_empty(int threads) {
   check_cuda(cudaGetLastError(), "empty kernel launch");
 }
 
-const ComputeRow& compute_row(ComputeKind k) {
-  static constexpr std::array<ComputeRow, 4> rows{{
-      {ComputeKind::fp64, "fp64", "fp64", 1},
-      {ComputeKind::fp32, "fp32", "fp32", 1},
-      {ComputeKind::fp16x2, "fp16x2", "fp16", 2},
-      {ComputeKind::bf16x2, "bf16x2", "bf16", 2},
-  }};
-  return rows.at(static_cast<std::size_t>(k));
-}
-
 void launch_fma(ComputeKind k, int blocks, int threads, std::int64_t iterations, double* out, std::uint64_t* clocks) {
   if (iterations % kFmaStepsPerBlock != 0 || iterations / kFmaStepsPerBlock > INT32_MAX || threads > kFmaThreads) {
     throw CudaError("launch_fma: iterations must be a multiple of " + std::to_string(kFmaStepsPerBlock) +

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "roofline/common/cpu_target.hpp"
 #include "roofline/common/reported_levels.hpp"
 #include "roofline/cpu/suite.hpp"
 #include "roofline/harness/plausible_caches.hpp"
@@ -19,8 +20,6 @@ class CpuTarget final : public Target {
     for (const Suite& s : all_suites()) names.push_back(s.name);
     return names;
   }
-  // Its benchmarks keep the names of every earlier results file.
-  [[nodiscard]] std::string benchmark_prefix() const override { return ""; }
   // The plan of the whole run (cpu_plan.hpp), made once: the suites then run exactly it.
   [[nodiscard]] std::vector<SuitePlan> plan(const RunConfig& config) override {
     ensure_plan(config);
@@ -49,28 +48,29 @@ class CpuTarget final : public Target {
 }  // namespace
 
 TargetFacts cpu_target_facts(const MachineFacts& m) {
+  // The one rule of the CPU's target facts (common's host_cpu_target), the analysis's for a file without targets too.
+  const CpuTargetFacts cpu = host_cpu_target({m.cpu_model, m.cpu_vendor, m.cores, static_cast<double>(m.memory_total_bytes),
+                                              static_cast<double>(m.memory_available_bytes), reported_caches(m)});
   TargetFacts f;
-  f.target = kCpuTarget;
-  f.kind = "cpu";
-  f.name = m.cpu_model;
-  f.vendor = m.cpu_vendor;
-  f.api = "native";
-  f.compute_units = m.cores;
+  f.target = cpu.id;
+  f.kind = cpu.kind;
+  f.name = cpu.name;
+  f.vendor = cpu.vendor;
+  f.api = cpu.api;
+  f.compute_units = static_cast<int>(cpu.compute_units);
   f.memory_total_bytes = m.memory_total_bytes;
   f.memory_available_bytes = m.memory_available_bytes;
-  // The one rule of a CPU's levels (common's cpu_memory_levels, the analysis's for a file without targets too): a cache
-  // the facts do not report is there at 0 bytes, its size unknown.
-  for (const CpuMemoryLevel& l : cpu_memory_levels(reported_caches(m))) {
+  for (const CpuMemoryLevel& l : cpu.memory_levels) {
     f.memory_levels.push_back({l.name, static_cast<std::uint64_t>(l.capacity_bytes), l.shared});
   }
-  f.peak_model = "x86_pipes";
+  f.peak_model = cpu.peak_model;
   f.notes.emplace_back("the CPU's own facts, with their sources, are context.machine");
   return f;
 }
 
 TargetProvider cpu_target_provider(const MachineFacts& machine) {
   TargetProvider p;
-  p.api = "native";
+  p.api = kCpuApi;
   p.list = [machine](std::vector<std::string>&) { return std::vector<TargetFacts>{cpu_target_facts(machine)}; };
   p.open = [machine](const TargetFacts&) -> std::unique_ptr<Target> { return std::make_unique<CpuTarget>(machine); };
   return p;

@@ -104,16 +104,13 @@ std::vector<Work> bandwidth_works(const CudaProperties& p, const std::vector<std
   for (MemoryKernel k : kMemoryKernels) {
     const MemoryKernelRow& row = memory_row(k);
     const Geometry g = occupancy_geometry(p, memory_blocks_per_sm(k, Geometry{}.threads));
-    const int arrays = row.arrays_read + row.arrays_written;
     for (std::uint64_t ws : working_sets) {
-      MemoryBuffers buf{pool.a->p, pool.b->p, pool.c->p, ws / static_cast<std::uint64_t>(arrays) / 16U * 4U,
+      MemoryBuffers buf{pool.a->p, pool.b->p, pool.c->p, bandwidth_words(k, ws),
                         static_cast<std::uint32_t*>(pool.scratch->p)};
-      const std::uint64_t counted = buf.words * 4U * static_cast<std::uint64_t>(arrays);
+      const std::uint64_t counted = bandwidth_counted_bytes(k, ws);
       const int passes = static_cast<int>(std::max<std::uint64_t>(1, kMinBytesPerLaunch / std::max<std::uint64_t>(counted, 1)));
       Work w;
-      BenchmarkKey key("bandwidth", {row.name});
-      key.bytes = counted;
-      w.name = benchmark_name(key);
+      w.name = bandwidth_name(k, ws);
       w.text_labels = {{"suite", "bandwidth"}, {"kernel", row.name}};
       w.number_labels = {{"width", 4}, {"passes", passes}};
       w.bytes = static_cast<double>(counted) * passes;
@@ -165,7 +162,7 @@ std::vector<Work> fma_works(const CudaProperties& p) {
     // slow fp64 of 8.6/8.9 takes longer.
     const std::int64_t steps = 1LL << 15U;
     Work w;
-    w.name = benchmark_name(BenchmarkKey("compute", {"fma", row.name}));
+    w.name = fma_name(k);
     w.text_labels = {{"suite", "compute"}, {"kernel", "fma"}, {"precision", row.precision}, {"engine", "vector"},
                      {"clock_source", "clock64 of the timed launches"}};
     w.number_labels = {{"width", row.lanes}, {"blocks_per_sm", g.blocks / std::max(1, p.sms)}};
@@ -311,15 +308,6 @@ double measure_sm_clock_hz(const CudaProperties& p, const std::function<void()>&
   const double seconds =
       time_with_events([&] { launch_fma(ComputeKind::fp32, g.blocks, g.threads, steps, out, cycles); }, during);
   return clock_of(copy_clocks(clocks, g.blocks), seconds);
-}
-
-std::string gemm_name(const std::string& suite, const std::string& precision, std::int64_t m, std::int64_t n,
-                      std::int64_t k) {
-  BenchmarkKey key(suite, {"cublaslt", precision});
-  key.m = m;
-  key.n = n;
-  key.k = k;
-  return benchmark_name(key);
 }
 
 }  // namespace roofline::cuda

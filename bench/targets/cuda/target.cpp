@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -23,6 +24,7 @@
 #include "roofline/cuda/measure.hpp"
 #include "roofline/cuda/nvml.hpp"
 #include "roofline/cuda/plan.hpp"
+#include "roofline/cuda/suite_plan.hpp"
 #include "roofline/kernels/cuda/check.hpp"
 
 namespace roofline::cuda {
@@ -102,10 +104,21 @@ class CudaTarget final : public Target {
   [[nodiscard]] const TargetFacts& facts() const override { return facts_; }
   [[nodiscard]] std::vector<std::string> suites() const override { return cuda_suites(); }
 
+  // The plan of the whole run (suite_plan.hpp), made once from the device's free memory now: the suites then run
+  // exactly it, whatever another process allocates in between. An entry cuBLASLt refuses at run time (no algorithm
+  // for its type and shape) stays planned; the run's notes name it.
+  [[nodiscard]] std::vector<SuitePlan> plan(const RunConfig& config) override {
+    try {
+      return cuda_suite_plans(planned(config), config, facts_.target);
+    } catch (const CudaError& e) {
+      throw TargetLost(fmt::format("{} ({}): planning: {}", facts_.target, facts_.name, e.what()));
+    }
+  }
+
   void run_suite(const std::string& suite, const RunConfig& config, Runner& runner, SuiteOutput& out) override {
     try {
       check_cuda(cudaSetDevice(props_.index), "cudaSetDevice");
-      const CudaPlan plan = make_plan(config);
+      const CudaPlan& plan = planned(config);
       for (const std::string& note : plan.notes) out.notes.push_back(facts_.target + ": " + note);
       if (suite == "bandwidth") return run_bandwidth(plan, runner, out);
       if (suite == "compute") return run_compute(plan, runner, out);
@@ -125,23 +138,16 @@ class CudaTarget final : public Target {
   }
 
  private:
-  CudaPlan make_plan(const RunConfig& config) const {
-    std::size_t free = 0;
-    std::size_t total = 0;
-    check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-    CudaPlan plan = plan_cuda({config.profile != Profile::full, props_.l2_bytes, free, compute_capability(props_)});
-    // --sizes and --batches apply to the device as to the CPU (working sets of all arrays; batches of every sweep).
-    if (!config.sizes.empty()) {
-      plan.bandwidth_bytes.clear();
-      for (std::uint64_t b : config.sizes) plan.bandwidth_bytes.push_back(std::max<std::uint64_t>(48, b / 48 * 48));
-      if (bandwidth_allocation_bytes(*std::max_element(config.sizes.begin(), config.sizes.end())) > free) {
-        throw InputError(fmt::format("--sizes: the largest size does not fit {}'s free memory ({} bytes)", facts_.target, free));
-      }
+  const CudaPlan& planned(const RunConfig& config) {
+    if (!plan_) {
+      check_cuda(cudaSetDevice(props_.index), "cudaSetDevice");
+      std::size_t free = 0;
+      std::size_t total = 0;
+      check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+      plan_ = plan_cuda_run({config.profile != Profile::full, props_.l2_bytes, free, compute_capability(props_)}, config,
+                            facts_.target);
     }
-    if (!config.batches.empty()) {
-      for (GemmSweep& sweep : plan.gemm_sweeps) sweep.batches = config.batches;
-    }
-    return plan;
+    return *plan_;
   }
 
   const Nvml* nvml() const { return nvml_.available() ? &nvml_ : nullptr; }
@@ -243,14 +249,10 @@ class CudaTarget final : public Target {
   TargetFacts facts_;
   Nvml nvml_;
   std::unique_ptr<LtContext> lt_;
+  std::optional<CudaPlan> plan_;
 };
 
 }  // namespace
-
-const std::vector<std::string>& cuda_suites() {
-  static const std::vector<std::string> suites{"bandwidth", "compute", "gemm", "transfer", "latency"};
-  return suites;
-}
 
 TargetProvider cuda_target_provider() {
   TargetProvider p;

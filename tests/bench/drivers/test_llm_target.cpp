@@ -42,7 +42,7 @@ RunConfig tiny_config() {
 TEST(LlmTarget, IsTheCpuWithOneSuiteAndPlansEveryStep) {
   const MachineFacts machine;
   std::unique_ptr<Target> t = make_llm_target(cpu_target_facts(machine), machine, tiny_input(), "base.json");
-  EXPECT_EQ(t->facts().target, kCpuTarget);
+  EXPECT_EQ(t->facts().target, kCpuTargetId);
   EXPECT_EQ(t->benchmark_prefix(), "");
   EXPECT_EQ(t->suites(), std::vector<std::string>{kLlmSuite});
   RunConfig config = tiny_config();

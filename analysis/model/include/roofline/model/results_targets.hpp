@@ -15,15 +15,14 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/common/reported_levels.hpp"
+#include "roofline/common/target_id.hpp"
 #include "roofline/model/results_document.hpp"
 
 namespace roofline {
 
-// The id of the host CPU's target; what an entry or file without target fields means (results/README.md).
-inline constexpr const char* kCpuTargetId = "cpu";
-
-// "" for the CPU (its ids stay as they were), "<id>/" for any other target: key-figure ids, compare rows.
-std::string target_prefix(const std::string& target);
+// kCpuTargetId, the host CPU's target and what an entry or file without target fields means, and target_prefix, "" for
+// the CPU (its ids stay as they were) and "<id>/" for any other target (key-figure ids, compare rows): common's
+// (target_id.hpp), the rule the run writes its names by.
 
 // One cache level as context.machine.caches reports it.
 struct CacheFacts {

@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "roofline/common/target_id.hpp"
 #include "roofline/harness/run_plan.hpp"
 #include "roofline/harness/runner.hpp"
 
@@ -41,8 +42,8 @@ struct SuiteOutput {
 // runs from `roofline llm --measure` with a model's inputs; `run --suites` does not take it.
 inline constexpr std::array<std::string_view, 5> kSuiteNames{"bandwidth", "compute", "gemm", "transfer", "latency"};
 
-// The id of the host CPU's target; also what a file without target fields means.
-inline constexpr const char* kCpuTarget = "cpu";
+// The host CPU's target id, kCpuTargetId (also what a file without target fields means), and target_prefix, the
+// prefix of a target's names: common's target_id.hpp, the one rule the analysis reads them back by.
 
 // One memory level of a target, innermost first. The last level of the list is the target's main memory
 // (DRAM on a CPU, HBM/global memory on a GPU): capacity 0. `shared`: whether other work on the machine (other
@@ -117,9 +118,9 @@ class Target {
   // The suites this target offers, in the order they run: "bandwidth", "compute", "gemm", "transfer",
   // "latency" (a target offers what it has).
   [[nodiscard]] virtual std::vector<std::string> suites() const = 0;
-  // Put before the names of its benchmarks: "<id>/" (the CPU's is empty, so its names stay as in every earlier
-  // file).
-  [[nodiscard]] virtual std::string benchmark_prefix() const { return facts().target + "/"; }
+  // Put before the names of its benchmarks and its suites' contexts: target_prefix(id), "<id>/" (the CPU's is empty,
+  // so its names stay as in every earlier file).
+  [[nodiscard]] std::string benchmark_prefix() const { return target_prefix(facts().target); }
   // Runs one of its suites through `runner` (the harness stamps labels.target on every spec). Notes and the
   // suite's context go to `out`. Throws TargetLost when the device fails mid-run (the run keeps the other
   // targets' results and exits 1 naming it); InputError for bad input.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "roofline/harness/benchmark_name.hpp"
+#include "roofline/cuda/names.hpp"
 #include "roofline/cuda/nvml.hpp"
 #include "roofline/cuda/properties.hpp"
 #include "roofline/kernels/cuda/compute.hpp"
@@ -74,12 +75,6 @@ Work gemm_work(LtContext& context, GemmType type, std::int64_t m, std::int64_t n
 Work transfer_work(bool host_to_device, bool pinned, std::uint64_t bytes);
 // Empty-kernel launches, each waited for (host clock): the launch latency.
 Work launch_work();
-
-// The works' names, written by the harness (benchmark_name.hpp: this one, and transfer_benchmark_name and
-// latency_benchmark_name, which every target with a host link shares); the target (target.cpp) names an entry whose
-// preparation failed with these too. `suite` "compute"|"gemm".
-std::string gemm_name(const std::string& suite, const std::string& precision, std::int64_t m, std::int64_t n,
-                      std::int64_t k);
 
 // The SM clock under an fp32 FMA load (about 60 ms): clock64() cycles of the longest block over the kernel's event
 // time. `during` runs while the kernel does (an NVML sample under load).

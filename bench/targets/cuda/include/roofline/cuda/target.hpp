@@ -5,13 +5,11 @@
 // launches). Built only with CUDA (ROOFLINE_HAVE_CUDA); cli/targets.cpp registers the provider.
 #pragma once
 
+#include "roofline/cuda/suite_plan.hpp"  // cuda_suites(): the suites it offers, in the order they run
 #include "roofline/harness/target.hpp"
 
 namespace roofline::cuda {
 
 TargetProvider cuda_target_provider();
-
-// The suites the CUDA target offers, in the order they run.
-const std::vector<std::string>& cuda_suites();
 
 }  // namespace roofline::cuda

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -27,7 +28,14 @@ struct ComputeRow {
   const char* precision;  // the results file's precision: "fp16"
   int lanes;              // values per register: 2 for the paired 16-bit types
 };
-const ComputeRow& compute_row(ComputeKind k);
+// Plain data, so the CUDA target's plan (built without CUDA) names the FMA entries from the same rows.
+inline constexpr std::array<ComputeRow, 4> kComputeRows{{
+    {ComputeKind::fp64, "fp64", "fp64", 1},
+    {ComputeKind::fp32, "fp32", "fp32", 1},
+    {ComputeKind::fp16x2, "fp16x2", "fp16", 2},
+    {ComputeKind::bf16x2, "bf16x2", "bf16", 2},
+}};
+constexpr const ComputeRow& compute_row(ComputeKind k) { return kComputeRows.at(static_cast<std::size_t>(k)); }
 
 // FLOP of one launch: threads x iterations x chains x lanes x 2 (an FMA is 2 FLOP).
 constexpr double fma_flop(ComputeKind k, std::uint64_t threads, std::int64_t iterations, int lanes) {
