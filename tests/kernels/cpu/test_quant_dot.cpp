@@ -4,6 +4,7 @@
 // rows and ARM64's NEON rows alike; test_quant_dot_arm64.cpp has ARM64's dispatch and per-ISA runs).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
 #include <set>
 #include <string>
@@ -43,7 +44,7 @@ TEST(QuantDot, ReferenceDecodesHandMadeBlocks) {
   std::memcpy(xb.data(), &one, 2);
   xb[2] = 1;
   xb[2 + 16] = 1;
-  x.bytes = xb;
+  x.bytes.assign(xb.begin(), xb.end());
   EXPECT_DOUBLE_EQ(quant_dot_reference(w, x, 0), -4.0 + 3.5);
 
   // q4_k: sub-block 5's scale (j >= 4: low nibble of byte j + 4, high bits from byte j - 4) and min.
@@ -59,8 +60,22 @@ TEST(QuantDot, ReferenceDecodesHandMadeBlocks) {
   const float d1 = 1.0f;
   std::memcpy(kb.data(), &d1, 4);
   kb[4 + 64 * 2 + 32 + 7] = 1;  // activation of weight 64 * 2 + 32 + 7
-  QuantVector kx{QuantFormat::q4_k, 256, kb};
+  QuantVector kx{QuantFormat::q4_k, 256, {kb.begin(), kb.end()}};
   EXPECT_DOUBLE_EQ(quant_dot_reference(k, kx, 0), 18.0 * 4 - 35.0);
+}
+
+// The activation vector is 64-byte aligned whatever the heap did before (quant_dot.hpp): int4's fp32 activations are
+// loaded a 512-bit vector at a time, and a heap block's 16-byte alignment split every load over two cache lines in
+// some runs and not others (issue 59: dequant int4 at 16-17 or 19-20 Gweights/s by run).
+TEST(QuantDot, ActivationsAreAlignedToACacheLine) {
+  std::vector<std::vector<char>> heap_noise;
+  for (const QuantFormat f : {QuantFormat::q8_0, QuantFormat::q4_k, QuantFormat::int4}) {
+    for (int i = 0; i < 8; ++i) {
+      heap_noise.emplace_back(static_cast<std::size_t>(8 + 24 * i));
+      const QuantVector x = make_quant_vector(f, 256, static_cast<std::uint64_t>(i));
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(x.bytes.data()) % 64, 0u) << to_string(f) << " after " << i;
+    }
+  }
 }
 
 TEST(QuantDot, EveryKernelThisCpuRunsValidates) {

@@ -66,7 +66,10 @@ struct QuantMatrix {
 struct QuantVector {
   QuantFormat format = QuantFormat::q8_0;  // the weights' format it multiplies
   std::int64_t cols = 0;
-  std::vector<std::uint8_t> bytes;
+  // At least 64-byte aligned (allocate_large): int4's fp32 activations are loaded a full vector at a time, and a
+  // heap block's 16-byte alignment put every 512-bit load across two cache lines in some runs and not in others
+  // (dequant int4 at 1 thread 16.2 or 19.9 Gweights/s by run on an Intel AMX guest: issue 59's undecided A/A).
+  std::vector<std::uint8_t, LargePageAllocator<std::uint8_t>> bytes;
 };
 
 // Weights of every value the format can hold (random bytes from `seed`; the fp16 scales from a small set of
