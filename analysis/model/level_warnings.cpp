@@ -9,41 +9,43 @@
 #include <fmt/format.h>
 
 #include "roofline/model/plateaus.hpp"
-#include "roofline/model/roofline_section.hpp"
+#include "roofline/model/record_fields.hpp"
 #include "roofline/common/units.hpp"
 
 namespace roofline {
-using nlohmann::json;
 
 namespace {
 
 // The least margin beyond T x: two quiet runs of one level agree within a few percent.
 constexpr double kMinMargin = 0.05;
 
-double number(const json& row, const char* key) {
-  return row.contains(key) && row[key].is_number() ? row[key].get<double>() : 0.0;
+// A figure's own noise, relative: how far its best repetition lies above its median.
+double noise_of(const MemoryCeilingRecord& row) {
+  const double median = fields::amount(ROOFLINE_FIELD(row, median));
+  return median > 0.0 ? std::max(0.0, fields::amount(ROOFLINE_FIELD(row, value)) / median - 1.0) : 0.0;
 }
 
-// A figure's own noise, relative: how far its best repetition lies above its median.
-double noise_of(const json& row) {
-  const double median = number(row, "median");
-  return median > 0.0 ? std::max(0.0, number(row, "value") / median - 1.0) : 0.0;
+template <class Row>
+int threads_of(const Row& row) {
+  return static_cast<int>(fields::whole(ROOFLINE_FIELD(row, threads)).value_or(0));
 }
 
 }  // namespace
 
-void warn_superlinear_levels(std::vector<json>& ceilings, json& levels, json& notes) {
-  std::map<std::string, const json*> one_thread;  // level -> its read row at 1 thread
-  for (const json& c : ceilings) {
-    if (c.value("kernel", "") == "read" && c.value("threads", 0) == 1) one_thread[c.value("level", "")] = &c;
+void warn_superlinear_levels(std::vector<MemoryCeilingRecord>& ceilings, std::vector<DetectedLevelRecord>& levels,
+                             std::vector<std::string>& notes) {
+  std::map<std::string, const MemoryCeilingRecord*> one_thread;  // level -> its read row at 1 thread
+  for (const MemoryCeilingRecord& c : ceilings) {
+    if (c.kernel.value_or("") == "read" && threads_of(c) == 1) one_thread[c.level.value_or("")] = &c;
   }
   std::map<std::pair<int, std::string>, std::string> warned;  // (threads, level) -> why
-  for (const json& c : ceilings) {
-    const int threads = c.value("threads", 0);
-    const std::string level = c.value("level", "");
-    if (threads <= 1 || c.value("kernel", "") != "read" || one_thread.count(level) == 0) continue;
-    const json& base = *one_thread.at(level);
-    const double one = number(base, "plateau_median"), many = number(c, "plateau_median");
+  for (const MemoryCeilingRecord& c : ceilings) {
+    const int threads = threads_of(c);
+    const std::string level = c.level.value_or("");
+    if (threads <= 1 || c.kernel.value_or("") != "read" || one_thread.count(level) == 0) continue;
+    const MemoryCeilingRecord& base = *one_thread.at(level);
+    const double one = fields::amount(ROOFLINE_FIELD(base, plateau_median));
+    const double many = fields::amount(ROOFLINE_FIELD(c, plateau_median));
     if (!(one > 0.0) || !(many > 0.0)) continue;
     const double margin = std::max(kMinMargin, noise_of(base) + noise_of(c));
     const double ratio = many / one;
@@ -54,13 +56,13 @@ void warn_superlinear_levels(std::vector<json>& ceilings, json& levels, json& no
         "trust it.", kWarningSuperlinear, threads, level, many / 1e9, ratio, level, one / 1e9, threads, 100.0 * margin);
   }
   for (const auto& [key, why] : warned) notes.push_back(why);
-  const auto mark = [&](json& row) {
-    if (warned.count({row.value("threads", 0), row.value("level", "")}) > 0 && !row.contains("warning")) {
-      row["warning"] = kWarningSuperlinear;
+  const auto mark = [&](auto& row) {
+    if (warned.count({threads_of(row), row.level.value_or("")}) > 0 && !fields::written(ROOFLINE_FIELD(row, warning))) {
+      row.warning = std::string(kWarningSuperlinear);
     }
   };
-  for (json& c : ceilings) mark(c);
-  for (json& l : levels) mark(l);
+  for (MemoryCeilingRecord& c : ceilings) mark(c);
+  for (DetectedLevelRecord& l : levels) mark(l);
 }
 
 }  // namespace roofline

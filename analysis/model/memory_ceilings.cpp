@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "roofline/model/plateaus.hpp"
+#include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
 #include "roofline/common/statistics.hpp"
 #include "roofline/common/units.hpp"
@@ -45,7 +46,22 @@ std::string threads_prefix(int threads) {
   return threads > 0 ? fmt::format("{} thread{}: ", threads, threads == 1 ? "" : "s") : std::string();
 }
 
-json bytes_or_null(double b) { return b > 0.0 ? json(static_cast<std::uint64_t>(std::llround(b))) : json(nullptr); }
+// A level's size in bytes, rounded, where it has one (written as an integer), else the null a row states.
+std::optional<long long> bytes_or_null(double b) {
+  return b > 0.0 ? std::optional<long long>(static_cast<long long>(static_cast<std::uint64_t>(std::llround(b))))
+                 : std::nullopt;
+}
+
+// A row of memory_levels: the level, the kernel its curve was read on and where it came from, its bandwidth unknown
+// (null) until the caller sets it (`fields::set`: an unknown figure is the explicit null the row states).
+DetectedLevelRecord level_row(const std::string& level, const std::string& reference, const std::string& source) {
+  DetectedLevelRecord row;
+  row.level = level;
+  row.reference_kernel = reference;
+  row.source = source;
+  fields::set(ROOFLINE_FIELD(row, bandwidth), std::nullopt);
+  return row;
+}
 
 }  // namespace
 
@@ -151,12 +167,12 @@ std::vector<CurvePoint> curve_of(const std::vector<const Point*>& pts) {
 }
 
 // The levels from the plausible reported cache sizes alone, main memory from twice the last of them, appended to
-// out["memory_levels"] after `why` in out["notes"]; their ranges. For a curve that cannot place them: one that gave
+// out.memory_levels after `why` in out.notes; their ranges. For a curve that cannot place them: one that gave
 // no plateaus, or an emulator's (every size runs at the emulator's speed, so the curve is flat and says nothing of
 // the caches).
 std::vector<Range> reported_level_ranges(const std::vector<ReportedLevel>& reported, const std::string& reference,
-                                         const LevelNames& names, const std::string& why, json& out) {
-  out["notes"].push_back(why);
+                                         const LevelNames& names, const std::string& why, RooflineSection& out) {
+  out.notes->push_back(why);
   std::vector<Range> ranges;
   double lo = 0.0;
   const ReportedLevel* last = nullptr;
@@ -164,37 +180,41 @@ std::vector<Range> reported_level_ranges(const std::vector<ReportedLevel>& repor
     if (!r.plausible) continue;
     last = &r;
     ranges.push_back({r.name, lo, r.bytes, "reported"});
-    out["memory_levels"].push_back({{"level", r.name}, {"reference_kernel", reference},
-                                    {"min_bytes", bytes_or_null(lo)}, {"max_bytes", bytes_or_null(r.bytes)},
-                                    {"bandwidth", nullptr}, {"inferred_bytes", nullptr},
-                                    {"reported_bytes", bytes_or_null(r.bytes)}, {"agreement", "unchecked"},
-                                    {"source", "reported"}});
+    DetectedLevelRecord& row = out.memory_levels->emplace_back(level_row(r.name, reference, "reported"));
+    set_whole(ROOFLINE_FIELD(row, min_bytes), bytes_or_null(lo));
+    set_whole(ROOFLINE_FIELD(row, max_bytes), bytes_or_null(r.bytes));
+    set_whole(ROOFLINE_FIELD(row, inferred_bytes), std::nullopt);
+    set_whole(ROOFLINE_FIELD(row, reported_bytes), bytes_or_null(r.bytes));
+    row.agreement = "unchecked";
     lo = r.bytes * 1.03;  // just above, so in_range's slack does not put one size in two levels
   }
   ranges.push_back({names.main, 2.0 * last->bytes, 1e30, "reported"});
   // The range the ceilings name DRAM is a level of the table too (issue 46: a 2-thread sweep whose DRAM flipped
   // from 75 to 40 GB/s at its last size gave no plateaus, and its levels then ended at L3).
-  out["memory_levels"].push_back({{"level", names.main}, {"reference_kernel", reference},
-                                  {"min_bytes", bytes_or_null(2.0 * last->bytes)}, {"max_bytes", nullptr},
-                                  {"bandwidth", nullptr}, {"inferred_bytes", nullptr}, {"reported_bytes", nullptr},
-                                  {"agreement", "unchecked"}, {"source", "reported"}});
+  DetectedLevelRecord& row = out.memory_levels->emplace_back(level_row(names.main, reference, "reported"));
+  set_whole(ROOFLINE_FIELD(row, min_bytes), bytes_or_null(2.0 * last->bytes));
+  set_whole(ROOFLINE_FIELD(row, max_bytes), std::nullopt);
+  set_whole(ROOFLINE_FIELD(row, inferred_bytes), std::nullopt);
+  set_whole(ROOFLINE_FIELD(row, reported_bytes), std::nullopt);
+  row.agreement = "unchecked";
   return ranges;
 }
 
-// The levels at one thread count, appended to out["memory_levels"] and out["notes"]; returns their ranges.
+// The levels at one thread count, appended to out.memory_levels and out.notes; returns their ranges.
 // `emulated`: a user-mode emulator ran the sweep (context.machine.emulated), so its curve cannot place the levels.
 std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const std::vector<ReportedLevel>& reported,
                               const std::set<std::string>& streaming, const LevelNames& names, bool emulated,
-                              json& out) {
+                              RooflineSection& out) {
+  std::vector<std::string>& notes = *out.notes;
   std::vector<std::string> left_out;
   const std::vector<std::string> swept = swept_kernels_of(kernels, streaming, left_out);
   const std::string& reference = swept.front();
   const std::string prefix = threads_prefix(threads);
-  const std::size_t first_row = out["memory_levels"].size();
+  const std::size_t first_row = out.memory_levels->size();
   if (!left_out.empty()) {
-    out["notes"].push_back(prefix + fmt::format("{} (streaming stores, which bypass the caches, so their curves do "
-                                                "not step where a cache ends) do not vote on the levels.",
-                                                fmt::join(left_out, ", ")));
+    notes.push_back(prefix + fmt::format("{} (streaming stores, which bypass the caches, so their curves do "
+                                         "not step where a cache ends) do not vote on the levels.",
+                                         fmt::join(left_out, ", ")));
   }
   std::vector<std::vector<CurvePoint>> curves;
   for (const std::string& k : swept) curves.push_back(curve_of(kernels.at(k)));
@@ -202,16 +222,16 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
   PlateauOptions options;
   options.max_levels = (reported.empty() ? names.caches.size() : reported.size()) + 1;
   for (const ReportedLevel& r : reported) {
-    if (!r.plausible) out["notes"].push_back(prefix + r.why);
+    if (!r.plausible) notes.push_back(prefix + r.why);
   }
   const LevelDetection d = detect_levels(curves, reported, options, names);
   // Say when the repetitions scatter so much that the plateaus are a guess (a shared machine under load).
   std::vector<double> spreads;
   for (const CurvePoint& p : d.curve) spreads.push_back(p.spread);
   if (!spreads.empty() && median(spreads) > 0.1) {
-    out["notes"].push_back(prefix + fmt::format("the repetitions scatter by {:.0f}% (median robust spread): the "
-                                                "machine was busy, and the levels below may be misplaced; "
-                                                "measure again on a quiet machine.", 100.0 * median(spreads)));
+    notes.push_back(prefix + fmt::format("the repetitions scatter by {:.0f}% (median robust spread): the "
+                                         "machine was busy, and the levels below may be misplaced; "
+                                         "measure again on a quiet machine.", 100.0 * median(spreads)));
   }
   std::vector<Range> ranges;
   const bool any_plausible =
@@ -236,20 +256,18 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
       for (const Point* p : kernels.at(reference)) {
         if (in_range(p->bytes, core.min_bytes, core.max_bytes)) inside.push_back(p->median);
       }
-      out["memory_levels"].push_back({{"level", l.level},
-                                      {"reference_kernel", reference},
-                                      {"detected_from", swept},
-                                      {"min_bytes", bytes_or_null(l.min_bytes)},
-                                      {"max_bytes", bytes_or_null(l.max_bytes)},
-                                      {"bandwidth", inside.empty() ? l.bandwidth : median(inside)},
-                                      {"inferred_bytes", bytes_or_null(l.inferred_bytes)},
-                                      {"reported_bytes", bytes_or_null(l.reported_bytes)},
-                                      {"agreement", l.agreement},
-                                      {"source", l.source}});
-      if (!l.warning.empty()) out["memory_levels"].back()["warning"] = l.warning;
+      DetectedLevelRecord& row = out.memory_levels->emplace_back(level_row(l.level, reference, l.source));
+      row.detected_from = swept;
+      set_whole(ROOFLINE_FIELD(row, min_bytes), bytes_or_null(l.min_bytes));
+      set_whole(ROOFLINE_FIELD(row, max_bytes), bytes_or_null(l.max_bytes));
+      fields::set(ROOFLINE_FIELD(row, bandwidth), inside.empty() ? l.bandwidth : median(inside));
+      set_whole(ROOFLINE_FIELD(row, inferred_bytes), bytes_or_null(l.inferred_bytes));
+      set_whole(ROOFLINE_FIELD(row, reported_bytes), bytes_or_null(l.reported_bytes));
+      row.agreement = l.agreement;
+      if (!l.warning.empty()) row.warning = l.warning;
     }
 
-    for (const std::string& n : d.labels.notes) out["notes"].push_back(prefix + n);
+    for (const std::string& n : d.labels.notes) notes.push_back(prefix + n);
   } else if (any_plausible) {
     ranges = reported_level_ranges(
         reported, reference, names,
@@ -258,19 +276,19 @@ std::vector<Range> levels_for(int threads, const KernelPoints& kernels, const st
                              "twice the last of them.", reference, d.curve.size(), names.main),
         out);
   } else {
-    out["notes"].push_back(prefix + "too few sizes for plateaus and no reported cache sizes: no memory levels.");
+    notes.push_back(prefix + "too few sizes for plateaus and no reported cache sizes: no memory levels.");
   }
   // The thread count where the entries name one, the reference kernel's vector width where it has one.
-  for (std::size_t i = first_row; i < out["memory_levels"].size(); ++i) {
-    json& row = out["memory_levels"][i];
-    if (threads > 0) row["threads"] = threads;
-    if (const long long width = kernels.at(reference).front()->width; width > 0) row["reference_width"] = width;
+  for (std::size_t i = first_row; i < out.memory_levels->size(); ++i) {
+    DetectedLevelRecord& row = (*out.memory_levels)[i];
+    if (threads > 0) row.threads = threads;
+    if (const long long width = kernels.at(reference).front()->width; width > 0) row.reference_width = width;
   }
   return ranges;
 }
 
 // Says where thread counts found different sets of levels (the hardware is the same; the sweep was not).
-void check_consistency(const std::map<int, std::vector<Range>>& by_threads, json& notes) {
+void check_consistency(const std::map<int, std::vector<Range>>& by_threads, std::vector<std::string>& notes) {
   std::map<int, std::vector<std::string>> names;
   for (const auto& [threads, ranges] : by_threads) {
     for (const Range& r : ranges) {
@@ -303,11 +321,11 @@ std::pair<double, int> plateau_median_over(const ResultsDocument& part, int thre
   return {plateau_figure(medians, starts_curve), static_cast<int>(medians.size())};
 }
 
-namespace {
-
-// The target's part as its rows are built, JSON, until they are typed rows (derive_memory_ceilings reads it typed).
-json memory_part(const ResultsDocument& results, const RecordedTarget& target) {
-  json out = {{"memory_ceilings", json::array()}, {"memory_levels", json::array()}, {"notes", json::array()}};
+RooflineSection derive_memory_ceilings(const ResultsDocument& results, const RecordedTarget& target) {
+  RooflineSection out;
+  out.memory_ceilings.emplace();
+  out.memory_levels.emplace();
+  out.notes.emplace();
   const std::map<Key, Point> points = collect_points(sweep_samples(results));
   if (points.empty()) return out;
   const std::set<std::string> streaming = streaming_kernels(results);
@@ -321,7 +339,7 @@ json memory_part(const ResultsDocument& results, const RecordedTarget& target) {
   std::map<int, KernelPoints> by_threads;
   for (const auto& [key, p] : points) by_threads[std::get<0>(key)][std::get<1>(key)].push_back(&p);
 
-  std::vector<json> ceilings;
+  std::vector<MemoryCeilingRecord>& ceilings = *out.memory_ceilings;
   std::map<int, std::vector<Range>> ranges_by_threads;
   for (const auto& [threads, kernels] : by_threads) {
     const std::vector<Range> ranges =
@@ -329,32 +347,25 @@ json memory_part(const ResultsDocument& results, const RecordedTarget& target) {
     ceilings_for(threads, kernels, ranges, write_allocate, ceilings);
     ranges_by_threads[threads] = ranges;
   }
-  check_consistency(ranges_by_threads, out["notes"]);
-  warn_superlinear_levels(ceilings, out["memory_levels"], out["notes"]);
-  std::sort(ceilings.begin(), ceilings.end(), [&](const json& a, const json& b) {
-    const auto key = [&](const json& c) {
-      return std::make_tuple(c.value("threads", 0), level_rank(names, c["level"].get<std::string>()),
-                             kernel_rank(c["kernel"].get<std::string>()), c["kernel"].get<std::string>());
+  check_consistency(ranges_by_threads, *out.notes);
+  warn_superlinear_levels(ceilings, *out.memory_levels, *out.notes);
+  std::sort(ceilings.begin(), ceilings.end(), [&](const MemoryCeilingRecord& a, const MemoryCeilingRecord& b) {
+    const auto key = [&](const MemoryCeilingRecord& c) {
+      return std::make_tuple(fields::whole(ROOFLINE_FIELD(c, threads)).value_or(0), level_rank(names, c.level.value_or("")),
+                             kernel_rank(c.kernel.value_or("")), c.kernel.value_or(""));
     };
     return key(a) < key(b);
   });
-  for (json& c : ceilings) out["memory_ceilings"].push_back(std::move(c));
   add_page_sizes(results, target, out);
-  if (write_allocate) out["notes"].push_back(
+  if (write_allocate) out.notes->push_back(
       "Bandwidth is given in two byte counts: STREAM's (value, bytes_per_second: the words a kernel names) and "
       "with write-allocate (value_write_allocate, bytes_per_second_write_allocate: each cached store also reads "
       "its line, so copy/scale move 3 words per element, add/triad 4, write 2; the _nt kernels' streaming "
       "stores do not, so theirs equal STREAM's). Roofs and placements use STREAM's count.");
-  out["notes"].push_back("Memory levels come from the plateaus of every swept kernel's bandwidth curve combined "
-                         "(medians of the repetitions, their spread widening the flatness test); a ceiling is the "
-                         "best repetition inside a level's range.");
+  out.notes->push_back("Memory levels come from the plateaus of every swept kernel's bandwidth curve combined "
+                       "(medians of the repetitions, their spread widening the flatness test); a ceiling is the "
+                       "best repetition inside a level's range.");
   return out;
-}
-
-}  // namespace
-
-RooflineSection derive_memory_ceilings(const ResultsDocument& part, const RecordedTarget& target) {
-  return read_roofline_section(memory_part(part, target), target.id);
 }
 
 }  // namespace roofline

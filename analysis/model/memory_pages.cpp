@@ -15,7 +15,6 @@
 #include "roofline/common/units.hpp"
 
 namespace roofline::memory_detail {
-using nlohmann::json;
 
 namespace {
 
@@ -41,9 +40,12 @@ std::map<std::string, double> huge_fractions(const ResultsDocument& results) {
   return out;
 }
 
-json fraction_or_null(const std::map<std::string, double>& fractions, const json& row) {
-  const auto it = fractions.find(row.value("benchmark", std::string()));
-  return it == fractions.end() ? json(nullptr) : json(it->second);
+// A row's huge-page share (its benchmark's), or the null a row states where the run recorded none.
+template <class Row>
+void set_huge_fraction(const std::map<std::string, double>& fractions, Row& row) {
+  const auto it = fractions.find(row.benchmark.value_or(""));
+  fields::set(ROOFLINE_FIELD(row, huge_page_fraction),
+              it == fractions.end() ? std::nullopt : std::optional<double>(it->second));
 }
 
 // The 4 KiB-page points as the main collection reads them: the suite's entries relabelled "bandwidth".
@@ -60,37 +62,39 @@ std::map<Key, Point> small_page_points(const ResultsDocument& results) {
 
 // page_size_ceilings: each kernel's best 4 KiB-page repetition from the smallest DRAM size of the main
 // sweep at its thread count up; a thread count without a DRAM level gets none, and a note.
-json small_page_ceilings(const ResultsDocument& results, const json& main_ceilings, const std::map<std::string, double>& fractions,
-                         json& notes) {
+std::vector<PageSizeCeilingRecord> small_page_ceilings(const ResultsDocument& results,
+                                                       const std::vector<MemoryCeilingRecord>& main_ceilings,
+                                                       const std::map<std::string, double>& fractions,
+                                                       std::vector<std::string>& notes) {
   std::map<int, KernelPoints> by_threads;
   const std::map<Key, Point> points = small_page_points(results);
   for (const auto& [key, p] : points) by_threads[std::get<0>(key)][std::get<1>(key)].push_back(&p);
-  json out = json::array();
+  std::vector<PageSizeCeilingRecord> out;
   const bool write_allocate = std::any_of(points.begin(), points.end(), [](const auto& p) {
     return p.second.best_write_allocate >= 0.0 || p.second.median_write_allocate >= 0.0;
   });
   for (const auto& [threads, kernels] : by_threads) {
     Range dram{"DRAM", 0.0, 1e30, ""};
-    for (const json& c : main_ceilings) {
-      if (c.value("level", "") != "DRAM" || c.value("threads", 0) != threads) continue;
-      const double lo = c.value("min_bytes", 0.0);
-      if (dram.source.empty() || lo < dram.lo) dram = {"DRAM", lo, 1e30, c.value("source", "curve")};
+    for (const MemoryCeilingRecord& c : main_ceilings) {
+      if (c.level.value_or("") != "DRAM" || fields::whole(ROOFLINE_FIELD(c, threads)).value_or(0) != threads) continue;
+      const double lo = fields::amount(ROOFLINE_FIELD(c, min_bytes));
+      if (dram.source.empty() || lo < dram.lo) dram = {"DRAM", lo, 1e30, c.source.value_or("curve")};
     }
     if (dram.source.empty()) {
       notes.push_back(fmt::format("{} thread{}: read and triad ran on 4 KiB pages, but the main sweep found no DRAM "
                                   "level there: no 4 KiB-page ceiling.", threads, threads == 1 ? "" : "s"));
       continue;
     }
-    std::vector<json> rows;
+    std::vector<PageSizeCeilingRecord> rows;
     ceilings_for(threads, kernels, {dram}, write_allocate, rows);
     if (rows.empty()) {
       notes.push_back(fmt::format("{} thread{}: read and triad ran on 4 KiB pages below the DRAM range of the "
                                   "main sweep (from {}): no 4 KiB-page ceiling.", threads, threads == 1 ? "" : "s",
                                   format_bytes(dram.lo)));
     }
-    for (json& r : rows) {
-      r["pages"] = "4K";
-      r["huge_page_fraction"] = fraction_or_null(fractions, r);
+    for (PageSizeCeilingRecord& r : rows) {
+      r.pages = "4K";
+      set_huge_fraction(fractions, r);
       out.push_back(std::move(r));
     }
   }
@@ -98,10 +102,11 @@ json small_page_ceilings(const ResultsDocument& results, const json& main_ceilin
 }
 
 // A DRAM row's figure at `threads` for `kernel`, or 0.
-double dram_value(const json& rows, int threads, const std::string& kernel) {
-  for (const json& r : rows) {
-    if (r.value("level", "") == "DRAM" && r.value("threads", 0) == threads && r.value("kernel", "") == kernel) {
-      return r.value("value", 0.0);
+double dram_value(const std::vector<MemoryCeilingRecord>& rows, int threads, const std::string& kernel) {
+  for (const MemoryCeilingRecord& r : rows) {
+    if (r.level.value_or("") == "DRAM" && fields::whole(ROOFLINE_FIELD(r, threads)).value_or(0) == threads &&
+        r.kernel.value_or("") == kernel) {
+      return fields::amount(ROOFLINE_FIELD(r, value));
     }
   }
   return 0.0;
@@ -115,17 +120,21 @@ std::string thp_mode(const RecordedTarget& target) {
 }
 
 // Notes: a page request not granted, and the 4 KiB-page figures beside the huge-page ones.
-void page_notes(const RecordedTarget& host, const json& main_ceilings, const json& small, json& notes) {
+void page_notes(const RecordedTarget& host, const std::vector<MemoryCeilingRecord>& main_ceilings,
+                const std::vector<PageSizeCeilingRecord>& small, std::vector<std::string>& notes) {
   std::map<std::pair<int, std::string>, double> worst;  // (threads, pages) -> the lowest share of a DRAM row
-  for (const json* rows : {&main_ceilings, &small}) {
-    for (const json& r : *rows) {
-      if (r.value("level", "") != "DRAM" || !r.contains("huge_page_fraction") || !r["huge_page_fraction"].is_number()) continue;
-      const auto key = std::make_pair(r.value("threads", 0), r.value("pages", std::string("2M")));
-      const double f = r["huge_page_fraction"].get<double>();
+  const auto lowest = [&worst](const auto& rows) {
+    for (const auto& r : rows) {
+      if (r.level.value_or("") != "DRAM" || !r.huge_page_fraction) continue;
+      const auto key = std::make_pair(static_cast<int>(fields::whole(ROOFLINE_FIELD(r, threads)).value_or(0)),
+                                      r.pages.value_or("2M"));
+      const double f = *r.huge_page_fraction;
       const auto [it, inserted] = worst.emplace(key, f);
       if (!inserted) it->second = std::min(it->second, f);
     }
-  }
+  };
+  lowest(main_ceilings);
+  lowest(small);
   for (const auto& [key, f] : worst) {
     const auto& [threads, pages] = key;
     const std::string who = fmt::format("{} thread{}", threads, threads == 1 ? "" : "s");
@@ -140,11 +149,14 @@ void page_notes(const RecordedTarget& host, const json& main_ceilings, const jso
   }
   if (small.empty()) return;
   std::vector<std::string> ratios;
-  for (const json& r : small) {
-    if (r.value("kernel", "") != "read") continue;
-    const int threads = r.value("threads", 0);
+  for (const PageSizeCeilingRecord& r : small) {
+    if (r.kernel.value_or("") != "read") continue;
+    const int threads = static_cast<int>(fields::whole(ROOFLINE_FIELD(r, threads)).value_or(0));
     const double huge = dram_value(main_ceilings, threads, "read");
-    if (huge > 0.0) ratios.push_back(fmt::format("{:.2f} at {} thread{}", r.value("value", 0.0) / huge, threads, threads == 1 ? "" : "s"));
+    if (huge > 0.0) {
+      ratios.push_back(fmt::format("{:.2f} at {} thread{}", fields::amount(ROOFLINE_FIELD(r, value)) / huge, threads,
+                                   threads == 1 ? "" : "s"));
+    }
   }
   notes.push_back(fmt::format(
       "DRAM read and triad were also measured on 4 KiB pages (page_size_ceilings, pages \"4K\": madvise(MADV_NOHUGEPAGE), "
@@ -156,15 +168,17 @@ void page_notes(const RecordedTarget& host, const json& main_ceilings, const jso
 
 }  // namespace
 
-void add_page_sizes(const ResultsDocument& results, const RecordedTarget& host, json& out) {
+void add_page_sizes(const ResultsDocument& results, const RecordedTarget& host, RooflineSection& out) {
   const std::map<std::string, double> fractions = huge_fractions(results);
-  for (json& c : out["memory_ceilings"]) {
-    if (c.value("level", "") != "DRAM") continue;
-    c["pages"] = "2M";
-    c["huge_page_fraction"] = fraction_or_null(fractions, c);
+  std::vector<MemoryCeilingRecord>& ceilings = out.memory_ceilings ? *out.memory_ceilings : out.memory_ceilings.emplace();
+  std::vector<std::string>& notes = out.notes ? *out.notes : out.notes.emplace();
+  for (MemoryCeilingRecord& c : ceilings) {
+    if (c.level.value_or("") != "DRAM") continue;
+    c.pages = "2M";
+    set_huge_fraction(fractions, c);
   }
-  out["page_size_ceilings"] = small_page_ceilings(results, out["memory_ceilings"], fractions, out["notes"]);
-  page_notes(host, out["memory_ceilings"], out["page_size_ceilings"], out["notes"]);
+  out.page_size_ceilings = small_page_ceilings(results, ceilings, fractions, notes);
+  page_notes(host, ceilings, *out.page_size_ceilings, notes);
 }
 
 }  // namespace roofline::memory_detail

@@ -3,13 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <map>
+#include <optional>
 
 #include "roofline/model/plateaus.hpp"
 #include "roofline/model/record_fields.hpp"
 #include "roofline/model/results.hpp"
 
 namespace roofline::memory_detail {
-using nlohmann::json;
 
 std::string entry_name(const BenchmarkEntry& e) { return e.run_name ? *e.run_name : e.name.value_or(""); }
 
@@ -152,18 +154,18 @@ const Point* knee_size(const std::vector<const Point*>& pts, const Range& r) {
   return above ? first : nullptr;
 }
 
-}  // namespace
-
 // Each kernel's best repetition inside each level's range; a level seen twice keeps the better one. Both
 // byte counts: value (STREAM's) and value_write_allocate (null where a size lacks it; absent where none of the
 // target's entries carry that counter: a file from before it, a device's kernels).
 // plateau_median, the median over the level's sizes of each size's median (plateau_figure), is the level's typical
 // bandwidth: it does not jump when one size bumps or the level's edge moves by a size between runs, so the
-// CI gate judges it (key_figures.cpp) while the roof stays the best repetition.
-void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
-                  bool with_write_allocate, std::vector<json>& ceilings) {
+// CI gate judges it (key_figures.cpp) while the roof stays the best repetition. `Row`: a memory_ceilings or a
+// page_size_ceilings row.
+template <class Row>
+void level_ceilings(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
+                    bool with_write_allocate, std::vector<Row>& ceilings) {
   for (const auto& [kernel, pts] : kernels) {
-    std::map<std::string, json> best_by_level;
+    std::map<std::string, Row> best_by_level;
     double smallest = 0.0;
     for (const Point* p : pts) smallest = smallest == 0.0 ? p->bytes : std::min(smallest, p->bytes);
     for (std::size_t ri = 0; ri < ranges.size(); ++ri) {
@@ -184,25 +186,53 @@ void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Ra
         ++count;
       }
       if (best == nullptr) continue;
-      const auto rate_or_null = [](double v) { return v >= 0.0 ? json(v) : json(nullptr); };
-      json c = {{"level", r.level},     {"kernel", kernel},
-                {"value", best->best},  {"unit", "B/s"},          {"min_bytes", static_cast<std::uint64_t>(lo)},
-                {"max_bytes", static_cast<std::uint64_t>(hi)},   {"median", best->median},
-                {"plateau_median", plateau_figure(medians, starts_curve)},
-                {"points", count},      {"benchmark", best->benchmark}, {"source", r.source}};
-      if (!r.warning.empty()) c["warning"] = r.warning;
-      if (with_write_allocate) {
-        c["value_write_allocate"] = rate_or_null(best->best_write_allocate);
-        c["median_write_allocate"] = rate_or_null(best->median_write_allocate);
+      const auto rate_or_null = [](double v) { return v >= 0.0 ? std::optional<double>(v) : std::nullopt; };
+      Row c;
+      c.level = r.level;
+      c.kernel = kernel;
+      c.value = best->best;
+      c.unit = "B/s";
+      set_whole(ROOFLINE_FIELD(c, min_bytes), static_cast<long long>(static_cast<std::uint64_t>(lo)));
+      set_whole(ROOFLINE_FIELD(c, max_bytes), static_cast<long long>(static_cast<std::uint64_t>(hi)));
+      c.median = best->median;
+      c.plateau_median = plateau_figure(medians, starts_curve);
+      c.points = count;
+      c.benchmark = best->benchmark;
+      c.source = r.source;
+      // A page-size row has no warning, width or pattern of its own: kept in `extra`, as the reader keeps them.
+      if (!r.warning.empty()) {
+        if constexpr (requires { c.warning; }) c.warning = r.warning;
+        else c.extra["warning"] = r.warning;
       }
-      if (threads > 0) c["threads"] = threads;  // where the entries name a thread count
-      if (best->width > 0) c["width"] = best->width;
-      if (!best->pattern.empty()) c["pattern"] = best->pattern;
+      if (with_write_allocate) {
+        fields::set(ROOFLINE_FIELD(c, value_write_allocate), rate_or_null(best->best_write_allocate));
+        fields::set(ROOFLINE_FIELD(c, median_write_allocate), rate_or_null(best->median_write_allocate));
+      }
+      if (threads > 0) c.threads = threads;  // where the entries name a thread count
+      if (best->width > 0) {
+        if constexpr (requires { c.width; }) c.width = best->width;
+        else c.extra["width"] = best->width;
+      }
+      if (!best->pattern.empty()) {
+        if constexpr (requires { c.pattern; }) c.pattern = nlohmann::json(best->pattern);
+        else c.extra["pattern"] = best->pattern;
+      }
       auto it = best_by_level.find(r.level);
-      if (it == best_by_level.end() || it->second["value"].get<double>() < best->best) best_by_level[r.level] = c;
+      if (it == best_by_level.end() || it->second.value.value_or(0.0) < best->best) best_by_level[r.level] = c;
     }
     for (auto& [level, c] : best_by_level) ceilings.push_back(std::move(c));
   }
+}
+
+}  // namespace
+
+void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
+                  bool with_write_allocate, std::vector<MemoryCeilingRecord>& ceilings) {
+  level_ceilings(threads, kernels, ranges, with_write_allocate, ceilings);
+}
+void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
+                  bool with_write_allocate, std::vector<PageSizeCeilingRecord>& ceilings) {
+  level_ceilings(threads, kernels, ranges, with_write_allocate, ceilings);
 }
 
 }  // namespace roofline::memory_detail

@@ -4,12 +4,13 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "roofline/model/record_fields.hpp"
 #include "roofline/model/results_document.hpp"
 #include "roofline/model/results_targets.hpp"  // RecordedTarget
 #include "roofline/common/statistics.hpp"
@@ -49,6 +50,17 @@ struct Range {
   std::string warning = {};  // a named warning (plateaus.hpp), "" when none
 };
 
+// Sets a field of a record the model builds to a whole count (bytes, a size), written as an integer: an integer member
+// as it is, a number member marked in the record's integer_numbers (as the reader marks an integer the file wrote in a
+// number field, so that the writer writes it back as one); given none, the explicit null (`set`).
+template <class T, class R>
+void set_whole(std::optional<T>& member, R& record, const char* key, std::optional<long long> value) {
+  static_assert(std::is_same_v<T, long long> || std::is_same_v<T, double>, "a count is an integer or a number field");
+  if (value && std::is_same_v<T, double>) record.integer_numbers.insert(key);
+  else record.integer_numbers.erase(key);
+  fields::set(member, record, key, value ? std::optional<T>(static_cast<T>(*value)) : std::nullopt);
+}
+
 // An entry's run_name, else its name.
 std::string entry_name(const BenchmarkEntry& e);
 
@@ -82,12 +94,16 @@ std::map<Key, Point> collect_points(const std::vector<SweepSample>& samples);
 inline bool in_range(double bytes, double lo, double hi) { return bytes >= lo * 0.99 && bytes <= hi * 1.01; }
 
 // Appends to `ceilings` each kernel's ceiling at each of `ranges` (memory_points.cpp says how), with the
-// write-allocate figures where the target's entries carry them (`with_write_allocate`).
+// write-allocate figures where the target's entries carry them (`with_write_allocate`): the main sweep's rows
+// (memory_ceilings) or the 4 KiB-page sweep's (page_size_ceilings), typed (issue 61).
 void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
-                  bool with_write_allocate, std::vector<nlohmann::json>& ceilings);
+                  bool with_write_allocate, std::vector<MemoryCeilingRecord>& ceilings);
+void ceilings_for(int threads, const KernelPoints& kernels, const std::vector<Range>& ranges,
+                  bool with_write_allocate, std::vector<PageSizeCeilingRecord>& ceilings);
 
-// Adds page sizes to `out` (derive_memory_ceilings'): "pages" and "huge_page_fraction" on the DRAM rows,
-// the page_size_ceilings list (empty when the run measured none) and the notes (memory_pages.cpp).
-void add_page_sizes(const ResultsDocument& results, const RecordedTarget& target, nlohmann::json& out);
+// Adds page sizes to `out` (derive_memory_ceilings' typed part, its memory_ceilings derived): "pages" and
+// "huge_page_fraction" on the DRAM rows, the page_size_ceilings list (empty when the run measured none) and the notes
+// (memory_pages.cpp).
+void add_page_sizes(const ResultsDocument& results, const RecordedTarget& target, RooflineSection& out);
 
 }  // namespace roofline::memory_detail

@@ -39,6 +39,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
@@ -54,7 +55,6 @@
 #include "gemm_points.hpp"
 
 namespace roofline {
-using nlohmann::json;
 using namespace placement_detail;
 
 namespace {
@@ -69,6 +69,9 @@ std::string unit_of(const std::string& precision) { return precision.rfind("int"
 // " at <n> thread(s)" in a note, "" for a device's points (they name no thread count).
 std::string at_threads(int threads) { return threads > 0 ? fmt::format(" at {} thread(s)", threads) : std::string(); }
 
+// A placed point's thread count (0: a device's, which names none).
+int threads_of(const PlacementRecord& p) { return static_cast<int>(p.threads.value_or(0)); }
+
 // What a point is placed on: the target's ceilings derived so far (its section) and its main memory's name.
 struct Roofline {
   const RooflineSection& section;
@@ -76,16 +79,17 @@ struct Roofline {
 };
 
 // The compute ceiling a point is placed against: its engine's, else (a matrix point in a run that measured
-// no matrix ceiling) the vector one, with a note. Records roof.engine (and engine_missing) in j.
-double compute_side(const Point& p, const RooflineSection& section, json& j, json& notes) {
+// no matrix ceiling) the vector one, with a note. Records the placement's engine and roof.engine (and engine_missing).
+double compute_side(const Point& p, const RooflineSection& section, PlacementRecord& j, std::vector<std::string>& notes) {
   const std::string engine = engine_that_ran(p);
-  j["engine"] = engine;
-  j["roof"] = {{"engine", engine}};
+  j.engine = engine;
+  PlacementRoof& roof = j.roof.emplace();
+  roof.engine = engine;
   const ComputeCeilingRecord* peak = compute_roof(section, p.precision, p.threads, engine);
   if (peak == nullptr && engine == "matrix") {
     peak = compute_roof(section, p.precision, p.threads, "vector");
-    j["roof"]["engine"] = "vector";
-    j["roof"]["engine_missing"] = "matrix";
+    roof.engine = "vector";
+    roof.engine_missing = "matrix";
     notes.push_back(fmt::format(
         "{} {}{} ran on the matrix engine ({}), but this run has no measured matrix roof: it is placed "
         "against the vector ceiling, which says nothing about {} (a ceiling is missing).",
@@ -98,7 +102,7 @@ double compute_side(const Point& p, const RooflineSection& section, json& j, jso
                                 "against the memory roofs only, without a bound (run the compute suite).",
                                 p.precision, at_threads(p.threads)));
   } else {
-    j["compute_ceiling"] = peak_value;
+    j.compute_ceiling = peak_value;
   }
   return peak_value;
 }
@@ -125,66 +129,75 @@ std::vector<LevelReach> measured_reach(const Roofline& roofline, int threads) {
 
 // The roof of the point were its operands sent from the host on every call (the compulsory bytes at the best
 // host-to-device transfer, pinned or pageable: on a GPU pinned is the faster, under PoCL pageable copies beat
-// mapped pinned buffers, 13.7 against 9.5 GB/s), or null without transfers.
-json offload_roof(const std::vector<TransferCeilingRecord>& transfers, double ai, double compute) {
+// mapped pinned buffers, 13.7 against 9.5 GB/s), or none (the row's null) without transfers.
+std::optional<PlacementOffload> offload_roof(const std::vector<TransferCeilingRecord>& transfers, double ai,
+                                             double compute) {
   const TransferCeilingRecord* best = nullptr;
   for (const TransferCeilingRecord& c : transfers) {
     if (c.direction.value_or("") != "host_to_device") continue;
     if (best == nullptr || c.value.value_or(0.0) > best->value.value_or(0.0)) best = &c;
   }
-  if (best == nullptr || ai <= 0.0 || best->value.value_or(0.0) <= 0.0) return nullptr;
+  if (best == nullptr || ai <= 0.0 || best->value.value_or(0.0) <= 0.0) return std::nullopt;
   const double bw = *best->value;
   const double link = bw * ai;
-  return {{"direction", "host_to_device"}, {"memory", best->memory.value_or("")}, {"bandwidth", bw},
-          {"attainable", compute > 0.0 ? std::min(compute, link) : link},
-          {"bound", compute > 0.0 && compute < link ? "compute" : "transfer"}};
+  PlacementOffload out;
+  out.direction = "host_to_device";
+  out.memory = best->memory.value_or("");
+  out.bandwidth = bw;
+  out.attainable = compute > 0.0 ? std::min(compute, link) : link;
+  out.bound = compute > 0.0 && compute < link ? "compute" : "transfer";
+  return out;
 }
 
 // The point against each measured level's roof at its thread count, innermost first.
-json roofs_of(const Point& p, double value, double peak_value, const RooflineSection& section) {
-  json roofs = json::array();
+std::vector<PlacementAlternative> roofs_of(const Point& p, double value, double peak_value,
+                                           const RooflineSection& section) {
+  std::vector<PlacementAlternative> roofs;
   for (const std::string& level : memory_level_names(section)) {
     const MemoryRoof roof = memory_roof(section, level, p.threads);
     const double bw = roof.value();
     if (bw <= 0.0) continue;
-    json r = {{"level", level}, {"bandwidth", bw}, {"kernel", roof.kernel()}};
-    if (const std::optional<std::string> pages = roof.page_size()) r["pages"] = *pages;
+    PlacementAlternative& r = roofs.emplace_back();
+    r.level = level;
+    r.bandwidth = bw;
+    r.kernel = roof.kernel();
+    r.pages = roof.page_size();
     if (peak_value > 0.0) {
       const RoofEvaluation e = evaluate_roof(peak_value, bw, p.ai);
-      r["attainable"] = e.attainable;
-      r["bound"] = std::string(to_string(e.bound));
-      r["ridge_ai"] = e.ridge_ai;
-      r["efficiency"] = value / e.attainable;
+      r.attainable = e.attainable;
+      r.bound = std::string(to_string(e.bound));
+      r.ridge_ai = e.ridge_ai;
+      r.efficiency = value / e.attainable;
     } else {
-      r["attainable"] = bw * p.ai;
-      r["efficiency"] = value / (bw * p.ai);
+      r.attainable = bw * p.ai;
+      r.efficiency = value / (bw * p.ai);
     }
-    roofs.push_back(std::move(r));
   }
   return roofs;
 }
 
-json place(const Point& p, const Roofline& roofline, json& notes) {
+PlacementRecord place(const Point& p, const Roofline& roofline, std::vector<std::string>& notes) {
   const RooflineSection& section = roofline.section;
   const std::string& main = roofline.main_memory;
   const double value = median(p.values);
-  json j = {{"kernel", p.kernel},
-            {"backend", p.backend},
-            {"precision", p.precision},
-            {"batch", p.batch},
-            {"m", p.m},
-            {"k", p.k},
-            {"n", p.batch},
-            {"ai", p.ai},
-            {"value", value},
-            {"value_max", *std::max_element(p.values.begin(), p.values.end())},
-            {"repetitions", p.values.size()},
-            {"unit", unit_of(p.precision)},
-            {"latency_seconds", p.latencies.empty() ? 0.0 : median(p.latencies)},
-            {"implementation", p.implementation}};
-  if (p.threads > 0) j["threads"] = p.threads;  // a device's points name none
+  PlacementRecord j;
+  j.kernel = p.kernel;
+  j.backend = p.backend;
+  j.precision = p.precision;
+  j.batch = p.batch;
+  j.m = p.m;
+  j.k = p.k;
+  j.n = p.batch;
+  j.ai = p.ai;
+  j.value = value;
+  j.value_max = *std::max_element(p.values.begin(), p.values.end());
+  j.repetitions = static_cast<long long>(p.values.size());
+  j.unit = unit_of(p.precision);
+  j.latency_seconds = p.latencies.empty() ? 0.0 : median(p.latencies);
+  j.implementation = p.implementation;
+  if (p.threads > 0) j.threads = p.threads;  // a device's points name none
   const double peak_value = compute_side(p, section, j, notes);
-  json roofs = roofs_of(p, value, peak_value, section);
+  std::vector<PlacementAlternative> roofs = roofs_of(p, value, peak_value, section);
   const double shaped = gemm_compulsory_bytes(
       GemmShape{p.m, p.batch, p.k},
       OperandBytes{static_cast<int>(p.a_bytes), static_cast<int>(p.b_bytes), static_cast<int>(p.c_bytes)});
@@ -193,28 +206,28 @@ json place(const Point& p, const Roofline& roofline, json& notes) {
   const auto [level, leaves_at] = operands > 0.0 ? resident_level(measured_reach(roofline, p.threads), main, operands)
                                                  : LevelReach{main, 0.0};
   if (operands > 0.0) {
-    j["operand_bytes"] = operands;
-    j["resident_level"] = level;
+    j.operand_bytes = operands;
+    j.resident_level = level;
   }
   // The memory side: the resident level's roof when it was measured, else main memory's.
-  const json* used = nullptr;
-  for (const json& r : roofs) {
-    if (r["level"] == main && used == nullptr) used = &r;
-    if (r["level"] == level) used = &r;
+  const PlacementAlternative* used = nullptr;
+  for (const PlacementAlternative& r : roofs) {
+    if (r.level == main && used == nullptr) used = &r;
+    if (r.level == level) used = &r;
   }
   if (used != nullptr) {
-    j["roof"]["level"] = (*used)["level"];
-    if (used->contains("pages")) j["roof"]["pages"] = (*used)["pages"];
-    j["memory_ceiling"] = (*used)["bandwidth"];
-    j["attainable"] = (*used)["attainable"];
-    j["efficiency"] = (*used)["efficiency"];
-    if (used->contains("bound")) {
-      j["bound"] = (*used)["bound"];
-      j["ridge_ai"] = (*used)["ridge_ai"];
+    j.roof->level = used->level;
+    if (used->pages) j.roof->pages = used->pages;
+    j.memory_ceiling = used->bandwidth;
+    j.attainable = used->attainable;
+    j.efficiency = used->efficiency;
+    if (used->bound) {
+      j.bound = used->bound;
+      j.ridge_ai = used->ridge_ai;
     }
     // Only where memory is the limit does the level matter to the reader.
-    if (level != main && j.value("bound", "memory") == "memory") {
-      const bool has_roof = (*used)["level"] == level;
+    if (level != main && j.bound.value_or("memory") == "memory") {
+      const bool has_roof = used->level == level;
       notes.push_back(fmt::format(
           "{} {} batch {}{}: its operands ({}) fit the {} range the bandwidth curve measured (up to "
           "{}), so {}.",
@@ -227,16 +240,18 @@ json place(const Point& p, const Roofline& roofline, json& notes) {
                                 "only (run the bandwidth suite).",
                                 at_threads(p.threads)));
     if (peak_value > 0.0) {
-      j["attainable"] = peak_value;
-      j["efficiency"] = value / peak_value;
+      j.attainable = peak_value;
+      j.efficiency = value / peak_value;
     }
   }
-  j["roofs"] = std::move(roofs);
-  if (section.transfer_ceilings) j["offload"] = offload_roof(*section.transfer_ceilings, p.ai, peak_value);
-  j["beats_roof"] = j.contains("efficiency") && j["efficiency"].get<double>() > kRoofTolerance;
+  j.roofs = std::move(roofs);
+  if (section.transfer_ceilings) {
+    fields::set(ROOFLINE_FIELD(j, offload), offload_roof(*section.transfer_ceilings, p.ai, peak_value));
+  }
+  j.beats_roof = j.efficiency.has_value() && *j.efficiency > kRoofTolerance;
   if (p.roof_now) {
-    j["roof_now"] = roof_now_json(*p.roof_now, value, p.ai, peak_value, j.value("memory_ceiling", 0.0));
-    const double now = j["roof_now"]["efficiency"].get<double>();
+    j.roof_now = roof_now_placement(*p.roof_now, value, p.ai, peak_value, j.memory_ceiling.value_or(0.0));
+    const double now = *j.roof_now->efficiency;
     if (now > kRoofTolerance) {
       notes.push_back(fmt::format(
           "{} {} batch {}{} reaches {:.0f}% of its roof now (the read probes around it: {} before, {} "
@@ -250,50 +265,50 @@ json place(const Point& p, const Roofline& roofline, json& notes) {
 }
 
 // The sentence a point above its roof gets, naming it and its roof.
-std::string violation_note(const json& p) {
-  const json& roof = p["roof"];
+std::string violation_note(const PlacementRecord& p) {
+  const PlacementRoof& roof = *p.roof;
   std::string why = "a ceiling is missing or a count is wrong";
-  if (roof.contains("engine_missing")) why = "the matrix-engine ceiling is missing (this run measured no AMX roof)";
+  if (roof.engine_missing) why = "the matrix-engine ceiling is missing (this run measured no AMX roof)";
   return fmt::format("A point beats its roof: {} {} batch {}{} reaches {} = {:.0f}% of its attainable {} "
                      "({} compute, {} memory roof): {}.",
-                     p["backend"].get<std::string>(), p["precision"].get<std::string>(), p["batch"].get<long long>(),
-                     at_threads(p.value("threads", 0)), format_si(p["value"].get<double>(), p["unit"].get<std::string>()),
-                     100.0 * p["efficiency"].get<double>(),
-                     format_si(p["attainable"].get<double>(), p["unit"].get<std::string>()),
-                     roof.value("engine", "vector"), roof.value("level", "no"), why);
+                     *p.backend, *p.precision, *p.batch, at_threads(threads_of(p)), format_si(*p.value, *p.unit),
+                     100.0 * *p.efficiency, format_si(*p.attainable, *p.unit), roof.engine.value_or("vector"),
+                     roof.level.value_or("no"), why);
 }
 
 // Predicted vs measured crossover of one sweep (points of one backend/precision/threads/shape, sorted
-// by batch).
-json crossover(const std::vector<const Point*>& sweep, const std::vector<const json*>& placed, const std::string& main) {
+// by batch). A figure it cannot give is the row's explicit null.
+CrossoverRecord crossover(const std::vector<const Point*>& sweep, const std::vector<const PlacementRecord*>& placed,
+                          const std::string& main) {
   const Point& first = *sweep.front();
-  json c = {{"backend", first.backend},
-            {"precision", first.precision},
-            {"m", first.m},
-            {"k", first.k},
-            {"batches", json::array()},
-            {"ridge_ai", nullptr},
-            {"predicted_batch", nullptr},
-            {"predicted_first_batch", nullptr},
-            {"knee_batch", nullptr},
-            {"knee_first_batch", nullptr}};
-  if (first.threads > 0) c["threads"] = first.threads;
-  for (const Point* p : sweep) c["batches"].push_back(p->batch);
+  CrossoverRecord c;
+  c.backend = first.backend;
+  c.precision = first.precision;
+  c.m = first.m;
+  c.k = first.k;
+  c.batches.emplace();
+  fields::set(ROOFLINE_FIELD(c, ridge_ai), std::nullopt);
+  fields::set(ROOFLINE_FIELD(c, predicted_batch), std::nullopt);
+  fields::set(ROOFLINE_FIELD(c, predicted_first_batch), std::nullopt);
+  fields::set(ROOFLINE_FIELD(c, knee_batch), std::nullopt);
+  fields::set(ROOFLINE_FIELD(c, knee_first_batch), std::nullopt);
+  if (first.threads > 0) c.threads = first.threads;
+  for (const Point* p : sweep) c.batches->push_back(p->batch);
   // Prediction: from the main memory's ridge of this precision, engine and thread count.
   double ridge = 0.0;
-  for (const json& r : placed.front()->value("roofs", json::array())) {
-    if (r.value("level", "") == main && r.contains("ridge_ai")) ridge = r["ridge_ai"].get<double>();
+  for (const PlacementAlternative& r : fields::records_of(placed.front()->roofs)) {
+    if (r.level.value_or("") == main && r.ridge_ai) ridge = *r.ridge_ai;
   }
   if (ridge > 0.0) {
-    c["ridge_ai"] = ridge;
+    fields::set(ROOFLINE_FIELD(c, ridge_ai), ridge);
     if (first.a_bytes > 0 && first.b_bytes > 0 && first.c_bytes > 0) {
       const double n = crossover_batch(static_cast<double>(first.m), static_cast<double>(first.k), first.a_bytes,
                                        first.b_bytes, first.c_bytes, ridge);
-      if (n > 0) c["predicted_batch"] = n;
+      if (n > 0) fields::set(ROOFLINE_FIELD(c, predicted_batch), n);
     }
     for (const Point* p : sweep) {
       if (p->ai >= ridge) {
-        c["predicted_first_batch"] = p->batch;
+        fields::set(ROOFLINE_FIELD(c, predicted_first_batch), p->batch);
         break;
       }
     }
@@ -301,7 +316,7 @@ json crossover(const std::vector<const Point*>& sweep, const std::vector<const j
   // Measured knee.
   if (sweep.size() >= 2) {
     std::vector<double> value;
-    for (const json* p : placed) value.push_back((*p)["value"].get<double>());
+    for (const PlacementRecord* p : placed) value.push_back(*p->value);
     const double best = *std::max_element(value.begin(), value.end());
     std::size_t knee = 1;
     for (std::size_t i = 1; i < sweep.size(); ++i) {
@@ -310,9 +325,10 @@ json crossover(const std::vector<const Point*>& sweep, const std::vector<const j
       if (g >= kKneeExponent) knee = i + 1;
     }
     if (knee < sweep.size()) {
-      c["knee_first_batch"] = sweep[knee]->batch;
-      c["knee_batch"] = static_cast<double>(sweep[knee - 1]->batch) * std::max(1.0, best / value[knee - 1]);
-      c["plateau_value"] = best;
+      fields::set(ROOFLINE_FIELD(c, knee_first_batch), sweep[knee]->batch);
+      fields::set(ROOFLINE_FIELD(c, knee_batch),
+                  static_cast<double>(sweep[knee - 1]->batch) * std::max(1.0, best / value[knee - 1]));
+      c.plateau_value = best;
     }
   }
   return c;
@@ -330,52 +346,58 @@ double crossover_batch(double m, double k, double a_bytes, double b_bytes, doubl
 namespace {
 
 // The best backend per precision, batch and thread count.
-json best_backends(const std::vector<json>& placed) {
-  json out = json::array();
-  std::map<std::tuple<std::string, long long, int>, const json*> best;
-  for (const json& p : placed) {
-    auto key = std::make_tuple(p["precision"].get<std::string>(), p["batch"].get<long long>(), p.value("threads", 0));
+std::vector<BestBackendRecord> best_backends(const std::vector<PlacementRecord>& placed) {
+  std::map<std::tuple<std::string, long long, int>, const PlacementRecord*> best;
+  for (const PlacementRecord& p : placed) {
+    auto key = std::make_tuple(*p.precision, *p.batch, threads_of(p));
     auto [it, inserted] = best.try_emplace(key, &p);
-    if (!inserted && p["value"].get<double>() > (*it->second)["value"].get<double>()) it->second = &p;
+    if (!inserted && *p.value > *it->second->value) it->second = &p;
   }
+  std::vector<BestBackendRecord> out;
   for (const auto& [key, p] : best) {
-    json b = {{"precision", std::get<0>(key)}, {"batch", std::get<1>(key)},
-              {"backend", (*p)["backend"]},    {"value", (*p)["value"]},     {"unit", (*p)["unit"]},
-              {"m", (*p)["m"]},                {"k", (*p)["k"]}};
-    if (std::get<2>(key) > 0) b["threads"] = std::get<2>(key);
-    for (const char* f : {"efficiency", "bound", "attainable"}) {
-      if (p->contains(f)) b[f] = (*p)[f];
-    }
-    out.push_back(std::move(b));
+    BestBackendRecord& b = out.emplace_back();
+    b.precision = std::get<0>(key);
+    b.batch = std::get<1>(key);
+    b.backend = p->backend;
+    b.value = p->value;
+    b.unit = p->unit;
+    b.m = p->m;
+    b.k = p->k;
+    if (std::get<2>(key) > 0) b.threads = std::get<2>(key);
+    b.efficiency = p->efficiency;
+    b.bound = p->bound;
+    b.attainable = p->attainable;
   }
   return out;
 }
 
-// The target's placements as their rows are built, JSON, until they are typed rows (derive_placements reads them typed).
-json placement_part(const ResultsDocument& part, const RecordedTarget& target, const RooflineSection& section) {
+}  // namespace
+
+RooflineSection derive_placements(const ResultsDocument& part, const RecordedTarget& target, const RooflineSection& section) {
   const Roofline roofline{section, target.main_memory()};
-  json out = {{"placements", json::array()},
-              {"crossovers", json::array()},
-              {"best_backends", json::array()},
-              {"roof_violations", json::array()},
-              {"notes", json::array()}};
+  RooflineSection out;
+  std::vector<PlacementRecord>& placements = out.placements.emplace();
+  std::vector<CrossoverRecord>& crossovers = out.crossovers.emplace();
+  out.best_backends.emplace();
+  std::vector<RoofViolationRecord>& violations = out.roof_violations.emplace();
+  std::vector<std::string>& out_notes = out.notes.emplace();
   int failed = 0;
   const std::vector<Point> points = collect_points(part, failed);
   if (failed > 0) {
-    out["notes"].push_back(fmt::format("{} GEMM measurement(s) failed (validation or setup) and are not placed.", failed));
+    out_notes.push_back(fmt::format("{} GEMM measurement(s) failed (validation or setup) and are not placed.", failed));
   }
   if (points.empty()) return out;
 
-  json notes = json::array();
-  std::vector<json> placed;
+  std::vector<std::string> notes;
+  std::vector<PlacementRecord> placed;
   for (const Point& p : points) placed.push_back(place(p, roofline, notes));
-  for (const json& n : notes) {
-    if (std::find(out["notes"].begin(), out["notes"].end(), n) == out["notes"].end()) out["notes"].push_back(n);
+  for (const std::string& n : notes) {
+    if (std::find(out_notes.begin(), out_notes.end(), n) == out_notes.end()) out_notes.push_back(n);
   }
-  out["notes"].push_back("GEMM placement values are the median of the repetitions (value_max the best); ceilings are "
-                         "the best repetition.");
-  if (std::string note = roof_now_note(placed); !note.empty()) out["notes"].push_back(std::move(note));
-  out["notes"].push_back(fmt::format(
+  out_notes.push_back("GEMM placement values are the median of the repetitions (value_max the best); ceilings are "
+                      "the best repetition.");
+  if (std::string note = roof_now_note(placed); !note.empty()) out_notes.push_back(std::move(note));
+  out_notes.push_back(fmt::format(
       "Crossovers: predicted_batch solves AI(N) = {} ridge from the counting formula (predicted_first_batch: the "
       "first measured batch at or past it); the measured knee is the first batch after which attained FLOP/s never "
       "again grows as fast as N^{} (knee_first_batch), estimated as the batch before it x max attained / attained "
@@ -391,40 +413,38 @@ json placement_part(const ResultsDocument& part, const RecordedTarget& target, c
   for (auto& [key, idx] : sweeps) {
     std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return points[a].batch < points[b].batch; });
     std::vector<const Point*> sweep;
-    std::vector<const json*> sweep_placed;
+    std::vector<const PlacementRecord*> sweep_placed;
     for (std::size_t i : idx) {
       sweep.push_back(&points[i]);
       sweep_placed.push_back(&placed[i]);
     }
-    out["crossovers"].push_back(crossover(sweep, sweep_placed, roofline.main_memory));
+    crossovers.push_back(crossover(sweep, sweep_placed, roofline.main_memory));
   }
 
-  out["best_backends"] = best_backends(placed);
+  out.best_backends = best_backends(placed);
 
   // Placements in a reading order: backend, precision, threads, batch.
-  std::sort(placed.begin(), placed.end(), [](const json& a, const json& b) {
-    return std::make_tuple(a["backend"].get<std::string>(), a["precision"].get<std::string>(), a.value("threads", 0),
-                           a["batch"].get<long long>()) < std::make_tuple(b["backend"].get<std::string>(),
-                                                                           b["precision"].get<std::string>(),
-                                                                           b.value("threads", 0), b["batch"].get<long long>());
+  std::sort(placed.begin(), placed.end(), [](const PlacementRecord& a, const PlacementRecord& b) {
+    return std::make_tuple(*a.backend, *a.precision, threads_of(a), *a.batch) <
+           std::make_tuple(*b.backend, *b.precision, threads_of(b), *b.batch);
   });
-  for (const json& p : placed) {
-    if (!p.value("beats_roof", false)) continue;
-    out["roof_violations"].push_back({{"backend", p["backend"]}, {"precision", p["precision"]}, {"batch", p["batch"]},
-                                      {"value", p["value"]}, {"unit", p["unit"]},
-                                      {"attainable", p["attainable"]}, {"efficiency", p["efficiency"]},
-                                      {"roof", p["roof"]}, {"note", violation_note(p)}});
-    if (p.contains("threads")) out["roof_violations"].back()["threads"] = p["threads"];
-    out["notes"].push_back(violation_note(p));
+  for (const PlacementRecord& p : placed) {
+    if (!p.beats_roof.value_or(false)) continue;
+    RoofViolationRecord& v = violations.emplace_back();
+    v.backend = p.backend;
+    v.precision = p.precision;
+    v.batch = p.batch;
+    v.value = p.value;
+    v.unit = p.unit;
+    v.attainable = p.attainable;
+    v.efficiency = p.efficiency;
+    v.roof = p.roof;
+    v.note = violation_note(p);
+    v.threads = p.threads;
+    out_notes.push_back(violation_note(p));
   }
-  for (json& p : placed) out["placements"].push_back(std::move(p));
+  placements = std::move(placed);
   return out;
-}
-
-}  // namespace
-
-RooflineSection derive_placements(const ResultsDocument& part, const RecordedTarget& target, const RooflineSection& section) {
-  return read_roofline_section(placement_part(part, target, section), target.id);
 }
 
 }  // namespace roofline

@@ -135,37 +135,38 @@ std::optional<RoofNow> read_roof_now(const json& entry) {
   return read_roof_now(typed);
 }
 
-json roof_now_json(const RoofNow& r, double value, double ai, double compute_ceiling, double run_roof) {
+PlacementRoofNow roof_now_placement(const RoofNow& r, double value, double ai, double compute_ceiling, double run_roof) {
   const double bw = r.bandwidth();
-  json j = {{"kernel", r.kernel},
-            {"before", r.before.bytes_per_second},
-            {"after", r.after.bytes_per_second},
-            {"bandwidth", bw},
-            {"spread", r.spread()},
-            {"noise", r.noise()},
-            {"moved", r.moved()}};
-  if (r.before.working_set_bytes > 0.0) j["working_set_bytes"] = r.before.working_set_bytes;
-  if (run_roof > 0.0) j["roof_ratio"] = bw / run_roof;
+  PlacementRoofNow out;
+  out.kernel = r.kernel;
+  out.before = r.before.bytes_per_second;
+  out.after = r.after.bytes_per_second;
+  out.bandwidth = bw;
+  out.spread = r.spread();
+  out.noise = r.noise();
+  out.moved = r.moved();
+  if (r.before.working_set_bytes > 0.0) out.working_set_bytes = r.before.working_set_bytes;
+  if (run_roof > 0.0) out.roof_ratio = bw / run_roof;
   if (compute_ceiling > 0.0) {
     const RoofEvaluation e = evaluate_roof(compute_ceiling, bw, ai);
-    j["attainable"] = e.attainable;
-    j["bound"] = std::string(to_string(e.bound));
+    out.attainable = e.attainable;
+    out.bound = std::string(to_string(e.bound));
   } else {
-    j["attainable"] = bw * ai;
+    out.attainable = bw * ai;
   }
-  j["efficiency"] = value / j["attainable"].get<double>();
-  return j;
+  out.efficiency = value / *out.attainable;
+  return out;
 }
 
-std::string roof_now_note(const std::vector<json>& placed) {
+std::string roof_now_note(const std::vector<PlacementRecord>& placed) {
   int probed = 0, moved = 0;
   double ratio_lo = 0.0, ratio_hi = 0.0;
-  for (const json& p : placed) {
-    if (!p.contains("roof_now")) continue;
+  for (const PlacementRecord& p : placed) {
+    if (!p.roof_now) continue;
     ++probed;
-    if (p["roof_now"].value("moved", false)) ++moved;
-    if (p["roof_now"].contains("roof_ratio")) {
-      const double r = p["roof_now"]["roof_ratio"].get<double>();
+    if (p.roof_now->moved.value_or(false)) ++moved;
+    if (p.roof_now->roof_ratio) {
+      const double r = *p.roof_now->roof_ratio;
       ratio_lo = ratio_lo == 0.0 ? r : std::min(ratio_lo, r);
       ratio_hi = std::max(ratio_hi, r);
     }

@@ -27,7 +27,6 @@
 #include "roofline/common/units.hpp"
 
 namespace roofline {
-using nlohmann::json;
 
 namespace {
 

@@ -19,20 +19,51 @@ json row(const std::string& level, int threads, double gbps) {
           {"median", gbps * 1e9}, {"plateau_median", gbps * 1e9}, {"unit", "B/s"}};
 }
 
+MemoryCeilingRecord typed_row(const std::string& level, int threads, double gbps) {
+  MemoryCeilingRecord r;
+  r.level = level;
+  r.kernel = "read";
+  r.threads = threads;
+  r.value = gbps * 1.02e9;
+  r.median = gbps * 1e9;
+  r.plateau_median = gbps * 1e9;
+  r.unit = "B/s";
+  return r;
+}
+
+DetectedLevelRecord level(const std::string& name, int threads) {
+  DetectedLevelRecord l;
+  l.level = name;
+  l.threads = threads;
+  return l;
+}
+
 TEST(LevelWarnings, ATwoThreadLevelFasterThanTwiceOneThreadIsWarned) {
   // Issue 46's run 1: 2-thread "DRAM" at 203 GB/s, 1-thread DRAM at 35.3 GB/s (5.8x); L2 scales by 1.9x.
-  std::vector<json> ceilings = {row("L2", 1, 150), row("DRAM", 1, 35.3), row("L2", 2, 285), row("DRAM", 2, 203)};
-  json levels = json::array({{{"threads", 2}, {"level", "DRAM"}}, {{"threads", 2}, {"level", "L2"}}});
-  json notes = json::array();
+  std::vector<MemoryCeilingRecord> ceilings = {typed_row("L2", 1, 150), typed_row("DRAM", 1, 35.3),
+                                               typed_row("L2", 2, 285), typed_row("DRAM", 2, 203)};
+  std::vector<DetectedLevelRecord> levels = {level("DRAM", 2), level("L2", 2)};
+  std::vector<std::string> notes;
   warn_superlinear_levels(ceilings, levels, notes);
-  EXPECT_EQ(ceilings[3].value("warning", ""), kWarningSuperlinear);
-  EXPECT_FALSE(ceilings[2].contains("warning"));
-  EXPECT_FALSE(ceilings[1].contains("warning"));
-  EXPECT_EQ(levels[0].value("warning", ""), kWarningSuperlinear);
-  EXPECT_FALSE(levels[1].contains("warning"));
+  EXPECT_EQ(ceilings[3].warning.value_or(""), kWarningSuperlinear);
+  EXPECT_FALSE(ceilings[2].warning.has_value());
+  EXPECT_FALSE(ceilings[1].warning.has_value());
+  EXPECT_EQ(levels[0].warning.value_or(""), kWarningSuperlinear);
+  EXPECT_FALSE(levels[1].warning.has_value());
   ASSERT_EQ(notes.size(), 1u);
-  EXPECT_NE(notes[0].get<std::string>().find("superlinear: 2 threads' DRAM read (203.0 GB/s) is 5.8x"),
-            std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("superlinear: 2 threads' DRAM read (203.0 GB/s) is 5.8x"), std::string::npos) << notes[0];
+}
+
+TEST(LevelWarnings, ARowWarnedAlreadyKeepsItsWarning) {
+  // A level the plateaus warned first (its own named warning) is not re-marked; the note still names it.
+  std::vector<MemoryCeilingRecord> ceilings = {typed_row("DRAM", 1, 35.3), typed_row("DRAM", 2, 203)};
+  ceilings[1].warning = "short_plateau";
+  std::vector<DetectedLevelRecord> levels = {level("DRAM", 2)};
+  std::vector<std::string> notes;
+  warn_superlinear_levels(ceilings, levels, notes);
+  EXPECT_EQ(ceilings[1].warning.value_or(""), "short_plateau");
+  EXPECT_EQ(levels[0].warning.value_or(""), kWarningSuperlinear);
+  EXPECT_EQ(notes.size(), 1u);
 }
 
 TEST(LevelWarnings, AWarnedLevelsKeyFigureCarriesTheWarning) {

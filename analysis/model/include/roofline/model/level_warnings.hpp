@@ -7,15 +7,15 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "roofline/model/plateaus.hpp"
-#include "roofline/model/results_targets.hpp"
+#include "roofline/model/results_document.hpp"
 
 namespace roofline {
 
-// `ceilings`: memory_ceilings rows of every thread count (level, kernel, threads, value, median, plateau_median);
-// the read kernel's plateau medians decide. Marks the warned rows of `ceilings` and `levels` and adds to `notes`.
-void warn_superlinear_levels(std::vector<nlohmann::json>& ceilings, nlohmann::json& levels, nlohmann::json& notes);
+// `ceilings`: the typed memory_ceilings rows of every thread count (level, kernel, threads, value, median,
+// plateau_median); the read kernel's plateau medians decide. Marks the warned rows of `ceilings` and `levels` (issue
+// 61: typed, as memory_ceilings.cpp builds them) and adds a note each to `notes`.
+void warn_superlinear_levels(std::vector<MemoryCeilingRecord>& ceilings, std::vector<DetectedLevelRecord>& levels,
+                             std::vector<std::string>& notes);
 
 }  // namespace roofline

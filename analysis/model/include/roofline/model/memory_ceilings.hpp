@@ -12,7 +12,7 @@
 //  - With no plateaus (a short --sizes list, or memory that moved while sweeping), levels come from the reported
 //    sizes alone, DRAM from twice the last plausible one ("source": "reported").
 //
-// Output keys (merged into the results file's `roofline` section):
+// Output (typed rows of the results file's `roofline` section, issue 61):
 //  memory_ceilings: [{level, kernel, threads, value (B/s), unit "B/s", min_bytes, max_bytes,
 //                     median (B/s, median of the repetitions at the best size), points, benchmark, source}]
 //  memory_levels:   [{threads, level, reference_kernel, min_bytes, max_bytes, bandwidth (B/s, plateau median
@@ -31,12 +31,12 @@
 
 namespace roofline {
 
-// Returns {"memory_ceilings": [...], "memory_levels": [...], "page_size_ceilings": [...], "notes": [...]} (see above
+// Returns memory_ceilings, memory_levels, page_size_ceilings (where it has bandwidth entries) and notes (see above
 // and results/README.md) of one target, every target's by this one derivation (issue 47): from its own bandwidth
 // entries (its part of the document, target_document), its reported levels (target_reported_levels) and its level names (level_names).
 // Rows carry `threads` where the entries name a thread count (a device runs each kernel on the whole device) and
 // `width`/`pattern` (`reference_width` on levels) where a kernel ran in several variants (collect_points). It reads the
-// typed document and gives the typed part of the section (issue 61; memory_levels typed as DetectedLevelRecord).
+// typed document and builds the typed part of the section, row by row (issue 61: no JSON between).
 RooflineSection derive_memory_ceilings(const ResultsDocument& part, const RecordedTarget& target);
 
 // The names a target's levels take: a target whose facts give a cache topology (the CPU) names them L1..L3 and its

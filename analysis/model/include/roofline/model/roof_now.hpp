@@ -58,12 +58,12 @@ std::optional<RoofNow> read_roof_now(const nlohmann::json& entry);
 // probe's, or is missing or mistyped (kept in the probe's `extra` by the lenient reader).
 RoofProbeRecord read_roof_probe(const RoofProbeFields& probe, const std::string& where);
 
-// The placement's "roof_now" object (fields above), given the point's value, AI, compute ceiling (0: none)
+// The placement's "roof_now" record (fields above), given the point's value, AI, compute ceiling (0: none)
 // and the run's roof bandwidth of the level it was placed against (0: none).
-nlohmann::json roof_now_json(const RoofNow& r, double value, double ai, double compute_ceiling, double run_roof);
+PlacementRoofNow roof_now_placement(const RoofNow& r, double value, double ai, double compute_ceiling, double run_roof);
 
 // The run's one note on its placements' roof-of-the-moment probes: how many were probed, how far the probes were
 // from the run's roof, how many saw the memory move ("" when no placement has probes).
-std::string roof_now_note(const std::vector<nlohmann::json>& placements);
+std::string roof_now_note(const std::vector<PlacementRecord>& placements);
 
 }  // namespace roofline
