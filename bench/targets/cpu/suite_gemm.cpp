@@ -175,7 +175,8 @@ void shape_context(const GemmPlan& plan, const RunConfig& config, json& ctx) {
 // The probes' array, once, before any operands: the largest probed point's size, first touched by the widest probed
 // team (on one NUMA node every thread count reads it: roof_probe.hpp). A point whose probe cannot be had is said where
 // its bracket is made.
-void reserve_roof_probes(const GemmPlan& plan, const RunConfig& config, RoofProbe& probe) {
+void reserve_roof_probes(const GemmPlan& plan, const RunConfig& config, RoofProbe& probe, PhaseClock* phases) {
+  const PhaseClock::Scope probing = PhaseClock::open(phases, Phase::probes);
   int widest = 0;
   std::uint64_t largest = 0;
   for (const GemmGroup& g : plan.groups) {
@@ -203,10 +204,7 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
   ctx["backends"] = json::object();
   ctx["groups"] = json::array();
 
-  {
-    const PhaseClock::Scope probing = PhaseClock::open(&runner.phases(), Phase::probes);
-    reserve_roof_probes(plan, config, probe);
-  }
+  reserve_roof_probes(plan, config, probe, &runner.phases());
 
   // Each share's operands (GemmOperandSet) are made by its first group and given back after its last, before the next
   // share's are allocated: the pool of mappings (huge_pages.hpp) hands the same touched memory to the next shape.
@@ -232,7 +230,7 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
     std::shared_ptr<GemmProblem> problem;
     std::vector<BenchmarkSpec> specs;
     try {
-      PhaseClock::Scope setting_up(&runner.phases(), Phase::setup);
+      const PhaseClock::Scope setting_up(&runner.phases(), Phase::setup);  // to the end of the try: the specs too
       const auto start = std::chrono::steady_clock::now();
       const bool make = operands == nullptr;  // else an earlier group of the share made them: 0 s here
       if (make) operands = make_share_operands(*share, g, request, machine, config);
@@ -246,7 +244,6 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
       }
       group["pack_seconds"] = problem->pack_seconds();
       group["implementations"] = implementations;
-      setting_up.close();
       for (int n : g.batches) {
         specs.push_back(batch_spec(g, n, problem, config, &runner.phases()));
         // The roof of the moment around a point the plan does not make compute-bound: a read probe of its operands'
