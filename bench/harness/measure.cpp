@@ -84,6 +84,26 @@ double timed_seconds(const std::vector<BenchmarkEntry>& entries, std::size_t fir
   return total;
 }
 
+}  // namespace
+
+json overhead_seconds(const PhaseClock& phases, double wall_s, double timed_s) {
+  json out = json::object();
+  double counted = timed_s;
+  for (const Phase p : {Phase::calibration, Phase::setup, Phase::validation, Phase::probes, Phase::harness}) {
+    out[std::string(phase_name(p))] = phases.seconds(p);
+    counted += phases.seconds(p);
+  }
+  // A body's wall less its timed loop: warm-up calls, pinning, what the body does untimed and does not name.
+  const double body_untimed = std::max(0.0, phases.seconds(Phase::body) - timed_s);
+  out["body_untimed"] = body_untimed;
+  counted += body_untimed;
+  // The suite's own code outside every phase (its plans, context, what it frees).
+  out["other"] = std::max(0.0, wall_s - counted);
+  return out;
+}
+
+namespace {
+
 // One target's suites, in its order, those `config` asks for, each under its budget (profile.hpp). Its suite
 // contexts go under the suite's name prefixed like its benchmarks ("bandwidth" for the CPU, "opencl:0.0/bandwidth"
 // for a device), with the budget and what it cut.
@@ -100,10 +120,13 @@ void run_target(Target& target, const RunConfig& config, const RunPlan& plan, Ru
     const std::size_t first_entry = runner.records().size();
     const auto started = std::chrono::steady_clock::now();
     const SuiteBudget& budget = runner.begin_suite(suite_budget_seconds(config.profile, is_device(target), suite));
+    runner.phases().reset();
     target.run_suite(suite, config, runner, out);
     const double seconds = seconds_since(started);
+    const double timed = timed_seconds(runner.records(), first_entry);
     out.context["wall_seconds"] = seconds;
-    out.context["timed_seconds"] = timed_seconds(runner.records(), first_entry);
+    out.context["timed_seconds"] = timed;
+    out.context["overhead_seconds"] = overhead_seconds(runner.phases(), seconds, timed);
     out.context["budget_seconds"] = budget.seconds();
     out.context["budget_cuts"] = budget.cuts();
     for (const SuitePlan& p : plan.suites) {

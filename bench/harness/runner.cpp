@@ -140,7 +140,12 @@ void Runner::calibrate(std::vector<BenchmarkSpec>& specs) {
     b->Iterations(1)->Repetitions(1);
   }
   CalibrationReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  {
+    // The calibration calls, Google Benchmark's handling of them included; a body's own set-up and validation
+    // count as theirs (phase_clock.hpp: the innermost phase).
+    const PhaseClock::Scope calibrating = PhaseClock::open(&phases_, Phase::calibration);
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+  }
   benchmark::ClearRegisteredBenchmarks();
   for (std::size_t k = 0; k < asked.size(); ++k) {
     BenchmarkSpec& spec = specs[asked[k]];
@@ -162,6 +167,7 @@ double Runner::round_trip_now(int threads) {
   if (last_round_trip_.threads == threads && now - last_round_trip_.at < std::chrono::milliseconds(100)) {
     return last_round_trip_.ns;
   }
+  const PhaseClock::Scope probing = PhaseClock::open(&phases_, Phase::probes);
   const double ns = measure_thread_round_trip_ns(threads);
   last_round_trip_ = {threads, ns, std::chrono::steady_clock::now()};
   return ns;
@@ -215,6 +221,7 @@ void Runner::run_bracketed(const BenchmarkSpec& spec_in) {
   spec.bracket.reset();
   json measured = json::object();
   try {
+    const PhaseClock::Scope probing = PhaseClock::open(&phases_, Phase::probes);
     measured["before"] = bracket.measure();
   } catch (const std::exception& ex) {
     // The spec is not run without the measurement it must be read against: it fails, loudly.
@@ -227,6 +234,7 @@ void Runner::run_bracketed(const BenchmarkSpec& spec_in) {
   const std::size_t first = entries_.size();
   run_together({spec});
   try {
+    const PhaseClock::Scope probing = PhaseClock::open(&phases_, Phase::probes);
     measured["after"] = bracket.measure();
   } catch (const std::exception& ex) {
     failures_.push_back(fmt::format("{}: {} after the benchmark: {}", name_prefix_ + spec.name, bracket.key, ex.what()));
@@ -246,7 +254,10 @@ void Runner::run_together(const std::vector<BenchmarkSpec>& specs_in) {
   const std::vector<BenchmarkSpec>& specs = stamped;
   for (const BenchmarkSpec& spec : specs) {
     const std::string text = label_text(spec.labels);
-    auto* b = benchmark::RegisterBenchmark(spec.name.c_str(), [&spec, text](benchmark::State& state) {
+    PhaseClock* clock = &phases_;
+    auto* b = benchmark::RegisterBenchmark(spec.name.c_str(), [&spec, text, clock](benchmark::State& state) {
+      // The body's wall, its timed loop included (measure() takes the timed seconds out of it).
+      const PhaseClock::Scope in_body = PhaseClock::open(clock, Phase::body);
       spec.body(state);
       state.SetLabel(text);
     });
@@ -263,7 +274,11 @@ void Runner::run_together(const std::vector<BenchmarkSpec>& specs_in) {
   }
 
   EntryReporter reporter(progress_, specs.size());
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  {
+    // Google Benchmark's own work around the bodies (its runs, statistics, our reporter and progress line).
+    const PhaseClock::Scope harness = PhaseClock::open(&phases_, Phase::harness);
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+  }
   benchmark::ClearRegisteredBenchmarks();
 
   if (context_.is_null() && reporter.context().is_object()) {

@@ -169,6 +169,7 @@ BenchmarkSpec make_spec(StreamKernel kernel, std::size_t n, int threads, double 
     // read never writes: its result is its sum, checked against n x a (which also fails when the arena's fill left
     // other values); the other kernels' arrays are checked element by element. Issue 60: reading every DRAM-sized
     // read set once more to compare values read cannot change was 0.2 s of the quick sweep.
+    const PhaseClock::Scope validating = PhaseClock::open(arena.phases(), Phase::validation);
     const StreamCheck check =
         kernel == StreamKernel::read ? validate_read_sum(x, sum) : validate_stream(kernel, x, sum, threads);
     if (!check.ok) {

@@ -17,6 +17,7 @@
 #include "roofline/facts/memory.hpp"
 #include "roofline/facts/pinning.hpp"
 #include "roofline/common/huge_pages.hpp"
+#include "roofline/harness/phase_clock.hpp"
 #include "roofline/kernels/cpu/stream.hpp"
 
 namespace roofline {
@@ -75,6 +76,7 @@ class StreamArena {
   // a page decides where it lies, and a prefix's chunks are not the whole's), are sets of exactly n.
   StreamArrays get(StreamKernel kernel, std::size_t n, int threads, PageSize pages = PageSize::huge_2m,
                    std::size_t capacity = 0) {
+    const PhaseClock::Scope setting_up = PhaseClock::open(phases_, Phase::setup);
     const int arity = stream_array_count(kernel);
     const std::size_t extent = set_elements(n, capacity);
     Set* set = find(arity, extent, threads, pages);
@@ -116,6 +118,10 @@ class StreamArena {
   // next set on.
   void bind_to(std::vector<int> pus) { pus_ = std::move(pus); }
   [[nodiscard]] const MachineFacts& machine() const { return machine_; }
+  // The clock get() counts its set-up on (allocation, first touch, inputs put back), and the bodies their validations
+  // (phase_clock.hpp: the runner's); nullptr: none (the plan's stand-in arena).
+  void count_on(PhaseClock* phases) { phases_ = phases; }
+  [[nodiscard]] PhaseClock* phases() const { return phases_; }
 
   // A validation failed on the arrays last asked for: what they hold is no longer known (all re-initialized next).
   void forget() {
@@ -304,6 +310,7 @@ class StreamArena {
   const MachineFacts& machine_;
   BindPolicy bind_;
   std::vector<int> pus_;  // bind_to's, else empty
+  PhaseClock* phases_ = nullptr;
   std::uint64_t keep_bytes_ = 0;
   int touch_threads_ = 0;
   std::vector<std::unique_ptr<Set>> sets_;

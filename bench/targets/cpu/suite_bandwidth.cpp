@@ -90,7 +90,10 @@ json run_threads(SuiteRun& run, const BandwidthPlan& plan, const BandwidthThread
   ThreadSweep t;
   t.threads = tp.threads;
   t.who = fmt::format("{} thread{}", tp.threads, tp.threads == 1 ? "" : "s");
-  const double overhead_s = measure_call_overhead(run.arena, tp.threads, run.config.features);
+  const double overhead_s = [&] {
+    const PhaseClock::Scope probing = PhaseClock::open(&run.runner.phases(), Phase::probes);
+    return measure_call_overhead(run.arena, tp.threads, run.config.features);
+  }();
   const ThreadSpecs specs = bandwidth_thread_specs(plan, tp, run.config, run.arena, overhead_s);
   for (const std::vector<BenchmarkSpec>& batch : specs.batches) {
     run_specs(run, t, batch);
@@ -120,7 +123,11 @@ json run_kind(SuiteRun& run, const BandwidthPlan& plan, const CoreKind& kind, st
   t.threads = 1;
   t.who = "1 thread on core kind " + kind.name;
   SuiteRun kind_run{run.config, run.machine_json, run.policy, run.runner, arena, run.out, run.reported_plausible};
-  const double overhead_s = measure_call_overhead(arena, 1, run.config.features);
+  arena.count_on(&run.runner.phases());
+  const double overhead_s = [&] {
+    const PhaseClock::Scope probing = PhaseClock::open(&run.runner.phases(), Phase::probes);
+    return measure_call_overhead(arena, 1, run.config.features);
+  }();
   const ThreadSpecs specs = bandwidth_kind_specs(plan, kind, run.config, arena, overhead_s);
   for (const std::vector<BenchmarkSpec>& batch : specs.batches) {
     run_specs(kind_run, t, batch);
@@ -155,6 +162,7 @@ void run_bandwidth_suite(const RunConfig& config, const MachineFacts& machine, R
   int widest = 0;
   for (const BandwidthThreadPlan& tp : plan.per_threads) widest = std::max(widest, tp.threads);
   StreamArena arena(machine, config.bind, keep, widest);
+  arena.count_on(&runner.phases());
   SuiteRun run{config, machine_json, policy, runner, arena, out, plan.implausible.empty()};
   json per_threads = json::object();
   for (const BandwidthThreadPlan& tp : plan.per_threads) per_threads[std::to_string(tp.threads)] = run_threads(run, plan, tp);

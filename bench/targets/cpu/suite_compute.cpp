@@ -104,7 +104,8 @@ void mark_core_kind(BenchmarkSpec& spec, const CoreKind* kind) {
   spec.labels["core_kind"] = kind->name;
 }
 
-BenchmarkSpec clock_spec(int threads, const std::vector<int>& pus, const Plan& plan, const CoreKind* kind = nullptr) {
+BenchmarkSpec clock_spec(int threads, const std::vector<int>& pus, const Plan& plan, PhaseClock* phases,
+                         const CoreKind* kind = nullptr) {
   BenchmarkSpec spec;
   spec.name = clock_spec_name(threads, kind);
   spec.labels = {{"suite", "clock"}, {"kernel", "clock"}, {"threads", threads}};
@@ -112,10 +113,13 @@ BenchmarkSpec clock_spec(int threads, const std::vector<int>& pus, const Plan& p
   spec.repetitions = plan.repetitions;
   spec.min_time_s = plan.min_time_s;
   spec.calibrate = true;  // each repetition's window from the call's own rate (runner.hpp)
-  spec.body = [threads, pus](benchmark::State& state) {
-    pin_openmp_threads(threads, pus);
+  spec.body = [threads, pus, phases](benchmark::State& state) {
     std::vector<std::int64_t> out(static_cast<std::size_t>(threads));
-    run_clock(threads, kClockTripsPerCall, 1, out.data());  // warm-up: wakes the team, settles the clock
+    {
+      const PhaseClock::Scope setting_up = PhaseClock::open(phases, Phase::setup);
+      pin_openmp_threads(threads, pus);
+      run_clock(threads, kClockTripsPerCall, 1, out.data());  // warm-up: wakes the team, settles the clock
+    }
     CallTimer timer;
     for (auto _ : state) {
       timer.start();
@@ -127,13 +131,14 @@ BenchmarkSpec clock_spec(int threads, const std::vector<int>& pus, const Plan& p
     const double cycles = static_cast<double>(kClockTripsPerCall) * kClockAddsPerIteration;
     state.counters["clock_hz"] = cycles / timer.best();
     state.counters["clock_hz_average"] = cycles / timer.average();
+    const PhaseClock::Scope validating = PhaseClock::open(phases, Phase::validation);
     if (auto err = validate_clock(threads, kClockTripsPerCall, 1, out.data())) state.SkipWithError(err->c_str());
   };
   return spec;
 }
 
 BenchmarkSpec peak_spec(const PeakVariant& v, int threads, const std::vector<int>& pus, const Plan& plan,
-                        const CoreKind* kind = nullptr) {
+                        PhaseClock* phases, const CoreKind* kind = nullptr) {
   BenchmarkSpec spec;
   spec.name = peak_spec_name(v, threads, kind);
   spec.labels = variant_json(v);
@@ -143,12 +148,15 @@ BenchmarkSpec peak_spec(const PeakVariant& v, int threads, const std::vector<int
   spec.repetitions = plan.repetitions;
   spec.min_time_s = plan.min_time_s;
   spec.calibrate = true;  // each repetition's window from the call's own rate (runner.hpp)
-  spec.body = [&v, threads, pus](benchmark::State& state) {
-    pin_openmp_threads(threads, pus);
+  spec.body = [&v, threads, pus, phases](benchmark::State& state) {
     const PeakInputs in = default_peak_inputs(v);
     const std::int64_t n = iterations_per_call(v);
     std::vector<double> out(static_cast<std::size_t>(threads) * v.accumulators());
-    run_peak(v, threads, n, in, out.data());  // warm-up: wakes the team and the wide vector units
+    {
+      const PhaseClock::Scope setting_up = PhaseClock::open(phases, Phase::setup);
+      pin_openmp_threads(threads, pus);
+      run_peak(v, threads, n, in, out.data());  // warm-up: wakes the team and the wide vector units
+    }
     CallTimer timer;
     CallTimer clock_timer;
     std::vector<std::int64_t> clock_out(static_cast<std::size_t>(threads));
@@ -174,6 +182,7 @@ BenchmarkSpec peak_spec(const PeakVariant& v, int threads, const std::vector<int
     // Instructions one core retires per cycle of the clock measured beside the calls.
     state.counters["instructions_per_cycle"] =
         v.instructions_per_iteration * static_cast<double>(n) / timer.best() / beside_hz;
+    const PhaseClock::Scope validating = PhaseClock::open(phases, Phase::validation);
     if (auto err = validate_peak(v, n, in, threads, out.data())) state.SkipWithError(err->c_str());
     if (auto err = validate_clock(threads, kClockTripsBeside, 1, clock_out.data())) state.SkipWithError(err->c_str());
   };
@@ -216,18 +225,18 @@ void run_compute_suite(const RunConfig& config, const MachineFacts& machine, Run
   // Every kernel at every thread count, as planned (cpu_plan.hpp): nothing is cut at run time.
   for (const int threads : compute.threads) {
     const std::vector<int> pus = binding_plan(machine, threads, config.bind);
-    runner.run({clock_spec(threads, pus, plan)});
+    runner.run({clock_spec(threads, pus, plan, &runner.phases())});
     std::vector<BenchmarkSpec> specs;
-    for (const PeakVariant* v : selection.runnable) specs.push_back(peak_spec(*v, threads, pus, plan));
+    for (const PeakVariant* v : selection.runnable) specs.push_back(peak_spec(*v, threads, pus, plan, &runner.phases()));
     runner.run(specs);
   }
   // A hybrid CPU: the clock and every row again, one thread bound to a PU of each core kind (whatever --bind says:
   // a kind's figure is the figure of a core of that kind).
   for (const CoreKind& k : compute.kinds) {
     const std::vector<int> pus = {core_kind_pu(machine, k)};
-    runner.run({clock_spec(1, pus, plan, &k)});
+    runner.run({clock_spec(1, pus, plan, &runner.phases(), &k)});
     std::vector<BenchmarkSpec> specs;
-    for (const PeakVariant* v : selection.runnable) specs.push_back(peak_spec(*v, 1, pus, plan, &k));
+    for (const PeakVariant* v : selection.runnable) specs.push_back(peak_spec(*v, 1, pus, plan, &runner.phases(), &k));
     runner.run(specs);
   }
   if (!compute.kinds.empty()) {

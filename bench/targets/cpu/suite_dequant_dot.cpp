@@ -88,7 +88,7 @@ std::string not_supported_reason(const QuantDotVariant& v, const RunConfig& conf
 }
 
 BenchmarkSpec dequant_spec(const QuantDotVariant& v, const Placement& where, int threads, const std::vector<int>& pus,
-                           const ProfileSettings& settings) {
+                           const ProfileSettings& settings, PhaseClock* phases) {
   const std::int64_t row_bytes = quant_row_bytes(v.format, kCols);
   const std::int64_t rows_per_thread = std::max<std::int64_t>(1, static_cast<std::int64_t>(where.bytes_per_thread) / row_bytes);
   const std::int64_t rows = rows_per_thread * threads;
@@ -106,13 +106,16 @@ BenchmarkSpec dequant_spec(const QuantDotVariant& v, const Placement& where, int
   spec.calibrate = true;  // each repetition's window from the call's own rate (runner.hpp)
   const int repetitions = spec.repetitions;
   auto invocations = std::make_shared<int>(0);
-  spec.body = [&v, threads, pus, rows, rows_per_thread, row_bytes, repetitions, invocations](benchmark::State& state) {
+  spec.body = [&v, threads, pus, rows, rows_per_thread, row_bytes, repetitions, invocations,
+               phases](benchmark::State& state) {
+    PhaseClock::Scope setting_up(phases, Phase::setup);
     pin_openmp_threads(threads, pus);
     const QuantMatrix w = make_quant_matrix(v.format, rows, kCols, 38);
     const QuantVector x = make_quant_vector(v.format, kCols, 39);
     const int repeats = static_cast<int>(std::max<double>(1.0, kWeightsPerCall / static_cast<double>(rows_per_thread * kCols)));
     std::vector<float> y(static_cast<std::size_t>(rows));
     run_quant_gemv(v, w, &x, 1, threads, y.data(), repeats);  // warm-up: the team, the caches, the wide units
+    setting_up.close();
     double best = std::numeric_limits<double>::infinity(), total = 0.0;
     long calls = 0;
     std::vector<double> thread_seconds(static_cast<std::size_t>(threads), 0.0);
@@ -144,6 +147,7 @@ BenchmarkSpec dequant_spec(const QuantDotVariant& v, const Placement& where, int
     // The first call's output (a wrong kernel fails at once) and the last repetition's are checked, not every
     // repetition's: each call writes the same y (issue 60: the reference was a twentieth of the compute suite's wall).
     if (const int call = ++*invocations; call == 1 || call >= repetitions) {
+      const PhaseClock::Scope validating = PhaseClock::open(phases, Phase::validation);
       if (auto err = validate_quant_gemv(w, &x, 1, y.data())) state.SkipWithError(err->c_str());
     }
   };
@@ -155,10 +159,13 @@ BenchmarkSpec dequant_spec(const QuantDotVariant& v, const Placement& where, int
 struct SharedWeights {
   std::shared_ptr<QuantMatrix> storage;
   std::shared_ptr<bool> made;  // this format's weights are in the storage
+  // The spec whose call ran last over these weights (its batch and threads), 0: none yet. A call right after one of
+  // the same spec needs no warm-up: its team is awake and the weights are as a warm-up would leave them (DRAM-sized).
+  std::shared_ptr<int> last_spec;
 };
 
 BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, std::int64_t rows, int batch, int threads,
-                        const std::vector<int>& pus, const ProfileSettings& settings) {
+                        const std::vector<int>& pus, const ProfileSettings& settings, PhaseClock* phases) {
   const std::int64_t row_bytes = quant_row_bytes(v.format, kCols);
   BenchmarkSpec spec;
   spec.name = dequant_gemv_spec_name(v, batch, threads);
@@ -174,7 +181,9 @@ BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, 
   spec.calibrate = true;  // each repetition's window from the call's own rate (runner.hpp)
   const int repetitions = spec.repetitions;
   auto invocations = std::make_shared<int>(0);
-  spec.body = [&v, weights, threads, pus, rows, row_bytes, batch, repetitions, invocations](benchmark::State& state) {
+  spec.body = [&v, weights, threads, pus, rows, row_bytes, batch, repetitions, invocations,
+               phases](benchmark::State& state) {
+    PhaseClock::Scope setting_up(phases, Phase::setup);
     pin_openmp_threads(threads, pus);
     if (!*weights.made) {
       fill_quant_matrix(*weights.storage, v.format, rows, kCols, 40);
@@ -184,7 +193,13 @@ BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, 
     std::vector<QuantVector> x;
     for (int c = 0; c < batch; ++c) x.push_back(make_quant_vector(v.format, kCols, 41 + static_cast<std::uint64_t>(c)));
     std::vector<float> y(static_cast<std::size_t>(rows) * batch);
-    run_quant_gemv(v, w, x.data(), batch, threads, y.data());  // warm-up: first touch is done, the team awake
+    // Warm-up: first touch is done, the team awake; not after a call of this same spec (its calibration call or its
+    // previous repetition, back to back when nothing else ran between: a quick profile's batch of one spec), which
+    // left everything as the warm-up would (issue 60: 256 MiB warm-ups were a quarter of the compute suite's set-up).
+    const int self = batch * 1024 + threads;
+    if (*weights.last_spec != self) run_quant_gemv(v, w, x.data(), batch, threads, y.data());
+    *weights.last_spec = self;
+    setting_up.close();
     double best = std::numeric_limits<double>::infinity();
     for (auto _ : state) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -204,6 +219,7 @@ BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, 
     // DRAM-sized weights: the last repetition's output is checked (every call writes the same y), not every one's;
     // from the call that is the last repetition when no calibration call comes first.
     if (++*invocations < repetitions) return;
+    const PhaseClock::Scope validating = PhaseClock::open(phases, Phase::validation);
     if (auto err = validate_quant_gemv(w, x.data(), batch, y.data(), kGemvRowStride)) state.SkipWithError(err->c_str());
   };
   return spec;
@@ -222,11 +238,11 @@ void run_dequant_gemv_rows(const ComputePlan& plan, const MachineFacts& machine,
   for (const QuantDotVariant* v : plan.dequant_best) {
     // One format at a time, its weights made once for every batch and thread count over the previous format's.
     const std::int64_t rows = static_cast<std::int64_t>(weight_bytes) / quant_row_bytes(v->format, kCols);
-    const SharedWeights weights{storage, std::make_shared<bool>(false)};
+    const SharedWeights weights{storage, std::make_shared<bool>(false), std::make_shared<int>(0)};
     std::vector<BenchmarkSpec> specs;
     for (const int threads : plan.gemv_threads) {
       const std::vector<int> pus = binding_plan(machine, threads, config.bind);
-      for (const int b : plan.gemv_batches) specs.push_back(gemv_spec(*v, weights, rows, b, threads, pus, settings));
+      for (const int b : plan.gemv_batches) specs.push_back(gemv_spec(*v, weights, rows, b, threads, pus, settings, &runner.phases()));
     }
     runner.run(specs);
   }
@@ -273,7 +289,7 @@ void run_dequant_dot_rows(const ComputePlan& plan, const RunConfig& config, cons
     const std::vector<int> pus = binding_plan(machine, threads, config.bind);
     std::vector<BenchmarkSpec> specs;
     for (const Placement& p : where) {
-      for (const QuantDotVariant* v : plan.dequant) specs.push_back(dequant_spec(*v, p, threads, pus, settings));
+      for (const QuantDotVariant* v : plan.dequant) specs.push_back(dequant_spec(*v, p, threads, pus, settings, &runner.phases()));
     }
     runner.run(specs);
   }

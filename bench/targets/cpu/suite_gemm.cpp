@@ -43,7 +43,7 @@ double timed_call(GemmProblem& problem) {
 }
 
 BenchmarkSpec make_spec(const GemmGroup& g, int n, std::shared_ptr<GemmProblem> problem,
-                        const std::string& implementation, int repetitions, double min_time_s) {
+                        const std::string& implementation, int repetitions, double min_time_s, PhaseClock* phases) {
   const GemmShape shape{g.m, n, g.k};
   const Precision p = g.precision;
   const OperandBytes e = gemm_operand_bytes(p);
@@ -64,8 +64,9 @@ BenchmarkSpec make_spec(const GemmGroup& g, int n, std::shared_ptr<GemmProblem> 
   spec.repetitions = repetitions;
   spec.min_time_s = min_time_s;
   auto calls = std::make_shared<int>(0);
-  spec.body = [problem, n, ops, bytes, ai, rate, calls, repetitions](benchmark::State& state) {
+  spec.body = [problem, n, ops, bytes, ai, rate, calls, repetitions, phases](benchmark::State& state) {
     try {
+      const PhaseClock::Scope setting_up = PhaseClock::open(phases, Phase::setup);
       problem->select_batch(n);  // setup: the primitive for this batch exists already, this only selects it
     } catch (const std::exception& ex) {
       state.SkipWithError(ex.what());
@@ -77,6 +78,7 @@ BenchmarkSpec make_spec(const GemmGroup& g, int n, std::shared_ptr<GemmProblem> 
     // (GemmProblem::validate), not after every repetition (issue 46; the first repetition's check too until issue 60).
     const int call = ++*calls;
     if (call >= repetitions) {
+      const PhaseClock::Scope validating = PhaseClock::open(phases, Phase::validation);
       const GemmCheck check = problem->validate();
       if (!check.ok) {
         state.SkipWithError(("wrong product: " + check.message).c_str());
@@ -94,12 +96,15 @@ BenchmarkSpec make_spec(const GemmGroup& g, int n, std::shared_ptr<GemmProblem> 
 
 // Batch n of group g, its batch selected: the planned repetitions (fewer for calls the plan expects to be long); the
 // min time bounds every one.
-BenchmarkSpec batch_spec(const GemmGroup& g, int n, const std::shared_ptr<GemmProblem>& problem, const RunConfig& config) {
+BenchmarkSpec batch_spec(const GemmGroup& g, int n, const std::shared_ptr<GemmProblem>& problem, const RunConfig& config,
+                         PhaseClock* phases) {
   const GemmProfile& settings = profile_settings(config.profile).gemm;
   problem->select_batch(n);
   const int repetitions = gemm_planned_repetitions(g, n, config);
-  BenchmarkSpec spec = make_spec(g, n, problem, problem->implementation(), repetitions, settings.min_time_s);
+  BenchmarkSpec spec = make_spec(g, n, problem, problem->implementation(), repetitions, settings.min_time_s, phases);
   if (gemm_warm_up_planned(g, n, config)) {
+    // The runner's calibration call, made here (runner.hpp: calibration_call_s).
+    const PhaseClock::Scope calibrating = PhaseClock::open(phases, Phase::calibration);
     // Warm-up: first-call effects (page mapping of packed buffers, JIT caches). Its time (or a second call's, when
     // short: the first is cold) sets the iterations of every repetition: ceil(min time / call).
     const double first_s = timed_call(*problem);
@@ -170,7 +175,8 @@ void shape_context(const GemmPlan& plan, const RunConfig& config, json& ctx) {
 // The probes' array, once, before any operands: the largest probed point's size, first touched by the widest probed
 // team (on one NUMA node every thread count reads it: roof_probe.hpp). A point whose probe cannot be had is said where
 // its bracket is made.
-void reserve_roof_probes(const GemmPlan& plan, const RunConfig& config, RoofProbe& probe) {
+void reserve_roof_probes(const GemmPlan& plan, const RunConfig& config, RoofProbe& probe, PhaseClock* phases) {
+  const PhaseClock::Scope probing = PhaseClock::open(phases, Phase::probes);
   int widest = 0;
   std::uint64_t largest = 0;
   for (const GemmGroup& g : plan.groups) {
@@ -180,7 +186,7 @@ void reserve_roof_probes(const GemmPlan& plan, const RunConfig& config, RoofProb
       largest = std::max(largest, static_cast<std::uint64_t>(gemm_compulsory_bytes(GemmShape{g.m, n, g.k}, g.precision)));
     }
   }
-  if (widest > 0) probe.reserve(widest, largest);
+  if (widest > 0) probe.reserve(widest, largest);  // first touch: the probes' set-up
 }
 
 }  // namespace
@@ -198,7 +204,7 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
   ctx["backends"] = json::object();
   ctx["groups"] = json::array();
 
-  reserve_roof_probes(plan, config, probe);
+  reserve_roof_probes(plan, config, probe, &runner.phases());
 
   // Each share's operands (GemmOperandSet) are made by its first group and given back after its last, before the next
   // share's are allocated: the pool of mappings (huge_pages.hpp) hands the same touched memory to the next shape.
@@ -224,6 +230,7 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
     std::shared_ptr<GemmProblem> problem;
     std::vector<BenchmarkSpec> specs;
     try {
+      const PhaseClock::Scope setting_up(&runner.phases(), Phase::setup);  // to the end of the try: the specs too
       const auto start = std::chrono::steady_clock::now();
       const bool make = operands == nullptr;  // else an earlier group of the share made them: 0 s here
       if (make) operands = make_share_operands(*share, g, request, machine, config);
@@ -238,7 +245,7 @@ void run_gemm_suite(const RunConfig& config, const MachineFacts& machine, Runner
       group["pack_seconds"] = problem->pack_seconds();
       group["implementations"] = implementations;
       for (int n : g.batches) {
-        specs.push_back(batch_spec(g, n, problem, config));
+        specs.push_back(batch_spec(g, n, problem, config, &runner.phases()));
         // The roof of the moment around a point the plan does not make compute-bound: a read probe of its operands'
         // size (roof_probe.hpp). Decided by the plan (gemm_plan.hpp), never by this run's measured peak.
         if (gemm_roof_probe_planned(g, n, config.features)) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/facts/machine.hpp"
+#include "roofline/harness/phase_clock.hpp"
 #include "roofline/harness/run_config.hpp"
 #include "roofline/harness/target.hpp"
 
@@ -26,6 +27,12 @@ struct Measured {
 // Our fields of a results file's `context` (schema version, build, profile, threads and binding, ISA cap, budget,
 // machine facts, notes).
 nlohmann::json run_context(const RunConfig& config, const MachineFacts& machine, const std::vector<std::string>& notes);
+
+// A suite's context.suites.<suite>.overhead_seconds: where its `wall_s` went beside its timed loops (`timed_s`), by
+// phase (phase_clock.hpp): calibration, setup, validation, probes, harness (Google Benchmark's own), body_untimed (the
+// bodies' wall less the timed loops: pinning, Google Benchmark's trial runs) and other (the rest of the wall: the suite's own code
+// outside every phase). The timed seconds and every phase add up to the wall.
+nlohmann::json overhead_seconds(const PhaseClock& phases, double wall_s, double timed_s);
 
 // Every target the built providers reach here (the CPU's first), each provider's notes appended to `notes`.
 std::vector<TargetFacts> available_targets(std::vector<std::string>& notes);

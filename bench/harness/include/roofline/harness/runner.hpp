@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "roofline/harness/budget.hpp"
+#include "roofline/harness/phase_clock.hpp"
 #include "roofline/records/results_document.hpp"
 
 namespace roofline {
@@ -106,6 +107,9 @@ class Runner {
     return budget_;
   }
   [[nodiscard]] SuiteBudget& budget() { return budget_; }
+  // Where the seconds outside the timed loops go (phase_clock.hpp): the runner's phases, and the suites' set-up,
+  // validation and probes, which they open on it; measure() resets it before each suite and reads it after.
+  [[nodiscard]] PhaseClock& phases() { return phases_; }
 
  private:
   // The thread round trip at `threads` now: the last probe's when under a tenth of a second old, else a new one.
@@ -128,6 +132,7 @@ class Runner {
   std::string target_;
   std::string name_prefix_;
   SuiteBudget budget_;
+  PhaseClock phases_;
 };
 
 }  // namespace roofline
