@@ -153,13 +153,20 @@ void fill_quant_matrix(QuantMatrix& m, QuantFormat f, std::int64_t rows, std::in
   if (m.bytes.capacity() < size) m.bytes = decltype(m.bytes)();
   m.bytes.resize(size);
   // 8 random bytes per step of splitmix64 (a few times faster than mt19937_64: DRAM-sized matrices in tens of ms).
-  std::uint64_t state = seed;
-  for (std::size_t i = 0; i < m.bytes.size(); i += 8) {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  // Step s's state is seed + (s + 1) * the increment, so the steps are independent and the team fills them: the same
+  // bytes as one thread's sequence, in a fraction of the time (issue 60: the quick profile fills six 256 MiB
+  // matrices). The pages were first touched by the resize above, so where they live does not change.
+  const std::size_t size_bytes = m.bytes.size();
+  const auto steps = static_cast<std::int64_t>((size_bytes + 7) / 8);
+  std::uint8_t* out = m.bytes.data();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t s = 0; s < steps; ++s) {
+    std::uint64_t z = seed + static_cast<std::uint64_t>(s + 1) * 0x9e3779b97f4a7c15ull;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
-    std::memcpy(m.bytes.data() + i, &z, std::min<std::size_t>(8, m.bytes.size() - i));
+    const auto at = static_cast<std::size_t>(s) * 8;
+    std::memcpy(out + at, &z, std::min<std::size_t>(8, size_bytes - at));
   }
   std::mt19937_64 rng(seed);
   // The fp16 scales (d, and the K formats' dmin) from exact values of magnitude 2^-8 .. 2^-3 (an odd integer 1..15

@@ -3,7 +3,9 @@
 // several rows, batch and threads), and a validator that fails a wrong result. Every architecture (issue 62: x86-64's
 // rows and ARM64's NEON rows alike; test_quant_dot_arm64.cpp has ARM64's dispatch and per-ISA runs).
 #include <gtest/gtest.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <set>
@@ -108,6 +110,31 @@ TEST(QuantDot, EveryKernelThisCpuRunsValidates) {
   }
   if (f.neon && f.neon_dotprod) {
     EXPECT_TRUE(ran.count("neon_dotprod"));
+  }
+}
+
+TEST(QuantDot, TheTeamFillsTheSameBytesAsOneThreadsSequence) {
+  // issue 60: the weights' random bytes are filled by the OpenMP team; each 8-byte step is splitmix64 of its own
+  // state, so any team gives the bytes of one thread's sequence (the last step cut short: 3 blocks of 34 bytes).
+  for (const int threads : {1, 2, 3, 7}) {
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    const QuantMatrix w = make_quant_matrix(QuantFormat::q8_0, 3, 32, 42);
+    omp_set_num_threads(before);
+    ASSERT_EQ(w.bytes.size(), 102u);
+    std::vector<std::uint8_t> expected(w.bytes.size());
+    std::uint64_t state = 42;
+    for (std::size_t i = 0; i < expected.size(); i += 8) {
+      std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      z ^= z >> 31;
+      std::memcpy(expected.data() + i, &z, std::min<std::size_t>(8, expected.size() - i));
+    }
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (i % 34 < 2) continue;  // each block's fp16 scale, drawn after the fill
+      EXPECT_EQ(w.bytes[i], expected[i]) << "byte " << i << " with " << threads << " threads";
+    }
   }
 }
 
