@@ -23,6 +23,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -159,9 +160,9 @@ BenchmarkSpec dequant_spec(const QuantDotVariant& v, const Placement& where, int
 struct SharedWeights {
   std::shared_ptr<QuantMatrix> storage;
   std::shared_ptr<bool> made;  // this format's weights are in the storage
-  // The spec whose call ran last over these weights (its batch and threads), 0: none yet. A call right after one of
-  // the same spec needs no warm-up: its team is awake and the weights are as a warm-up would leave them (DRAM-sized).
-  std::shared_ptr<int> last_spec;
+  // The spec whose call ran last over these weights (its batch and threads), {0, 0}: none yet. A call right after one
+  // of the same spec needs no warm-up: its team is awake and the weights are as a warm-up would leave them (DRAM-sized).
+  std::shared_ptr<std::pair<int, int>> last_spec;
 };
 
 BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, std::int64_t rows, int batch, int threads,
@@ -196,7 +197,7 @@ BenchmarkSpec gemv_spec(const QuantDotVariant& v, const SharedWeights& weights, 
     // Warm-up: first touch is done, the team awake; not after a call of this same spec (its calibration call or its
     // previous repetition, back to back when nothing else ran between: a quick profile's batch of one spec), which
     // left everything as the warm-up would (issue 60: 256 MiB warm-ups were a quarter of the compute suite's set-up).
-    const int self = batch * 1024 + threads;
+    const std::pair<int, int> self{batch, threads};
     if (*weights.last_spec != self) run_quant_gemv(v, w, x.data(), batch, threads, y.data());
     *weights.last_spec = self;
     setting_up.close();
@@ -238,7 +239,7 @@ void run_dequant_gemv_rows(const ComputePlan& plan, const MachineFacts& machine,
   for (const QuantDotVariant* v : plan.dequant_best) {
     // One format at a time, its weights made once for every batch and thread count over the previous format's.
     const std::int64_t rows = static_cast<std::int64_t>(weight_bytes) / quant_row_bytes(v->format, kCols);
-    const SharedWeights weights{storage, std::make_shared<bool>(false), std::make_shared<int>(0)};
+    const SharedWeights weights{storage, std::make_shared<bool>(false), std::make_shared<std::pair<int, int>>(0, 0)};
     std::vector<BenchmarkSpec> specs;
     for (const int threads : plan.gemv_threads) {
       const std::vector<int> pus = binding_plan(machine, threads, config.bind);
